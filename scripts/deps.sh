@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Install the Debian 12 packages iobench needs to build, test and benchmark.
+# Idempotent: apt-get skips what is already there. Needs root (or sudo).
+set -euo pipefail
+PKGS=(
+  build-essential meson ninja-build pkg-config clang
+  liburing-dev libaio-dev libblkid-dev libsqlite3-dev
+  fio bonnie++ sysstat time python3
+  e2fsprogs xfsprogs btrfs-progs util-linux fdisk groff-base man-db bsdutils fuse3 python3-fusepy
+)
+SUDO=
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+missing=()
+for p in "${PKGS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "installing: ${missing[*]}" >&2
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi

@@ -1,0 +1,73 @@
+/*
+ * The command table and dispatcher: `iobench CMD ARGS...`, `iobench help`,
+ * `iobench --version`, and `iobench` alone, which is `iobench quick .`.
+ * An unknown command suggests the nearest name.
+ */
+#include "cmd/command.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "engines/engine.h"
+#include "util/error.h"
+#include "util/strutil.h"
+
+extern const struct command cmd_run;
+extern const struct command cmd_quick;
+extern const struct command cmd_help;
+extern const struct command cmd_version;
+
+static const struct command *const commands[] = {
+	&cmd_run,
+	&cmd_quick,
+	&cmd_help,
+	&cmd_version,
+};
+
+#define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+const struct command *command_find(const char *name)
+{
+	for (size_t i = 0; i < NR_COMMANDS; i++)
+		if (!strcmp(commands[i]->name, name))
+			return commands[i];
+	return NULL;
+}
+
+void command_print_list(FILE *out)
+{
+	for (size_t i = 0; i < NR_COMMANDS; i++)
+		fprintf(out, "   %-10s %s\n", commands[i]->name, commands[i]->summary);
+}
+
+static int unknown_command(const char *name)
+{
+	const char *names[NR_COMMANDS];
+	for (size_t i = 0; i < NR_COMMANDS; i++)
+		names[i] = commands[i]->name;
+	const char *near = suggest_nearest(name, names, NR_COMMANDS);
+	if (near)
+		error("'%s' is not an iobench command; did you mean '%s'?", name, near);
+	else
+		error("'%s' is not an iobench command; see 'iobench help'", name);
+	return 1;
+}
+
+int cmd_main(int argc, char **argv)
+{
+	if (engines_validate() < 0)
+		return 1;
+	if (argc < 2) {
+		char *quick_argv[] = { (char *)"quick", (char *)".", NULL };
+		return cmd_quick.run(2, quick_argv);
+	}
+	const char *name = argv[1];
+	if (!strcmp(name, "--version") || !strcmp(name, "-V"))
+		name = "version";
+	else if (!strcmp(name, "--help") || !strcmp(name, "-h"))
+		name = "help";
+	const struct command *c = command_find(name);
+	if (!c)
+		return unknown_command(name);
+	return c->run(argc - 1, argv + 1);
+}

@@ -1,0 +1,180 @@
+/*
+ * `iobench quick [DIR]`: a CrystalDiskMark-like table in about a minute:
+ * sequential 1 MiB read and write and random 4 KiB read and write at queue
+ * depth 1, on one file in DIR, with O_DIRECT when the filesystem allows it
+ * (otherwise buffered, and the table says so). The file is removed at the
+ * end, also when the run fails or is interrupted.
+ */
+#include "cmd/command.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cmd/runner.h"
+#include "report/report.h"
+#include "util/error.h"
+#include "util/units.h"
+#include "util/xmalloc.h"
+#include "workload/options.h"
+
+static const char quick_usage[] =
+	"usage: iobench quick [DIR] [--size=SIZE] [--runtime=TIME] [--engine=NAME]\n"
+	"                     [--output-format=table|json|normal]\n"
+	"\n"
+	"Measure DIR (default .) the way CrystalDiskMark does: sequential 1 MiB\n"
+	"read and write, random 4 KiB read and write at queue depth 1, each for\n"
+	"--runtime (default 10s) over a --size file (default 1g), with O_DIRECT\n"
+	"where the filesystem supports it. The test file is removed afterwards.\n";
+
+struct quick_test {
+	const char *label;
+	const char *rw;
+	const char *bs;
+	bool is_read;
+};
+
+static const struct quick_test tests[] = {
+	{ "SEQ1M Q1T1", "read", "1m", true },
+	{ "SEQ1M Q1T1", "write", "1m", false },
+	{ "RND4K Q1T1", "randread", "4k", true },
+	{ "RND4K Q1T1", "randwrite", "4k", false },
+};
+#define NR_TESTS (sizeof(tests) / sizeof(tests[0]))
+
+static bool direct_supported(const char *dir)
+{
+	char *p = xasprintf("%s/.iobench-odirect.%d", dir, (int)getpid());
+	int fd = open(p, O_RDWR | O_CREAT | O_EXCL | O_DIRECT | O_CLOEXEC, 0600);
+	bool ok = fd >= 0;
+	if (fd >= 0)
+		close(fd);
+	unlink(p);
+	free(p);
+	return ok;
+}
+
+static int set(struct job_spec *s, const char *k, const char *v)
+{
+	char why[256];
+	int rc = option_set(s, k, v, why, sizeof(why));
+	if (rc < 0)
+		error("quick: %s", why);
+	return rc;
+}
+
+static int build_jobs(struct job_list *l, const char *path, const char *size,
+		      const char *runtime, const char *engine, bool direct)
+{
+	for (size_t i = 0; i < NR_TESTS; i++) {
+		struct job_spec *s = job_list_add(l);
+		job_spec_defaults(s);
+		char name[32];
+		snprintf(name, sizeof(name), "%s-%s", tests[i].bs, tests[i].rw);
+		if (set(s, "name", name) || set(s, "filename", path) || set(s, "size", size) ||
+		    set(s, "rw", tests[i].rw) || set(s, "bs", tests[i].bs) ||
+		    set(s, "runtime", runtime) || set(s, "time_based", NULL) ||
+		    set(s, "ioengine", engine) || set(s, "direct", direct ? "1" : "0") ||
+		    set(s, "stonewall", NULL) || set(s, "overwrite", "1"))
+			return -EINVAL;
+		job_spec_finalize(s);
+		if (job_spec_validate(s, NULL, NULL) < 0)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static void print_table(const struct run_result *r, const char *dir, const char *size,
+			const char *runtime, bool direct)
+{
+	printf("iobench quick: %s, %s file, %s per test, %s\n", dir, size, runtime,
+	       direct ? "O_DIRECT" : "buffered (O_DIRECT unsupported: page cache included)");
+	printf("%-12s %12s %12s %12s %12s\n", "test", "read MB/s", "write MB/s", "read IOPS",
+	       "write IOPS");
+	for (size_t i = 0; i + 1 < NR_TESTS + 1 && i < r->nr_jobs; i += 2) {
+		double mb[2] = { 0, 0 }, iops[2] = { 0, 0 };
+		for (size_t k = 0; k < 2 && i + k < r->nr_jobs; k++) {
+			const struct job_result *j = &r->jobs[i + k];
+			enum ddir d = tests[i + k].is_read ? DDIR_READ : DDIR_WRITE;
+			double sec = (double)j->dir[d].runtime_ns / 1e9;
+			if (sec > 0) {
+				mb[k] = (double)j->dir[d].io_bytes / 1e6 / sec;
+				iops[k] = (double)j->dir[d].total_ios / sec;
+			}
+		}
+		printf("%-12s %12.2f %12.2f %12.0f %12.0f\n", tests[i].label, mb[0], mb[1],
+		       iops[0], iops[1]);
+	}
+}
+
+static int run_quick(int argc, char **argv)
+{
+	const char *dir = ".", *size = "1g", *runtime = "10s", *engine = "psync";
+	const char *fmt = "table";
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			fputs(quick_usage, stdout);
+			return 0;
+		} else if (!strncmp(a, "--size=", 7)) {
+			size = a + 7;
+		} else if (!strncmp(a, "--runtime=", 10)) {
+			runtime = a + 10;
+		} else if (!strncmp(a, "--engine=", 9)) {
+			engine = a + 9;
+		} else if (!strncmp(a, "--output-format=", 16)) {
+			fmt = a + 16;
+		} else if (a[0] == '-') {
+			error("unknown flag '%s' for 'iobench quick'; see 'iobench help quick'", a);
+			return 1;
+		} else {
+			dir = a;
+		}
+	}
+	unsigned formats = 0;
+	if (strcmp(fmt, "table") && report_parse_formats(fmt, &formats) < 0) {
+		error("unknown --output-format '%s': use table, json, json+, terse or normal", fmt);
+		return 1;
+	}
+	struct stat st;
+	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		error("quick: '%s' is not a directory", dir);
+		return 1;
+	}
+	bool direct = direct_supported(dir);
+	char *path = xasprintf("%s/iobench-quick.%d.tmp", dir, (int)getpid());
+	struct job_list l = { 0 };
+	if (build_jobs(&l, path, size, runtime, engine, direct) < 0) {
+		job_list_release(&l);
+		free(path);
+		return 1;
+	}
+	if (!direct)
+		warning("'%s' does not support O_DIRECT: figures include the page cache", dir);
+	struct runner_args ra;
+	runner_args_init(&ra);
+	struct run_result res;
+	int status = runner_run(&l, &ra, &res);
+	unlink(path);
+	if (res.nr_jobs) {
+		if (formats)
+			report_write(&res, formats, stdout);
+		else
+			print_table(&res, dir, size, runtime, direct);
+	}
+	run_result_release(&res);
+	job_list_release(&l);
+	free(path);
+	return status;
+}
+
+const struct command cmd_quick = {
+	.name = "quick",
+	.summary = "a one-minute CrystalDiskMark-like table for a directory",
+	.usage = quick_usage,
+	.run = run_quick,
+};

@@ -1,0 +1,71 @@
+/*
+ * Shared run-and-report plumbing for the workload commands (runner.h).
+ */
+#include "cmd/runner.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd/signals.h"
+#include "report/report.h"
+#include "util/error.h"
+#include "workload/run.h"
+
+void runner_args_init(struct runner_args *ra)
+{
+	memset(ra, 0, sizeof(*ra));
+	ra->progress = true;
+}
+
+static int exit_status(int rc)
+{
+	int sig = signals_caught();
+	if (sig)
+		return 128 + sig;
+	return rc < 0 ? 1 : 0;
+}
+
+int runner_run(const struct job_list *list, const struct runner_args *ra, struct run_result *res)
+{
+	struct run_config cfg = {
+		.show_progress = ra->progress,
+		.quiet = ra->quiet,
+		.stop = signals_install(),
+	};
+	int rc = workload_run(list, &cfg, res);
+	return exit_status(rc);
+}
+
+int runner_run_and_report(const struct job_list *list, const struct runner_args *ra)
+{
+	unsigned formats = REPORT_NORMAL;
+	if (ra->formats_text && report_parse_formats(ra->formats_text, &formats) < 0) {
+		error("unknown --output-format '%s': use normal, json, json+ or terse, "
+		      "comma-separated", ra->formats_text);
+		return 1;
+	}
+	FILE *out = stdout;
+	if (ra->output_path) {
+		out = fopen(ra->output_path, "w");
+		if (!out) {
+			error_errno(-errno, "cannot open --output file '%s'", ra->output_path);
+			return 1;
+		}
+	}
+	struct run_result res;
+	int status = runner_run(list, ra, &res);
+	if (res.nr_jobs) {
+		if (report_write(&res, formats, out) < 0 && status == 0)
+			status = 1;
+	}
+	if (res.interrupted)
+		warning("stopped by a signal: the results above cover the time until then");
+	if (out != stdout && fclose(out) != 0 && status == 0) {
+		error_errno(-errno, "cannot write '%s'", ra->output_path);
+		status = 1;
+	}
+	fflush(stdout);
+	run_result_release(&res);
+	return status;
+}

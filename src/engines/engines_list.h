@@ -1,0 +1,18 @@
+/*
+ * Every engine's ops table, one extern per engine file. registry.c lists them
+ * in its one array; nothing else should need this header except tests that
+ * want a table without a name lookup.
+ */
+#ifndef IOBENCH_ENGINES_ENGINES_LIST_H
+#define IOBENCH_ENGINES_ENGINES_LIST_H
+
+#include "engines/engine.h"
+
+extern const struct engine_ops engine_sync;
+extern const struct engine_ops engine_psync;
+extern const struct engine_ops engine_vsync;
+extern const struct engine_ops engine_pvsync;
+extern const struct engine_ops engine_pvsync2;
+extern const struct engine_ops engine_null;
+
+#endif

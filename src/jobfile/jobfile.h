@@ -1,0 +1,52 @@
+/*
+ * The fio-syntax job-file parser: INI sections, key=value options, comments,
+ * `include FILE`, ${ENV} and $ncpus/$mb_memory/$pagesize expansion,
+ * arithmetic in parentheses, and fio's command-line job form
+ * (--name=a --rw=read ...). It turns them into job specs through the option
+ * table (workload/options.h) and checks each job with job_spec_validate().
+ *
+ * Every problem is printed to stderr as one line
+ * "FILE:LINE:COL: error: MESSAGE" (command-line options use the file name
+ * "<command line>" and the argument number as LINE, --set values "<--set>");
+ * all problems of a file are reported before the parse fails with -EINVAL,
+ * and a failed parse adds no job to the list. A job file that cannot be read
+ * gives "FILE: error: cannot open: REASON".
+ */
+#ifndef IOBENCH_JOBFILE_JOBFILE_H
+#define IOBENCH_JOBFILE_JOBFILE_H
+
+#include <stddef.h>
+
+#include "workload/jobspec.h"
+
+struct jobfile_ctx {
+	/* "KEY=VALUE" overrides applied to every job after its own options */
+	const char *const *set_opts;
+	size_t nr_set;
+};
+
+/*
+ * Parse one job file and append its jobs to list in order (numjobs is not
+ * expanded). file_index > 0 makes the file's first job a stonewall, as fio
+ * separates job files. The [global] options of file 0 go to
+ * list->global_opts. Returns the number of jobs added, or -EINVAL.
+ */
+int jobfile_parse_file(const char *path, unsigned file_index, struct job_list *list,
+		       const struct jobfile_ctx *ctx);
+
+/*
+ * Parse fio's command-line job form: argv holds only job options such as
+ * {"--name=a", "--rw=read"}. Options before the first --name form a global
+ * section; --name=global starts one. Returns the number of jobs added, or
+ * -EINVAL.
+ */
+int jobfile_parse_args(int argc, char **argv, struct job_list *list, const struct jobfile_ctx *ctx);
+
+/*
+ * Parse job-file text held in memory (for tests and fuzzing); name is used
+ * in messages and as the base for relative includes.
+ */
+int jobfile_parse_buffer(const char *name, const char *text, size_t len, unsigned file_index,
+			 struct job_list *list, const struct jobfile_ctx *ctx);
+
+#endif

@@ -1,0 +1,243 @@
+/*
+ * From items to jobs: [global] sections accumulate into a template spec;
+ * each job section starts from a copy of it, applies its own options
+ * (kb_base first, since fio applies it to the whole section), then the --set
+ * overrides, and is checked with job_spec_validate(). Every option keeps
+ * where it was written so a problem found late still points at file:line:col.
+ * On any error the jobs added by this call are removed again.
+ */
+#include "jobfile/jobfile_int.h"
+#include "workload/options.h"
+#include "util/xmalloc.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct optloc {
+	const char *canon; /* option_def name */
+	struct jf_loc loc;
+	unsigned value_col;
+};
+
+struct locs {
+	struct optloc *v;
+	size_t nr, alloc;
+};
+
+struct builder {
+	struct jf_items *it;
+	struct job_list *list;
+	struct job_spec global;
+	struct locs gl;
+	struct jf_items sets;
+	bool record_globals;
+	unsigned file_index;
+	unsigned jobs_here;
+};
+
+static void locs_add(struct locs *l, const char *canon, const struct jf_item *item)
+{
+	l->v = xgrow(l->v, &l->alloc, l->nr, sizeof(*l->v));
+	l->v[l->nr++] = (struct optloc){ .canon = canon, .loc = item->loc, .value_col = item->value_col };
+}
+
+static void locs_copy(struct locs *dst, const struct locs *src)
+{
+	memset(dst, 0, sizeof(*dst));
+	for (size_t i = 0; i < src->nr; i++) {
+		dst->v = xgrow(dst->v, &dst->alloc, dst->nr, sizeof(*dst->v));
+		dst->v[dst->nr++] = src->v[i];
+	}
+}
+
+/* Apply one option item; report problems unless quiet. */
+static void apply_item(struct builder *b, struct job_spec *s, const struct jf_item *item,
+		       struct locs *l, bool quiet)
+{
+	const struct option_def *o = option_find(item->name);
+	char why[512];
+	char *value = item->value ? xstrdup(item->value) : NULL;
+	if (o && value && o->type != OPT_STR) {
+		bool bare = false;
+		const char *ewhy = NULL;
+		char *v = jf_expand_arith(value, &bare, &ewhy);
+		if (!v) {
+			if (!quiet)
+				jf_error(b->it, &item->loc, item->value_col,
+					 "invalid arithmetic expression '%s' for option '%s': %s",
+					 value, item->name, ewhy);
+			free(value);
+			return;
+		}
+		if (bare && o->type == OPT_TIME) { /* fio: times in expressions are in us */
+			char *t = xasprintf("%sus", v);
+			free(v);
+			v = t;
+		}
+		free(value);
+		value = v;
+	}
+	int ret = option_set(s, item->name, value, why, sizeof(why));
+	if (ret && !quiet)
+		jf_error(b->it, &item->loc, o && item->value ? item->value_col : item->loc.col, "%s", why);
+	if (!ret && o && l)
+		locs_add(l, o->name, item);
+	free(value);
+}
+
+static bool is_kb_base(const struct jf_item *item)
+{
+	const struct option_def *o = option_find(item->name);
+	return o && !strcmp(o->name, "kb_base");
+}
+
+/* Options of one section: items [from, to), kb_base first. */
+static void apply_section(struct builder *b, struct job_spec *s, size_t from, size_t to,
+			  struct locs *l)
+{
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = from; i < to; i++)
+			if (is_kb_base(&b->it->v[i]) == (pass == 0))
+				apply_item(b, s, &b->it->v[i], l, false);
+}
+
+static void kv_append(struct job_kv **kv, size_t *nr, const struct jf_item *item)
+{
+	*kv = xrealloc(*kv, (*nr + 1) * sizeof(**kv));
+	(*kv)[*nr].key = xstrdup(item->name);
+	(*kv)[*nr].value = item->value ? xstrdup(item->value) : NULL;
+	(*nr)++;
+}
+
+struct vctx {
+	struct builder *b;
+	const struct locs *l;
+	const struct jf_loc *section;
+};
+
+static void report_problem(void *arg, const char *keys, const char *msg)
+{
+	struct vctx *v = arg;
+	char key[64];
+	const char *p = keys;
+	while (*p) {
+		size_t n = strcspn(p, ",");
+		snprintf(key, sizeof(key), "%.*s", (int)n, p);
+		for (size_t i = v->l->nr; i-- > 0;)
+			if (!strcmp(v->l->v[i].canon, key)) {
+				jf_error(v->b->it, &v->l->v[i].loc, v->l->v[i].value_col, "%s", msg);
+				return;
+			}
+		p += n + (p[n] == ',');
+	}
+	jf_error(v->b->it, v->section, 0, "%s", msg);
+}
+
+static void build_job(struct builder *b, size_t sec, size_t to)
+{
+	const struct jf_item *hdr = &b->it->v[sec];
+	struct job_spec js;
+	struct locs l;
+	job_spec_copy(&js, &b->global);
+	locs_copy(&l, &b->gl);
+	free(js.name);
+	js.name = xstrdup(hdr->name);
+	free(js.origin);
+	js.origin = xasprintf("%s:%u", hdr->loc.file, hdr->loc.line);
+	apply_section(b, &js, sec + 1, to, &l);
+	for (size_t i = sec + 1; i < to; i++)
+		kv_append(&js.opts, &js.nr_opts, &b->it->v[i]);
+	for (size_t i = 0; i < b->sets.nr; i++) {
+		apply_item(b, &js, &b->sets.v[i], &l, true);
+		kv_append(&js.opts, &js.nr_opts, &b->sets.v[i]);
+	}
+	if (b->file_index > 0 && b->jobs_here == 0)
+		js.stonewall = true;
+	job_spec_finalize(&js);
+	struct vctx v = { .b = b, .l = &l, .section = &hdr->loc };
+	job_spec_validate(&js, report_problem, &v);
+	free(l.v);
+	struct job_spec *dst = job_list_add(b->list);
+	job_spec_release(dst);
+	*dst = js;
+	b->jobs_here++;
+}
+
+static void build_global(struct builder *b, size_t sec, size_t to)
+{
+	apply_section(b, &b->global, sec + 1, to, &b->gl);
+	if (b->record_globals)
+		for (size_t i = sec + 1; i < to; i++)
+			kv_append(&b->list->global_opts, &b->list->nr_global_opts, &b->it->v[i]);
+}
+
+/* --set KEY=VALUE strings as items, each checked once. */
+static void read_sets(struct builder *b, const struct jobfile_ctx *ctx)
+{
+	struct jf_loc loc = { .file = jf_intern_file(&b->sets, "<--set>"), .col = 1 };
+	for (size_t i = 0; ctx && i < ctx->nr_set; i++) {
+		const char *kv = ctx->set_opts[i];
+		const char *eq = strchr(kv, '=');
+		size_t klen = eq ? (size_t)(eq - kv) : strlen(kv);
+		loc.line = (unsigned)i + 1;
+		struct jf_item *item = jf_add(&b->sets, JF_OPTION, kv, klen, &loc);
+		if (eq) {
+			item->value = xstrdup(eq + 1);
+			item->value_col = (unsigned)klen + 2;
+		}
+	}
+	struct job_spec scratch;
+	job_spec_defaults(&scratch);
+	for (size_t i = 0; i < b->sets.nr; i++)
+		apply_item(b, &scratch, &b->sets.v[i], NULL, false);
+	job_spec_release(&scratch);
+}
+
+int jf_build_jobs(struct jf_items *it, unsigned file_index, bool record_globals,
+		  struct job_list *list, const struct jobfile_ctx *ctx)
+{
+	struct builder b = { .it = it, .list = list, .record_globals = record_globals,
+			     .file_index = file_index };
+	size_t first_job = list->nr, first_global = list->nr_global_opts;
+	job_spec_defaults(&b.global);
+	read_sets(&b, ctx);
+	size_t i = 0;
+	for (; i < it->nr && it->v[i].kind != JF_SECTION; i++)
+		jf_error(it, &it->v[i].loc, 0, "option '%s' is outside a section (start a job with [name])",
+			 it->v[i].name);
+	while (i < it->nr) {
+		size_t end = i + 1;
+		while (end < it->nr && it->v[end].kind != JF_SECTION)
+			end++;
+		if (!strcmp(it->v[i].name, "global"))
+			build_global(&b, i, end);
+		else
+			build_job(&b, i, end);
+		i = end;
+	}
+	if (!b.jobs_here && !it->errors) {
+		struct jf_loc loc = { .file = it->nr_files ? it->files[0] : "<input>", .line = 1, .col = 1 };
+		jf_error(it, &loc, 0, "no jobs defined (a job starts with a [name] section header)");
+	}
+	job_spec_release(&b.global);
+	free(b.gl.v);
+	jf_items_release(&b.sets);
+	if (it->errors) {
+		for (size_t j = first_job; j < list->nr; j++)
+			job_spec_release(&list->jobs[j]);
+		list->nr = first_job;
+		for (size_t j = first_global; j < list->nr_global_opts; j++) {
+			free(list->global_opts[j].key);
+			free(list->global_opts[j].value);
+		}
+		list->nr_global_opts = first_global;
+		if (!list->nr_global_opts) {
+			free(list->global_opts);
+			list->global_opts = NULL;
+		}
+		return -EINVAL;
+	}
+	return (int)b.jobs_here;
+}

@@ -1,0 +1,276 @@
+/*
+ * fio's JSON and JSON+ output, in fio 3.33's key order: "fio version",
+ * timestamp, timestamp_ms, time, "global options" (when there are any),
+ * jobs, disk_util (when a disk was watched). Each job entry carries read,
+ * write, trim and sync objects with bytes, rates, runtime, slat/clat/lat
+ * statistics and percentiles, then CPU, depth and latency distributions.
+ * JSON+ adds "bins" (bucket value in ns -> count) beside each percentile
+ * map. Everything iobench knows that fio has no key for goes under one
+ * top-level "iobench" object, so fio's readers see only fio's keys.
+ */
+#include "report/internal.h"
+#include "report/report.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "stats/hist.h"
+#include "util/json.h"
+
+struct json_ctx {
+	struct json_writer w;
+	bool plus;
+};
+
+static void json_opts(struct json_writer *w, const char *key, const struct job_kv *kv, size_t n)
+{
+	bool open = false;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!kv[i].key || !kv[i].value)
+			continue; /* fio echoes no bare flags */
+		if (!open) {
+			json_kv_object_begin(w, key);
+			open = true;
+		}
+		json_kv_string(w, kv[i].key, kv[i].value);
+	}
+	if (open)
+		json_object_end(w);
+}
+
+static bool kv_equal(const struct job_kv *a, const struct job_kv *b)
+{
+	if (!a->key || !b->key || strcmp(a->key, b->key))
+		return false;
+	if (!a->value || !b->value)
+		return a->value == b->value;
+	return !strcmp(a->value, b->value);
+}
+
+/* The job's own options: spec.opts without the leading global ones. */
+static void json_job_opts(struct json_writer *w, const struct run_result *r, const struct job_spec *s)
+{
+	size_t skip = 0;
+
+	while (skip < s->nr_opts && skip < r->nr_global_opts &&
+	       kv_equal(&s->opts[skip], &r->global_opts[skip]))
+		skip++;
+	json_opts(w, "job options", s->opts + skip, s->nr_opts - skip);
+}
+
+static void json_lat(struct json_ctx *c, const char *key, const struct runstat *s,
+		     const struct hist *h, bool pct, const struct job_spec *spec)
+{
+	struct json_writer *w = &c->w;
+	struct stat_figures f;
+
+	stat_figures(s, &f);
+	json_kv_object_begin(w, key);
+	json_kv_uint(w, "min", f.min);
+	json_kv_uint(w, "max", f.max);
+	json_kv_double(w, "mean", f.mean);
+	json_kv_double(w, "stddev", f.dev);
+	json_kv_uint(w, "N", f.n);
+
+	if (pct && h->count) {
+		double plist[MAX_PERCENTILES];
+		unsigned np = report_percentile_list(spec, plist);
+		char buf[64];
+
+		json_kv_object_begin(w, "percentile");
+		for (unsigned i = 0; i < np; i++) {
+			snprintf(buf, sizeof(buf), "%f", plist[i]);
+			json_kv_uint(w, buf, hist_percentile(h, plist[i]));
+		}
+		json_object_end(w);
+
+		if (c->plus) {
+			json_kv_object_begin(w, "bins");
+			for (unsigned i = 0; i < HIST_NR_BUCKETS; i++) {
+				if (!h->buckets[i])
+					continue;
+				snprintf(buf, sizeof(buf), "%" PRIu64, hist_bucket_value(i));
+				json_kv_uint(w, buf, h->buckets[i]);
+			}
+			json_object_end(w);
+		}
+	}
+	json_object_end(w);
+}
+
+static void json_dir(struct json_ctx *c, const struct job_result *j, enum ddir d,
+		     const struct report_group *g)
+{
+	struct json_writer *w = &c->w;
+	const struct dir_result *dr = &j->dir[d];
+	const struct job_spec *s = &j->spec;
+	struct dir_figures f;
+	struct bw_figures bw;
+	struct stat_figures io;
+
+	dir_figures(dr, &f);
+	json_kv_object_begin(w, ddir_name(d));
+	json_kv_uint(w, "io_bytes", f.io_bytes);
+	json_kv_uint(w, "io_kbytes", f.io_kbytes);
+	json_kv_uint(w, "bw_bytes", f.bw_bytes);
+	json_kv_uint(w, "bw", f.bw_kib);
+	json_kv_double(w, "iops", f.iops);
+	json_kv_uint(w, "runtime", f.runtime_ms);
+	json_kv_uint(w, "total_ios", dr->total_ios);
+	json_kv_uint(w, "short_ios", dr->short_ios);
+	json_kv_uint(w, "drop_ios", dr->drop_ios);
+	json_lat(c, "slat_ns", &dr->slat, &dr->slat_hist, s->slat_percentiles, s);
+	json_lat(c, "clat_ns", &dr->clat, &dr->clat_hist, s->clat_percentiles, s);
+	json_lat(c, "lat_ns", &dr->lat, &dr->lat_hist, s->lat_percentiles, s);
+
+	bw_figures(&dr->bw, g->aggrb[d], 1024, &bw);
+	json_kv_uint(w, "bw_min", bw.min);
+	json_kv_uint(w, "bw_max", bw.max);
+	json_kv_double(w, "bw_agg", bw.agg_pct);
+	json_kv_double(w, "bw_mean", bw.mean);
+	json_kv_double(w, "bw_dev", bw.dev);
+	json_kv_uint(w, "bw_samples", bw.samples);
+
+	stat_figures(&dr->iops, &io);
+	json_kv_uint(w, "iops_min", io.min);
+	json_kv_uint(w, "iops_max", io.max);
+	json_kv_double(w, "iops_mean", io.mean);
+	json_kv_double(w, "iops_stddev", io.dev);
+	json_kv_uint(w, "iops_samples", io.n);
+	json_object_end(w);
+}
+
+static void json_dist(struct json_writer *w, const char *key, const char *const *names,
+		      const double *v, int n)
+{
+	json_kv_object_begin(w, key);
+	for (int i = 0; i < n; i++)
+		json_kv_double(w, names[i], v[i]);
+	json_object_end(w);
+}
+
+static void json_entry(struct json_ctx *c, const struct run_result *r, const struct job_result *j)
+{
+	static const char *const level_keys[] = { "1", "2", "4", "8", "16", "32", ">=64" };
+	static const char *const sc_keys[] = { "0", "4", "8", "16", "32", "64", ">=64" };
+	struct json_writer *w = &c->w;
+	const struct job_spec *s = &j->spec;
+	struct report_group g;
+	double dist[NR_IODEPTH_BUCKETS];
+	double ns[NR_LAT_NS_BUCKETS], us[NR_LAT_NS_BUCKETS], ms[NR_LAT_MS_BUCKETS];
+
+	report_group_compute(r, j->groupid, &g);
+	json_object_begin(w);
+	json_kv_string(w, "jobname", j->name ? j->name : "");
+	json_kv_uint(w, "groupid", j->groupid);
+	json_kv_int(w, "error", j->error);
+	json_kv_uint(w, "eta", 0);
+	json_kv_uint(w, "elapsed", j->elapsed_s);
+	json_job_opts(w, r, s);
+
+	for (int d = 0; d < DDIR_RWDIR_CNT; d++)
+		json_dir(c, j, (enum ddir)d, &g);
+
+	json_kv_object_begin(w, "sync");
+	json_kv_uint(w, "total_ios", j->sync.total_ios);
+	json_lat(c, "lat_ns", &j->sync.lat, &j->sync.lat_hist,
+		 s->lat_percentiles || s->clat_percentiles, s);
+	json_object_end(w);
+
+	json_kv_uint(w, "job_runtime", j->runtime_ns / 1000000);
+	json_kv_double(w, "usr_cpu", j->usr_cpu);
+	json_kv_double(w, "sys_cpu", j->sys_cpu);
+	json_kv_uint(w, "ctx", j->ctx);
+	json_kv_uint(w, "majf", j->majf);
+	json_kv_uint(w, "minf", j->minf);
+
+	report_depth_dist(j->iodepth_level, dist);
+	json_dist(w, "iodepth_level", level_keys, dist, NR_IODEPTH_BUCKETS);
+	report_depth_dist(j->iodepth_submit, dist);
+	json_dist(w, "iodepth_submit", sc_keys, dist, NR_IODEPTH_BUCKETS);
+	report_depth_dist(j->iodepth_complete, dist);
+	json_dist(w, "iodepth_complete", sc_keys, dist, NR_IODEPTH_BUCKETS);
+
+	report_lat_dist(j, ns, us, ms);
+	json_dist(w, "latency_ns", report_lat_ns_keys, ns, NR_LAT_NS_BUCKETS);
+	json_dist(w, "latency_us", report_lat_ns_keys, us, NR_LAT_NS_BUCKETS);
+	json_dist(w, "latency_ms", report_lat_ms_keys, ms, NR_LAT_MS_BUCKETS);
+
+	json_kv_uint(w, "latency_depth", s->iodepth ? s->iodepth : 1);
+	json_kv_uint(w, "latency_target", 0);
+	json_kv_double(w, "latency_percentile", 100.0);
+	json_kv_uint(w, "latency_window", 0);
+	if (s->description && *s->description)
+		json_kv_string(w, "desc", s->description);
+	json_object_end(w);
+}
+
+static void json_disk(struct json_writer *w, const struct disk_result *d)
+{
+	json_object_begin(w);
+	json_kv_string(w, "name", d->name);
+	json_kv_uint(w, "read_ios", d->read_ios);
+	json_kv_uint(w, "write_ios", d->write_ios);
+	json_kv_uint(w, "read_merges", d->read_merges);
+	json_kv_uint(w, "write_merges", d->write_merges);
+	json_kv_uint(w, "read_ticks", d->read_ticks);
+	json_kv_uint(w, "write_ticks", d->write_ticks);
+	json_kv_uint(w, "in_queue", d->in_queue);
+	json_kv_double(w, "util", disk_util_pct(d));
+	json_object_end(w);
+}
+
+/* What iobench adds to fio's layout, all under one key. */
+static void json_iobench(struct json_writer *w, const struct run_result *r)
+{
+	json_kv_object_begin(w, "iobench");
+	json_kv_string(w, "version", IOBENCH_VERSION);
+	json_kv_uint(w, "results_version", r->version);
+	json_kv_bool(w, "interrupted", r->interrupted);
+	json_kv_array_begin(w, "jobs");
+	for (size_t i = 0; i < r->nr_jobs; i++) {
+		const struct job_result *j = &r->jobs[i];
+
+		json_object_begin(w);
+		json_kv_string(w, "jobname", j->name ? j->name : "");
+		json_kv_uint(w, "groupid", j->groupid);
+		json_kv_uint(w, "jobs", j->nr_jobs ? j->nr_jobs : 1);
+		json_kv_int(w, "error", j->error);
+		json_kv_string(w, "error_msg", j->error ? entry_error_text(j) : NULL);
+		json_kv_uint(w, "total_err", j->total_err);
+		json_kv_uint(w, "runtime_ns", j->runtime_ns);
+		json_object_end(w);
+	}
+	json_array_end(w);
+	json_object_end(w);
+}
+
+int report_write_json(const struct run_result *r, bool plus, FILE *out)
+{
+	struct json_ctx c = { .plus = plus };
+	struct json_writer *w = &c.w;
+
+	json_init(w, out);
+	json_object_begin(w);
+	json_kv_string(w, "fio version", REPORT_VERSION_STRING);
+	json_kv_uint(w, "timestamp", r->timestamp);
+	json_kv_uint(w, "timestamp_ms", r->timestamp_ms);
+	json_kv_string(w, "time", r->time_str);
+	json_opts(w, "global options", r->global_opts, r->nr_global_opts);
+
+	json_kv_array_begin(w, "jobs");
+	for (size_t i = 0; i < r->nr_jobs; i++)
+		json_entry(&c, r, &r->jobs[i]);
+	json_array_end(w);
+
+	if (r->nr_disks) {
+		json_kv_array_begin(w, "disk_util");
+		for (size_t i = 0; i < r->nr_disks; i++)
+			json_disk(w, &r->disks[i]);
+		json_array_end(w);
+	}
+	json_iobench(w, r);
+	json_object_end(w);
+	return json_finish(w);
+}

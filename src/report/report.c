@@ -1,0 +1,77 @@
+/*
+ * The report entry points: parsing --output-format values and writing the
+ * requested formats in fio's order (terse, then JSON, then normal, as fio
+ * 3.33 does with --output-format=normal,json,terse). json and json+ together
+ * give one JSON document, with bins.
+ */
+#include "report/report.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "util/error.h"
+
+static const struct {
+	const char *name;
+	unsigned bit;
+} format_names[] = {
+	{ "normal", REPORT_NORMAL },
+	{ "json", REPORT_JSON },
+	{ "json+", REPORT_JSONPLUS },
+	{ "terse", REPORT_TERSE },
+};
+
+int report_parse_formats(const char *s, unsigned *formats)
+{
+	unsigned mask = 0;
+	const char *p = s;
+
+	if (!s || !*s)
+		return error("empty output format");
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		bool found = false;
+
+		for (size_t i = 0; i < sizeof(format_names) / sizeof(format_names[0]); i++) {
+			if (strlen(format_names[i].name) == len &&
+			    !strncmp(format_names[i].name, p, len)) {
+				mask |= format_names[i].bit;
+				found = true;
+			}
+		}
+		if (!found)
+			return error("unknown output format '%.*s' (normal, json, json+, terse)",
+				     (int)len, p);
+		if (!p[len])
+			break;
+		p += len + 1;
+	}
+	*formats = mask;
+	return 0;
+}
+
+int report_write(const struct run_result *r, unsigned formats, FILE *out)
+{
+	int ret = 0, err;
+
+	if (!(formats & (REPORT_NORMAL | REPORT_JSON | REPORT_JSONPLUS | REPORT_TERSE)))
+		return -EINVAL;
+	if (formats & REPORT_TERSE) {
+		err = report_write_terse(r, out);
+		if (err && !ret)
+			ret = err;
+	}
+	if (formats & (REPORT_JSON | REPORT_JSONPLUS)) {
+		err = report_write_json(r, formats & REPORT_JSONPLUS, out);
+		if (err && !ret)
+			ret = err;
+	}
+	if (formats & REPORT_NORMAL) {
+		err = report_write_normal(r, out);
+		if (err && !ret)
+			ret = err;
+	}
+	if (fflush(out) && !ret)
+		ret = -EIO;
+	return ret;
+}

@@ -1,0 +1,46 @@
+/*
+ * Output formats for a finished run, fio-compatible: normal text, JSON,
+ * JSON+ (JSON plus the latency histogram bins) and terse v3. Reporters read
+ * only a struct run_result (workload/results.h), never runtime state.
+ * Several formats may be asked at once ("normal,json"); they are written
+ * in fio's order: terse, then JSON, then normal.
+ */
+#ifndef IOBENCH_REPORT_REPORT_H
+#define IOBENCH_REPORT_REPORT_H
+
+#include <stdio.h>
+
+#include "workload/jobspec.h"
+#include "workload/results.h"
+
+enum report_format {
+	REPORT_NORMAL = 1,
+	REPORT_JSON = 2,
+	REPORT_JSONPLUS = 4, /* the JSON layout with "bins" added */
+	REPORT_TERSE = 8,
+};
+
+/* Parse "normal", "json", "json+", "terse", comma-combinable, into a mask.
+ * Returns 0, or -EINVAL (after printing an error) for an unknown name. */
+int report_parse_formats(const char *s, unsigned *formats);
+
+/* Write each requested format to out. Returns 0 or a negative errno
+ * (-EINVAL for an empty mask, -EIO if writing failed). */
+int report_write(const struct run_result *r, unsigned formats, FILE *out);
+
+/* One format each (report_write calls these). */
+int report_write_normal(const struct run_result *r, FILE *out);
+int report_write_json(const struct run_result *r, bool plus, FILE *out);
+int report_write_terse(const struct run_result *r, FILE *out);
+
+/*
+ * fio's job description line, printed before a run starts:
+ * "NAME: (g=G): rw=randrw, bs=(R) 4096B-4096B, (W) ..., ioengine=psync,
+ * iodepth=1", followed by "..." when the job has clones (nr_clones > 1).
+ * report_job_lines() prints the same lines for every entry of a result:
+ * one line per job, "..." for clones (jobnum 1) and for merged entries.
+ */
+void report_job_line(const struct job_spec *s, unsigned groupid, unsigned nr_clones, FILE *out);
+void report_job_lines(const struct run_result *r, FILE *out);
+
+#endif

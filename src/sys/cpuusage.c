@@ -1,0 +1,43 @@
+/*
+ * getrusage(RUSAGE_THREAD) sampling and differencing for cpuusage.h.
+ */
+#include "sys/cpuusage.h"
+
+#include <errno.h>
+#include <sys/resource.h>
+
+static uint64_t tv_ns(const struct timeval *tv)
+{
+	return (uint64_t)tv->tv_sec * 1000000000ULL + (uint64_t)tv->tv_usec * 1000ULL;
+}
+
+int cpu_usage_thread(struct cpu_usage *u)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_THREAD, &ru))
+		return -errno;
+	u->user_ns = tv_ns(&ru.ru_utime);
+	u->sys_ns = tv_ns(&ru.ru_stime);
+	u->ctx = (uint64_t)ru.ru_nvcsw + (uint64_t)ru.ru_nivcsw;
+	u->majflt = (uint64_t)ru.ru_majflt;
+	u->minflt = (uint64_t)ru.ru_minflt;
+	return 0;
+}
+
+static uint64_t sub(uint64_t a, uint64_t b)
+{
+	return b >= a ? b - a : 0;
+}
+
+void cpu_usage_delta(const struct cpu_usage *a, const struct cpu_usage *b, struct cpu_usage *d)
+{
+	struct cpu_usage r = {
+		.user_ns = sub(a->user_ns, b->user_ns),
+		.sys_ns = sub(a->sys_ns, b->sys_ns),
+		.ctx = sub(a->ctx, b->ctx),
+		.majflt = sub(a->majflt, b->majflt),
+		.minflt = sub(a->minflt, b->minflt),
+	};
+	*d = r;
+}

@@ -1,0 +1,20 @@
+/*
+ * CPU use of the calling thread from getrusage(RUSAGE_THREAD): user and
+ * system time in nanoseconds, context switches (voluntary + involuntary) and
+ * page faults, for fio's usr_cpu/sys_cpu/ctx/majf/minf.
+ */
+#ifndef IOBENCH_SYS_CPUUSAGE_H
+#define IOBENCH_SYS_CPUUSAGE_H
+
+#include <stdint.h>
+
+struct cpu_usage {
+	uint64_t user_ns, sys_ns, ctx, majflt, minflt;
+};
+
+/* Sample the calling thread; returns 0 or -errno. */
+int cpu_usage_thread(struct cpu_usage *u);
+/* d = b - a (a is the earlier sample); a field that went backwards gives 0. */
+void cpu_usage_delta(const struct cpu_usage *a, const struct cpu_usage *b, struct cpu_usage *d);
+
+#endif

@@ -1,0 +1,353 @@
+/*
+ * Path-to-block-device resolution for devres.h, from sysfs and the mount
+ * table. A device number maps to a name through the /sys/dev/block/MAJ:MIN
+ * link; a partition's directory sits inside its disk's, so the disk is the
+ * parent directory. Loop and dm/md stacks are followed (depth-limited), and
+ * for btrfs every member device; every name is kept once, in the order found.
+ */
+#include "sys/devres.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/fs.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#define DEVRES_MAX_DEPTH 8
+
+struct devlist {
+	char (*names)[64];
+	size_t max, n;
+	bool overflow;
+};
+
+static void path_devices(struct devlist *l, const char *path, int depth);
+
+static const char *base_name(const char *p)
+{
+	const char *s = strrchr(p, '/');
+	return s ? s + 1 : p;
+}
+
+/* Copy a device name into a 64-byte slot, cut if (absurdly) longer. */
+static void set_name(char out[64], const char *name)
+{
+	size_t len = strnlen(name, 63);
+
+	memcpy(out, name, len);
+	out[len] = '\0';
+}
+
+/* Adds name; false if it was already there (or there is no room). */
+static bool devlist_add(struct devlist *l, const char *name)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcmp(l->names[i], name))
+			return false;
+	if (l->n == l->max) {
+		l->overflow = true;
+		return false;
+	}
+	set_name(l->names[l->n++], name);
+	return true;
+}
+
+/* The whole disk that sysfs device directory `dir` (resolved) belongs to. */
+static int disk_of_sysdir(const char *dir, char out[64])
+{
+	char buf[PATH_MAX];
+	char *slash;
+
+	snprintf(buf, sizeof(buf), "%s/partition", dir);
+	if (access(buf, F_OK)) {
+		set_name(out, base_name(dir));
+		return 0;
+	}
+	snprintf(buf, sizeof(buf), "%s", dir);
+	slash = strrchr(buf, '/');
+	if (!slash)
+		return -ENOENT;
+	*slash = '\0';
+	set_name(out, base_name(buf));
+	return 0;
+}
+
+/* The sysfs directory of device number dev; -ENOENT if sysfs lacks it. */
+static int sysdir_of_dev(dev_t dev, char real[PATH_MAX])
+{
+	char link[64];
+
+	snprintf(link, sizeof(link), "/sys/dev/block/%u:%u", major(dev), minor(dev));
+	return realpath(link, real) ? 0 : -errno;
+}
+
+/* The whole disk of device number dev; -ENOENT if sysfs does not know it. */
+static int disk_of_dev(dev_t dev, char out[64])
+{
+	char real[PATH_MAX];
+	int ret = sysdir_of_dev(dev, real);
+
+	return ret ? ret : disk_of_sysdir(real, out);
+}
+
+/* Read the first line of a small sysfs file, without its newline. */
+static int read_line(const char *file, char *buf, size_t len)
+{
+	FILE *f = fopen(file, "re");
+	int ret = 0;
+
+	if (!f)
+		return -errno;
+	if (!fgets(buf, (int)len, f))
+		ret = -EIO;
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+	return ret;
+}
+
+static void expand_disk(struct devlist *l, const char *disk, int depth);
+
+/* dm/md members: every entry of /sys/block/DISK/slaves, by name. */
+static void expand_slaves(struct devlist *l, const char *disk, int depth)
+{
+	struct dirent **ents;
+	char dir[PATH_MAX];
+	int nents;
+
+	snprintf(dir, sizeof(dir), "/sys/block/%s/slaves", disk);
+	nents = scandir(dir, &ents, NULL, alphasort);
+	if (nents < 0)
+		return;
+	for (int i = 0; i < nents; i++) {
+		char link[PATH_MAX], real[PATH_MAX], name[64];
+		if (ents[i]->d_name[0] != '.' &&
+		    snprintf(link, sizeof(link), "%s/%s", dir, ents[i]->d_name) < (int)sizeof(link)) {
+			if (realpath(link, real) && !disk_of_sysdir(real, name))
+				expand_disk(l, name, depth + 1);
+		}
+		free(ents[i]);
+	}
+	free(ents);
+}
+
+/* Add a whole disk and what it is built on. */
+static void expand_disk(struct devlist *l, const char *disk, int depth)
+{
+	char file[PATH_MAX], backing[PATH_MAX];
+	size_t len;
+
+	if (depth > DEVRES_MAX_DEPTH || !devlist_add(l, disk))
+		return;
+	snprintf(file, sizeof(file), "/sys/block/%s/loop/backing_file", disk);
+	if (!read_line(file, backing, sizeof(backing)) && backing[0]) {
+		len = strlen(backing);
+		if (len > 10 && !strcmp(backing + len - 10, " (deleted)"))
+			backing[len - 10] = '\0';
+		path_devices(l, backing, depth + 1);
+	}
+	expand_slaves(l, disk, depth);
+}
+
+/* Undo the octal escapes (\040 etc.) of /proc/self/mountinfo, in place. */
+static void unescape(char *s)
+{
+	char *d = s;
+
+	while (*s) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
+		    s[3] >= '0' && s[3] <= '7') {
+			*d++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
+			s += 4;
+		} else {
+			*d++ = *s++;
+		}
+	}
+	*d = '\0';
+}
+
+static bool mount_covers(const char *mnt, const char *path)
+{
+	size_t len = strlen(mnt);
+
+	if (!strcmp(mnt, "/"))
+		return true;
+	return !strncmp(mnt, path, len) && (path[len] == '/' || !path[len]);
+}
+
+/* Source and type of the mount whose mount point is the longest prefix of
+ * real (later entries win ties: they are mounted on top). */
+static int mount_source(const char *real, char *src, size_t srclen, char type[32])
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	size_t best = 0, cap = 0;
+	char *line = NULL;
+	int found = -ENOENT;
+
+	if (!f)
+		return -errno;
+	while (getline(&line, &cap, f) > 0) {
+		char *save = NULL, *tok[6] = { 0 }, *t;
+		int i = 0;
+		line[strcspn(line, "\n")] = '\0';
+		for (t = strtok_r(line, " ", &save); t && i < 5; t = strtok_r(NULL, " ", &save))
+			tok[i++] = t;
+		if (i < 5)
+			continue;
+		while (t && strcmp(t, "-"))
+			t = strtok_r(NULL, " ", &save);
+		char *fstype = t ? strtok_r(NULL, " ", &save) : NULL;
+		char *source = fstype ? strtok_r(NULL, " ", &save) : NULL;
+		if (!source)
+			continue;
+		unescape(tok[4]);
+		if (!mount_covers(tok[4], real) || strlen(tok[4]) < best)
+			continue;
+		best = strlen(tok[4]);
+		unescape(source);
+		snprintf(src, srclen, "%s", source);
+		snprintf(type, 32, "%.31s", fstype);
+		found = 0;
+	}
+	free(line);
+	fclose(f);
+	return found;
+}
+
+/* Every member of the btrfs filesystem that has device `member` (a name as
+ * in /sys/class/block): /sys/fs/btrfs/FSID/devices/ lists them all. */
+static void expand_btrfs(struct devlist *l, const char *member, int depth)
+{
+	struct dirent **fs, **devs;
+	char dir[PATH_MAX];
+	int nfs, ndevs;
+
+	nfs = scandir("/sys/fs/btrfs", &fs, NULL, alphasort);
+	if (nfs < 0)
+		return;
+	for (int i = 0; i < nfs; i++) {
+		if (fs[i]->d_name[0] == '.' ||
+		    snprintf(dir, sizeof(dir), "/sys/fs/btrfs/%s/devices", fs[i]->d_name) >= (int)sizeof(dir))
+			continue;
+		ndevs = scandir(dir, &devs, NULL, alphasort);
+		if (ndevs < 0)
+			continue;
+		bool ours = false;
+		for (int j = 0; j < ndevs; j++)
+			ours |= !strcmp(devs[j]->d_name, member);
+		for (int j = 0; j < ndevs; j++) {
+			char link[PATH_MAX], real[PATH_MAX], disk[64];
+			if (ours && devs[j]->d_name[0] != '.' &&
+			    snprintf(link, sizeof(link), "%s/%s", dir, devs[j]->d_name) < (int)sizeof(link) &&
+			    realpath(link, real) && !disk_of_sysdir(real, disk))
+				expand_disk(l, disk, depth + 1);
+			free(devs[j]);
+		}
+		free(devs);
+	}
+	for (int i = 0; i < nfs; i++)
+		free(fs[i]);
+	free(fs);
+}
+
+/* Nearest existing path at or above path (path itself if it exists). */
+static int existing_ancestor(const char *path, char *buf, size_t len, struct stat *st)
+{
+	snprintf(buf, len, "%s", path[0] ? path : ".");
+	for (;;) {
+		if (!stat(buf, st))
+			return 0;
+		if ((errno != ENOENT && errno != ENOTDIR) || !strcmp(buf, "/") || !strcmp(buf, "."))
+			return -errno;
+		size_t n = strlen(buf);
+		while (n > 1 && buf[n - 1] == '/')
+			buf[--n] = '\0';
+		char *slash = strrchr(buf, '/');
+		if (!slash)
+			snprintf(buf, len, ".");
+		else if (slash == buf)
+			buf[1] = '\0';
+		else
+			*slash = '\0';
+	}
+}
+
+/* Devices under path, or -errno when path cannot be examined. */
+static int path_devices_ret(struct devlist *l, const char *path, int depth)
+{
+	char buf[PATH_MAX], real[PATH_MAX], src[PATH_MAX], disk[64], type[32];
+	struct stat st;
+	int ret;
+
+	ret = existing_ancestor(path, buf, sizeof(buf), &st);
+	if (ret)
+		return ret;
+	ret = disk_of_dev(S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev, disk);
+	if (!ret) {
+		expand_disk(l, disk, depth);
+		return 0;
+	}
+	/* anonymous device number (btrfs, overlay, tmpfs): ask the mount table */
+	if (!realpath(buf, real) || mount_source(real, src, sizeof(src), type))
+		return 0;
+	if (src[0] != '/' || stat(src, &st) || !S_ISBLK(st.st_mode))
+		return 0;
+	if (sysdir_of_dev(st.st_rdev, real) || disk_of_sysdir(real, disk))
+		return 0;
+	expand_disk(l, disk, depth);
+	if (!strcmp(type, "btrfs"))
+		expand_btrfs(l, base_name(real), depth);
+	return 0;
+}
+
+static void path_devices(struct devlist *l, const char *path, int depth)
+{
+	(void)path_devices_ret(l, path, depth);
+}
+
+int devres_devices_for_path(const char *path, char (*names)[64], size_t max, size_t *n)
+{
+	struct devlist l = { .names = names, .max = max };
+	int ret = path_devices_ret(&l, path, 0);
+
+	*n = l.n;
+	if (ret)
+		return ret;
+	return l.overflow ? -ENOSPC : 0;
+}
+
+int devres_is_block_device(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return -errno;
+	return S_ISBLK(st.st_mode) ? 1 : 0;
+}
+
+int devres_bdev_size(int fd, uint64_t *bytes)
+{
+	uint64_t v;
+
+	if (ioctl(fd, BLKGETSIZE64, &v))
+		return -errno;
+	*bytes = v;
+	return 0;
+}
+
+int devres_logical_block_size(int fd, unsigned *bytes)
+{
+	int v;
+
+	if (ioctl(fd, BLKSSZGET, &v))
+		return -errno;
+	*bytes = (unsigned)v;
+	return 0;
+}

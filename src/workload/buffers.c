@@ -1,0 +1,121 @@
+/*
+ * I/O unit buffers and what is written from them. Buffers are page aligned
+ * (enough for O_DIRECT on every device we know; the async-engine work may
+ * honour iomem_align). Contents follow fio's options: random data by default,
+ * zero_buffers for zeros, buffer_compress_percentage for data that compresses
+ * by about that much, refill_buffers to regenerate before every write, and
+ * scramble_buffers (the default) to stamp each 512-byte sector of a write with
+ * its offset and a counter so deduplicating storage cannot fold the blocks.
+ */
+#include "workload/job.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sys/sysmem.h"
+#include "util/error.h"
+
+#define SCRAMBLE_SECTOR 512
+
+static void fill_random(struct rng *r, unsigned char *p, uint64_t len)
+{
+	uint64_t i = 0;
+	for (; i + 8 <= len; i += 8) {
+		uint64_t v = rng_next(r);
+		memcpy(p + i, &v, 8);
+	}
+	if (i < len) {
+		uint64_t v = rng_next(r);
+		memcpy(p + i, &v, len - i);
+	}
+}
+
+/* Fill so that about `pct` percent of each chunk is compressible (zeros). */
+static void fill_compressible(struct rng *r, unsigned char *p, uint64_t len,
+			      unsigned pct, uint64_t chunk)
+{
+	if (!chunk)
+		chunk = 512;
+	for (uint64_t off = 0; off < len; off += chunk) {
+		uint64_t n = len - off < chunk ? len - off : chunk;
+		uint64_t zeros = n * pct / 100;
+		fill_random(r, p + off, n - zeros);
+		memset(p + off + (n - zeros), 0, zeros);
+	}
+}
+
+static void fill_one(struct job *j, unsigned char *p, uint64_t len)
+{
+	const struct job_spec *s = j->spec;
+	if (s->zero_buffers)
+		memset(p, 0, len);
+	else if (s->buffer_compress_percentage)
+		fill_compressible(&j->rng_buf, p, len, s->buffer_compress_percentage,
+				  s->buffer_compress_chunk);
+	else
+		fill_random(&j->rng_buf, p, len);
+}
+
+int job_buffers_alloc(struct job *j)
+{
+	const struct job_spec *s = j->spec;
+	uint64_t maxbs = 0;
+	for (int d = 0; d < DDIR_RWDIR_CNT; d++) {
+		if (s->max_bs[d] > maxbs)
+			maxbs = s->max_bs[d];
+		for (unsigned i = 0; i < s->nr_bssplit[d]; i++)
+			if (s->bssplit[d][i].bs > maxbs)
+				maxbs = s->bssplit[d][i].bs;
+	}
+	unsigned long page = sys_pagesize();
+	j->buf_size = (maxbs + page - 1) / page * page;
+	j->nr_units = s->iodepth ? s->iodepth : 1;
+	if (j->eng.ops->flags & ENGINE_SYNC)
+		j->nr_units = 1;
+	void *mem = NULL;
+	int rc = posix_memalign(&mem, page, j->buf_size * j->nr_units);
+	if (rc)
+		return error_errno(-rc, "cannot allocate %u buffers of %llu bytes for job '%s'",
+				   j->nr_units, (unsigned long long)j->buf_size, s->name);
+	j->buf_mem = mem;
+	j->units = calloc(j->nr_units, sizeof(*j->units));
+	j->done = calloc(j->nr_units, sizeof(*j->done));
+	if (!j->units || !j->done)
+		return error_errno(-ENOMEM, "cannot allocate I/O units for job '%s'", s->name);
+	for (unsigned i = 0; i < j->nr_units; i++) {
+		j->units[i].index = i;
+		j->units[i].buf = (char *)mem + (uint64_t)i * j->buf_size;
+		fill_one(j, j->units[i].buf, j->buf_size);
+	}
+	return 0;
+}
+
+void job_buffers_free(struct job *j)
+{
+	free(j->buf_mem);
+	free(j->units);
+	free(j->done);
+	j->buf_mem = NULL;
+	j->units = NULL;
+	j->done = NULL;
+}
+
+/* Called before each write. */
+void job_buffer_fill(struct job *j, struct io_unit *u)
+{
+	const struct job_spec *s = j->spec;
+	if (s->refill_buffers) {
+		fill_one(j, u->buf, u->buflen);
+		return;
+	}
+	if (!s->scramble_buffers || s->zero_buffers)
+		return;
+	unsigned char *p = u->buf;
+	uint64_t stamp = u->offset ^ (j->ios_issued << 32);
+	for (uint64_t off = 0; off + 16 <= u->buflen; off += SCRAMBLE_SECTOR) {
+		uint64_t where = u->offset + off;
+		memcpy(p + off, &where, 8);
+		memcpy(p + off + 8, &stamp, 8);
+	}
+}

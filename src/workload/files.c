@@ -1,0 +1,301 @@
+/*
+ * A job's files: their names (filename= lists, or directory/jobname.jobnum.
+ * filenum), sizes and I/O regions, laying them out before the run ("Laying
+ * out IO file"), opening with the flags the spec implies, closing, and
+ * unlinking. Raw block devices may only be read until the device guard
+ * exists: any write or trim to one is refused before anything runs.
+ */
+#include "workload/job.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sys/devres.h"
+#include "util/error.h"
+#include "util/strutil.h"
+#include "util/xmalloc.h"
+
+#define LAYOUT_CHUNK (1024 * 1024)
+
+static char **file_paths(const struct job_spec *s, unsigned *n)
+{
+	char **paths;
+	if (s->filename && *s->filename) {
+		char **names;
+		*n = (unsigned)str_split_escaped(s->filename, ':', &names);
+		paths = xcalloc(*n + 1, sizeof(*paths));
+		for (unsigned i = 0; i < *n; i++) {
+			bool rel = names[i][0] != '/';
+			paths[i] = rel && s->directory && *s->directory
+				? xasprintf("%s/%s", s->directory, names[i]) : xstrdup(names[i]);
+		}
+		str_list_free(names);
+		return paths;
+	}
+	char **dirs = NULL;
+	size_t nd = 0;
+	if (s->directory && *s->directory)
+		nd = str_split_escaped(s->directory, ':', &dirs);
+	*n = s->nrfiles ? s->nrfiles : 1;
+	paths = xcalloc(*n + 1, sizeof(*paths));
+	for (unsigned i = 0; i < *n; i++)
+		paths[i] = nd ? xasprintf("%s/%s.%u.%u", dirs[i % nd], s->name, s->jobnum, i)
+			      : xasprintf("%s.%u.%u", s->name, s->jobnum, i);
+	if (dirs)
+		str_list_free(dirs);
+	return paths;
+}
+
+static int probe_bdev_size(struct job_file *f)
+{
+	int fd = open(f->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return error_errno(-errno, "cannot open block device '%s'", f->path);
+	int rc = devres_bdev_size(fd, &f->real_size);
+	close(fd);
+	if (rc < 0)
+		return error_errno(rc, "cannot read the size of block device '%s'", f->path);
+	return 0;
+}
+
+/* Write [from, to) of f with the job's data pattern; ENOSPC and I/O errors
+ * name the file, the offset and how much was written. */
+static int layout_fill(struct job *j, struct job_file *f, int fd, uint64_t from, uint64_t to)
+{
+	char *buf = xmalloc(LAYOUT_CHUNK);
+	struct rng r;
+	rng_seed(&r, from ^ to ^ 0x5bd1e995);
+	for (size_t i = 0; i + 8 <= LAYOUT_CHUNK; i += 8) {
+		uint64_t v = rng_next(&r);
+		memcpy(buf + i, &v, 8);
+	}
+	if (j->spec->zero_buffers)
+		memset(buf, 0, LAYOUT_CHUNK);
+	uint64_t pos = from;
+	int rc = 0;
+	while (pos < to && !*j->stop) {
+		size_t n = to - pos < LAYOUT_CHUNK ? (size_t)(to - pos) : LAYOUT_CHUNK;
+		ssize_t w = pwrite(fd, buf, n, (off_t)pos);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			rc = w < 0 ? -errno : -EIO;
+			error_errno(rc, "laying out '%s' failed at offset %llu after %llu bytes",
+				    f->path, (unsigned long long)pos,
+				    (unsigned long long)(pos - from));
+			break;
+		}
+		pos += (uint64_t)w;
+	}
+	free(buf);
+	if (!rc && *j->stop)
+		rc = -EINTR;
+	if (!rc && fsync(fd) < 0)
+		rc = error_errno(-errno, "fsync of '%s' after laying it out failed", f->path);
+	return rc;
+}
+
+static int layout_alloc(const struct job_spec *s, struct job_file *f, int fd, uint64_t end)
+{
+	int rc = 0;
+	switch (s->fallocate) {
+	case FALLOC_NATIVE:
+		rc = fallocate(fd, 0, 0, (off_t)end) < 0 ? -errno : 0;
+		break;
+	case FALLOC_KEEP:
+		rc = fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, (off_t)end) < 0 ? -errno : 0;
+		break;
+	case FALLOC_POSIX:
+		rc = -posix_fallocate(fd, 0, (off_t)end);
+		break;
+	default:
+		break;
+	}
+	if (rc == -EOPNOTSUPP || rc == -ENOSYS)
+		rc = 0; /* the filesystem cannot preallocate: a sparse file will do */
+	if (rc)
+		return error_errno(rc, "cannot allocate %llu bytes for '%s'",
+				   (unsigned long long)end, f->path);
+	if (ftruncate(fd, (off_t)end) < 0)
+		return error_errno(-errno, "cannot extend '%s' to %llu bytes", f->path,
+				   (unsigned long long)end);
+	return 0;
+}
+
+static int layout(struct job *j, struct job_file *f, bool exists, uint64_t end, bool quiet)
+{
+	const struct job_spec *s = j->spec;
+	bool need_data = (s->rw & RW_READ) || s->overwrite;
+	if (!exists && !s->allow_file_create)
+		return error("job '%s': '%s' does not exist and allow_file_create=0", s->name, f->path);
+	int fd = open(f->path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return error_errno(-errno, "job '%s': cannot create '%s'", s->name, f->path);
+	f->laid_out_here = !exists;
+	if (!quiet && need_data)
+		fprintf(stderr, "%s: Laying out IO file (1 file / %lluMiB)\n", s->name,
+			(unsigned long long)(end >> 20));
+	int rc = need_data ? layout_fill(j, f, fd, exists ? f->real_size : 0, end)
+			   : layout_alloc(s, f, fd, end);
+	close(fd);
+	if (rc < 0) {
+		if (f->laid_out_here)
+			unlink(f->path);
+		f->laid_out_here = false;
+		return rc;
+	}
+	f->real_size = end;
+	return 0;
+}
+
+static uint64_t pick_filesize(const struct job_spec *s, unsigned nfiles, unsigned i)
+{
+	if (s->filesize_max) {
+		if (s->filesize_max <= s->filesize_min)
+			return s->filesize_max;
+		struct rng r;
+		rng_seed(&r, (s->randseed_set ? s->randseed : 0x243f6a88) + i + 1000u * s->jobnum);
+		return s->filesize_min + rng_below(&r, s->filesize_max - s->filesize_min + 1);
+	}
+	return s->size ? s->size / nfiles : 0;
+}
+
+static int setup_one(struct job *j, struct job_file *f, unsigned i, bool quiet)
+{
+	const struct job_spec *s = j->spec;
+	bool nofile = j->eng.ops->flags & ENGINE_NO_FILE;
+	bool writes = s->rw & (RW_WRITE | RW_TRIM);
+	struct stat st;
+	bool exists = !nofile && stat(f->path, &st) == 0;
+
+	if (exists && S_ISBLK(st.st_mode)) {
+		f->is_bdev = true;
+		if (writes)
+			return error("job '%s': refusing to write to block device '%s': writes to raw "
+				     "devices are disabled until iobench's device guard exists; "
+				     "use a file on a filesystem", s->name, f->path);
+		int rc = probe_bdev_size(f);
+		if (rc)
+			return rc;
+	} else if (exists && S_ISDIR(st.st_mode)) {
+		return error("job '%s': '%s' is a directory, not a file (use directory= for that)",
+			     s->name, f->path);
+	} else if (exists) {
+		f->real_size = (uint64_t)st.st_size;
+	}
+
+	uint64_t want = pick_filesize(s, j->nr_files, i);
+	if (s->size_pct) {
+		if (!exists)
+			return error("job '%s': size=%u%% needs '%s' to exist", s->name, s->size_pct, f->path);
+		want = f->real_size * s->size_pct / 100;
+	}
+	uint64_t off = s->offset;
+	if (s->offset_pct)
+		off = f->real_size * s->offset_pct / 100;
+	off += s->offset_increment * s->jobnum;
+	if (!want) {
+		if (!exists || f->real_size <= off)
+			return error("job '%s': no size for '%s': give size= or use an existing file",
+				     s->name, f->path);
+		want = f->real_size - off;
+	}
+	if (f->is_bdev && off + want > f->real_size)
+		return error("job '%s': region %llu+%llu is beyond the end of '%s' (%llu bytes)",
+			     s->name, (unsigned long long)off, (unsigned long long)want, f->path,
+			     (unsigned long long)f->real_size);
+	f->io_offset = off;
+	f->io_size = want;
+	if (nofile || f->is_bdev)
+		return 0;
+	if (exists && S_ISCHR(st.st_mode))
+		return 0;
+	if (!exists || f->real_size < off + want)
+		return layout(j, f, exists, off + want, quiet);
+	return 0;
+}
+
+int job_files_setup(struct job *j, bool quiet)
+{
+	const struct job_spec *s = j->spec;
+	unsigned n;
+	char **paths = file_paths(s, &n);
+	j->files = xcalloc(n, sizeof(*j->files));
+	j->nr_files = n;
+	for (unsigned i = 0; i < n; i++) {
+		j->files[i].path = paths[i];
+		j->files[i].fd = -1;
+	}
+	free(paths);
+	if (s->fill_device)
+		return error("job '%s': fill_device is not implemented yet", s->name);
+	uint64_t total = 0;
+	for (unsigned i = 0; i < n; i++) {
+		int rc = setup_one(j, &j->files[i], i, quiet);
+		if (rc < 0)
+			return rc;
+		total += j->files[i].io_size;
+	}
+	j->bytes_total = s->io_size ? s->io_size : total;
+	int flags = (s->rw & (RW_WRITE | RW_TRIM)) ? O_RDWR : O_RDONLY;
+	if (s->direct)
+		flags |= O_DIRECT;
+	if (s->sync_io)
+		flags |= O_SYNC;
+	for (unsigned i = 0; i < n; i++)
+		j->files[i].open_flags = flags | O_CLOEXEC;
+	return 0;
+}
+
+int job_files_open(struct job *j)
+{
+	const struct job_spec *s = j->spec;
+	for (unsigned i = 0; i < j->nr_files; i++) {
+		struct job_file *f = &j->files[i];
+		int rc = j->eng.ops->open_file(&j->eng, f);
+		if (rc == -EINVAL && s->direct)
+			return error_errno(rc, "job '%s': cannot open '%s' with O_DIRECT (direct=1): "
+					   "the filesystem does not support direct I/O", s->name, f->path);
+		if (rc < 0)
+			return error_errno(rc, "job '%s': cannot open '%s'", s->name, f->path);
+		if (f->fd >= 0 && s->invalidate && !s->direct && !f->is_bdev)
+			posix_fadvise(f->fd, 0, 0, POSIX_FADV_DONTNEED);
+	}
+	return 0;
+}
+
+void job_files_close(struct job *j)
+{
+	for (unsigned i = 0; i < j->nr_files; i++) {
+		struct job_file *f = &j->files[i];
+		if (f->fd >= 0 || (j->eng.ops && (j->eng.ops->flags & ENGINE_NO_FILE)))
+			j->eng.ops->close_file(&j->eng, f);
+		f->fd = -1;
+	}
+}
+
+void job_files_unlink(struct job *j)
+{
+	if (!j->eng.ops || (j->eng.ops->flags & ENGINE_NO_FILE))
+		return;
+	for (unsigned i = 0; i < j->nr_files; i++) {
+		struct job_file *f = &j->files[i];
+		struct stat st;
+		if (f->path && !f->is_bdev && stat(f->path, &st) == 0 && S_ISREG(st.st_mode))
+			unlink(f->path);
+	}
+}
+
+void job_files_release(struct job *j)
+{
+	for (unsigned i = 0; i < j->nr_files; i++)
+		free(j->files[i].path);
+	free(j->files);
+	j->files = NULL;
+	j->nr_files = 0;
+}

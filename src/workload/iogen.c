@@ -1,0 +1,251 @@
+/*
+ * The I/O generator: which direction, file, block size and offset the next
+ * I/O has. Random offsets come from a keyed permutation of the file's blocks
+ * (every block exactly once per pass, O(1) memory) unless norandommap or a
+ * non-uniform random_distribution is asked for. Sequential offsets advance
+ * per direction and apply the rw=MODE:N modifier (a skip, negative to go
+ * backwards); random offsets with :N issue N sequential I/Os per random one.
+ * Files are served round robin, one I/O each.
+ */
+#include "workload/job.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+#include "util/error.h"
+
+/* fio keeps repeatable runs different per clone; the constant is arbitrary. */
+#define SEED_BASE 0x9e3779b97f4a7c15ULL
+
+static uint64_t job_seed(const struct job *j)
+{
+	const struct job_spec *s = j->spec;
+	uint64_t seed = s->randseed_set ? s->randseed : SEED_BASE;
+	if (!s->randrepeat && !s->randseed_set)
+		seed ^= now_ns() ^ ((uint64_t)(uintptr_t)j << 17);
+	return seed + 0x100000001b3ULL * (j->index + 1);
+}
+
+static uint64_t min_block(const struct job_spec *s)
+{
+	uint64_t m = 0;
+	for (int d = 0; d < DDIR_RWDIR_CNT; d++) {
+		bool used = (d == DDIR_READ && (s->rw & RW_READ)) ||
+			    (d == DDIR_WRITE && (s->rw & RW_WRITE)) ||
+			    (d == DDIR_TRIM && (s->rw & RW_TRIM));
+		if (!used)
+			continue;
+		uint64_t b = s->blockalign[d] ? s->blockalign[d] : s->min_bs[d];
+		for (unsigned i = 0; i < s->nr_bssplit[d]; i++)
+			if (s->bssplit[d][i].bs < b)
+				b = s->bssplit[d][i].bs;
+		if (b && (!m || b < m))
+			m = b;
+	}
+	return m ? m : 4096;
+}
+
+static int gen_perm(struct job *j, unsigned fi)
+{
+	struct file_gen *g = &j->gens[fi];
+	uint64_t seed = job_seed(j) ^ ((uint64_t)fi << 40) ^ ((uint64_t)g->pass * 0xff51afd7ed558ccdULL);
+	int rc = randperm_init(&g->perm, g->nblocks, seed);
+	g->perm_ready = rc == 0;
+	return rc;
+}
+
+int job_gens_init(struct job *j)
+{
+	const struct job_spec *s = j->spec;
+	uint64_t seed = job_seed(j);
+	rng_seed(&j->rng_off, seed);
+	rng_seed(&j->rng_bs, seed * 3 + 1);
+	rng_seed(&j->rng_mix, seed * 5 + 2);
+	rng_seed(&j->rng_buf, seed * 7 + 3);
+	j->gens = calloc(j->nr_files, sizeof(*j->gens));
+	if (!j->gens)
+		return -ENOMEM;
+	uint64_t blk = min_block(s);
+	for (unsigned i = 0; i < j->nr_files; i++) {
+		struct file_gen *g = &j->gens[i];
+		struct job_file *f = &j->files[i];
+		g->block = blk;
+		g->nblocks = f->io_size / blk;
+		for (int d = 0; d < DDIR_RWDIR_CNT; d++)
+			f->last_pos[d] = f->io_offset;
+		if (!g->nblocks)
+			return error("job '%s': file '%s' has %llu usable bytes, less than one block of %llu",
+				     s->name, f->path, (unsigned long long)f->io_size,
+				     (unsigned long long)blk);
+		if (spec_is_rand(s) && !s->norandommap && s->random_distribution == DIST_RANDOM) {
+			int rc = gen_perm(j, i);
+			if (rc)
+				return error_errno(rc, "job '%s': cannot set up the random map", s->name);
+		}
+	}
+	if (spec_is_rand(s) && s->random_distribution != DIST_RANDOM) {
+		static const enum distrib_kind kinds[] = {
+			[DIST_ZIPF] = DISTRIB_ZIPF, [DIST_PARETO] = DISTRIB_PARETO,
+			[DIST_NORMAL] = DISTRIB_NORMAL,
+		};
+		/* One distribution over the smallest file's blocks, reused per file. */
+		uint64_t n = j->gens[0].nblocks;
+		for (unsigned i = 1; i < j->nr_files; i++)
+			if (j->gens[i].nblocks < n)
+				n = j->gens[i].nblocks;
+		int rc = distrib_init(&j->dist, kinds[s->random_distribution], s->dist_param, n, seed);
+		if (rc)
+			return error_errno(rc, "job '%s': bad random_distribution parameter %g",
+					   s->name, s->dist_param);
+		j->use_distrib = true;
+	}
+	return 0;
+}
+
+void job_gens_new_pass(struct job *j)
+{
+	for (unsigned i = 0; i < j->nr_files; i++) {
+		struct file_gen *g = &j->gens[i];
+		struct job_file *f = &j->files[i];
+		for (int d = 0; d < DDIR_RWDIR_CNT; d++)
+			f->last_pos[d] = f->io_offset;
+		g->next = 0;
+		g->seq_left = 0;
+		g->pass++;
+		if (g->perm_ready)
+			gen_perm(j, i);
+	}
+}
+
+static enum ddir pick_ddir(struct job *j)
+{
+	unsigned rw = j->spec->rw;
+	if ((rw & RW_READ) && (rw & RW_WRITE))
+		return rng_below(&j->rng_mix, 100) < j->spec->rwmix[DDIR_READ] ? DDIR_READ : DDIR_WRITE;
+	if ((rw & RW_TRIM) && (rw & RW_WRITE))
+		return rng_below(&j->rng_mix, 2) ? DDIR_TRIM : DDIR_WRITE;
+	if (rw & RW_WRITE)
+		return DDIR_WRITE;
+	if (rw & RW_TRIM)
+		return DDIR_TRIM;
+	return DDIR_READ;
+}
+
+static uint64_t pick_bs(struct job *j, enum ddir d)
+{
+	const struct job_spec *s = j->spec;
+	unsigned n = s->nr_bssplit[d];
+	if (n) {
+		unsigned given = 0, open = 0;
+		for (unsigned i = 0; i < n; i++) {
+			given += s->bssplit[d][i].perc;
+			open += !s->bssplit[d][i].perc;
+		}
+		unsigned share = open && given < 100 ? (100 - given) / open : 0;
+		unsigned r = (unsigned)rng_below(&j->rng_bs, 100), acc = 0;
+		for (unsigned i = 0; i < n; i++) {
+			acc += s->bssplit[d][i].perc ? s->bssplit[d][i].perc : share;
+			if (r < acc)
+				return s->bssplit[d][i].bs;
+		}
+		return s->bssplit[d][n - 1].bs;
+	}
+	uint64_t lo = s->min_bs[d], hi = s->max_bs[d];
+	if (lo >= hi)
+		return lo ? lo : s->bs[d];
+	uint64_t v = lo + rng_below(&j->rng_bs, hi - lo + 1);
+	if (!s->bs_unaligned && (lo & (lo - 1)) == 0)
+		v &= ~(lo - 1);
+	return v < lo ? lo : v;
+}
+
+static uint64_t random_block(struct job *j, struct file_gen *g)
+{
+	if (j->use_distrib) {
+		uint64_t b = distrib_next(&j->dist, &j->rng_off);
+		return b < g->nblocks ? b : b % g->nblocks;
+	}
+	if (g->perm_ready) {
+		if (g->next >= g->nblocks) {
+			/* a time-based job outran the pass: start a new one */
+			g->next = 0;
+			g->pass++;
+			gen_perm(j, (unsigned)(g - j->gens));
+		}
+		return randperm_at(&g->perm, g->next++);
+	}
+	return rng_below(&j->rng_off, g->nblocks);
+}
+
+/* Sequential offset for direction d; returns 0 when nothing fits. */
+static uint64_t seq_offset(struct job *j, struct job_file *f, enum ddir d, uint64_t *len)
+{
+	uint64_t end = f->io_offset + f->io_size;
+	uint64_t pos = f->last_pos[d];
+	if (pos < f->io_offset || pos >= end)
+		pos = f->io_offset;
+	if (pos + *len > end) {
+		uint64_t left = end - pos;
+		uint64_t blk = j->gens[0].block;
+		left -= left % blk;
+		if (left)
+			*len = left;
+		else {
+			pos = f->io_offset;
+			if (*len > f->io_size)
+				*len = f->io_size - f->io_size % blk;
+		}
+	}
+	int64_t next = (int64_t)(pos + *len) + j->spec->rw_seq_skip;
+	if (next < (int64_t)f->io_offset)
+		next = (int64_t)(end - *len);
+	f->last_pos[d] = (uint64_t)next;
+	return pos;
+}
+
+int job_next_io(struct job *j, struct io_unit *u)
+{
+	const struct job_spec *s = j->spec;
+	unsigned fi = j->next_file;
+	j->next_file = j->nr_files > 1 ? (fi + 1) % j->nr_files : 0;
+	struct job_file *f = &j->files[fi];
+	struct file_gen *g = &j->gens[fi];
+	enum ddir d = pick_ddir(j);
+	uint64_t len = pick_bs(j, d);
+
+	if (j->bytes_total) {
+		uint64_t left = j->bytes_total - j->bytes_issued;
+		if (left < len)
+			len = left >= g->block ? left - left % g->block : left;
+		if (!len)
+			return 0;
+	}
+	uint64_t off;
+	if (!spec_is_rand(s)) {
+		off = seq_offset(j, f, d, &len);
+	} else if (g->seq_left) {
+		g->seq_left--;
+		off = g->seq_pos;
+		if (off + len > f->io_offset + f->io_size) {
+			g->seq_left = 0;
+			off = f->io_offset + random_block(j, g) * g->block;
+		}
+	} else {
+		off = f->io_offset + random_block(j, g) * g->block;
+		if (s->rw_seq_nr > 1)
+			g->seq_left = s->rw_seq_nr - 1;
+	}
+	uint64_t end = f->io_offset + f->io_size;
+	if (off + len > end) {
+		if (len > f->io_size)
+			len = f->io_size;
+		off = end - len;
+		off -= (off - f->io_offset) % g->block;
+	}
+	g->seq_pos = off + len;
+	u->ddir = d;
+	u->file = f;
+	u->offset = off;
+	u->buflen = len;
+	return 1;
+}

@@ -1,0 +1,143 @@
+/*
+ * Job runtime state: what is happening while one job (one clone) runs. Owned
+ * by the job's thread; the main thread reads only the atomic progress counters
+ * and the done flag. Spec (what was asked) is const; results (what happened)
+ * are written at the end.
+ */
+#ifndef IOBENCH_WORKLOAD_JOB_H
+#define IOBENCH_WORKLOAD_JOB_H
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "engines/engine.h"
+#include "stats/sampler.h"
+#include "util/distrib.h"
+#include "util/rand.h"
+#include "util/randperm.h"
+#include "util/timeutil.h"
+#include "workload/jobspec.h"
+#include "workload/results.h"
+
+/* Running latency sums for mean/stddev without a division per I/O. */
+struct latacc {
+	uint64_t sum;
+	unsigned __int128 sumsq;
+};
+
+/* Per-file offset generator state. */
+struct file_gen {
+	uint64_t nblocks;       /* random-map granularity blocks in io_size */
+	uint64_t block;         /* block unit (min bs) */
+	uint64_t next;          /* position in the permutation this pass */
+	unsigned pass;
+	bool perm_ready;
+	struct randperm perm;
+	unsigned seq_left;      /* rw=randread:N: sequential I/Os left */
+	uint64_t seq_pos;
+};
+
+struct job {
+	const struct job_spec *spec;
+	unsigned index;                 /* position in the run */
+	struct engine_ctx eng;
+	struct job_file *files;
+	struct file_gen *gens;
+	unsigned nr_files;
+	unsigned next_file;
+
+	struct io_unit *units;
+	void *buf_mem;
+	uint64_t buf_size;              /* bytes per unit buffer */
+	struct io_unit **done;          /* reap scratch */
+	unsigned nr_units;
+
+	struct rng rng_off, rng_bs, rng_mix, rng_buf;
+	bool use_distrib;
+	struct distrib dist;
+
+	/* progress, read by the main thread */
+	_Atomic uint64_t prog_bytes[DDIR_RWDIR_CNT];
+	_Atomic uint64_t prog_ios[DDIR_RWDIR_CNT];
+	_Atomic int state;              /* enum job_state */
+	_Atomic bool done_flag;
+
+	/* work accounting */
+	uint64_t bytes_total;           /* bytes to do per loop (0 = time only) */
+	uint64_t bytes_issued;          /* this loop */
+	uint64_t ios_issued;
+	uint64_t writes_since_sync;
+	unsigned loop;
+	uint64_t start_ns;              /* measured start (after ramp) */
+	uint64_t ramp_end_ns;
+	uint64_t end_ns;                /* deadline, 0 = none */
+	bool in_ramp;
+	uint64_t rate_start_ns;
+	uint64_t rate_bytes[DDIR_RWDIR_CNT], rate_ios[DDIR_RWDIR_CNT];
+
+	/* statistics */
+	struct latacc acc_slat[DDIR_RWDIR_CNT], acc_clat[DDIR_RWDIR_CNT], acc_lat[DDIR_RWDIR_CNT];
+	struct latacc acc_sync;
+	struct sampler bw[DDIR_RWDIR_CNT], iops[DDIR_RWDIR_CNT];
+	unsigned inflight;
+
+	struct job_result res;
+	volatile sig_atomic_t *stop;
+	pthread_t thread;
+	const struct job **wait_jobs;   /* wait_for= targets */
+	unsigned nr_wait;
+};
+
+enum job_state {
+	JOB_WAITING = 0,
+	JOB_STARTING,
+	JOB_RAMP,
+	JOB_RUNNING,
+	JOB_FSYNC,
+	JOB_DONE,
+};
+
+/* files.c: resolve names and sizes, lay out, open, close, unlink. */
+int job_files_setup(struct job *j, bool quiet);
+int job_files_open(struct job *j);
+void job_files_close(struct job *j);
+void job_files_release(struct job *j);
+/* unlink=1: remove the job's regular files after the run. */
+void job_files_unlink(struct job *j);
+
+/* buffers.c: unit buffers and their contents. */
+int job_buffers_alloc(struct job *j);
+void job_buffers_free(struct job *j);
+void job_buffer_fill(struct job *j, struct io_unit *u);
+
+/* iogen.c: what the next I/O is; returns 1 when there is one, 0 when done. */
+int job_gens_init(struct job *j);
+int job_next_io(struct job *j, struct io_unit *u);
+void job_gens_new_pass(struct job *j);
+
+/* jobthread.c: the thread body. */
+void *job_thread_main(void *arg);
+
+static inline char job_state_char(const struct job *j)
+{
+	switch (atomic_load(&j->state)) {
+	case JOB_WAITING: return 'P';
+	case JOB_STARTING: return 'S';
+	case JOB_RAMP: return '/';
+	case JOB_FSYNC: return 'F';
+	case JOB_DONE: return '_';
+	default: break;
+	}
+	unsigned rw = j->spec->rw;
+	bool rnd = rw & RW_RAND;
+	if ((rw & RW_READ) && (rw & RW_WRITE))
+		return rnd ? 'm' : 'M';
+	if (rw & RW_WRITE)
+		return rnd ? 'w' : 'W';
+	return rnd ? 'r' : 'R';
+}
+
+#endif

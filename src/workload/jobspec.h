@@ -1,0 +1,174 @@
+/*
+ * The job spec: what the user asked for, parsed and then never changed while
+ * the job runs. Every field is set through the option table (options.c), so a
+ * new option means a field here plus one row there. Sizes are bytes, times are
+ * nanoseconds, percentages are 0..100. Runtime state lives in job.h and
+ * results in results.h; keep the three apart.
+ */
+#ifndef IOBENCH_WORKLOAD_JOBSPEC_H
+#define IOBENCH_WORKLOAD_JOBSPEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "workload/ddir.h"
+
+#define MAX_BSSPLIT 64
+#define MAX_PERCENTILES 64
+
+enum random_dist {
+	DIST_RANDOM = 0, /* uniform */
+	DIST_ZIPF,
+	DIST_PARETO,
+	DIST_NORMAL,
+};
+
+enum fallocate_mode {
+	FALLOC_NONE = 0,
+	FALLOC_NATIVE, /* fallocate(2), mode 0; the default */
+	FALLOC_POSIX,  /* posix_fallocate(3) */
+	FALLOC_KEEP,   /* fallocate(2) with FALLOC_FL_KEEP_SIZE */
+	FALLOC_TRUNCATE, /* ftruncate(2) only */
+};
+
+struct bssplit {
+	uint64_t bs;
+	unsigned perc; /* 0 = share what the others leave */
+};
+
+/* One option as the user wrote it, for the JSON "job options" echo. */
+struct job_kv {
+	char *key;
+	char *value; /* NULL for a bare flag */
+};
+
+struct job_spec {
+	/* identity */
+	char *name;        /* job name (section name unless `name=`) */
+	char *description;
+	unsigned jobnum;   /* clone index 0..numjobs-1, set when cloning */
+	unsigned groupid;  /* reporting group, set after parsing */
+
+	/* files */
+	char *filename;    /* raw value; ':' separates several, '\:' escapes */
+	char *directory;   /* raw value; ':' separates several */
+	unsigned nrfiles;
+	uint64_t size;     /* total bytes over all files; 0 = file/device size */
+	unsigned size_pct; /* size=N% of the file/device; 0 = not used */
+	uint64_t io_size;  /* bytes of I/O to do; 0 = size */
+	uint64_t filesize_min, filesize_max; /* 0 = size / nrfiles */
+	uint64_t offset;
+	unsigned offset_pct;
+	uint64_t offset_increment; /* added per clone (jobnum) */
+	bool create_on_open;
+	bool allow_file_create;
+	bool overwrite;
+	enum fallocate_mode fallocate;
+	bool unlink;
+	bool invalidate;
+
+	/* what I/O */
+	unsigned rw;          /* enum rw_mode bits */
+	int64_t rw_seq_skip;  /* sequential: bytes added after each I/O (rw=read:8k) */
+	unsigned rw_seq_nr;   /* random: I/Os issued sequentially per random offset */
+	unsigned rwmix[2];    /* percent of reads, writes in mixed modes */
+	uint64_t bs[DDIR_RWDIR_CNT];
+	uint64_t min_bs[DDIR_RWDIR_CNT], max_bs[DDIR_RWDIR_CNT]; /* bsrange */
+	struct bssplit bssplit[DDIR_RWDIR_CNT][MAX_BSSPLIT];
+	unsigned nr_bssplit[DDIR_RWDIR_CNT];
+	bool bs_unaligned;
+	uint64_t blockalign[DDIR_RWDIR_CNT]; /* 0 = min bs */
+	bool direct;
+	bool sync_io;         /* sync=1: O_SYNC */
+	bool norandommap;
+	bool randrepeat;
+	uint64_t randseed;
+	bool randseed_set;
+	enum random_dist random_distribution;
+	double dist_param;    /* zipf theta, pareto h, normal stddev in % */
+	bool fill_device;
+
+	/* engine */
+	char *ioengine;
+	unsigned iodepth;
+	unsigned iodepth_batch;
+	unsigned iodepth_batch_complete_min, iodepth_batch_complete_max;
+	unsigned iodepth_low;
+	bool hipri;     /* pvsync2: RWF_HIPRI */
+	bool nowait;    /* pvsync2: RWF_NOWAIT */
+	bool uncached;  /* pvsync2: RWF_DONTCACHE where the kernel has it */
+
+	/* how long */
+	uint64_t runtime;     /* ns; 0 = until io_size is done */
+	bool time_based;
+	uint64_t ramp_time;   /* ns */
+	uint64_t startdelay_min, startdelay_max; /* ns; a range picks at random */
+	unsigned loops;
+	uint64_t number_ios;  /* 0 = unlimited */
+
+	/* sync points */
+	unsigned fsync_blocks;     /* fsync=N */
+	unsigned fdatasync_blocks; /* fdatasync=N */
+	bool end_fsync;
+	bool fsync_on_close;
+
+	/* pacing */
+	uint64_t rate[DDIR_RWDIR_CNT];      /* bytes/s, 0 = unlimited */
+	uint64_t rate_iops[DDIR_RWDIR_CNT]; /* I/Os per second */
+
+	/* buffer contents */
+	bool zero_buffers;
+	bool refill_buffers;
+	bool scramble_buffers;
+	unsigned buffer_compress_percentage;
+	uint64_t buffer_compress_chunk;
+
+	/* grouping and threads */
+	unsigned numjobs;
+	bool thread;
+	bool group_reporting;
+	bool new_group;
+	bool stonewall;
+	char *wait_for;
+
+	/* statistics */
+	double percentile_list[MAX_PERCENTILES];
+	unsigned nr_percentiles;
+	bool clat_percentiles, lat_percentiles, slat_percentiles;
+	uint64_t bw_avg_time;   /* ns, bwavgtime */
+	uint64_t iops_avg_time; /* ns, iopsavgtime */
+	unsigned kb_base;       /* 1024 or 1000 */
+	bool unified_rw_reporting;
+
+	/* the options as written, for the JSON echo (global ones first) */
+	struct job_kv *opts;
+	size_t nr_opts;
+	/* where the job was defined, for messages: "file:line" */
+	char *origin;
+};
+
+/* Fill a spec with fio's defaults (psync, bs 4k, rw=read, ...). */
+void job_spec_defaults(struct job_spec *s);
+/* Deep copy (strings and the option echo are duplicated). */
+void job_spec_copy(struct job_spec *dst, const struct job_spec *src);
+void job_spec_release(struct job_spec *s);
+
+static inline bool spec_is_rand(const struct job_spec *s) { return s->rw & RW_RAND; }
+static inline bool spec_reads(const struct job_spec *s) { return s->rw & RW_READ; }
+static inline bool spec_writes(const struct job_spec *s) { return s->rw & RW_WRITE; }
+
+/* A list of jobs in the order they were defined, after numjobs cloning. */
+struct job_list {
+	struct job_spec *jobs;
+	size_t nr;
+	size_t alloc;
+	/* global options of the first [global] section, for the JSON echo */
+	struct job_kv *global_opts;
+	size_t nr_global_opts;
+};
+
+struct job_spec *job_list_add(struct job_list *l);
+void job_list_release(struct job_list *l);
+
+#endif

@@ -1,0 +1,462 @@
+/*
+ * The body of one job's thread: wait for its start condition, open files,
+ * issue I/O through the engine until the size, time or I/O-count limit is
+ * reached or a stop is requested, then fsync/close and turn runtime counters
+ * into the job's results. The per-I/O path (issue, complete, account) takes
+ * two clock reads on a synchronous engine and touches no shared cache line
+ * except the job's own progress counters.
+ */
+#include "workload/job.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sys/cpuusage.h"
+#include "util/error.h"
+#include "util/xmalloc.h"
+
+static inline void counter_add(_Atomic uint64_t *c, uint64_t v)
+{
+	/* single writer: a relaxed load+store avoids a locked instruction */
+	atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + v,
+			      memory_order_relaxed);
+}
+
+static inline void acc_add(struct latacc *a, uint64_t v)
+{
+	a->sum += v;
+	a->sumsq += (unsigned __int128)v * v;
+}
+
+static void acc_to_runstat(const struct latacc *a, const struct hist *h, struct runstat *rs)
+{
+	runstat_init(rs);
+	if (!h->count)
+		return;
+	rs->n = h->count;
+	rs->min = (double)h->min;
+	rs->max = (double)h->max;
+	rs->mean = (double)a->sum / (double)h->count;
+	long double n = (long double)h->count;
+	long double m2 = (long double)a->sumsq - (long double)a->sum * (long double)a->sum / n;
+	rs->m2 = m2 > 0 ? (double)m2 : 0.0;
+}
+
+static void job_fail(struct job *j, const struct io_unit *u, int err)
+{
+	struct job_result *r = &j->res;
+	r->total_err++;
+	if (r->error)
+		return;
+	r->error = -err;
+	const char *what = u->ddir < DDIR_INVAL ? ddir_name(u->ddir) : "io";
+	r->error_msg = xasprintf("%s of %llu bytes at offset %llu of '%s' failed: %s",
+				 what, (unsigned long long)u->buflen,
+				 (unsigned long long)u->offset,
+				 u->file ? u->file->path : "?", strerror(-err));
+	error("job '%s': %s", j->spec->name, r->error_msg);
+}
+
+static void start_measuring(struct job *j, uint64_t now, struct cpu_usage *cpu0)
+{
+	j->in_ramp = false;
+	j->start_ns = now;
+	j->rate_start_ns = now;
+	memset(j->rate_bytes, 0, sizeof(j->rate_bytes));
+	memset(j->rate_ios, 0, sizeof(j->rate_ios));
+	for (int d = 0; d < DDIR_RWDIR_CNT; d++) {
+		sampler_init(&j->bw[d], j->spec->bw_avg_time, now, 0);
+		sampler_init(&j->iops[d], j->spec->iops_avg_time, now, 0);
+	}
+	cpu_usage_thread(cpu0);
+	atomic_store(&j->state, JOB_RUNNING);
+}
+
+/* Account one finished data I/O. */
+static void account(struct job *j, struct io_unit *u, uint64_t now, bool async)
+{
+	enum ddir d = u->ddir;
+	uint64_t bytes = (uint64_t)u->result;
+	if (j->in_ramp)
+		return;
+	struct dir_result *dr = &j->res.dir[d];
+	uint64_t lat = now - u->start_ns;
+	uint64_t clat = now - u->issue_ns;
+	if (async) {
+		uint64_t slat = u->issue_ns - u->start_ns;
+		hist_add(&dr->slat_hist, slat);
+		acc_add(&j->acc_slat[d], slat);
+	}
+	hist_add(&dr->clat_hist, clat);
+	acc_add(&j->acc_clat[d], clat);
+	hist_add(&dr->lat_hist, lat);
+	acc_add(&j->acc_lat[d], lat);
+	lat_bucket_add(&j->res, clat);
+	dr->io_bytes += bytes;
+	dr->total_ios++;
+	counter_add(&j->prog_bytes[d], bytes);
+	counter_add(&j->prog_ios[d], 1);
+	sampler_update(&j->bw[d], now, dr->io_bytes);
+	sampler_update(&j->iops[d], now, dr->total_ios);
+}
+
+/* Throttle to rate= / rate_iops= by sleeping until the schedule allows. */
+static void rate_wait(struct job *j, enum ddir d, uint64_t len)
+{
+	const struct job_spec *s = j->spec;
+	uint64_t due = 0;
+	if (s->rate[d])
+		due = j->rate_bytes[d] * NSEC_PER_SEC / s->rate[d];
+	if (s->rate_iops[d]) {
+		uint64_t due2 = j->rate_ios[d] * NSEC_PER_SEC / s->rate_iops[d];
+		if (due2 > due)
+			due = due2;
+	}
+	j->rate_bytes[d] += len;
+	j->rate_ios[d]++;
+	if (due && now_ns() < j->rate_start_ns + due)
+		sleep_until_ns(j->rate_start_ns + due);
+}
+
+static bool rate_limited(const struct job_spec *s)
+{
+	for (int d = 0; d < DDIR_RWDIR_CNT; d++)
+		if (s->rate[d] || s->rate_iops[d])
+			return true;
+	return false;
+}
+
+/* Issue a sync/datasync to every file and time it. */
+static int do_sync_all(struct job *j, enum ddir kind)
+{
+	struct io_unit u = { .ddir = kind };
+	for (unsigned i = 0; i < j->nr_files; i++) {
+		if (j->files[i].fd < 0)
+			continue;
+		u.file = &j->files[i];
+		u.offset = 0;
+		u.buflen = 0;
+		u.start_ns = u.issue_ns = now_ns();
+		engine_do_sync(&u);
+		uint64_t now = now_ns();
+		if (u.result < 0) {
+			job_fail(j, &u, (int)u.result);
+			return (int)u.result;
+		}
+		if (!j->in_ramp) {
+			hist_add(&j->res.sync.lat_hist, now - u.start_ns);
+			acc_add(&j->acc_sync, now - u.start_ns);
+			j->res.sync.total_ios++;
+		}
+	}
+	return 0;
+}
+
+/* Synchronous engines: one I/O at a time, completed inside queue(). */
+static int sync_issue(struct job *j, struct io_unit *u)
+{
+	const struct engine_ops *ops = j->eng.ops;
+	void *buf = u->buf;
+	uint64_t want = u->buflen, off = u->offset, done = 0;
+	int rc;
+	u->start_ns = now_ns();
+	if (ops->prep && (rc = ops->prep(&j->eng, u)) < 0)
+		return rc;
+	u->issue_ns = u->start_ns;
+	for (;;) {
+		rc = ops->queue(&j->eng, u);
+		if (rc < 0)
+			return rc;
+		if (u->result < 0)
+			break;
+		done += (uint64_t)u->result;
+		if (done >= want || u->result == 0)
+			break;
+		/* short transfer: resubmit the rest, as fio does */
+		j->res.dir[u->ddir].short_ios++;
+		u->buf = (char *)buf + done;
+		u->offset = off + done;
+		u->buflen = want - done;
+	}
+	uint64_t now = now_ns();
+	u->buf = buf;
+	u->offset = off;
+	u->buflen = want;
+	if (u->result < 0)
+		return (int)u->result;
+	if (done < want)
+		return -ENODATA; /* end of file before the I/O was complete */
+	u->result = (int64_t)done;
+	account(j, u, now, false);
+	return 0;
+}
+
+/* Asynchronous engines: keep up to iodepth in flight. */
+static int async_reap(struct job *j, unsigned min)
+{
+	const struct engine_ops *ops = j->eng.ops;
+	int n = ops->reap(&j->eng, min, j->inflight, NULL, j->done);
+	if (n < 0)
+		return n;
+	uint64_t now = now_ns();
+	j->res.iodepth_complete[iodepth_sc_bucket((unsigned)n)]++;
+	for (int i = 0; i < n; i++) {
+		struct io_unit *u = j->done[i];
+		j->inflight--;
+		if (u->result < 0) {
+			job_fail(j, u, (int)u->result);
+			return (int)u->result;
+		}
+		if ((uint64_t)u->result < u->buflen)
+			j->res.dir[u->ddir].short_ios++;
+		account(j, u, now, true);
+		u->engine_data = NULL;
+		u->buflen = 0; /* free */
+	}
+	return n;
+}
+
+static struct io_unit *free_unit(struct job *j)
+{
+	for (unsigned i = 0; i < j->nr_units; i++)
+		if (!j->units[i].buflen)
+			return &j->units[i];
+	return NULL;
+}
+
+static int async_issue(struct job *j, struct io_unit *u)
+{
+	const struct engine_ops *ops = j->eng.ops;
+	int rc;
+	u->start_ns = now_ns();
+	if (ops->prep && (rc = ops->prep(&j->eng, u)) < 0)
+		return rc;
+	for (;;) {
+		u->issue_ns = now_ns();
+		rc = ops->queue(&j->eng, u);
+		if (rc != ENGINE_Q_BUSY)
+			break;
+		if ((rc = async_reap(j, 1)) < 0)
+			return rc;
+	}
+	if (rc < 0)
+		return rc;
+	j->inflight++;
+	j->res.iodepth_level[iodepth_level_bucket(j->inflight)]++;
+	if (rc == ENGINE_Q_COMPLETED) {
+		j->inflight--;
+		account(j, u, now_ns(), true);
+		u->buflen = 0;
+		return 0;
+	}
+	if (ops->commit && (rc = ops->commit(&j->eng)) < 0)
+		return rc;
+	j->res.iodepth_submit[iodepth_sc_bucket(1)]++;
+	if (j->inflight >= j->nr_units && (rc = async_reap(j, 1)) < 0)
+		return rc;
+	return 0;
+}
+
+static int drain(struct job *j)
+{
+	while (j->inflight) {
+		int rc = async_reap(j, 1);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static bool limits_reached(struct job *j, uint64_t now)
+{
+	if (*j->stop)
+		return true;
+	if (j->end_ns && now >= j->end_ns)
+		return true;
+	if (j->spec->number_ios && j->ios_issued >= j->spec->number_ios)
+		return true;
+	return false;
+}
+
+/* One pass over the job's work; returns 0, or -errno on an I/O error. */
+static int run_pass(struct job *j, struct cpu_usage *cpu0)
+{
+	const struct job_spec *s = j->spec;
+	bool sync = j->eng.ops->flags & ENGINE_SYNC;
+	bool paced = rate_limited(s);
+	uint64_t now = now_ns();
+	while (!limits_reached(j, now)) {
+		if (j->in_ramp && now >= j->ramp_end_ns) {
+			if (!sync && drain(j) < 0)
+				return j->res.error ? -j->res.error : -EIO;
+			start_measuring(j, now, cpu0);
+			j->bytes_issued = 0;
+		}
+		struct io_unit *u = sync ? &j->units[0] : free_unit(j);
+		if (!u) {
+			int rc = async_reap(j, 1);
+			if (rc < 0)
+				return rc;
+			continue;
+		}
+		if (j->bytes_total && j->bytes_issued >= j->bytes_total) {
+			if (!s->time_based)
+				break;
+			job_gens_new_pass(j);
+			j->bytes_issued = 0;
+		}
+		if (!job_next_io(j, u)) {
+			if (!s->time_based)
+				break;
+			job_gens_new_pass(j);
+			j->bytes_issued = 0;
+			continue;
+		}
+		if (u->ddir == DDIR_WRITE)
+			job_buffer_fill(j, u);
+		if (paced)
+			rate_wait(j, u->ddir, u->buflen);
+		j->bytes_issued += u->buflen;
+		j->ios_issued++;
+		int rc;
+		if (sync) {
+			rc = sync_issue(j, u);
+			if (rc < 0) {
+				if (rc == -ENODATA)
+					rc = -EIO;
+				job_fail(j, u, rc);
+				return rc;
+			}
+		} else if ((rc = async_issue(j, u)) < 0) {
+			if (!j->res.error)
+				job_fail(j, u, rc);
+			return rc;
+		}
+		if (u->ddir == DDIR_WRITE && (s->fsync_blocks || s->fdatasync_blocks)) {
+			j->writes_since_sync++;
+			unsigned every = s->fsync_blocks ? s->fsync_blocks : s->fdatasync_blocks;
+			if (j->writes_since_sync >= every) {
+				j->writes_since_sync = 0;
+				if (!sync && (rc = drain(j)) < 0)
+					return rc;
+				rc = do_sync_all(j, s->fsync_blocks ? DDIR_SYNC : DDIR_DATASYNC);
+				if (rc < 0)
+					return rc;
+			}
+		}
+		now = now_ns();
+	}
+	return sync ? 0 : drain(j);
+}
+
+static void finish_results(struct job *j, uint64_t end, const struct cpu_usage *cpu0)
+{
+	struct job_result *r = &j->res;
+	struct cpu_usage cpu1, dc;
+	cpu_usage_thread(&cpu1);
+	cpu_usage_delta(cpu0, &cpu1, &dc);
+	if (j->in_ramp) /* never left the ramp: nothing was measured */
+		j->start_ns = end;
+	r->runtime_ns = end - j->start_ns;
+	double rt = r->runtime_ns ? (double)r->runtime_ns : 1.0;
+	r->usr_cpu = 100.0 * (double)dc.user_ns / rt;
+	r->sys_cpu = 100.0 * (double)dc.sys_ns / rt;
+	r->ctx = dc.ctx;
+	r->majf = dc.majflt;
+	r->minf = dc.minflt;
+	for (int d = 0; d < DDIR_RWDIR_CNT; d++) {
+		struct dir_result *dr = &r->dir[d];
+		acc_to_runstat(&j->acc_slat[d], &dr->slat_hist, &dr->slat);
+		acc_to_runstat(&j->acc_clat[d], &dr->clat_hist, &dr->clat);
+		acc_to_runstat(&j->acc_lat[d], &dr->lat_hist, &dr->lat);
+		/* a final partial sample so short jobs still have one */
+		if (!j->bw[d].rate.n && dr->total_ios && r->runtime_ns) {
+			runstat_add(&j->bw[d].rate, (double)dr->io_bytes * 1e9 / rt);
+			runstat_add(&j->iops[d].rate, (double)dr->total_ios * 1e9 / rt);
+		}
+		dr->bw = j->bw[d].rate;
+		dr->iops = j->iops[d].rate;
+		if (dr->total_ios)
+			dr->runtime_ns = r->runtime_ns;
+	}
+	acc_to_runstat(&j->acc_sync, &r->sync.lat_hist, &r->sync.lat);
+	if (j->eng.ops->flags & ENGINE_SYNC) {
+		uint64_t n = 0;
+		for (int d = 0; d < DDIR_RWDIR_CNT; d++)
+			n += r->dir[d].total_ios;
+		r->iodepth_level[iodepth_level_bucket(1)] += n;
+		r->iodepth_submit[iodepth_sc_bucket(1)] += n;
+		r->iodepth_complete[iodepth_sc_bucket(1)] += n;
+	}
+}
+
+static void wait_for_jobs(struct job *j)
+{
+	for (unsigned i = 0; i < j->nr_wait; i++)
+		while (!atomic_load(&j->wait_jobs[i]->done_flag) && !*j->stop)
+			sleep_until_ns(now_ns() + 10 * NSEC_PER_MSEC);
+}
+
+void *job_thread_main(void *arg)
+{
+	struct job *j = arg;
+	const struct job_spec *s = j->spec;
+	struct cpu_usage cpu0;
+	uint64_t t0 = now_ns();
+	int rc = 0;
+
+	wait_for_jobs(j);
+	uint64_t delay = s->startdelay_min;
+	if (s->startdelay_max > s->startdelay_min) {
+		struct rng r;
+		rng_seed(&r, t0 ^ j->index);
+		delay += rng_below(&r, s->startdelay_max - s->startdelay_min);
+	}
+	if (delay)
+		sleep_until_ns(now_ns() + delay);
+	atomic_store(&j->state, JOB_STARTING);
+	if (*j->stop)
+		goto out;
+	if ((rc = job_files_open(j)) < 0 || (rc = job_gens_init(j)) < 0) {
+		j->res.error = -rc;
+		j->res.error_msg = xasprintf("setup failed: %s", strerror(-rc));
+		goto out;
+	}
+	uint64_t now = now_ns();
+	j->start_ns = now;
+	j->in_ramp = s->ramp_time > 0;
+	j->ramp_end_ns = now + s->ramp_time;
+	if (s->runtime)
+		j->end_ns = j->ramp_end_ns + s->runtime;
+	if (j->in_ramp) {
+		atomic_store(&j->state, JOB_RAMP);
+		cpu_usage_thread(&cpu0);
+		j->rate_start_ns = now;
+	} else {
+		start_measuring(j, now, &cpu0);
+	}
+	unsigned loops = s->loops ? s->loops : 1;
+	for (j->loop = 0; j->loop < loops; j->loop++) {
+		if (j->loop)
+			job_gens_new_pass(j);
+		j->bytes_issued = 0;
+		rc = run_pass(j, &cpu0);
+		if (rc < 0 || s->time_based || limits_reached(j, now_ns()))
+			break;
+	}
+	if (rc >= 0 && s->end_fsync && (s->rw & RW_WRITE)) {
+		atomic_store(&j->state, JOB_FSYNC);
+		rc = do_sync_all(j, DDIR_SYNC);
+	}
+	if (rc >= 0 && s->fsync_on_close && (s->rw & RW_WRITE))
+		rc = do_sync_all(j, DDIR_SYNC);
+	finish_results(j, now_ns(), &cpu0);
+out:
+	job_files_close(j);
+	j->res.elapsed_s = (now_ns() - t0 + NSEC_PER_SEC / 2) / NSEC_PER_SEC;
+	atomic_store(&j->state, JOB_DONE);
+	atomic_store(&j->done_flag, true);
+	return NULL;
+}

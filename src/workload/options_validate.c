@@ -1,0 +1,127 @@
+/*
+ * Cross-option checks of a finished job spec: things no single option can
+ * see (bs larger than size, bssplit shares, rwmix sum, min_bs > max_bs,
+ * numjobs/iodepth/nrfiles 0, a directory that does not exist, filename count
+ * versus nrfiles, time_based without runtime). Each problem names the
+ * options to blame so the job-file parser can point at file:line:col.
+ */
+#include "workload/options.h"
+#include "util/error.h"
+#include "util/strutil.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+struct vstate {
+	spec_problem_fn report;
+	void *arg;
+	const struct job_spec *s;
+	int problems;
+};
+
+__attribute__((format(printf, 3, 4)))
+static void problem(struct vstate *v, const char *keys, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	v->problems++;
+	if (v->report)
+		v->report(v->arg, keys, msg);
+	else
+		error("job '%s'%s%s: %s", v->s->name ? v->s->name : "?",
+		      v->s->origin ? " at " : "", v->s->origin ? v->s->origin : "", msg);
+}
+
+static void check_counts(struct vstate *v)
+{
+	const struct job_spec *s = v->s;
+	if (!s->numjobs)
+		problem(v, "numjobs", "numjobs must be at least 1");
+	if (!s->iodepth)
+		problem(v, "iodepth", "iodepth must be at least 1");
+	if (!s->nrfiles)
+		problem(v, "nrfiles", "nrfiles must be at least 1");
+	if (!s->loops)
+		problem(v, "loops", "loops must be at least 1");
+	if (s->rwmix[0] + s->rwmix[1] != 100)
+		problem(v, "rwmixread,rwmixwrite", "rwmixread (%u) and rwmixwrite (%u) do not add up to 100",
+			s->rwmix[0], s->rwmix[1]);
+	if (s->nr_percentiles > MAX_PERCENTILES)
+		problem(v, "percentile_list", "more than %d percentiles", MAX_PERCENTILES);
+	if (s->time_based && !s->runtime)
+		problem(v, "time_based,runtime", "time_based needs a runtime");
+}
+
+static void check_block_sizes(struct vstate *v)
+{
+	const struct job_spec *s = v->s;
+	static const unsigned dir_bit[DDIR_RWDIR_CNT] = { RW_READ, RW_WRITE, RW_TRIM };
+	for (int d = 0; d < DDIR_RWDIR_CNT; d++) {
+		if (!s->min_bs[d] || s->min_bs[d] > s->max_bs[d])
+			problem(v, "bsrange,bs,bssplit", "%s block size range %llu-%llu is empty",
+				ddir_name(d), (unsigned long long)s->min_bs[d], (unsigned long long)s->max_bs[d]);
+		unsigned sum = 0;
+		for (unsigned i = 0; i < s->nr_bssplit[d] && i < MAX_BSSPLIT; i++)
+			sum += s->bssplit[d][i].perc;
+		if (sum > 100)
+			problem(v, "bssplit", "%s bssplit percentages add up to %u, more than 100", ddir_name(d), sum);
+		if (!(s->rw & dir_bit[d]))
+			continue;
+		if (s->size && !s->size_pct && s->min_bs[d] > s->size) {
+			problem(v, "bs,bsrange,bssplit,size", "%s block size %llu is larger than size %llu",
+				ddir_name(d), (unsigned long long)s->min_bs[d], (unsigned long long)s->size);
+			return;
+		}
+		if (s->filesize_max && s->min_bs[d] > s->filesize_max) {
+			problem(v, "bs,bsrange,bssplit,filesize", "%s block size %llu is larger than filesize %llu",
+				ddir_name(d), (unsigned long long)s->min_bs[d], (unsigned long long)s->filesize_max);
+			return;
+		}
+	}
+}
+
+static void check_files(struct vstate *v)
+{
+	const struct job_spec *s = v->s;
+	char **list;
+	if (s->directory && *s->directory) {
+		size_t n = str_split_escaped(s->directory, ':', &list);
+		for (size_t i = 0; i < n; i++) {
+			struct stat st;
+			if (!*list[i])
+				continue;
+			if (stat(list[i], &st))
+				problem(v, "directory", "directory '%s' does not exist", list[i]);
+			else if (!S_ISDIR(st.st_mode))
+				problem(v, "directory", "directory '%s' is not a directory", list[i]);
+		}
+		str_list_free(list);
+	}
+	if (s->filename) {
+		size_t n = str_split_escaped(s->filename, ':', &list);
+		size_t empty = 0;
+		for (size_t i = 0; i < n; i++)
+			empty += !*list[i];
+		str_list_free(list);
+		if (empty)
+			problem(v, "filename", "filename '%s' has an empty file name", s->filename);
+		else if (s->nrfiles > 1 && s->nrfiles != n)
+			problem(v, "nrfiles,filename", "nrfiles=%u but filename lists %zu file%s",
+				s->nrfiles, n, n == 1 ? "" : "s");
+	}
+}
+
+int job_spec_validate(const struct job_spec *s, spec_problem_fn report, void *arg)
+{
+	struct vstate v = { .report = report, .arg = arg, .s = s };
+	check_counts(&v);
+	check_block_sizes(&v);
+	check_files(&v);
+	return v.problems ? -EINVAL : 0;
+}

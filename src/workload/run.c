@@ -1,0 +1,303 @@
+/*
+ * Running a job list (run.h): numjobs cloning, reporting groups, stonewall
+ * batches on threads, the progress line, disk statistics around the run and
+ * the collection of results, merged per group under group_reporting.
+ */
+#include "workload/run.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sys/devres.h"
+#include "sys/diskstats.h"
+#include "util/error.h"
+#include "util/timeutil.h"
+#include "util/xmalloc.h"
+#include "workload/job.h"
+#include "workload/progress.h"
+
+void workload_expand(struct job_list *in, struct job_list *out)
+{
+	unsigned group = 0;
+	memset(out, 0, sizeof(*out));
+	out->global_opts = in->global_opts;
+	out->nr_global_opts = in->nr_global_opts;
+	for (size_t i = 0; i < in->nr; i++) {
+		struct job_spec *src = &in->jobs[i];
+		if (i && (src->stonewall || src->new_group))
+			group++;
+		unsigned n = src->numjobs ? src->numjobs : 1;
+		for (unsigned c = 0; c < n; c++) {
+			struct job_spec *dst = job_list_add(out);
+			job_spec_copy(dst, src);
+			dst->jobnum = c;
+			dst->groupid = group;
+			if (c)
+				dst->stonewall = false; /* clones run beside the first */
+		}
+	}
+}
+
+static int resolve_wait_for(struct job *jobs, size_t nr, size_t i)
+{
+	struct job *j = &jobs[i];
+	const char *want = j->spec->wait_for;
+	if (!want || !*want)
+		return 0;
+	j->wait_jobs = xcalloc(nr, sizeof(*j->wait_jobs));
+	for (size_t k = 0; k < i; k++)
+		if (!strcmp(jobs[k].spec->name, want))
+			j->wait_jobs[j->nr_wait++] = &jobs[k];
+	if (!j->nr_wait)
+		return error("job '%s': wait_for names '%s', which is not an earlier job",
+			     j->spec->name, want);
+	return 0;
+}
+
+static int setup_jobs(struct job *jobs, size_t nr, const struct job_list *l,
+		      const struct run_config *cfg)
+{
+	int rc = 0;
+	for (size_t i = 0; i < nr; i++) {
+		struct job *j = &jobs[i];
+		j->spec = &l->jobs[i];
+		j->index = (unsigned)i;
+		j->stop = cfg->stop;
+		job_result_init(&j->res);
+		j->eng.spec = j->spec;
+		j->eng.ops = engine_find(j->spec->ioengine ? j->spec->ioengine : "psync");
+		if (!j->eng.ops) {
+			rc = error("job '%s': unknown ioengine '%s'", j->spec->name, j->spec->ioengine);
+			continue;
+		}
+		j->eng.iodepth = j->spec->iodepth ? j->spec->iodepth : 1;
+		if (resolve_wait_for(jobs, nr, i) < 0)
+			rc = -EINVAL;
+	}
+	if (rc)
+		return rc;
+	/* Resolve and lay out every file before anything runs, so a bad
+	 * filename or a refused device stops the run before any I/O. */
+	for (size_t i = 0; i < nr; i++)
+		if ((rc = job_files_setup(&jobs[i], cfg->quiet)) < 0)
+			return rc;
+	for (size_t i = 0; i < nr; i++) {
+		struct job *j = &jobs[i];
+		if (j->eng.ops->priv_size)
+			j->eng.priv = xcalloc(1, j->eng.ops->priv_size);
+		if (j->eng.ops->init && (rc = j->eng.ops->init(&j->eng)) < 0)
+			return error_errno(rc, "job '%s': cannot initialise the %s engine",
+					   j->spec->name, j->eng.ops->name);
+		if ((rc = job_buffers_alloc(j)) < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static int run_batch(struct job *jobs, size_t from, size_t to, const struct run_config *cfg,
+		     struct progress *prog)
+{
+	for (size_t i = from; i < to; i++) {
+		int rc = pthread_create(&jobs[i].thread, NULL, job_thread_main, &jobs[i]);
+		if (rc) {
+			*cfg->stop = 1;
+			for (size_t k = from; k < i; k++)
+				pthread_join(jobs[k].thread, NULL);
+			return error_errno(-rc, "cannot start a thread for job '%s'", jobs[i].spec->name);
+		}
+	}
+	for (;;) {
+		bool all = true;
+		for (size_t i = from; i < to; i++)
+			all &= atomic_load(&jobs[i].done_flag);
+		if (all)
+			break;
+		if (prog)
+			progress_update(prog, now_ns());
+		sleep_until_ns(now_ns() + 100 * NSEC_PER_MSEC);
+	}
+	for (size_t i = from; i < to; i++)
+		pthread_join(jobs[i].thread, NULL);
+	return 0;
+}
+
+/* Build the reported entries: one per job, or one per group when the group
+ * asks for group_reporting. */
+static void collect(struct job *jobs, size_t nr, struct run_result *out)
+{
+	out->jobs = xcalloc(nr ? nr : 1, sizeof(*out->jobs));
+	for (size_t i = 0; i < nr; i++) {
+		struct job *j = &jobs[i];
+		const struct job_spec *s = j->spec;
+		bool merge_group = false;
+		for (size_t k = 0; k < nr; k++)
+			if (jobs[k].spec->groupid == s->groupid && jobs[k].spec->group_reporting)
+				merge_group = true;
+		struct job_result *dst = NULL;
+		if (merge_group)
+			for (size_t k = 0; k < out->nr_jobs; k++)
+				if (out->jobs[k].groupid == s->groupid)
+					dst = &out->jobs[k];
+		if (dst) {
+			job_result_merge(dst, &j->res);
+			continue;
+		}
+		dst = &out->jobs[out->nr_jobs++];
+		*dst = j->res; /* moves the error message too */
+		j->res.error_msg = NULL;
+		dst->name = xstrdup(s->name);
+		dst->groupid = s->groupid;
+		dst->nr_jobs = 1;
+		job_spec_copy(&dst->spec, s);
+	}
+}
+
+static void disks_begin(struct job *jobs, size_t nr, struct diskstat **snap, char (**names)[64],
+			size_t *nr_disks)
+{
+	size_t alloc = 0;
+	*names = NULL;
+	*nr_disks = 0;
+	for (size_t i = 0; i < nr; i++) {
+		for (unsigned f = 0; f < jobs[i].nr_files; f++) {
+			char found[8][64];
+			size_t n = 0;
+			if (devres_devices_for_path(jobs[i].files[f].path, found, 8, &n) < 0)
+				continue;
+			for (size_t k = 0; k < n; k++) {
+				bool dup = false;
+				for (size_t m = 0; m < *nr_disks; m++)
+					dup |= !strcmp((*names)[m], found[k]);
+				if (dup)
+					continue;
+				*names = xgrow(*names, &alloc, *nr_disks, sizeof(**names));
+				memcpy((*names)[(*nr_disks)++], found[k], 64);
+			}
+		}
+	}
+	*snap = xcalloc(*nr_disks ? *nr_disks : 1, sizeof(**snap));
+	for (size_t m = 0; m < *nr_disks; m++)
+		diskstat_find((*names)[m], &(*snap)[m]);
+}
+
+static void disks_end(const struct diskstat *before, const char (*names)[64], size_t n,
+		      uint64_t elapsed_ms, struct run_result *out)
+{
+	out->disks = xcalloc(n ? n : 1, sizeof(*out->disks));
+	for (size_t m = 0; m < n; m++) {
+		struct diskstat after, d;
+		if (diskstat_find(names[m], &after) < 0)
+			continue;
+		diskstat_delta(&before[m], &after, &d);
+		struct disk_result *r = &out->disks[out->nr_disks++];
+		snprintf(r->name, sizeof(r->name), "%s", names[m]);
+		r->read_ios = d.rd_ios;
+		r->write_ios = d.wr_ios;
+		r->read_merges = d.rd_merges;
+		r->write_merges = d.wr_merges;
+		r->read_sectors = d.rd_sectors;
+		r->write_sectors = d.wr_sectors;
+		r->read_ticks = d.rd_ticks;
+		r->write_ticks = d.wr_ticks;
+		r->in_queue = d.time_in_queue;
+		r->io_ticks = d.io_ticks;
+		r->elapsed_ms = elapsed_ms;
+		r->util = elapsed_ms ? 100.0 * (double)d.io_ticks / (double)elapsed_ms : 0.0;
+		if (r->util > 100.0)
+			r->util = 100.0;
+	}
+}
+
+static void release_jobs(struct job *jobs, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++) {
+		struct job *j = &jobs[i];
+		if (j->eng.ops && j->eng.ops->cleanup && j->eng.priv)
+			j->eng.ops->cleanup(&j->eng);
+		free(j->eng.priv);
+		job_buffers_free(j);
+		job_files_release(j);
+		free(j->gens);
+		free(j->wait_jobs);
+		job_result_release(&j->res);
+	}
+	free(jobs);
+}
+
+int workload_run(const struct job_list *list, const struct run_config *cfg,
+		 struct run_result *out)
+{
+	struct job_list expanded;
+	workload_expand((struct job_list *)list, &expanded);
+	size_t nr = expanded.nr;
+	struct job *jobs = xcalloc(nr ? nr : 1, sizeof(*jobs));
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	out->version = RESULTS_VERSION;
+	out->timestamp_ms = wall_time_ms();
+	out->timestamp = out->timestamp_ms / 1000;
+	time_t t = (time_t)out->timestamp;
+	struct tm tm;
+	localtime_r(&t, &tm);
+	strftime(out->time_str, sizeof(out->time_str), "%a %b %e %H:%M:%S %Y", &tm);
+	out->global_opts = list->global_opts;
+	out->nr_global_opts = list->nr_global_opts;
+
+	rc = setup_jobs(jobs, nr, &expanded, cfg);
+	if (rc < 0) {
+		release_jobs(jobs, nr);
+		expanded.global_opts = NULL;
+		job_list_release(&expanded);
+		out->global_opts = NULL;
+		out->nr_global_opts = 0;
+		return rc;
+	}
+
+	struct diskstat *before;
+	char (*names)[64];
+	size_t nr_disks;
+	disks_begin(jobs, nr, &before, &names, &nr_disks);
+	uint64_t t0 = now_ns();
+	struct progress prog;
+	bool show = cfg->show_progress && isatty(STDERR_FILENO);
+	if (show)
+		progress_init(&prog, jobs, nr, t0);
+
+	for (size_t from = 0; from < nr && !*cfg->stop;) {
+		size_t to = from + 1;
+		while (to < nr && !jobs[to].spec->stonewall)
+			to++;
+		if ((rc = run_batch(jobs, from, to, cfg, show ? &prog : NULL)) < 0)
+			break;
+		from = to;
+	}
+	if (show)
+		progress_clear(&prog);
+	disks_end(before, (const char (*)[64])names, nr_disks, (now_ns() - t0) / NSEC_PER_MSEC, out);
+	free(before);
+	free(names);
+
+	collect(jobs, nr, out);
+	out->interrupted = *cfg->stop != 0;
+	for (size_t i = 0; i < nr && rc == 0; i++)
+		if (jobs[i].res.error || (i < out->nr_jobs && out->jobs[i].error))
+			rc = -(jobs[i].res.error ? jobs[i].res.error : out->jobs[i].error);
+	for (size_t i = 0; i < out->nr_jobs && rc == 0; i++)
+		if (out->jobs[i].error)
+			rc = -out->jobs[i].error;
+	if (out->interrupted && rc == 0)
+		rc = -EINTR;
+	for (size_t i = 0; i < nr; i++)
+		if (jobs[i].spec->unlink)
+			job_files_unlink(&jobs[i]);
+	release_jobs(jobs, nr);
+	expanded.global_opts = NULL;
+	expanded.nr_global_opts = 0;
+	job_list_release(&expanded);
+	return rc;
+}

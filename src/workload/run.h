@@ -1,0 +1,32 @@
+/*
+ * Running a list of jobs: clone numjobs, assign reporting groups, lay out
+ * files, start each stonewall-separated batch of jobs as threads, show a
+ * progress line, honour a stop request, then collect results (merged per
+ * group under group_reporting) and disk statistics into a run_result.
+ */
+#ifndef IOBENCH_WORKLOAD_RUN_H
+#define IOBENCH_WORKLOAD_RUN_H
+
+#include <signal.h>
+#include <stdbool.h>
+
+#include "workload/jobspec.h"
+#include "workload/results.h"
+
+struct run_config {
+	bool show_progress;          /* progress line on stderr (only on a terminal) */
+	bool quiet;                  /* no "Laying out" notes */
+	volatile sig_atomic_t *stop; /* set asynchronously to stop all jobs */
+};
+
+/* Expand numjobs and assign group ids in place (done by workload_run too;
+ * exposed for `--parse-only` style checks and tests). */
+void workload_expand(struct job_list *in, struct job_list *out);
+
+/* Run every job; fills *out (release with run_result_release). Returns 0 when
+ * all jobs finished without error, -EINTR when stopped, or the first job's
+ * negative errno (results so far are in *out in every case). */
+int workload_run(const struct job_list *list, const struct run_config *cfg,
+		 struct run_result *out);
+
+#endif

@@ -1,0 +1,58 @@
+# Shared helpers for the end-to-end tests (sourced, not run).
+# ok/not_ok/check print one TAP-like line per check; mkloop/mkfs_mount create
+# loop devices and mounts that cleanup() always removes (trap on EXIT), so a
+# failing test never leaves a device behind. Only devices created here are
+# ever touched.
+IOBENCH=${IOBENCH:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/build/iobench}
+TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+SEEDS=${SEEDS:-$TOP/../shared/seeds}
+E2E_FAILED=0
+_loops=() _mounts=() _tmpdirs=()
+
+ok() { echo "ok - $*"; }
+not_ok() { echo "not ok - $*"; E2E_FAILED=1; }
+# check DESCRIPTION COMMAND...: ok when the command succeeds
+check() { local d=$1; shift; if "$@"; then ok "$d"; else not_ok "$d"; fi; }
+
+cleanup() {
+  local m l d
+  for ((i=${#_mounts[@]}-1; i>=0; i--)); do umount -l "${_mounts[$i]}" 2>/dev/null; done
+  for l in "${_loops[@]}"; do losetup -d "$l" 2>/dev/null; done
+  for d in "${_tmpdirs[@]}"; do rm -rf "$d"; done
+}
+trap cleanup EXIT
+
+tmpdir() { local d; d=$(mktemp -d /tmp/iobench-e2e.XXXXXX); _tmpdirs+=("$d"); echo "$d"; }
+
+need_root() { [ "$(id -u)" -eq 0 ] || { echo "skip: needs root"; exit 77; }; }
+
+# mkloop SIZE: a loop device over a sparse image in a fresh temp dir
+mkloop() {
+  local d img dev
+  d=$(tmpdir); img=$d/disk.img
+  truncate -s "$1" "$img"
+  dev=$(losetup -f --show "$img") || return 1
+  _loops+=("$dev")
+  echo "$dev"
+}
+
+# mkfs_mount FSTYPE SIZE [mkfs args...]: prints the mount point
+mkfs_mount() {
+  local fs=$1 size=$2 dev mnt; shift 2
+  dev=$(mkloop "$size") || return 1
+  case $fs in
+    ext4) mkfs.ext4 -q -F "$@" "$dev" >/dev/null 2>&1 ;;
+    xfs) mkfs.xfs -q -f "$@" "$dev" >/dev/null 2>&1 ;;
+    btrfs) mkfs.btrfs -q -f "$@" "$dev" >/dev/null 2>&1 ;;
+    *) return 1 ;;
+  esac || return 1
+  mnt=$(tmpdir)
+  mount "$dev" "$mnt" || return 1
+  _mounts+=("$mnt")
+  echo "$mnt"
+}
+
+# jq-less JSON access: json_get FILE EXPR (python expression on d)
+json_get() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
+
+finish() { exit $E2E_FAILED; }

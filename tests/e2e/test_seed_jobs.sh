@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# The four job files of seed 003 (fio, ext3/ext4/XFS study) run unchanged but
+# for --set directory/size/runtime, as `fio a.fio b.fio c.fio d.fio` ran
+# them: four stonewalled groups of five cloned jobs, reported as one entry
+# each (group_reporting), with fio's JSON fields.
+. "$(dirname "$0")/lib.sh"
+d=$(tmpdir)
+data=$TOP/tests/data/seed003
+out=$d/out.json
+"$IOBENCH" run --output-format=json --set directory="$d" --set size=8m --set runtime=2 \
+  "$data/random-write-test.fio" "$data/random-write-test-buf.fio" \
+  "$data/sequential-write-test.fio" "$data/sequential-write-test-buf.fio" >"$out" 2>"$d/err"
+rc=$?
+check "seed job files exit 0" test $rc -eq 0
+check "stdout is one valid JSON document" python3 -m json.tool "$out" >/dev/null
+python3 - "$out" <<'PY' && ok "seed JSON has the expected jobs and fields" || not_ok "seed JSON has the expected jobs and fields"
+import json, sys
+d = json.load(open(sys.argv[1]))
+jobs = d["jobs"]
+names = [j["jobname"] for j in jobs]
+assert names == ["random-write-direct", "random-write-buf", "sequential-write-direct",
+                 "sequential-write-buffered"], names
+assert [j["groupid"] for j in jobs] == [0, 1, 2, 3]
+for j in jobs:
+    w = j["write"]
+    for k in ("io_bytes", "io_kbytes", "bw_bytes", "bw", "iops", "runtime", "total_ios",
+              "short_ios", "drop_ios", "slat_ns", "clat_ns", "lat_ns", "bw_min", "bw_max",
+              "bw_agg", "bw_mean", "bw_dev", "bw_samples", "iops_min", "iops_max",
+              "iops_mean", "iops_stddev", "iops_samples"):
+        assert k in w, k
+    assert w["io_bytes"] > 0 and w["total_ios"] > 0, j["jobname"]
+    assert w["io_bytes"] == w["total_ios"] * 8192, (w["io_bytes"], w["total_ios"])
+    assert "99.000000" in w["clat_ns"]["percentile"]
+    for k in ("job options", "usr_cpu", "sys_cpu", "ctx", "iodepth_level", "latency_us",
+              "latency_ms", "job_runtime", "elapsed"):
+        assert k in j, k
+    assert j["job options"]["bs"] == "8k" and j["job options"]["numjobs"] == "5"
+assert "fio version" in d and "disk_util" in d
+PY
+# five clones each wrote its own file in the directory: name.jobnum.filenum
+check "clones use jobname.jobnum.filenum files" test -f "$d/random-write-direct.4.0"
+check "no progress line in stderr when it is not a terminal" bash -c "! grep -q 'Jobs:' '$d/err'"
+finish

@@ -1,0 +1,28 @@
+/*
+ * A tiny unit-test harness: CHECK() prints "ok"/"not ok" with the expression
+ * and location and counts failures; check_done() prints the summary and
+ * returns the exit status (0 pass, 1 fail). Header-only so each test is one
+ * standalone file.
+ */
+#ifndef IOBENCH_TESTS_CHECK_H
+#define IOBENCH_TESTS_CHECK_H
+
+#include <stdio.h>
+
+static int check_failed;
+static int check_passed;
+
+#define CHECK(cond, ...) do { \
+	if (cond) { check_passed++; } else { \
+		check_failed++; \
+		printf("not ok %s:%d: %s: ", __FILE__, __LINE__, #cond); \
+		printf(__VA_ARGS__); printf("\n"); \
+	} } while (0)
+
+static inline int check_done(const char *name)
+{
+	printf("%s: %d passed, %d failed\n", name, check_passed, check_failed);
+	return check_failed ? 1 : 0;
+}
+
+#endif
