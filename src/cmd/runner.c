@@ -37,6 +37,23 @@ int runner_run(const struct job_list *list, const struct runner_args *ra, struct
 	return exit_status(rc);
 }
 
+/* fio's start-of-run lines: one per job definition, then the thread count. */
+static void print_job_lines(const struct job_list *list, FILE *out)
+{
+	struct job_list x;
+	workload_expand((struct job_list *)list, &x);
+	for (size_t i = 0; i < x.nr; i++)
+		if (x.jobs[i].jobnum == 0)
+			report_job_line(&x.jobs[i], x.jobs[i].groupid,
+					x.jobs[i].numjobs ? x.jobs[i].numjobs : 1, out);
+	fprintf(out, "iobench-%s\nStarting %zu thread%s\n", IOBENCH_VERSION, x.nr,
+		x.nr == 1 ? "" : "s");
+	fflush(out);
+	x.global_opts = NULL;
+	x.nr_global_opts = 0;
+	job_list_release(&x);
+}
+
 int runner_run_and_report(const struct job_list *list, const struct runner_args *ra)
 {
 	unsigned formats = REPORT_NORMAL;
@@ -53,6 +70,8 @@ int runner_run_and_report(const struct job_list *list, const struct runner_args 
 			return 1;
 		}
 	}
+	if (formats & REPORT_NORMAL)
+		print_job_lines(list, out);
 	struct run_result res;
 	int status = runner_run(list, ra, &res);
 	if (res.nr_jobs) {

@@ -28,6 +28,8 @@ struct jf_item {
 	char *value;         /* option value after ${} expansion; NULL for a bare key */
 	struct jf_loc loc;   /* the '[' or the first character of the key */
 	unsigned value_col;  /* column of the value (options) */
+	bool broken;         /* a section header already reported as bad: its
+			      * options are skipped so errors do not cascade */
 };
 
 struct jf_items {

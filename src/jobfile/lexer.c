@@ -17,18 +17,25 @@ static bool is_blank(char c)
 	return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
 }
 
+static void broken_section(struct jf_items *it, const struct jf_loc *loc)
+{
+	jf_add(it, JF_SECTION, "", 0, loc)->broken = true;
+}
+
 static void lex_section(struct jf_items *it, const struct jf_loc *loc, const char *b,
 			const char *e)
 {
 	const char *close = memchr(b, ']', e - b);
 	if (!close) {
 		jf_error(it, loc, 0, "unterminated section header (missing ']')");
+		broken_section(it, loc);
 		return;
 	}
 	for (const char *p = close + 1; p < e; p++)
 		if (!is_blank(*p)) {
 			jf_error(it, loc, loc->col + (unsigned)(p - b),
 				 "unexpected text after section header");
+			broken_section(it, loc);
 			return;
 		}
 	const char *nb = b + 1, *ne = close;
@@ -38,11 +45,13 @@ static void lex_section(struct jf_items *it, const struct jf_loc *loc, const cha
 		ne--;
 	if (nb == ne) {
 		jf_error(it, loc, 0, "empty section name");
+		broken_section(it, loc);
 		return;
 	}
 	for (const char *p = nb; p < ne; p++)
 		if (!isprint((unsigned char)*p) || *p == '[') {
 			jf_error(it, loc, loc->col + (unsigned)(p - b), "invalid character in section name");
+			broken_section(it, loc);
 			return;
 		}
 	jf_add(it, JF_SECTION, nb, ne - nb, loc);

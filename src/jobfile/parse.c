@@ -117,20 +117,27 @@ struct vctx {
 	const struct jf_loc *section;
 };
 
+/* keys: tiers separated by '|', alternatives by ','; in the first tier
+ * with a match, the alternative written last is blamed. */
 static void report_problem(void *arg, const char *keys, const char *msg)
 {
 	struct vctx *v = arg;
-	char key[64];
-	const char *p = keys;
-	while (*p) {
-		size_t n = strcspn(p, ",");
-		snprintf(key, sizeof(key), "%.*s", (int)n, p);
-		for (size_t i = v->l->nr; i-- > 0;)
-			if (!strcmp(v->l->v[i].canon, key)) {
-				jf_error(v->b->it, &v->l->v[i].loc, v->l->v[i].value_col, "%s", msg);
-				return;
+	const char *tier = keys;
+	while (*tier) {
+		size_t tlen = strcspn(tier, "|");
+		for (size_t i = v->l->nr; i-- > 0;) {
+			const char *canon = v->l->v[i].canon;
+			size_t cl = strlen(canon);
+			for (const char *p = tier; p < tier + tlen;) {
+				size_t n = strcspn(p, ",|");
+				if (n == cl && !strncmp(p, canon, n)) {
+					jf_error(v->b->it, &v->l->v[i].loc, v->l->v[i].value_col, "%s", msg);
+					return;
+				}
+				p += n + (p[n] == ',');
 			}
-		p += n + (p[n] == ',');
+		}
+		tier += tlen + (tier[tlen] == '|');
 	}
 	jf_error(v->b->it, v->section, 0, "%s", msg);
 }
@@ -211,7 +218,9 @@ int jf_build_jobs(struct jf_items *it, unsigned file_index, bool record_globals,
 		size_t end = i + 1;
 		while (end < it->nr && it->v[end].kind != JF_SECTION)
 			end++;
-		if (!strcmp(it->v[i].name, "global"))
+		if (it->v[i].broken)
+			; /* already reported; its options would only cascade */
+		else if (!strcmp(it->v[i].name, "global"))
 			build_global(&b, i, end);
 		else
 			build_job(&b, i, end);

@@ -93,7 +93,6 @@ static void percentile_block(FILE *out, const char *name, const struct hist *h,
 static void dir_block(FILE *out, const struct job_result *j, enum ddir d,
 		      const struct report_group *g)
 {
-	static const char *const pre[] = { "slat", "clat", "lat" };
 	const struct dir_result *dr = &j->dir[d];
 	const struct job_spec *s = &j->spec;
 	unsigned kb = entry_kb_base(j);
@@ -117,11 +116,11 @@ static void dir_block(FILE *out, const struct job_result *j, enum ddir d,
 	lat_line(out, "clat", &dr->clat);
 	lat_line(out, " lat", &dr->lat);
 	if (s->slat_percentiles)
-		percentile_block(out, pre[0], &dr->slat_hist, s);
+		percentile_block(out, "slat", &dr->slat_hist, s);
 	if (s->clat_percentiles)
-		percentile_block(out, pre[1], &dr->clat_hist, s);
+		percentile_block(out, "clat", &dr->clat_hist, s);
 	if (s->lat_percentiles)
-		percentile_block(out, pre[2], &dr->lat_hist, s);
+		percentile_block(out, "lat", &dr->lat_hist, s);
 
 	bw_figures(&dr->bw, g->aggrb[d], kb, &b);
 	if (b.samples) {

@@ -118,6 +118,13 @@ static int layout_alloc(const struct job_spec *s, struct job_file *f, int fd, ui
 	}
 	if (rc == -EOPNOTSUPP || rc == -ENOSYS)
 		rc = 0; /* the filesystem cannot preallocate: a sparse file will do */
+	if (rc == -ENOSPC) {
+		/* as fio: the writes themselves will meet the full disk, and
+		 * report how far they got */
+		warning("cannot preallocate %llu bytes for '%s': %s; continuing with a sparse file",
+			(unsigned long long)end, f->path, strerror(-rc));
+		rc = 0;
+	}
 	if (rc)
 		return error_errno(rc, "cannot allocate %llu bytes for '%s'",
 				   (unsigned long long)end, f->path);

@@ -52,7 +52,7 @@ static char *dup_or_null(const char *s)
 	return s ? xstrdup(s) : NULL;
 }
 
-static struct job_kv *kv_copy(const struct job_kv *src, size_t n)
+struct job_kv *job_kv_copy(const struct job_kv *src, size_t n)
 {
 	if (!n)
 		return NULL;
@@ -64,7 +64,7 @@ static struct job_kv *kv_copy(const struct job_kv *src, size_t n)
 	return kv;
 }
 
-static void kv_free(struct job_kv *kv, size_t n)
+void job_kv_free(struct job_kv *kv, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		free(kv[i].key);
@@ -83,7 +83,7 @@ void job_spec_copy(struct job_spec *dst, const struct job_spec *src)
 	dst->ioengine = dup_or_null(src->ioengine);
 	dst->wait_for = dup_or_null(src->wait_for);
 	dst->origin = dup_or_null(src->origin);
-	dst->opts = kv_copy(src->opts, src->nr_opts);
+	dst->opts = job_kv_copy(src->opts, src->nr_opts);
 }
 
 void job_spec_release(struct job_spec *s)
@@ -97,7 +97,7 @@ void job_spec_release(struct job_spec *s)
 	free(s->ioengine);
 	free(s->wait_for);
 	free(s->origin);
-	kv_free(s->opts, s->nr_opts);
+	job_kv_free(s->opts, s->nr_opts);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -116,6 +116,6 @@ void job_list_release(struct job_list *l)
 	for (size_t i = 0; i < l->nr; i++)
 		job_spec_release(&l->jobs[i]);
 	free(l->jobs);
-	kv_free(l->global_opts, l->nr_global_opts);
+	job_kv_free(l->global_opts, l->nr_global_opts);
 	memset(l, 0, sizeof(*l));
 }

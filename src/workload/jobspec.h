@@ -169,6 +169,9 @@ struct job_list {
 };
 
 struct job_spec *job_list_add(struct job_list *l);
+/* Deep copy / free of an option echo list. */
+struct job_kv *job_kv_copy(const struct job_kv *src, size_t n);
+void job_kv_free(struct job_kv *kv, size_t n);
 void job_list_release(struct job_list *l);
 
 #endif

@@ -52,10 +52,14 @@ static void job_fail(struct job *j, const struct io_unit *u, int err)
 		return;
 	r->error = -err;
 	const char *what = u->ddir < DDIR_INVAL ? ddir_name(u->ddir) : "io";
-	r->error_msg = xasprintf("%s of %llu bytes at offset %llu of '%s' failed: %s",
-				 what, (unsigned long long)u->buflen,
+	uint64_t done = 0;
+	for (int d = 0; d < DDIR_RWDIR_CNT; d++)
+		done += r->dir[d].io_bytes;
+	r->error_msg = xasprintf("%s of %llu bytes at offset %llu of '%s' failed: %s "
+				 "(after %llu bytes)", what, (unsigned long long)u->buflen,
 				 (unsigned long long)u->offset,
-				 u->file ? u->file->path : "?", strerror(-err));
+				 u->file ? u->file->path : "?", strerror(-err),
+				 (unsigned long long)done);
 	error("job '%s': %s", j->spec->name, r->error_msg);
 }
 

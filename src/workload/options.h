@@ -85,8 +85,10 @@ void job_spec_finalize(struct job_spec *s);
  * Cross-option checks (bs larger than size, bssplit shares, rwmix sum,
  * numjobs 0, iodepth 0, min_bs > max_bs, missing directory, filename count
  * versus nrfiles, ...). Each problem is passed to report(arg, keys, msg)
- * where keys names the offending option(s), most specific first, separated
- * by ',' (e.g. "bs,size") so the caller can point at where it was written.
+ * where keys names the offending options so the caller can point at where
+ * one was written: tiers separated by '|', most specific first, and within
+ * a tier alternatives separated by ',' of which the one written last is to
+ * blame (e.g. "bs,bsrange,bssplit|size").
  * With report NULL the problems are printed with error(). Returns 0 or
  * -EINVAL when there was at least one problem.
  */

@@ -55,7 +55,7 @@ static void check_counts(struct vstate *v)
 	if (s->nr_percentiles > MAX_PERCENTILES)
 		problem(v, "percentile_list", "more than %d percentiles", MAX_PERCENTILES);
 	if (s->time_based && !s->runtime)
-		problem(v, "time_based,runtime", "time_based needs a runtime");
+		problem(v, "time_based|runtime", "time_based needs a runtime");
 }
 
 static void check_block_sizes(struct vstate *v)
@@ -74,12 +74,12 @@ static void check_block_sizes(struct vstate *v)
 		if (!(s->rw & dir_bit[d]))
 			continue;
 		if (s->size && !s->size_pct && s->min_bs[d] > s->size) {
-			problem(v, "bs,bsrange,bssplit,size", "%s block size %llu is larger than size %llu",
+			problem(v, "bs,bsrange,bssplit|size", "%s block size %llu is larger than size %llu",
 				ddir_name(d), (unsigned long long)s->min_bs[d], (unsigned long long)s->size);
 			return;
 		}
 		if (s->filesize_max && s->min_bs[d] > s->filesize_max) {
-			problem(v, "bs,bsrange,bssplit,filesize", "%s block size %llu is larger than filesize %llu",
+			problem(v, "bs,bsrange,bssplit|filesize", "%s block size %llu is larger than filesize %llu",
 				ddir_name(d), (unsigned long long)s->min_bs[d], (unsigned long long)s->filesize_max);
 			return;
 		}
@@ -112,7 +112,7 @@ static void check_files(struct vstate *v)
 		if (empty)
 			problem(v, "filename", "filename '%s' has an empty file name", s->filename);
 		else if (s->nrfiles > 1 && s->nrfiles != n)
-			problem(v, "nrfiles,filename", "nrfiles=%u but filename lists %zu file%s",
+			problem(v, "nrfiles|filename", "nrfiles=%u but filename lists %zu file%s",
 				s->nrfiles, n, n == 1 ? "" : "s");
 	}
 }

@@ -245,7 +245,7 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 	struct tm tm;
 	localtime_r(&t, &tm);
 	strftime(out->time_str, sizeof(out->time_str), "%a %b %e %H:%M:%S %Y", &tm);
-	out->global_opts = list->global_opts;
+	out->global_opts = job_kv_copy(list->global_opts, list->nr_global_opts);
 	out->nr_global_opts = list->nr_global_opts;
 
 	rc = setup_jobs(jobs, nr, &expanded, cfg);
@@ -253,8 +253,6 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 		release_jobs(jobs, nr);
 		expanded.global_opts = NULL;
 		job_list_release(&expanded);
-		out->global_opts = NULL;
-		out->nr_global_opts = 0;
 		return rc;
 	}
 

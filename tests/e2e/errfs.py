@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """A FUSE filesystem for fault tests: one file, bad.dat, of SIZE bytes whose
 reads and writes succeed below BAD_OFFSET and fail with EIO at or past it.
 Mounted with direct_io so every request reaches us at the job's own offsets.
@@ -10,7 +10,10 @@ import stat
 import sys
 import time
 
-from fuse import FUSE, FuseOSError, Operations
+try:
+    from fuse import FUSE, FuseOSError, Operations
+except ImportError:  # Debian names the module fusepy
+    from fusepy import FUSE, FuseOSError, Operations
 
 
 class ErrFS(Operations):

@@ -7,7 +7,9 @@ IOBENCH=${IOBENCH:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/build/iob
 TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 SEEDS=${SEEDS:-$TOP/../shared/seeds}
 E2E_FAILED=0
-_loops=() _mounts=() _tmpdirs=()
+# Helpers run in $(...) subshells, so what they create is recorded in a file
+# (one "kind path" line each) that cleanup() reads back, newest first.
+E2E_REG=$(mktemp /tmp/iobench-e2e-reg.XXXXXX)
 
 ok() { echo "ok - $*"; }
 not_ok() { echo "not ok - $*"; E2E_FAILED=1; }
@@ -15,14 +17,21 @@ not_ok() { echo "not ok - $*"; E2E_FAILED=1; }
 check() { local d=$1; shift; if "$@"; then ok "$d"; else not_ok "$d"; fi; }
 
 cleanup() {
-  local m l d
-  for ((i=${#_mounts[@]}-1; i>=0; i--)); do umount -l "${_mounts[$i]}" 2>/dev/null; done
-  for l in "${_loops[@]}"; do losetup -d "$l" 2>/dev/null; done
-  for d in "${_tmpdirs[@]}"; do rm -rf "$d"; done
+  local kind path
+  [ -f "$E2E_REG" ] || return 0
+  tac "$E2E_REG" | while read -r kind path; do
+    case $kind in
+      mount) umount "$path" 2>/dev/null || umount -l "$path" 2>/dev/null ;;
+      loop) losetup -d "$path" 2>/dev/null ;;
+      dir) rm -rf "$path" ;;
+    esac
+  done
+  rm -f "$E2E_REG"
 }
 trap cleanup EXIT
+trap 'exit 130' INT TERM
 
-tmpdir() { local d; d=$(mktemp -d /tmp/iobench-e2e.XXXXXX); _tmpdirs+=("$d"); echo "$d"; }
+tmpdir() { local d; d=$(mktemp -d /tmp/iobench-e2e.XXXXXX); echo "dir $d" >>"$E2E_REG"; echo "$d"; }
 
 need_root() { [ "$(id -u)" -eq 0 ] || { echo "skip: needs root"; exit 77; }; }
 
@@ -32,7 +41,7 @@ mkloop() {
   d=$(tmpdir); img=$d/disk.img
   truncate -s "$1" "$img"
   dev=$(losetup -f --show "$img") || return 1
-  _loops+=("$dev")
+  echo "loop $dev" >>"$E2E_REG"
   echo "$dev"
 }
 
@@ -48,7 +57,7 @@ mkfs_mount() {
   esac || return 1
   mnt=$(tmpdir)
   mount "$dev" "$mnt" || return 1
-  _mounts+=("$mnt")
+  echo "mount $mnt" >>"$E2E_REG"
   echo "$mnt"
 }
 

@@ -13,12 +13,12 @@ mnt=$(mkfs_mount ext4 32M) || { not_ok "mount a 32 MiB ext4"; finish; }
 rc=$?
 check "ENOSPC: non-zero exit" test $rc -ne 0
 check "ENOSPC: message names file, offset and errno text" \
-  grep -Eq "full.dat.*(offset [0-9]+|at offset).*No space left on device|No space left on device.*full.dat" "$d/full.err"
+  grep -Eq "at offset [0-9]+ of '.*/full.dat' failed: No space left on device \(after [0-9]+ bytes\)" "$d/full.err"
 check "ENOSPC: partial results still reported as JSON" test "$(json_get "$d/full.json" 'd["jobs"][0]["write"]["io_bytes"] > 0 and d["jobs"][0]["error"] == 28')" = True
 
 # EIO: a FUSE file that fails every request at or past 1 MiB
 emnt=$(tmpdir)
-python3 "$TOP/tests/e2e/errfs.py" "$emnt" $((4 << 20)) $((1 << 20)) 2>"$d/errfs.log" &
+/usr/bin/python3 "$TOP/tests/e2e/errfs.py" "$emnt" $((4 << 20)) $((1 << 20)) 2>"$d/errfs.log" &
 fpid=$!
 for _ in $(seq 50); do [ -e "$emnt/bad.dat" ] && break; sleep 0.1; done
 if [ -e "$emnt/bad.dat" ]; then
@@ -32,7 +32,7 @@ if [ -e "$emnt/bad.dat" ]; then
 else
   not_ok "mount the FUSE error filesystem"
 fi
-fusermount3 -u "$emnt" 2>/dev/null || umount -l "$emnt"
+fusermount3 -u "$emnt" 2>/dev/null || umount -l "$emnt" 2>/dev/null
 wait $fpid 2>/dev/null
 
 touch "$d/ro.dat"; chmod 0444 "$d/ro.dat"; truncate -s 1m "$d/ro.dat"
