@@ -41,6 +41,12 @@ int jobfile_parse_args(int argc, char **argv, struct job_list *list, const struc
 			}
 			loc.col = 8;
 			jf_add(&it, JF_SECTION, eq + 1, strlen(eq + 1), &loc);
+			/* fio echoes --name in the job's "job options" */
+			if (strcmp(eq + 1, "global")) {
+				struct jf_item *n = jf_add(&it, JF_OPTION, key, klen, &loc);
+				n->value = xstrdup(eq + 1);
+				n->value_col = 8;
+			}
 			continue;
 		}
 		if (it.nr == 0) {

@@ -259,6 +259,18 @@ int job_files_setup(struct job *j, bool quiet)
 	return 0;
 }
 
+/* Drop the files' cached pages, as fio does at open and at every new pass,
+ * so a second pass over a small file is not read from memory. */
+void job_files_invalidate(struct job *j)
+{
+	const struct job_spec *s = j->spec;
+	if (!s->invalidate || s->direct)
+		return;
+	for (unsigned i = 0; i < j->nr_files; i++)
+		if (j->files[i].fd >= 0 && !j->files[i].is_bdev)
+			posix_fadvise(j->files[i].fd, 0, 0, POSIX_FADV_DONTNEED);
+}
+
 int job_files_open(struct job *j)
 {
 	const struct job_spec *s = j->spec;
@@ -270,9 +282,15 @@ int job_files_open(struct job *j)
 					   "the filesystem does not support direct I/O", s->name, f->path);
 		if (rc < 0)
 			return error_errno(rc, "job '%s': cannot open '%s'", s->name, f->path);
-		if (f->fd >= 0 && s->invalidate && !s->direct && !f->is_bdev)
-			posix_fadvise(f->fd, 0, 0, POSIX_FADV_DONTNEED);
+		if (f->fd < 0)
+			continue;
+		/* Without the hint, readahead on each random miss pulls in
+		 * neighbouring blocks and later "random" reads hit the cache. */
+		if (s->fadvise_hint)
+			posix_fadvise(f->fd, 0, 0, spec_is_rand(s) ? POSIX_FADV_RANDOM
+								   : POSIX_FADV_SEQUENTIAL);
 	}
+	job_files_invalidate(j);
 	return 0;
 }
 

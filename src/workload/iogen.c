@@ -104,6 +104,7 @@ int job_gens_init(struct job *j)
 
 void job_gens_new_pass(struct job *j)
 {
+	job_files_invalidate(j);
 	for (unsigned i = 0; i < j->nr_files; i++) {
 		struct file_gen *g = &j->gens[i];
 		struct job_file *f = &j->files[i];

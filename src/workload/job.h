@@ -104,6 +104,7 @@ enum job_state {
 int job_files_setup(struct job *j, bool quiet);
 int job_files_open(struct job *j);
 void job_files_close(struct job *j);
+void job_files_invalidate(struct job *j);
 void job_files_release(struct job *j);
 /* unlink=1: remove the job's regular files after the run. */
 void job_files_unlink(struct job *j);

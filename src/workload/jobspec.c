@@ -19,6 +19,7 @@ void job_spec_defaults(struct job_spec *s)
 	s->nrfiles = 1;
 	s->allow_file_create = true;
 	s->fallocate = FALLOC_NATIVE;
+	s->fadvise_hint = true;
 	s->invalidate = true;
 	s->rw = RW_READ;
 	s->rw_seq_nr = 1;

@@ -67,6 +67,7 @@ struct job_spec {
 	enum fallocate_mode fallocate;
 	bool unlink;
 	bool invalidate;
+	bool fadvise_hint; /* POSIX_FADV_RANDOM/SEQUENTIAL per the pattern, as fio */
 
 	/* what I/O */
 	unsigned rw;          /* enum rw_mode bits */

@@ -46,6 +46,7 @@ const struct option_def option_table[] = {
 	FUNC("fallocate", opt_cb_fallocate, "str", "native", "pre-allocation: none, native, posix, keep, truncate"),
 	BOOL("unlink", unlink, "0", "delete the files when the job is done"),
 	BOOL("invalidate", invalidate, "1", "drop the page cache of the files before starting"),
+	BOOL("fadvise_hint", fadvise_hint, "1", "tell the kernel the access pattern (random: no readahead)"),
 	/* what I/O */
 	FUNC("rw", opt_cb_rw, "str[:N]", "read", "I/O pattern: read write trim randread randwrite randtrim rw randrw trimwrite", .alias = { "readwrite" }),
 	FUNC("rwmixread", opt_cb_rwmixread, "int", "50", "percent of reads in a mixed workload"),
