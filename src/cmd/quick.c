@@ -71,8 +71,7 @@ static int build_jobs(struct job_list *l, const char *path, const char *size,
 		      const char *runtime, const char *engine, bool direct)
 {
 	for (size_t i = 0; i < NR_TESTS; i++) {
-		struct job_spec *s = job_list_add(l);
-		job_spec_defaults(s);
+		struct job_spec *s = job_list_add(l); /* starts with fio's defaults */
 		char name[32];
 		snprintf(name, sizeof(name), "%s-%s", tests[i].bs, tests[i].rw);
 		if (set(s, "name", name) || set(s, "filename", path) || set(s, "size", size) ||

@@ -375,11 +375,7 @@ static void finish_results(struct job *j, uint64_t end, const struct cpu_usage *
 		acc_to_runstat(&j->acc_slat[d], &dr->slat_hist, &dr->slat);
 		acc_to_runstat(&j->acc_clat[d], &dr->clat_hist, &dr->clat);
 		acc_to_runstat(&j->acc_lat[d], &dr->lat_hist, &dr->lat);
-		/* a final partial sample so short jobs still have one */
-		if (!j->bw[d].rate.n && dr->total_ios && r->runtime_ns) {
-			runstat_add(&j->bw[d].rate, (double)dr->io_bytes * 1e9 / rt);
-			runstat_add(&j->iops[d].rate, (double)dr->total_ios * 1e9 / rt);
-		}
+		/* as fio: a job shorter than bwavgtime has no bw/iops samples */
 		dr->bw = j->bw[d].rate;
 		dr->iops = j->iops[d].rate;
 		if (dr->total_ios)

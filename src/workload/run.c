@@ -33,6 +33,7 @@ void workload_expand(struct job_list *in, struct job_list *out)
 		unsigned n = src->numjobs ? src->numjobs : 1;
 		for (unsigned c = 0; c < n; c++) {
 			struct job_spec *dst = job_list_add(out);
+			job_spec_release(dst); /* job_list_add filled in defaults */
 			job_spec_copy(dst, src);
 			dst->jobnum = c;
 			dst->groupid = group;
@@ -163,6 +164,8 @@ static void disks_begin(struct job *jobs, size_t nr, struct diskstat **snap, cha
 	*names = NULL;
 	*nr_disks = 0;
 	for (size_t i = 0; i < nr; i++) {
+		if (jobs[i].eng.ops->flags & ENGINE_NO_FILE)
+			continue; /* no device does this job's I/O */
 		for (unsigned f = 0; f < jobs[i].nr_files; f++) {
 			char found[8][64];
 			size_t n = 0;

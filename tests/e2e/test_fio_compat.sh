@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Compatibility with fio 3.33's output: for several kinds of job, run fio and
+# iobench on the same job and check that every key path of fio's JSON exists
+# in ours (json_fields.py), that the terse lines have fio's field count, and
+# that the normal output has fio's line structure.
+. "$(dirname "$0")/lib.sh"
+command -v fio >/dev/null || { echo "skip: no fio"; exit 77; }
+d=$(tmpdir)
+cases=(
+  "psync-randrw|--name=a --ioengine=psync --rw=randrw --bs=4k --size=4m --filename=$d/a.dat"
+  "null|--name=n --ioengine=null --rw=randread --bs=4k --size=64m"
+  "group|--name=g --rw=randwrite --bs=4k --size=1m --numjobs=3 --group_reporting --directory=$d"
+  "two-jobs|--name=x --rw=read --size=2m --filename=$d/x.dat --name=y --rw=write --size=2m --filename=$d/y.dat --stonewall"
+  "sync-fsync|--name=s --ioengine=sync --rw=write --bs=4k --size=1m --fsync=8 --filename=$d/s.dat"
+)
+for c in "${cases[@]}"; do
+  name=${c%%|*}; args=${c#*|}
+  # shellcheck disable=SC2086
+  fio $args --output-format=json+ >"$d/fio.json" 2>/dev/null
+  # shellcheck disable=SC2086
+  "$IOBENCH" run $args --output-format=json+ >"$d/iob.json" 2>/dev/null
+  if python3 "$TOP/tests/e2e/json_fields.py" "$d/fio.json" "$d/iob.json" >"$d/missing.txt"; then
+    ok "$name: every fio JSON key path is present"
+  else
+    not_ok "$name: key paths missing from iobench's JSON"; head -20 "$d/missing.txt"
+  fi
+  # shellcheck disable=SC2086
+  fio $args --output-format=terse >"$d/fio.terse" 2>/dev/null
+  # shellcheck disable=SC2086
+  "$IOBENCH" run $args --output-format=terse >"$d/iob.terse" 2>/dev/null
+  fn=$(grep '^3;' "$d/fio.terse" | head -1 | awk -F';' '{print NF}')
+  in=$(grep '^3;' "$d/iob.terse" | head -1 | awk -F';' '{print NF}')
+  check "$name: terse has fio's $fn fields (ours: $in)" test "$fn" = "$in"
+  # shellcheck disable=SC2086
+  fio $args >"$d/fio.txt" 2>/dev/null
+  # shellcheck disable=SC2086
+  "$IOBENCH" run $args >"$d/iob.txt" 2>/dev/null
+  shape() { grep -oE '^ *(read|write|clat|lat|bw|iops|cpu|IO depths|submit|complete|issued rwts|latency|Run status group [0-9]+|READ|WRITE|Disk stats|[a-z]+: \(g=[0-9]+\)|[a-z]+: \(groupid=[0-9]+)' "$1" | sed 's/^ *//' | sort -u; }
+  if diff <(shape "$d/fio.txt") <(shape "$d/iob.txt") >"$d/shape.diff"; then
+    ok "$name: normal output has fio's lines"
+  else
+    not_ok "$name: normal output lines differ from fio's"; cat "$d/shape.diff"
+  fi
+done
+finish
