@@ -54,6 +54,10 @@ struct job {
 	uint64_t buf_size;              /* bytes per unit buffer */
 	struct io_unit **done;          /* reap scratch */
 	unsigned nr_units;
+	struct io_unit **free_units;    /* async: stack of idle units */
+	unsigned nr_free;
+	struct io_unit **pending;       /* async: queued, not yet submitted */
+	unsigned nr_pending;
 
 	struct rng rng_off, rng_bs, rng_mix, rng_buf;
 	bool use_distrib;
@@ -119,8 +123,20 @@ int job_gens_init(struct job *j);
 int job_next_io(struct job *j, struct io_unit *u);
 void job_gens_new_pass(struct job *j);
 
-/* jobthread.c: the thread body. */
+/* jobthread.c: the thread body and per-I/O accounting. */
 void *job_thread_main(void *arg);
+void job_account(struct job *j, struct io_unit *u, uint64_t now, bool async);
+void job_account_sync(struct job *j, struct io_unit *u, uint64_t now);
+void job_fail(struct job *j, const struct io_unit *u, int err);
+
+/* asyncio.c: queue-depth handling for asynchronous engines. */
+int async_init(struct job *j);
+void async_release(struct job *j);
+struct io_unit *async_get_unit(struct job *j);
+void async_put_unit(struct job *j, struct io_unit *u);
+int async_issue(struct job *j, struct io_unit *u);
+int async_reap(struct job *j, unsigned min);
+int async_drain(struct job *j);
 
 static inline char job_state_char(const struct job *j)
 {

@@ -44,7 +44,7 @@ static void acc_to_runstat(const struct latacc *a, const struct hist *h, struct 
 	rs->m2 = m2 > 0 ? (double)m2 : 0.0;
 }
 
-static void job_fail(struct job *j, const struct io_unit *u, int err)
+void job_fail(struct job *j, const struct io_unit *u, int err)
 {
 	struct job_result *r = &j->res;
 	r->total_err++;
@@ -79,7 +79,7 @@ static void start_measuring(struct job *j, uint64_t now, struct cpu_usage *cpu0)
 }
 
 /* Account one finished data I/O. */
-static void account(struct job *j, struct io_unit *u, uint64_t now, bool async)
+void job_account(struct job *j, struct io_unit *u, uint64_t now, bool async)
 {
 	enum ddir d = u->ddir;
 	uint64_t bytes = (uint64_t)u->result;
@@ -104,6 +104,16 @@ static void account(struct job *j, struct io_unit *u, uint64_t now, bool async)
 	counter_add(&j->prog_ios[d], 1);
 	sampler_update(&j->bw[d], now, dr->io_bytes);
 	sampler_update(&j->iops[d], now, dr->total_ios);
+}
+
+/* Account one finished sync/datasync. */
+void job_account_sync(struct job *j, struct io_unit *u, uint64_t now)
+{
+	if (j->in_ramp)
+		return;
+	hist_add(&j->res.sync.lat_hist, now - u->start_ns);
+	acc_add(&j->acc_sync, now - u->start_ns);
+	j->res.sync.total_ios++;
 }
 
 /* Throttle to rate= / rate_iops= by sleeping until the schedule allows. */
@@ -149,11 +159,7 @@ static int do_sync_all(struct job *j, enum ddir kind)
 			job_fail(j, &u, (int)u.result);
 			return (int)u.result;
 		}
-		if (!j->in_ramp) {
-			hist_add(&j->res.sync.lat_hist, now - u.start_ns);
-			acc_add(&j->acc_sync, now - u.start_ns);
-			j->res.sync.total_ios++;
-		}
+		job_account_sync(j, &u, now);
 	}
 	return 0;
 }
@@ -193,83 +199,7 @@ static int sync_issue(struct job *j, struct io_unit *u)
 	if (done < want)
 		return -ENODATA; /* end of file before the I/O was complete */
 	u->result = (int64_t)done;
-	account(j, u, now, false);
-	return 0;
-}
-
-/* Asynchronous engines: keep up to iodepth in flight. */
-static int async_reap(struct job *j, unsigned min)
-{
-	const struct engine_ops *ops = j->eng.ops;
-	int n = ops->reap(&j->eng, min, j->inflight, NULL, j->done);
-	if (n < 0)
-		return n;
-	uint64_t now = now_ns();
-	j->res.iodepth_complete[iodepth_sc_bucket((unsigned)n)]++;
-	for (int i = 0; i < n; i++) {
-		struct io_unit *u = j->done[i];
-		j->inflight--;
-		if (u->result < 0) {
-			job_fail(j, u, (int)u->result);
-			return (int)u->result;
-		}
-		if ((uint64_t)u->result < u->buflen)
-			j->res.dir[u->ddir].short_ios++;
-		account(j, u, now, true);
-		u->engine_data = NULL;
-		u->buflen = 0; /* free */
-	}
-	return n;
-}
-
-static struct io_unit *free_unit(struct job *j)
-{
-	for (unsigned i = 0; i < j->nr_units; i++)
-		if (!j->units[i].buflen)
-			return &j->units[i];
-	return NULL;
-}
-
-static int async_issue(struct job *j, struct io_unit *u)
-{
-	const struct engine_ops *ops = j->eng.ops;
-	int rc;
-	u->start_ns = now_ns();
-	if (ops->prep && (rc = ops->prep(&j->eng, u)) < 0)
-		return rc;
-	for (;;) {
-		u->issue_ns = now_ns();
-		rc = ops->queue(&j->eng, u);
-		if (rc != ENGINE_Q_BUSY)
-			break;
-		if ((rc = async_reap(j, 1)) < 0)
-			return rc;
-	}
-	if (rc < 0)
-		return rc;
-	j->inflight++;
-	j->res.iodepth_level[iodepth_level_bucket(j->inflight)]++;
-	if (rc == ENGINE_Q_COMPLETED) {
-		j->inflight--;
-		account(j, u, now_ns(), true);
-		u->buflen = 0;
-		return 0;
-	}
-	if (ops->commit && (rc = ops->commit(&j->eng)) < 0)
-		return rc;
-	j->res.iodepth_submit[iodepth_sc_bucket(1)]++;
-	if (j->inflight >= j->nr_units && (rc = async_reap(j, 1)) < 0)
-		return rc;
-	return 0;
-}
-
-static int drain(struct job *j)
-{
-	while (j->inflight) {
-		int rc = async_reap(j, 1);
-		if (rc < 0)
-			return rc;
-	}
+	job_account(j, u, now, false);
 	return 0;
 }
 
@@ -293,17 +223,10 @@ static int run_pass(struct job *j, struct cpu_usage *cpu0)
 	uint64_t now = now_ns();
 	while (!limits_reached(j, now)) {
 		if (j->in_ramp && now >= j->ramp_end_ns) {
-			if (!sync && drain(j) < 0)
+			if (!sync && async_drain(j) < 0)
 				return j->res.error ? -j->res.error : -EIO;
 			start_measuring(j, now, cpu0);
 			j->bytes_issued = 0;
-		}
-		struct io_unit *u = sync ? &j->units[0] : free_unit(j);
-		if (!u) {
-			int rc = async_reap(j, 1);
-			if (rc < 0)
-				return rc;
-			continue;
 		}
 		if (j->bytes_total && j->bytes_issued >= j->bytes_total) {
 			if (!s->time_based)
@@ -311,7 +234,16 @@ static int run_pass(struct job *j, struct cpu_usage *cpu0)
 			job_gens_new_pass(j);
 			j->bytes_issued = 0;
 		}
+		struct io_unit *u = sync ? &j->units[0] : async_get_unit(j);
+		if (!u) {
+			int rc = async_reap(j, 1);
+			if (rc < 0)
+				return rc;
+			continue;
+		}
 		if (!job_next_io(j, u)) {
+			if (!sync)
+				async_put_unit(j, u);
 			if (!s->time_based)
 				break;
 			job_gens_new_pass(j);
@@ -324,6 +256,7 @@ static int run_pass(struct job *j, struct cpu_usage *cpu0)
 			rate_wait(j, u->ddir, u->buflen);
 		j->bytes_issued += u->buflen;
 		j->ios_issued++;
+		enum ddir d = u->ddir; /* u may be recycled once issued */
 		int rc;
 		if (sync) {
 			rc = sync_issue(j, u);
@@ -338,12 +271,12 @@ static int run_pass(struct job *j, struct cpu_usage *cpu0)
 				job_fail(j, u, rc);
 			return rc;
 		}
-		if (u->ddir == DDIR_WRITE && (s->fsync_blocks || s->fdatasync_blocks)) {
+		if (d == DDIR_WRITE && (s->fsync_blocks || s->fdatasync_blocks)) {
 			j->writes_since_sync++;
 			unsigned every = s->fsync_blocks ? s->fsync_blocks : s->fdatasync_blocks;
 			if (j->writes_since_sync >= every) {
 				j->writes_since_sync = 0;
-				if (!sync && (rc = drain(j)) < 0)
+				if (!sync && (rc = async_drain(j)) < 0)
 					return rc;
 				rc = do_sync_all(j, s->fsync_blocks ? DDIR_SYNC : DDIR_DATASYNC);
 				if (rc < 0)
@@ -352,7 +285,7 @@ static int run_pass(struct job *j, struct cpu_usage *cpu0)
 		}
 		now = now_ns();
 	}
-	return sync ? 0 : drain(j);
+	return sync ? 0 : async_drain(j);
 }
 
 static void finish_results(struct job *j, uint64_t end, const struct cpu_usage *cpu0)
@@ -419,7 +352,8 @@ void *job_thread_main(void *arg)
 	atomic_store(&j->state, JOB_STARTING);
 	if (*j->stop)
 		goto out;
-	if ((rc = job_files_open(j)) < 0 || (rc = job_gens_init(j)) < 0) {
+	if ((rc = job_files_open(j)) < 0 || (rc = job_gens_init(j)) < 0 ||
+	    (!(j->eng.ops->flags & ENGINE_SYNC) && (rc = async_init(j)) < 0)) {
 		j->res.error = -rc;
 		j->res.error_msg = xasprintf("setup failed: %s", strerror(-rc));
 		goto out;
@@ -446,6 +380,9 @@ void *job_thread_main(void *arg)
 		if (rc < 0 || s->time_based || limits_reached(j, now_ns()))
 			break;
 	}
+	/* never leave I/O in flight into buffers that are about to go away */
+	if (!(j->eng.ops->flags & ENGINE_SYNC))
+		async_drain(j);
 	if (rc >= 0 && s->end_fsync && (s->rw & RW_WRITE)) {
 		atomic_store(&j->state, JOB_FSYNC);
 		rc = do_sync_all(j, DDIR_SYNC);

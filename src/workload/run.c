@@ -222,6 +222,7 @@ static void release_jobs(struct job *jobs, size_t nr)
 		if (j->eng.ops && j->eng.ops->cleanup && j->eng.priv)
 			j->eng.ops->cleanup(&j->eng);
 		free(j->eng.priv);
+		async_release(j);
 		job_buffers_free(j);
 		job_files_release(j);
 		free(j->gens);

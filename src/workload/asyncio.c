@@ -1,0 +1,189 @@
+/*
+ * Driving asynchronous engines with fio's queue-depth semantics:
+ *  - up to `iodepth` I/Os in flight;
+ *  - queued I/Os are submitted (commit) once `iodepth_batch_submit` of them
+ *    are waiting, or when the queue is full;
+ *  - a full queue is reaped until no more than `iodepth_low` remain, each
+ *    reap asking for at least `iodepth_batch_complete_min` and at most
+ *    `iodepth_batch_complete_max` completions;
+ *  - slat runs from prep to submission and clat from submission to
+ *    completion; iodepth_level, iodepth_submit and iodepth_complete record
+ *    the depth at each queue, the size of each submission and of each reap.
+ * Units come from a free stack, so finding one is O(1) at any depth.
+ */
+#include "workload/job.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+int async_init(struct job *j)
+{
+	j->free_units = calloc(j->nr_units, sizeof(*j->free_units));
+	j->pending = calloc(j->nr_units, sizeof(*j->pending));
+	if (!j->free_units || !j->pending)
+		return -ENOMEM;
+	for (unsigned i = 0; i < j->nr_units; i++)
+		j->free_units[i] = &j->units[j->nr_units - 1 - i];
+	j->nr_free = j->nr_units;
+	j->nr_pending = 0;
+	return 0;
+}
+
+void async_release(struct job *j)
+{
+	free(j->free_units);
+	free(j->pending);
+	j->free_units = NULL;
+	j->pending = NULL;
+}
+
+struct io_unit *async_get_unit(struct job *j)
+{
+	return j->nr_free ? j->free_units[--j->nr_free] : NULL;
+}
+
+void async_put_unit(struct job *j, struct io_unit *u)
+{
+	j->free_units[j->nr_free++] = u;
+}
+
+/* Submit everything queued; the submission time ends each unit's slat. */
+static int commit(struct job *j)
+{
+	const struct engine_ops *ops = j->eng.ops;
+	if (!j->nr_pending)
+		return 0;
+	uint64_t now = now_ns();
+	for (unsigned i = 0; i < j->nr_pending; i++)
+		j->pending[i]->issue_ns = now;
+	if (ops->commit) {
+		int rc = ops->commit(&j->eng);
+		if (rc < 0)
+			return rc;
+	}
+	j->res.iodepth_submit[iodepth_sc_bucket(j->nr_pending)]++;
+	j->nr_pending = 0;
+	return 0;
+}
+
+int async_reap(struct job *j, unsigned min)
+{
+	const struct engine_ops *ops = j->eng.ops;
+	const struct job_spec *s = j->spec;
+	int rc = commit(j);
+	if (rc < 0)
+		return rc;
+	if (!j->inflight)
+		return 0;
+	unsigned max = s->iodepth_batch_complete_max ? s->iodepth_batch_complete_max : j->inflight;
+	if (max > j->inflight)
+		max = j->inflight;
+	if (min > max)
+		min = max;
+	int n = ops->reap(&j->eng, min, max, NULL, j->done);
+	if (n < 0)
+		return n;
+	uint64_t now = now_ns();
+	if (n)
+		j->res.iodepth_complete[iodepth_sc_bucket((unsigned)n)]++;
+	int err = 0;
+	for (int i = 0; i < n; i++) {
+		struct io_unit *u = j->done[i];
+		j->inflight--;
+		if (u->result < 0) {
+			if (!err)
+				job_fail(j, u, (int)u->result);
+			err = (int)u->result;
+		} else if (u->ddir >= DDIR_RWDIR_CNT) {
+			job_account_sync(j, u, now);
+		} else {
+			if ((uint64_t)u->result < u->buflen)
+				j->res.dir[u->ddir].short_ios++;
+			job_account(j, u, now, true);
+		}
+		async_put_unit(j, u);
+	}
+	return err ? err : n;
+}
+
+/* Reap down to the low-water mark once the queue is full. */
+static int make_room(struct job *j)
+{
+	const struct job_spec *s = j->spec;
+	unsigned depth = j->nr_units;
+	unsigned low = s->iodepth_low && s->iodepth_low < depth ? s->iodepth_low : depth - 1;
+	unsigned min = s->iodepth_batch_complete_min ? s->iodepth_batch_complete_min : 1;
+	while (j->inflight > low) {
+		unsigned want = j->inflight - low;
+		int rc = async_reap(j, want < min ? want : min);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+int async_issue(struct job *j, struct io_unit *u)
+{
+	const struct engine_ops *ops = j->eng.ops;
+	const struct job_spec *s = j->spec;
+	int rc;
+	u->start_ns = now_ns();
+	if (ops->prep && (rc = ops->prep(&j->eng, u)) < 0) {
+		async_put_unit(j, u);
+		return rc;
+	}
+	for (;;) {
+		rc = ops->queue(&j->eng, u);
+		if (rc != ENGINE_Q_BUSY)
+			break;
+		/* the engine is out of slots: submit and reap before retrying */
+		if ((rc = async_reap(j, 1)) < 0) {
+			async_put_unit(j, u);
+			return rc;
+		}
+	}
+	if (rc < 0) {
+		async_put_unit(j, u);
+		return rc;
+	}
+	j->inflight++;
+	j->res.iodepth_level[iodepth_level_bucket(j->inflight)]++;
+	if (rc == ENGINE_Q_COMPLETED) {
+		u->issue_ns = u->start_ns;
+		j->inflight--;
+		if (u->result < 0) {
+			job_fail(j, u, (int)u->result);
+			rc = (int)u->result;
+			async_put_unit(j, u);
+			return rc;
+		}
+		if (u->ddir >= DDIR_RWDIR_CNT)
+			job_account_sync(j, u, now_ns());
+		else
+			job_account(j, u, now_ns(), true);
+		async_put_unit(j, u);
+		return 0;
+	}
+	j->pending[j->nr_pending++] = u;
+	unsigned batch = s->iodepth_batch ? s->iodepth_batch : 1;
+	if (j->nr_pending >= batch || j->inflight >= j->nr_units)
+		if ((rc = commit(j)) < 0)
+			return rc;
+	if (j->inflight >= j->nr_units)
+		return make_room(j);
+	return 0;
+}
+
+int async_drain(struct job *j)
+{
+	int err = 0;
+	while (j->inflight) {
+		unsigned before = j->inflight;
+		int rc = async_reap(j, 1);
+		if (rc < 0 && !err)
+			err = rc;
+		if (rc < 0 && j->inflight == before)
+			break; /* the engine itself failed: nothing more will come back */
+	}
+	return err;
+}
