@@ -113,6 +113,9 @@ void job_files_release(struct job *j);
 /* unlink=1: remove the job's regular files after the run. */
 void job_files_unlink(struct job *j);
 
+/* align.c: refuse direct=1 jobs whose sizes or offsets are misaligned. */
+int job_check_direct_alignment(const struct job *j);
+
 /* buffers.c: unit buffers and their contents. */
 int job_buffers_alloc(struct job *j);
 void job_buffers_free(struct job *j);

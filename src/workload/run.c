@@ -84,7 +84,8 @@ static int setup_jobs(struct job *jobs, size_t nr, const struct job_list *l,
 	/* Resolve and lay out every file before anything runs, so a bad
 	 * filename or a refused device stops the run before any I/O. */
 	for (size_t i = 0; i < nr; i++)
-		if ((rc = job_files_setup(&jobs[i], cfg->quiet)) < 0)
+		if ((rc = job_files_setup(&jobs[i], cfg->quiet)) < 0 ||
+		    (rc = job_check_direct_alignment(&jobs[i])) < 0)
 			return rc;
 	for (size_t i = 0; i < nr; i++) {
 		struct job *j = &jobs[i];
