@@ -36,6 +36,14 @@ void dir_result_init(struct dir_result *d)
 	hist_init(&d->lat_hist);
 }
 
+void job_result_init_zeroed(struct job_result *r)
+{
+	/* All-zero is the initial state of every runstat and histogram, so
+	 * nothing is written: the histogram pages a job never touches stay
+	 * unallocated (64 cloned jobs would otherwise pin 12 MiB). */
+	r->nr_jobs = 1;
+}
+
 void job_result_init(struct job_result *r)
 {
 	memset(r, 0, sizeof(*r));

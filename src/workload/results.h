@@ -93,6 +93,8 @@ struct run_result {
 
 void dir_result_init(struct dir_result *d);
 void job_result_init(struct job_result *r);
+/* For a result in zeroed memory (calloc): sets only what is not zero. */
+void job_result_init_zeroed(struct job_result *r);
 /* Add src into dst (group_reporting): sums, merged stats and histograms. */
 void job_result_merge(struct job_result *dst, const struct job_result *src);
 void job_result_release(struct job_result *r);
