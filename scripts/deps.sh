@@ -6,7 +6,7 @@ PKGS=(
   build-essential meson ninja-build pkg-config clang
   liburing-dev libaio-dev libblkid-dev libsqlite3-dev
   fio bonnie++ sysstat time python3
-  e2fsprogs xfsprogs btrfs-progs util-linux fdisk groff-base man-db bsdutils fuse3 python3-fusepy
+  e2fsprogs xfsprogs btrfs-progs util-linux fdisk groff-base man-db bsdutils fuse3 python3-fusepy strace
 )
 SUDO=
 [ "$(id -u)" -eq 0 ] || SUDO=sudo

@@ -85,6 +85,11 @@ struct engine_ops {
 	int (*reap)(struct engine_ctx *ctx, unsigned min, unsigned max,
 		    const struct timespec *timeout, struct io_unit **done);
 	void (*cleanup)(struct engine_ctx *ctx);                       /* optional */
+	/* Optional: called once, after init() and before any file is opened,
+	 * with the job's unit buffers (units[i].buf, buf_size bytes each), so
+	 * an engine can register them with the kernel (io_uring fixedbufs). */
+	int (*register_buffers)(struct engine_ctx *ctx, struct io_unit *units, unsigned n,
+				uint64_t buf_size);
 };
 
 /* Look an engine up by name; NULL if there is none. */

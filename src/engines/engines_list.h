@@ -14,5 +14,9 @@ extern const struct engine_ops engine_vsync;
 extern const struct engine_ops engine_pvsync;
 extern const struct engine_ops engine_pvsync2;
 extern const struct engine_ops engine_null;
+extern const struct engine_ops engine_io_uring;
+extern const struct engine_ops engine_libaio;
+extern const struct engine_ops engine_posixaio;
+extern const struct engine_ops engine_mmap;
 
 #endif

@@ -13,7 +13,8 @@
 #include <stddef.h>
 #include <string.h>
 
-#define ENGINE_LIST(X) X(sync) X(psync) X(vsync) X(pvsync) X(pvsync2) X(null)
+#define ENGINE_LIST(X) X(sync) X(psync) X(vsync) X(pvsync) X(pvsync2) X(null) \
+	X(io_uring) X(libaio) X(posixaio) X(mmap)
 
 #define ENGINE_OPS(n) &engine_##n,
 #define ENGINE_NAME(n) #n,

@@ -103,11 +103,19 @@ static void apply_section(struct builder *b, struct job_spec *s, size_t from, si
 				apply_item(b, s, &b->it->v[i], l, false);
 }
 
+/* Echo an option as fio does: with arithmetic already evaluated. */
 static void kv_append(struct job_kv **kv, size_t *nr, const struct jf_item *item)
 {
 	*kv = xrealloc(*kv, (*nr + 1) * sizeof(**kv));
 	(*kv)[*nr].key = xstrdup(item->name);
-	(*kv)[*nr].value = item->value ? xstrdup(item->value) : NULL;
+	char *v = NULL;
+	const struct option_def *o = option_find(item->name);
+	if (item->value && o && o->type != OPT_STR && strchr(item->value, '(')) {
+		bool bare = false;
+		const char *ewhy = NULL;
+		v = jf_expand_arith(item->value, &bare, &ewhy);
+	}
+	(*kv)[*nr].value = v ? v : item->value ? xstrdup(item->value) : NULL;
 	(*nr)++;
 }
 

@@ -53,7 +53,7 @@ static int commit(struct job *j)
 	const struct engine_ops *ops = j->eng.ops;
 	if (!j->nr_pending)
 		return 0;
-	uint64_t now = now_ns();
+	uint64_t now = job_now(j);
 	for (unsigned i = 0; i < j->nr_pending; i++)
 		j->pending[i]->issue_ns = now;
 	if (ops->commit) {
@@ -83,7 +83,7 @@ int async_reap(struct job *j, unsigned min)
 	int n = ops->reap(&j->eng, min, max, NULL, j->done);
 	if (n < 0)
 		return n;
-	uint64_t now = now_ns();
+	uint64_t now = job_now(j);
 	if (n)
 		j->res.iodepth_complete[iodepth_sc_bucket((unsigned)n)]++;
 	int err = 0;
@@ -127,7 +127,7 @@ int async_issue(struct job *j, struct io_unit *u)
 	const struct engine_ops *ops = j->eng.ops;
 	const struct job_spec *s = j->spec;
 	int rc;
-	u->start_ns = now_ns();
+	u->start_ns = job_now(j);
 	if (ops->prep && (rc = ops->prep(&j->eng, u)) < 0) {
 		async_put_unit(j, u);
 		return rc;
@@ -158,9 +158,9 @@ int async_issue(struct job *j, struct io_unit *u)
 			return rc;
 		}
 		if (u->ddir >= DDIR_RWDIR_CNT)
-			job_account_sync(j, u, now_ns());
+			job_account_sync(j, u, job_now(j));
 		else
-			job_account(j, u, now_ns(), true);
+			job_account(j, u, job_now(j), true);
 		async_put_unit(j, u);
 		return 0;
 	}

@@ -3,7 +3,8 @@
  * (enough for O_DIRECT on every device we know; the async-engine work may
  * honour iomem_align). Contents follow fio's options: random data by default,
  * zero_buffers for zeros, buffer_compress_percentage for data that compresses
- * by about that much, refill_buffers to regenerate before every write, and
+ * by about that much (refilled before every write, as fio does below 100%),
+ * refill_buffers to regenerate before every write, and
  * scramble_buffers (the default) to stamp each 512-byte sector of a write with
  * its offset and a counter so deduplicating storage cannot fold the blocks.
  */
@@ -79,6 +80,11 @@ int job_buffers_alloc(struct job *j)
 		return error_errno(-rc, "cannot allocate %u buffers of %llu bytes for job '%s'",
 				   j->nr_units, (unsigned long long)j->buf_size, s->name);
 	j->buf_mem = mem;
+	/* The job's generators are seeded only when its thread starts: seed
+	 * the buffer generator here so the first fill is random, not zeros. */
+	rng_seed(&j->rng_buf, (s->randseed_set ? s->randseed : 0x2545f4914f6cdd1dULL) +
+				      0x9e3779b97f4a7c15ULL * (j->index + 1) +
+				      (s->randrepeat || s->randseed_set ? 0 : now_ns()));
 	j->units = calloc(j->nr_units, sizeof(*j->units));
 	j->done = calloc(j->nr_units, sizeof(*j->done));
 	if (!j->units || !j->done)
@@ -105,7 +111,10 @@ void job_buffers_free(struct job *j)
 void job_buffer_fill(struct job *j, struct io_unit *u)
 {
 	const struct job_spec *s = j->spec;
-	if (s->refill_buffers) {
+	/* as fio: a compression level below 100% refills every write, or
+	 * identical neighbouring blocks would compress together far more */
+	if (s->refill_buffers || (s->buffer_compress_percentage && !s->zero_buffers &&
+				  s->buffer_compress_percentage < 100)) {
 		fill_one(j, u->buf, u->buflen);
 		return;
 	}

@@ -22,30 +22,33 @@
 
 #define LAYOUT_CHUNK (1024 * 1024)
 
+/* File names as fio makes them: filename= entries (relative ones under the
+ * first directory), or jobname.jobnum.filenum in the directory the clone
+ * gets from a directory=a:b list (clones are spread over it round robin). */
 static char **file_paths(const struct job_spec *s, unsigned *n)
 {
 	char **paths;
+	char **dirs = NULL;
+	size_t nd = 0;
+	if (s->directory && *s->directory)
+		nd = str_split_escaped(s->directory, ':', &dirs);
 	if (s->filename && *s->filename) {
 		char **names;
 		*n = (unsigned)str_split_escaped(s->filename, ':', &names);
 		paths = xcalloc(*n + 1, sizeof(*paths));
 		for (unsigned i = 0; i < *n; i++) {
 			bool rel = names[i][0] != '/';
-			paths[i] = rel && s->directory && *s->directory
-				? xasprintf("%s/%s", s->directory, names[i]) : xstrdup(names[i]);
+			paths[i] = rel && nd ? xasprintf("%s/%s", dirs[0], names[i]) : xstrdup(names[i]);
 		}
 		str_list_free(names);
-		return paths;
+	} else {
+		const char *dir = nd ? dirs[s->jobnum % nd] : NULL;
+		*n = s->nrfiles ? s->nrfiles : 1;
+		paths = xcalloc(*n + 1, sizeof(*paths));
+		for (unsigned i = 0; i < *n; i++)
+			paths[i] = dir ? xasprintf("%s/%s.%u.%u", dir, s->name, s->jobnum, i)
+				       : xasprintf("%s.%u.%u", s->name, s->jobnum, i);
 	}
-	char **dirs = NULL;
-	size_t nd = 0;
-	if (s->directory && *s->directory)
-		nd = str_split_escaped(s->directory, ':', &dirs);
-	*n = s->nrfiles ? s->nrfiles : 1;
-	paths = xcalloc(*n + 1, sizeof(*paths));
-	for (unsigned i = 0; i < *n; i++)
-		paths[i] = nd ? xasprintf("%s/%s.%u.%u", dirs[i % nd], s->name, s->jobnum, i)
-			      : xasprintf("%s.%u.%u", s->name, s->jobnum, i);
 	if (dirs)
 		str_list_free(dirs);
 	return paths;
@@ -160,6 +163,18 @@ static int layout(struct job *j, struct job_file *f, bool exists, uint64_t end, 
 	return 0;
 }
 
+/* The smallest block of any direction: as fio, file sizes picked from a
+ * range and I/O regions are whole multiples of it, so no I/O is ever
+ * shorter than bs (a short tail would fail with direct=1). */
+static uint64_t min_bs_all(const struct job_spec *s)
+{
+	uint64_t m = 0;
+	for (int d = 0; d < DDIR_RWDIR_CNT; d++)
+		if (s->min_bs[d] && (!m || s->min_bs[d] < m))
+			m = s->min_bs[d];
+	return m ? m : 1;
+}
+
 static uint64_t pick_filesize(const struct job_spec *s, unsigned nfiles, unsigned i)
 {
 	if (s->filesize_max) {
@@ -167,7 +182,9 @@ static uint64_t pick_filesize(const struct job_spec *s, unsigned nfiles, unsigne
 			return s->filesize_max;
 		struct rng r;
 		rng_seed(&r, (s->randseed_set ? s->randseed : 0x243f6a88) + i + 1000u * s->jobnum);
-		return s->filesize_min + rng_below(&r, s->filesize_max - s->filesize_min + 1);
+		uint64_t v = s->filesize_min + rng_below(&r, s->filesize_max - s->filesize_min + 1);
+		uint64_t bs = min_bs_all(s);
+		return v - v % bs >= s->filesize_min ? v - v % bs : v;
 	}
 	return s->size ? s->size / nfiles : 0;
 }
@@ -217,7 +234,8 @@ static int setup_one(struct job *j, struct job_file *f, unsigned i, bool quiet)
 			     s->name, (unsigned long long)off, (unsigned long long)want, f->path,
 			     (unsigned long long)f->real_size);
 	f->io_offset = off;
-	f->io_size = want;
+	uint64_t bs = min_bs_all(s);
+	f->io_size = want >= bs ? want - want % bs : want;
 	if (nofile || f->is_bdev)
 		return 0;
 	if (exists && S_ISCHR(st.st_mode))
@@ -248,7 +266,9 @@ int job_files_setup(struct job *j, bool quiet)
 			return rc;
 		total += j->files[i].io_size;
 	}
-	j->bytes_total = s->io_size ? s->io_size : total;
+	/* io_size in whole blocks too: fio rounds it up */
+	uint64_t bs = min_bs_all(s);
+	j->bytes_total = s->io_size ? (s->io_size + bs - 1) / bs * bs : total;
 	int flags = (s->rw & (RW_WRITE | RW_TRIM)) ? O_RDWR : O_RDONLY;
 	if (s->direct)
 		flags |= O_DIRECT;

@@ -15,6 +15,7 @@
 
 #include "engines/engine.h"
 #include "stats/sampler.h"
+#include "util/clock.h"
 #include "util/distrib.h"
 #include "util/rand.h"
 #include "util/randperm.h"
@@ -42,6 +43,7 @@ struct file_gen {
 
 struct job {
 	const struct job_spec *spec;
+	const struct clock *clk;        /* the run's clock: every measurement reads it */
 	unsigned index;                 /* position in the run */
 	struct engine_ctx eng;
 	struct job_file *files;
@@ -103,6 +105,11 @@ enum job_state {
 	JOB_FSYNC,
 	JOB_DONE,
 };
+
+static inline uint64_t job_now(const struct job *j)
+{
+	return clock_ns(j->clk);
+}
 
 /* files.c: resolve names and sizes, lay out, open, close, unlink. */
 int job_files_setup(struct job *j, bool quiet);

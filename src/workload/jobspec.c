@@ -36,6 +36,7 @@ void job_spec_defaults(struct job_spec *s)
 	/* 0 = not set: job_spec_finalize() derives them as fio does */
 	s->iodepth_batch_complete_max = 0;
 	s->iodepth_low = 0;
+	s->nonvectored = -1; /* io_uring: probe the kernel, as fio */
 	s->loops = 1;
 	s->scramble_buffers = true;
 	s->buffer_compress_chunk = 512;
@@ -46,6 +47,9 @@ void job_spec_defaults(struct job_spec *s)
 	s->bw_avg_time = 500ULL * 1000000ULL;
 	s->iops_avg_time = 500ULL * 1000000ULL;
 	s->kb_base = 1024;
+	s->ioprio = -1;       /* not set */
+	s->ioprio_class = -1; /* not set */
+	s->clocksource = CLOCK_SRC_AUTO;
 }
 
 static char *dup_or_null(const char *s)
@@ -84,6 +88,8 @@ void job_spec_copy(struct job_spec *dst, const struct job_spec *src)
 	dst->ioengine = dup_or_null(src->ioengine);
 	dst->wait_for = dup_or_null(src->wait_for);
 	dst->origin = dup_or_null(src->origin);
+	dst->cpus_allowed = dup_or_null(src->cpus_allowed);
+	dst->cpumask = dup_or_null(src->cpumask);
 	dst->opts = job_kv_copy(src->opts, src->nr_opts);
 }
 
@@ -98,6 +104,8 @@ void job_spec_release(struct job_spec *s)
 	free(s->ioengine);
 	free(s->wait_for);
 	free(s->origin);
+	free(s->cpus_allowed);
+	free(s->cpumask);
 	job_kv_free(s->opts, s->nr_opts);
 	memset(s, 0, sizeof(*s));
 }

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/clock.h"
 #include "workload/ddir.h"
 
 #define MAX_BSSPLIT 64
@@ -99,6 +100,13 @@ struct job_spec {
 	bool hipri;     /* pvsync2: RWF_HIPRI */
 	bool nowait;    /* pvsync2: RWF_NOWAIT */
 	bool uncached;  /* pvsync2: RWF_DONTCACHE where the kernel has it */
+	bool fixedbufs;       /* io_uring: registered buffers (READ/WRITE_FIXED) */
+	bool registerfiles;   /* io_uring: registered files (IOSQE_FIXED_FILE) */
+	bool sqthread_poll;   /* io_uring: kernel submission thread (SQPOLL) */
+	unsigned sqthread_poll_cpu;  /* io_uring: CPU of that thread, when _set */
+	bool sqthread_poll_cpu_set;
+	int nonvectored;      /* io_uring: -1 probe (READ/WRITE if known), 0 READV/WRITEV, 1 READ/WRITE */
+	bool userspace_reap;  /* libaio: read completions from the ring when min is 0 */
 
 	/* how long */
 	uint64_t runtime;     /* ns; 0 = until io_size is done */
@@ -141,6 +149,18 @@ struct job_spec {
 	uint64_t iops_avg_time; /* ns, iopsavgtime */
 	unsigned kb_base;       /* 1024 or 1000 */
 	bool unified_rw_reporting;
+
+	/* scheduling and clock */
+	char *cpus_allowed;       /* cpus_allowed= list as written ("0-3,6"), NULL = not set */
+	char *cpumask;            /* cpumask= bit mask as written, NULL = not set; the later
+				     of the two clears the other, as in fio */
+	bool cpus_allowed_split;  /* cpus_allowed_policy=split (default shared) */
+	int nice;                 /* added to the job thread's nice value, -20..19 */
+	int ioprio;               /* prio= 0..7, -1 = not set */
+	int ioprio_class;         /* prioclass= 0..3, -1 = not set */
+	enum clock_source clocksource; /* CLOCK_SRC_AUTO unless clocksource= */
+	bool gtod_reduce;         /* as written; it sets the four below */
+	bool disable_lat, disable_clat, disable_slat, disable_bw;
 
 	/* the options as written, for the JSON echo (global ones first) */
 	struct job_kv *opts;

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "sys/cpuusage.h"
+#include "workload/jobsched.h"
 #include "util/error.h"
 #include "util/xmalloc.h"
 
@@ -81,29 +82,36 @@ static void start_measuring(struct job *j, uint64_t now, struct cpu_usage *cpu0)
 /* Account one finished data I/O. */
 void job_account(struct job *j, struct io_unit *u, uint64_t now, bool async)
 {
+	const struct job_spec *s = j->spec;
 	enum ddir d = u->ddir;
 	uint64_t bytes = (uint64_t)u->result;
 	if (j->in_ramp)
 		return;
 	struct dir_result *dr = &j->res.dir[d];
-	uint64_t lat = now - u->start_ns;
-	uint64_t clat = now - u->issue_ns;
-	if (async) {
+	if (async && !s->disable_slat) {
 		uint64_t slat = u->issue_ns - u->start_ns;
 		hist_add(&dr->slat_hist, slat);
 		acc_add(&j->acc_slat[d], slat);
 	}
-	hist_add(&dr->clat_hist, clat);
-	acc_add(&j->acc_clat[d], clat);
-	hist_add(&dr->lat_hist, lat);
-	acc_add(&j->acc_lat[d], lat);
-	lat_bucket_add(&j->res, clat);
+	if (!s->disable_clat) {
+		uint64_t clat = now - u->issue_ns;
+		hist_add(&dr->clat_hist, clat);
+		acc_add(&j->acc_clat[d], clat);
+		lat_bucket_add(&j->res, clat);
+	}
+	if (!s->disable_lat) {
+		uint64_t lat = now - u->start_ns;
+		hist_add(&dr->lat_hist, lat);
+		acc_add(&j->acc_lat[d], lat);
+	}
 	dr->io_bytes += bytes;
 	dr->total_ios++;
 	counter_add(&j->prog_bytes[d], bytes);
 	counter_add(&j->prog_ios[d], 1);
-	sampler_update(&j->bw[d], now, dr->io_bytes);
-	sampler_update(&j->iops[d], now, dr->total_ios);
+	if (!s->disable_bw) {
+		sampler_update(&j->bw[d], now, dr->io_bytes);
+		sampler_update(&j->iops[d], now, dr->total_ios);
+	}
 }
 
 /* Account one finished sync/datasync. */
@@ -130,7 +138,7 @@ static void rate_wait(struct job *j, enum ddir d, uint64_t len)
 	}
 	j->rate_bytes[d] += len;
 	j->rate_ios[d]++;
-	if (due && now_ns() < j->rate_start_ns + due)
+	if (due && job_now(j) < j->rate_start_ns + due)
 		sleep_until_ns(j->rate_start_ns + due);
 }
 
@@ -142,19 +150,20 @@ static bool rate_limited(const struct job_spec *s)
 	return false;
 }
 
-/* Issue a sync/datasync to every file and time it. */
-static int do_sync_all(struct job *j, enum ddir kind)
+/* Issue a sync/datasync to `only`, or to every file when it is NULL, and
+ * time it. */
+static int do_sync_all(struct job *j, enum ddir kind, const struct job_file *only)
 {
 	struct io_unit u = { .ddir = kind };
 	for (unsigned i = 0; i < j->nr_files; i++) {
-		if (j->files[i].fd < 0)
+		if (j->files[i].fd < 0 || (only && &j->files[i] != only))
 			continue;
 		u.file = &j->files[i];
 		u.offset = 0;
 		u.buflen = 0;
-		u.start_ns = u.issue_ns = now_ns();
+		u.start_ns = u.issue_ns = job_now(j);
 		engine_do_sync(&u);
-		uint64_t now = now_ns();
+		uint64_t now = job_now(j);
 		if (u.result < 0) {
 			job_fail(j, &u, (int)u.result);
 			return (int)u.result;
@@ -171,7 +180,7 @@ static int sync_issue(struct job *j, struct io_unit *u)
 	void *buf = u->buf;
 	uint64_t want = u->buflen, off = u->offset, done = 0;
 	int rc;
-	u->start_ns = now_ns();
+	u->start_ns = job_now(j);
 	if (ops->prep && (rc = ops->prep(&j->eng, u)) < 0)
 		return rc;
 	u->issue_ns = u->start_ns;
@@ -190,7 +199,7 @@ static int sync_issue(struct job *j, struct io_unit *u)
 		u->offset = off + done;
 		u->buflen = want - done;
 	}
-	uint64_t now = now_ns();
+	uint64_t now = job_now(j);
 	u->buf = buf;
 	u->offset = off;
 	u->buflen = want;
@@ -220,13 +229,15 @@ static int run_pass(struct job *j, struct cpu_usage *cpu0)
 	const struct job_spec *s = j->spec;
 	bool sync = j->eng.ops->flags & ENGINE_SYNC;
 	bool paced = rate_limited(s);
-	uint64_t now = now_ns();
+	uint64_t now = job_now(j);
 	while (!limits_reached(j, now)) {
 		if (j->in_ramp && now >= j->ramp_end_ns) {
 			if (!sync && async_drain(j) < 0)
 				return j->res.error ? -j->res.error : -EIO;
 			start_measuring(j, now, cpu0);
-			j->bytes_issued = 0;
+			/* as fio: I/O done in the ramp counts towards size,
+			 * not towards number_ios */
+			j->ios_issued = 0;
 		}
 		if (j->bytes_total && j->bytes_issued >= j->bytes_total) {
 			if (!s->time_based)
@@ -257,6 +268,7 @@ static int run_pass(struct job *j, struct cpu_usage *cpu0)
 		j->bytes_issued += u->buflen;
 		j->ios_issued++;
 		enum ddir d = u->ddir; /* u may be recycled once issued */
+		struct job_file *wf = u->file;
 		int rc;
 		if (sync) {
 			rc = sync_issue(j, u);
@@ -278,12 +290,13 @@ static int run_pass(struct job *j, struct cpu_usage *cpu0)
 				j->writes_since_sync = 0;
 				if (!sync && (rc = async_drain(j)) < 0)
 					return rc;
-				rc = do_sync_all(j, s->fsync_blocks ? DDIR_SYNC : DDIR_DATASYNC);
+				/* as fio: sync the file just written, not all */
+				rc = do_sync_all(j, s->fsync_blocks ? DDIR_SYNC : DDIR_DATASYNC, wf);
 				if (rc < 0)
 					return rc;
 			}
 		}
-		now = now_ns();
+		now = job_now(j);
 	}
 	return sync ? 0 : async_drain(j);
 }
@@ -337,7 +350,7 @@ void *job_thread_main(void *arg)
 	struct job *j = arg;
 	const struct job_spec *s = j->spec;
 	struct cpu_usage cpu0;
-	uint64_t t0 = now_ns();
+	uint64_t t0 = job_now(j);
 	int rc = 0;
 
 	wait_for_jobs(j);
@@ -352,13 +365,20 @@ void *job_thread_main(void *arg)
 	atomic_store(&j->state, JOB_STARTING);
 	if (*j->stop)
 		goto out;
+	char why[256];
+	if ((rc = job_sched_apply(s, j->index, why, sizeof(why))) < 0) {
+		error("job '%s': %s", s->name, why);
+		j->res.error = -rc;
+		j->res.error_msg = xstrdup(why);
+		goto out;
+	}
 	if ((rc = job_files_open(j)) < 0 || (rc = job_gens_init(j)) < 0 ||
 	    (!(j->eng.ops->flags & ENGINE_SYNC) && (rc = async_init(j)) < 0)) {
 		j->res.error = -rc;
 		j->res.error_msg = xasprintf("setup failed: %s", strerror(-rc));
 		goto out;
 	}
-	uint64_t now = now_ns();
+	uint64_t now = job_now(j);
 	j->start_ns = now;
 	j->in_ramp = s->ramp_time > 0;
 	j->ramp_end_ns = now + s->ramp_time;
@@ -376,8 +396,9 @@ void *job_thread_main(void *arg)
 		if (j->loop)
 			job_gens_new_pass(j);
 		j->bytes_issued = 0;
+		j->ios_issued = 0; /* number_ios limits each loop, as in fio */
 		rc = run_pass(j, &cpu0);
-		if (rc < 0 || s->time_based || limits_reached(j, now_ns()))
+		if (rc < 0 || s->time_based || *j->stop || (j->end_ns && job_now(j) >= j->end_ns))
 			break;
 	}
 	/* never leave I/O in flight into buffers that are about to go away */
@@ -385,14 +406,14 @@ void *job_thread_main(void *arg)
 		async_drain(j);
 	if (rc >= 0 && s->end_fsync && (s->rw & RW_WRITE)) {
 		atomic_store(&j->state, JOB_FSYNC);
-		rc = do_sync_all(j, DDIR_SYNC);
+		rc = do_sync_all(j, DDIR_SYNC, NULL);
 	}
 	if (rc >= 0 && s->fsync_on_close && (s->rw & RW_WRITE))
-		rc = do_sync_all(j, DDIR_SYNC);
-	finish_results(j, now_ns(), &cpu0);
+		rc = do_sync_all(j, DDIR_SYNC, NULL);
+	finish_results(j, job_now(j), &cpu0);
 out:
 	job_files_close(j);
-	j->res.elapsed_s = (now_ns() - t0 + NSEC_PER_SEC / 2) / NSEC_PER_SEC;
+	j->res.elapsed_s = (job_now(j) - t0 + NSEC_PER_SEC / 2) / NSEC_PER_SEC;
 	atomic_store(&j->state, JOB_DONE);
 	atomic_store(&j->done_flag, true);
 	return NULL;

@@ -7,6 +7,8 @@
  * checks the two agree.
  */
 #include "workload/options_cb.h"
+#include "workload/options_sched.h"
+#include "workload/options_engine.h"
 #include "util/units.h"
 
 #include <stddef.h>
@@ -65,15 +67,21 @@ const struct option_def option_table[] = {
 	FUNC("random_distribution", opt_cb_random_distribution, "str[:float]", "random", "random, zipf:THETA, pareto:H or normal:DEV"),
 	BOOL("fill_device", fill_device, "0", "write until the device or file system is full", .alias = { "fill_fs" }),
 	/* engine */
-	FUNC("ioengine", opt_cb_ioengine, "str", "psync", "I/O engine: sync psync vsync pvsync pvsync2 null"),
+	FUNC("ioengine", opt_cb_ioengine, "str", "psync", "I/O engine: sync psync vsync pvsync pvsync2 null io_uring libaio posixaio mmap"),
 	UINT("iodepth", iodepth, 1, 65535, "1", "I/Os to keep in flight (async engines)"),
 	UINT("iodepth_batch", iodepth_batch, 0, 65535, "1", "I/Os to submit at once", .alias = { "iodepth_batch_submit" }),
 	UINT("iodepth_batch_complete_min", iodepth_batch_complete_min, 0, 65535, "1", "minimum completions to reap at once", .alias = { "iodepth_batch_complete" }),
 	UINT("iodepth_batch_complete_max", iodepth_batch_complete_max, 0, 65535, NULL, "maximum completions to reap at once (default: the minimum)"),
 	UINT("iodepth_low", iodepth_low, 0, 65535, NULL, "refill the queue when it drains to this depth (default: iodepth)"),
-	BOOL("hipri", hipri, "0", "pvsync2: polled high-priority I/O (RWF_HIPRI)"),
+	BOOL("hipri", hipri, "0", "pvsync2, io_uring: polled completions (RWF_HIPRI, IORING_SETUP_IOPOLL); needs direct=1"),
 	BOOL("nowait", nowait, "0", "pvsync2: fail instead of blocking (RWF_NOWAIT)"),
 	BOOL("uncached", uncached, "0", "pvsync2: drop pages after the I/O (RWF_DONTCACHE)"),
+	BOOL("fixedbufs", fixedbufs, "0", "io_uring: register the I/O buffers with the kernel once (READ/WRITE_FIXED)"),
+	BOOL("registerfiles", registerfiles, "0", "io_uring: register the files with the kernel once (IOSQE_FIXED_FILE)"),
+	BOOL("sqthread_poll", sqthread_poll, "0", "io_uring: a kernel thread polls for submissions (SQPOLL; implies registerfiles)"),
+	FUNC("sqthread_poll_cpu", opt_cb_sqthread_poll_cpu, "int", NULL, "io_uring: CPU to pin the sqthread_poll thread to"),
+	FUNC("nonvectored", opt_cb_nonvectored, "int", "-1", "io_uring: 1 READ/WRITE, 0 READV/WRITEV, -1 READ/WRITE where the kernel has them"),
+	BOOL("userspace_reap", userspace_reap, "0", "libaio: read completions from the ring in user space when reaping with minimum 0"),
 	/* how long */
 	TIME("runtime", runtime, NS_PER_SEC, "0", "stop after this time (default unit: s)", .alias = { "timeout" }),
 	BOOL("time_based", time_based, "0", "keep going until runtime even when the I/O is done"),
@@ -111,6 +119,19 @@ const struct option_def option_table[] = {
 	TIME("iopsavgtime", iops_avg_time, NS_PER_MS, "500", "IOPS sampling interval (default unit: ms)"),
 	FUNC("kb_base", opt_cb_kb_base, "int", "1024", "1024: k means 1024 and KiB 1000 (fio's default); 1000: the reverse"),
 	FUNC("unified_rw_reporting", opt_cb_unified_rw_reporting, "str", "none", "none, or mixed to report all directions as one", .is_flag = true),
+	/* scheduling and clock */
+	FUNC("cpus_allowed", opt_cb_cpus_allowed, "str", NULL, "CPUs the job may run on, e.g. 0-3,6"),
+	FUNC("cpus_allowed_policy", opt_cb_cpus_allowed_policy, "str", "shared", "shared: each job may use all those CPUs; split: one CPU per job, round robin"),
+	FUNC("cpumask", opt_cb_cpumask, "int", NULL, "CPUs the job may run on as a bit mask (34 = CPUs 1 and 5; 0x... for any number)"),
+	FUNC("nice", opt_cb_nice, "int", "0", "add this to the job thread's nice value (-20 to 19)"),
+	FUNC("prio", opt_cb_prio, "int", NULL, "I/O priority from 0 (highest) to 7 within prioclass (default class: best-effort)"),
+	FUNC("prioclass", opt_cb_prioclass, "int", NULL, "I/O priority class: 1 realtime (needs root), 2 best-effort, 3 idle"),
+	FUNC("clocksource", opt_cb_clocksource, "str", "auto", "clock for timing: cpu (TSC), clock_gettime or gettimeofday (auto: cpu where the TSC is invariant)"),
+	FUNC("gtod_reduce", opt_cb_gtod_reduce, "bool", "0", "skip latency and bandwidth measurement (sets every disable_* option)", .is_flag = true),
+	BOOL("disable_lat", disable_lat, "0", "do not measure total latency"),
+	BOOL("disable_clat", disable_clat, "0", "do not measure completion latency"),
+	BOOL("disable_slat", disable_slat, "0", "do not measure submission latency"),
+	BOOL("disable_bw_measurement", disable_bw, "0", "do not sample bandwidth and IOPS", .alias = { "disable_bw" }),
 };
 
 const size_t option_table_len = sizeof(option_table) / sizeof(option_table[0]);

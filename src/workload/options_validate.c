@@ -4,8 +4,11 @@
  * numjobs/iodepth/nrfiles 0, a directory that does not exist, filename count
  * versus nrfiles, time_based without runtime). Each problem names the
  * options to blame so the job-file parser can point at file:line:col.
+ * check_sched() re-checks cpus_allowed/cpumask against this machine's CPUs
+ * and refuses clocksource=cpu without an invariant TSC.
  */
 #include "workload/options.h"
+#include "workload/options_sched.h"
 #include "util/error.h"
 #include "util/strutil.h"
 
@@ -117,11 +120,26 @@ static void check_files(struct vstate *v)
 	}
 }
 
+static void check_sched(struct vstate *v)
+{
+	const struct job_spec *s = v->s;
+	cpu_set_t set;
+	char why[200];
+	if (job_spec_cpuset(s, &set, why, sizeof(why)) < 0) {
+		const char *key = s->cpus_allowed ? "cpus_allowed" : "cpumask";
+		problem(v, key, "invalid CPU %s '%s' for option '%s': %s", s->cpus_allowed ? "list" : "mask",
+			s->cpus_allowed ? s->cpus_allowed : s->cpumask, key, why);
+	}
+	if (s->clocksource == CLOCK_SRC_TSC && !clock_tsc_invariant(why, sizeof(why)))
+		problem(v, "clocksource", "clocksource 'cpu' is not usable: %s", why);
+}
+
 int job_spec_validate(const struct job_spec *s, spec_problem_fn report, void *arg)
 {
 	struct vstate v = { .report = report, .arg = arg, .s = s };
 	check_counts(&v);
 	check_block_sizes(&v);
 	check_files(&v);
+	check_sched(&v);
 	return v.problems ? -EINVAL : 0;
 }

@@ -60,15 +60,16 @@ static int resolve_wait_for(struct job *jobs, size_t nr, size_t i)
 }
 
 static int setup_jobs(struct job *jobs, size_t nr, const struct job_list *l,
-		      const struct run_config *cfg)
+		      const struct run_config *cfg, const struct clock *clk)
 {
 	int rc = 0;
 	for (size_t i = 0; i < nr; i++) {
 		struct job *j = &jobs[i];
 		j->spec = &l->jobs[i];
+		j->clk = clk;
 		j->index = (unsigned)i;
 		j->stop = cfg->stop;
-		job_result_init(&j->res);
+		job_result_init_zeroed(&j->res); /* jobs[] is calloc'd */
 		j->eng.spec = j->spec;
 		j->eng.ops = engine_find(j->spec->ioengine ? j->spec->ioengine : "psync");
 		if (!j->eng.ops) {
@@ -96,6 +97,10 @@ static int setup_jobs(struct job *jobs, size_t nr, const struct job_list *l,
 					   j->spec->name, j->eng.ops->name);
 		if ((rc = job_buffers_alloc(j)) < 0)
 			return rc;
+		if (j->eng.ops->register_buffers &&
+		    (rc = j->eng.ops->register_buffers(&j->eng, j->units, j->nr_units, j->buf_size)) < 0)
+			return error_errno(rc, "job '%s': the %s engine cannot register its buffers",
+					   j->spec->name, j->eng.ops->name);
 	}
 	return 0;
 }
@@ -253,7 +258,14 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 	out->global_opts = job_kv_copy(list->global_opts, list->nr_global_opts);
 	out->nr_global_opts = list->nr_global_opts;
 
-	rc = setup_jobs(jobs, nr, &expanded, cfg);
+	/* One clock for the whole run (fio's clocksource is global too): the
+	 * first job's choice, an invariant TSC when there is one. */
+	struct clock clk;
+	rc = clock_init(&clk, nr ? expanded.jobs[0].clocksource : CLOCK_SRC_AUTO);
+	if (rc < 0)
+		error("%s", clk.why);
+	else
+		rc = setup_jobs(jobs, nr, &expanded, cfg, &clk);
 	if (rc < 0) {
 		release_jobs(jobs, nr);
 		expanded.global_opts = NULL;

@@ -22,7 +22,7 @@ cleanup() {
   tac "$E2E_REG" | while read -r kind path; do
     case $kind in
       mount) umount "$path" 2>/dev/null || umount -l "$path" 2>/dev/null ;;
-      loop) losetup -d "$path" 2>/dev/null ;;
+      loop) blockdev --setrw "$path" 2>/dev/null; losetup -d "$path" 2>/dev/null ;;
       dir) rm -rf "$path" ;;
     esac
   done

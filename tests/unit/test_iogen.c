@@ -70,6 +70,7 @@ int main(void)
 	free(j.gens);
 
 	/* sequential with a skip: rw=read:4k reads every other block */
+	job_spec_release(&s);
 	job_spec_defaults(&s);
 	s.rw = RW_READ;
 	s.rw_seq_skip = 4096;
@@ -102,6 +103,7 @@ int main(void)
 	free(j.gens);
 
 	/* rwmixread=70 */
+	job_spec_release(&s);
 	job_spec_defaults(&s);
 	s.rw = RW_READ | RW_WRITE | RW_RAND;
 	s.rwmix[0] = 70;
@@ -119,6 +121,7 @@ int main(void)
 	free(j.gens);
 
 	/* bssplit 4k/75:64k/25 */
+	job_spec_release(&s);
 	job_spec_defaults(&s);
 	s.rw = RW_READ | RW_RAND;
 	s.nr_bssplit[0] = 2;
@@ -141,5 +144,6 @@ int main(void)
 	CHECK(small * 100 / total >= 73 && small * 100 / total <= 77, "4k share %llu%%",
 	      (unsigned long long)(small * 100 / total));
 	free(j.gens);
+	job_spec_release(&s);
 	return check_done("test_iogen");
 }

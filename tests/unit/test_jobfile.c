@@ -312,7 +312,7 @@ static void test_errors(void)
 		"[d]\n"
 		"size=4k\n"
 		"bs=8k\n"                   /* 10:4 bs > size */
-		"ioengine=libaio\n"         /* 11:10 */
+		"ioengine=rdma\n"           /* 11:10 */
 		"numjobs=0\n", 0, &l, NULL); /* 12:9 */
 	CHECK(ret == -EINVAL && l.nr == 0, "errors fail the file");
 	CHECK(count_lines(errbuf) == 8, "all errors reported: %s", errbuf);
@@ -322,7 +322,7 @@ static void test_errors(void)
 	CHECK(strstr(errbuf, "x.fio:6:1: error: option 'verify' is a fio option that iobench does not implement yet\n"), "fio option");
 	CHECK(strstr(errbuf, "x.fio:7:1: error: unterminated section header"), "header");
 	CHECK(strstr(errbuf, "x.fio:10:4: error: read block size 8192 is larger than size 4096"), "bs > size at bs");
-	CHECK(strstr(errbuf, "x.fio:11:10: error: ioengine 'libaio' is a fio engine that iobench does not implement yet"), "engine");
+	CHECK(strstr(errbuf, "x.fio:11:10: error: ioengine 'rdma' is a fio engine that iobench does not implement yet"), "engine");
 	CHECK(strstr(errbuf, "x.fio:12:9: error: invalid number '0' for option 'numjobs'"), "numjobs 0");
 
 	ret = parse_text("empty.fio", "; nothing\n[global]\nbs=4k\n", 0, &l, NULL);

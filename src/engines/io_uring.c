@@ -1,0 +1,473 @@
+/*
+ * The "io_uring" engine, fio's, on liburing: one ring per job with room for
+ * iodepth I/Os. queue() fills an SQE (READ/WRITE, READV/WRITEV with
+ * nonvectored=0, READ_FIXED/WRITE_FIXED with fixedbufs, FSYNC for sync and
+ * datasync units) and commit() hands every queued SQE to the kernel with one
+ * io_uring_enter; reap() takes completions off the CQ in batches and
+ * advances it once per batch. Trim is done synchronously, as fio does for
+ * io_uring, since no opcode discards on every kind of file.
+ *
+ * The ring is created in init(), so a refused option fails before any job
+ * starts, but disabled when the kernel allows a single issuer: the job's
+ * thread enables it at its first open and so becomes that issuer, which lets
+ * the kernel defer completion work until we reap (SINGLE_ISSUER and
+ * DEFER_TASKRUN, as fio asks for them; dropped on kernels without them).
+ * reap() first submits anything still queued, so it never waits for an I/O
+ * the kernel has not been given.
+ */
+#include "engines/engine.h"
+#include "engines/fileio.h"
+#include "util/error.h"
+#include "util/xmalloc.h"
+#include "workload/jobspec.h"
+
+#include <errno.h>
+#include <liburing.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define REAP_BATCH 64
+
+struct uring_priv {
+	struct io_uring ring;
+	bool ring_ready;     /* io_uring_queue_init succeeded */
+	bool disabled;       /* created R_DISABLED; the first open enables it */
+	unsigned setup_flags;
+	bool nonvec, fixedbufs, regfiles, hipri, sqpoll;
+	unsigned depth;      /* most I/Os queued + in flight */
+	unsigned queued;     /* SQEs filled, not yet submitted */
+	unsigned inflight;   /* submitted, not yet reaped */
+	/* READV/WRITEV: one iovec per slot; a unit's engine_data points at it */
+	struct iovec *vec;
+	unsigned *free_vec, nr_free_vec;
+	/* fixedbufs: the registered buffers, indexed by io_unit.index */
+	struct iovec *reg;
+	unsigned nr_reg;
+	/* registerfiles: the table the kernel holds, slot = position */
+	int *fds;
+	unsigned nr_fds;
+	bool explained;      /* the hipri rejection was explained */
+};
+
+static int kernel_has_plain_rw(struct uring_priv *p)
+{
+	struct io_uring_probe *pr = io_uring_get_probe_ring(&p->ring);
+	int ok = 0;
+
+	if (pr) {
+		ok = io_uring_opcode_supported(pr, IORING_OP_READ) &&
+		     io_uring_opcode_supported(pr, IORING_OP_WRITE);
+		io_uring_free_probe(pr);
+	}
+	return ok;
+}
+
+static void option_names(const struct uring_priv *p, bool sqpoll, char *out, size_t len)
+{
+	snprintf(out, len, "%s%s%s%s", sqpoll ? ",sqthread_poll" : "", p->hipri ? ",hipri" : "",
+		 p->fixedbufs ? ",fixedbufs" : "", p->regfiles ? ",registerfiles" : "");
+}
+
+/* Set the ring up, dropping the optional flags a kernel does not know. */
+static int ring_setup(struct uring_priv *p, const struct job_spec *s, unsigned entries)
+{
+	struct io_uring_params prm;
+	unsigned want = IORING_SETUP_CLAMP | IORING_SETUP_COOP_TASKRUN | IORING_SETUP_TASKRUN_FLAG |
+			IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN |
+			IORING_SETUP_R_DISABLED;
+	const unsigned droppable[] = {
+		IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_R_DISABLED,
+		IORING_SETUP_COOP_TASKRUN | IORING_SETUP_TASKRUN_FLAG,
+		IORING_SETUP_CLAMP,
+	};
+	unsigned base = 0;
+	int ret;
+
+	if (p->hipri)
+		base |= IORING_SETUP_IOPOLL;
+	if (s && s->sqthread_poll) {
+		base |= IORING_SETUP_SQPOLL;
+		if (s->sqthread_poll_cpu_set)
+			base |= IORING_SETUP_SQ_AFF;
+	}
+	for (size_t i = 0;; i++) {
+		memset(&prm, 0, sizeof(prm));
+		prm.flags = base | want;
+		if (base & IORING_SETUP_SQ_AFF)
+			prm.sq_thread_cpu = s->sqthread_poll_cpu;
+		ret = io_uring_queue_init_params(entries, &p->ring, &prm);
+		if (ret != -EINVAL || i == sizeof(droppable) / sizeof(droppable[0]))
+			break;
+		want &= ~droppable[i];
+	}
+	if (ret < 0)
+		return ret;
+	p->setup_flags = prm.flags;
+	p->disabled = prm.flags & IORING_SETUP_R_DISABLED;
+	p->depth = entries < prm.sq_entries ? entries : prm.sq_entries;
+	return 0;
+}
+
+static int uring_init(struct engine_ctx *ctx)
+{
+	struct uring_priv *p = ctx->priv;
+	const struct job_spec *s = ctx->spec;
+	unsigned entries = ctx->iodepth ? ctx->iodepth : 1;
+	char opts[96];
+	int ret;
+
+	p->fixedbufs = s && s->fixedbufs;
+	/* as fio: the submission thread works on registered files */
+	p->regfiles = s && (s->registerfiles || s->sqthread_poll);
+	p->hipri = s && s->hipri;
+	p->sqpoll = s && s->sqthread_poll;
+	if (p->hipri && !s->direct)
+		return error("io_uring: hipri (IOPOLL) needs direct=1: polled completion works "
+			     "only for O_DIRECT I/O on a device with poll queues");
+	ret = ring_setup(p, s, entries);
+	if (ret < 0) {
+		option_names(p, s && s->sqthread_poll, opts, sizeof(opts));
+		if (ret == -ENOSYS)
+			return error_errno(ret, "io_uring: this kernel has no io_uring");
+		if (ret == -EPERM)
+			return error_errno(ret, "io_uring: not permitted (see sysctl kernel.io_uring_disabled%s)",
+					   s && s->sqthread_poll ? "; sqthread_poll may need CAP_SYS_NICE" : "");
+		if (ret == -EINVAL && s && s->sqthread_poll_cpu_set && s->sqthread_poll)
+			return error_errno(ret, "io_uring: cannot set up the ring with sqthread_poll_cpu=%u "
+					   "(is that CPU online and allowed?)", s->sqthread_poll_cpu);
+		return error_errno(ret, "io_uring: cannot set up a ring of %u entries%s%s", entries,
+				   *opts ? " with " : "", *opts ? opts + 1 : "");
+	}
+	p->ring_ready = true;
+	if (!s || s->nonvectored < 0)
+		p->nonvec = kernel_has_plain_rw(p);
+	else
+		p->nonvec = s->nonvectored > 0;
+	p->vec = xcalloc(p->depth, sizeof(*p->vec));
+	p->free_vec = xcalloc(p->depth, sizeof(*p->free_vec));
+	for (unsigned i = 0; i < p->depth; i++)
+		p->free_vec[i] = p->depth - 1 - i;
+	p->nr_free_vec = p->depth;
+	return 0;
+}
+
+static int uring_register_buffers(struct engine_ctx *ctx, struct io_unit *units, unsigned n,
+				  uint64_t buf_size)
+{
+	struct uring_priv *p = ctx->priv;
+	unsigned max = 0;
+	int ret;
+
+	if (!p->fixedbufs || !p->ring_ready || !n)
+		return 0;
+	for (unsigned i = 0; i < n; i++)
+		if (units[i].index + 1 > max)
+			max = units[i].index + 1;
+	free(p->reg);
+	p->reg = xcalloc(max, sizeof(*p->reg));
+	p->nr_reg = max;
+	for (unsigned i = 0; i < n; i++)
+		p->reg[units[i].index] = (struct iovec){ .iov_base = units[i].buf, .iov_len = buf_size };
+	ret = io_uring_register_buffers(&p->ring, p->reg, max);
+	if (ret < 0) {
+		free(p->reg);
+		p->reg = NULL;
+		p->nr_reg = 0;
+		return error_errno(ret, "io_uring: cannot register %u buffers of %llu bytes (fixedbufs)%s",
+				   max, (unsigned long long)buf_size,
+				   ret == -ENOMEM ? "; raise the locked-memory limit (ulimit -l)" : "");
+	}
+	return 0;
+}
+
+/* The job's thread enables a ring created disabled: it becomes the issuer. */
+static int ring_enable(struct uring_priv *p)
+{
+	if (!p->disabled)
+		return 0;
+	/* io_uring_enable_rings() is declared by liburing 2.3 but not exported */
+	if (syscall(__NR_io_uring_register, p->ring.ring_fd, IORING_REGISTER_ENABLE_RINGS, NULL, 0) < 0)
+		return error_errno(-errno, "io_uring: cannot enable the ring");
+	p->disabled = false;
+	return 0;
+}
+
+static int register_file(struct uring_priv *p, struct job_file *f)
+{
+	int ret;
+
+	p->fds = xrealloc(p->fds, (p->nr_fds + 1) * sizeof(*p->fds));
+	p->fds[p->nr_fds++] = f->fd;
+	/* files are opened before any I/O: replacing the table is cheap then */
+	if (p->nr_fds > 1)
+		io_uring_unregister_files(&p->ring);
+	ret = io_uring_register_files(&p->ring, p->fds, p->nr_fds);
+	if (ret < 0) {
+		p->nr_fds--;
+		return error_errno(ret, "io_uring: cannot register '%s' (registerfiles)", f->path);
+	}
+	f->engine_data = (void *)(uintptr_t)p->nr_fds; /* slot + 1 */
+	return 0;
+}
+
+static int uring_open(struct engine_ctx *ctx, struct job_file *f)
+{
+	struct uring_priv *p = ctx->priv;
+	int ret;
+
+	if (!p->ring_ready)
+		return -EINVAL;
+	if ((ret = ring_enable(p)) < 0)
+		return ret;
+	if ((ret = engine_file_open(ctx, f)) < 0)
+		return ret;
+	if (p->regfiles && (ret = register_file(p, f)) < 0) {
+		engine_file_close(ctx, f);
+		return ret;
+	}
+	return 0;
+}
+
+static int uring_close(struct engine_ctx *ctx, struct job_file *f)
+{
+	struct uring_priv *p = ctx->priv;
+	uintptr_t slot = (uintptr_t)f->engine_data;
+
+	if (p->regfiles && slot) {
+		int none = -1;
+		p->fds[slot - 1] = -1;
+		io_uring_register_files_update(&p->ring, (unsigned)(slot - 1), &none, 1);
+		f->engine_data = NULL;
+	}
+	return engine_file_close(ctx, f);
+}
+
+/* Is u's buffer inside the registered buffer of its index (fixedbufs)? */
+static bool buf_registered(const struct uring_priv *p, const struct io_unit *u)
+{
+	const struct iovec *r = u->index < p->nr_reg ? &p->reg[u->index] : NULL;
+	const char *b = u->buf;
+
+	return r && b >= (const char *)r->iov_base &&
+	       b + u->buflen <= (const char *)r->iov_base + r->iov_len;
+}
+
+static void prep_vectored(struct uring_priv *p, struct io_uring_sqe *sqe, int fd, struct io_unit *u)
+{
+	struct iovec *v = &p->vec[p->free_vec[--p->nr_free_vec]];
+
+	v->iov_base = u->buf;
+	v->iov_len = u->buflen;
+	u->engine_data = v;
+	if (u->ddir == DDIR_READ)
+		io_uring_prep_readv(sqe, fd, v, 1, u->offset);
+	else
+		io_uring_prep_writev(sqe, fd, v, 1, u->offset);
+}
+
+static int uring_queue(struct engine_ctx *ctx, struct io_unit *u)
+{
+	struct uring_priv *p = ctx->priv;
+	struct io_uring_sqe *sqe;
+	uintptr_t slot = (uintptr_t)u->file->engine_data;
+	int fd = p->regfiles && slot ? (int)(slot - 1) : u->file->fd;
+	bool rw = u->ddir == DDIR_READ || u->ddir == DDIR_WRITE;
+
+	u->engine_data = NULL;
+	if (!rw && u->ddir != DDIR_SYNC && u->ddir != DDIR_DATASYNC) {
+		engine_do_other(u); /* trim, synchronously; or -EINVAL */
+		return ENGINE_Q_COMPLETED;
+	}
+	/* an offset of -1 means "the file position" to io_uring: refuse it
+	 * and every other offset a file cannot have */
+	if (rw && u->offset > INT64_MAX) {
+		u->result = -EINVAL;
+		return ENGINE_Q_COMPLETED;
+	}
+	if (rw && p->fixedbufs && !buf_registered(p, u))
+		return error("io_uring: the buffer of unit %u is not a registered buffer (fixedbufs)",
+			     u->index);
+	if (p->queued + p->inflight >= p->depth)
+		return ENGINE_Q_BUSY;
+	if (!(sqe = io_uring_get_sqe(&p->ring)))
+		return ENGINE_Q_BUSY;
+	if (u->ddir == DDIR_SYNC || u->ddir == DDIR_DATASYNC) {
+		io_uring_prep_fsync(sqe, fd, u->ddir == DDIR_DATASYNC ? IORING_FSYNC_DATASYNC : 0);
+	} else if (p->fixedbufs) {
+		if (u->ddir == DDIR_READ)
+			io_uring_prep_read_fixed(sqe, fd, u->buf, (unsigned)u->buflen, u->offset,
+						 (int)u->index);
+		else
+			io_uring_prep_write_fixed(sqe, fd, u->buf, (unsigned)u->buflen, u->offset,
+						  (int)u->index);
+	} else if (p->nonvec) {
+		if (u->ddir == DDIR_READ)
+			io_uring_prep_read(sqe, fd, u->buf, (unsigned)u->buflen, u->offset);
+		else
+			io_uring_prep_write(sqe, fd, u->buf, (unsigned)u->buflen, u->offset);
+	} else {
+		prep_vectored(p, sqe, fd, u);
+	}
+	if (p->regfiles && slot)
+		sqe->flags |= IOSQE_FIXED_FILE;
+	io_uring_sqe_set_data(sqe, u);
+	p->queued++;
+	return ENGINE_Q_QUEUED;
+}
+
+/* Submit everything queued; returns 0 or -errno (-EAGAIN/-EBUSY: retry later). */
+static int submit_pending(struct uring_priv *p)
+{
+	while (p->queued) {
+		/* as fio: entering with GETEVENTS also makes the completions
+		 * that arrived meanwhile visible, so reap rarely needs a call;
+		 * with SQPOLL the point is not to enter at all */
+		int r = p->sqpoll ? io_uring_submit(&p->ring)
+				  : io_uring_submit_and_get_events(&p->ring);
+		if (r > 0) {
+			unsigned n = (unsigned)r > p->queued ? p->queued : (unsigned)r;
+			p->queued -= n;
+			p->inflight += n;
+			continue;
+		}
+		if (r == -EINTR)
+			continue;
+		return r ? r : -EAGAIN;
+	}
+	return 0;
+}
+
+static int uring_commit(struct engine_ctx *ctx)
+{
+	struct uring_priv *p = ctx->priv;
+	int ret = submit_pending(p);
+
+	/* the kernel is short of resources: the SQEs stay in the ring and the
+	 * next commit or reap submits them */
+	if (ret == -EAGAIN || ret == -EBUSY)
+		return 0;
+	return ret;
+}
+
+static void explain_hipri(struct uring_priv *p, const struct io_unit *u)
+{
+	if (p->explained)
+		return;
+	p->explained = true;
+	error("io_uring: hipri (IOPOLL): '%s' refused polled I/O (%s); polling needs direct=1 "
+	      "and a device with poll queues: loop devices and most filesystems on virtio have "
+	      "none (nvme has them with its poll_queues parameter)", u->file->path,
+	      strerror((int)-u->result));
+}
+
+static void complete_one(struct uring_priv *p, struct io_uring_cqe *cqe, struct io_unit *u)
+{
+	u->result = cqe->res;
+	if (u->engine_data) {
+		p->free_vec[p->nr_free_vec++] = (unsigned)((struct iovec *)u->engine_data - p->vec);
+	}
+	u->engine_data = NULL;
+	if (p->hipri && (u->result == -EOPNOTSUPP || u->result == -EINVAL))
+		explain_hipri(p, u);
+}
+
+/* Move up to max - n ready completions into done[]; returns how many. */
+static unsigned take_ready(struct uring_priv *p, unsigned n, unsigned max, struct io_unit **done)
+{
+	struct io_uring_cqe *cqes[REAP_BATCH];
+	unsigned total = 0;
+
+	while (n < max) {
+		unsigned want = max - n < REAP_BATCH ? max - n : REAP_BATCH;
+		unsigned got = io_uring_peek_batch_cqe(&p->ring, cqes, want);
+		for (unsigned i = 0; i < got; i++) {
+			struct io_unit *u = io_uring_cqe_get_data(cqes[i]);
+			complete_one(p, cqes[i], u);
+			done[n++] = u;
+		}
+		if (!got)
+			break;
+		io_uring_cq_advance(&p->ring, got);
+		p->inflight -= got;
+		total += got;
+		if (got < want)
+			break;
+	}
+	return total;
+}
+
+static int uring_reap(struct engine_ctx *ctx, unsigned min, unsigned max,
+		      const struct timespec *timeout, struct io_unit **done)
+{
+	struct uring_priv *p = ctx->priv;
+	struct __kernel_timespec ts, *tsp = NULL;
+	bool polled = false;
+	unsigned n = 0;
+	int ret;
+
+	if (p->queued && (ret = submit_pending(p)) < 0 && ret != -EAGAIN && ret != -EBUSY)
+		return ret;
+	if (min > p->inflight)
+		min = p->inflight;
+	if (timeout) {
+		ts.tv_sec = timeout->tv_sec;
+		ts.tv_nsec = timeout->tv_nsec;
+		tsp = &ts;
+	}
+	for (;;) {
+		n += take_ready(p, n, max, done);
+		if (n >= max)
+			break;
+		if (n >= min) {
+			/* nothing visible: completions may wait for a poll (hipri)
+			 * or for task work the kernel could not flag; look once */
+			bool flagged = p->setup_flags & IORING_SETUP_TASKRUN_FLAG;
+			if (n || polled || !p->inflight || (flagged && !p->hipri))
+				break;
+			polled = true;
+			io_uring_get_events(&p->ring);
+			continue;
+		}
+		struct io_uring_cqe *cqe;
+		ret = io_uring_wait_cqes(&p->ring, &cqe, min - n, tsp, NULL);
+		if (ret == -ETIME)
+			n += take_ready(p, n, max, done);
+		if (ret == -ETIME || (ret < 0 && ret != -EINTR && ret != -EAGAIN))
+			return n ? (int)n : (ret == -ETIME ? 0 : ret);
+	}
+	return (int)n;
+}
+
+static void uring_cleanup(struct engine_ctx *ctx)
+{
+	struct uring_priv *p = ctx->priv;
+
+	if (p->ring_ready)
+		io_uring_queue_exit(&p->ring);
+	p->ring_ready = false;
+	free(p->vec);
+	free(p->free_vec);
+	free(p->reg);
+	free(p->fds);
+	p->vec = p->reg = NULL;
+	p->free_vec = NULL;
+	p->fds = NULL;
+}
+
+const struct engine_ops engine_io_uring = {
+	.name = "io_uring",
+	.flags = ENGINE_ASYNC,
+	.priv_size = sizeof(struct uring_priv),
+	.init = uring_init,
+	.register_buffers = uring_register_buffers,
+	.open_file = uring_open,
+	.close_file = uring_close,
+	.queue = uring_queue,
+	.commit = uring_commit,
+	.reap = uring_reap,
+	.cleanup = uring_cleanup,
+};
