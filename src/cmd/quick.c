@@ -1,9 +1,10 @@
 /*
  * `iobench quick [DIR]`: a CrystalDiskMark-like table in about a minute:
- * sequential 1 MiB read and write and random 4 KiB read and write at queue
- * depth 1, on one file in DIR, with O_DIRECT when the filesystem allows it
- * (otherwise buffered, and the table says so). The file is removed at the
- * end, also when the run fails or is interrupted.
+ * sequential 1 MiB read and write at queue depth 8 and 1, random 4 KiB read
+ * and write at queue depth 32 and 1, on one file in DIR through io_uring,
+ * with O_DIRECT when the filesystem allows it (otherwise buffered, and the
+ * table says so). The file is removed at the end, also when the run fails
+ * or is interrupted.
  */
 #include "cmd/command.h"
 
@@ -16,6 +17,7 @@
 #include <unistd.h>
 
 #include "cmd/runner.h"
+#include "engines/engine.h"
 #include "report/report.h"
 #include "util/error.h"
 #include "util/units.h"
@@ -27,22 +29,30 @@ static const char quick_usage[] =
 	"                     [--output-format=table|json|normal]\n"
 	"\n"
 	"Measure DIR (default .) the way CrystalDiskMark does: sequential 1 MiB\n"
-	"read and write, random 4 KiB read and write at queue depth 1, each for\n"
-	"--runtime (default 10s) over a --size file (default 1g), with O_DIRECT\n"
-	"where the filesystem supports it. The test file is removed afterwards.\n";
+	"read and write at queue depth 8 and 1, random 4 KiB read and write at\n"
+	"queue depth 32 and 1, each for --runtime (default 5s) over a --size file\n"
+	"(default 1g), with O_DIRECT where the filesystem supports it, through\n"
+	"--engine (default io_uring; a synchronous engine such as psync runs the\n"
+	"depth-1 rows only). The test file is removed afterwards.\n";
 
 struct quick_test {
 	const char *label;
 	const char *rw;
 	const char *bs;
+	const char *depth;
 	bool is_read;
 };
 
+/* Rows come in read/write pairs. */
 static const struct quick_test tests[] = {
-	{ "SEQ1M Q1T1", "read", "1m", true },
-	{ "SEQ1M Q1T1", "write", "1m", false },
-	{ "RND4K Q1T1", "randread", "4k", true },
-	{ "RND4K Q1T1", "randwrite", "4k", false },
+	{ "SEQ1M Q8T1", "read", "1m", "8", true },
+	{ "SEQ1M Q8T1", "write", "1m", "8", false },
+	{ "SEQ1M Q1T1", "read", "1m", "1", true },
+	{ "SEQ1M Q1T1", "write", "1m", "1", false },
+	{ "RND4K Q32T1", "randread", "4k", "32", true },
+	{ "RND4K Q32T1", "randwrite", "4k", "32", false },
+	{ "RND4K Q1T1", "randread", "4k", "1", true },
+	{ "RND4K Q1T1", "randwrite", "4k", "1", false },
 };
 #define NR_TESTS (sizeof(tests) / sizeof(tests[0]))
 
@@ -67,15 +77,26 @@ static int set(struct job_spec *s, const char *k, const char *v)
 	return rc;
 }
 
-static int build_jobs(struct job_list *l, const char *path, const char *size,
-		      const char *runtime, const char *engine, bool direct)
+static bool engine_is_sync(const char *name)
 {
+	const struct engine_ops *e = engine_find(name);
+	return e && (e->flags & ENGINE_SYNC);
+}
+
+static int build_jobs(struct job_list *l, const char *path, const char *size,
+		      const char *runtime, const char *engine, bool direct, bool *ran)
+{
+	bool sync = engine_is_sync(engine);
 	for (size_t i = 0; i < NR_TESTS; i++) {
+		ran[i] = !sync || !strcmp(tests[i].depth, "1");
+		if (!ran[i])
+			continue;
 		struct job_spec *s = job_list_add(l); /* starts with fio's defaults */
 		char name[32];
-		snprintf(name, sizeof(name), "%s-%s", tests[i].bs, tests[i].rw);
+		snprintf(name, sizeof(name), "%s-%s-q%s", tests[i].bs, tests[i].rw, tests[i].depth);
 		if (set(s, "name", name) || set(s, "filename", path) || set(s, "size", size) ||
 		    set(s, "rw", tests[i].rw) || set(s, "bs", tests[i].bs) ||
+		    set(s, "iodepth", tests[i].depth) ||
 		    set(s, "runtime", runtime) || set(s, "time_based", NULL) ||
 		    set(s, "ioengine", engine) || set(s, "direct", direct ? "1" : "0") ||
 		    set(s, "stonewall", NULL) || set(s, "overwrite", "1"))
@@ -87,22 +108,25 @@ static int build_jobs(struct job_list *l, const char *path, const char *size,
 	return 0;
 }
 
-static void print_table(const struct run_result *r, const char *dir, const char *size,
-			const char *runtime, bool direct)
+static void print_table(const struct run_result *r, const bool *ran, const char *dir,
+			const char *size, const char *runtime, const char *engine, bool direct)
 {
-	printf("iobench quick: %s, %s file, %s per test, %s\n", dir, size, runtime,
+	printf("iobench quick: %s, %s file, %s per test, %s, %s\n", dir, size, runtime, engine,
 	       direct ? "O_DIRECT" : "buffered (O_DIRECT unsupported: page cache included)");
 	printf("%-12s %12s %12s %12s %12s\n", "test", "read MB/s", "write MB/s", "read IOPS",
 	       "write IOPS");
-	for (size_t i = 0; i + 1 < NR_TESTS + 1 && i < r->nr_jobs; i += 2) {
+	size_t k = 0; /* index into r->jobs: only the tests that ran have entries */
+	for (size_t i = 0; i + 1 < NR_TESTS; i += 2) {
+		if (!ran[i])
+			continue;
 		double mb[2] = { 0, 0 }, iops[2] = { 0, 0 };
-		for (size_t k = 0; k < 2 && i + k < r->nr_jobs; k++) {
-			const struct job_result *j = &r->jobs[i + k];
-			enum ddir d = tests[i + k].is_read ? DDIR_READ : DDIR_WRITE;
+		for (size_t w = 0; w < 2 && k < r->nr_jobs; w++, k++) {
+			const struct job_result *j = &r->jobs[k];
+			enum ddir d = tests[i + w].is_read ? DDIR_READ : DDIR_WRITE;
 			double sec = (double)j->dir[d].runtime_ns / 1e9;
 			if (sec > 0) {
-				mb[k] = (double)j->dir[d].io_bytes / 1e6 / sec;
-				iops[k] = (double)j->dir[d].total_ios / sec;
+				mb[w] = (double)j->dir[d].io_bytes / 1e6 / sec;
+				iops[w] = (double)j->dir[d].total_ios / sec;
 			}
 		}
 		printf("%-12s %12.2f %12.2f %12.0f %12.0f\n", tests[i].label, mb[0], mb[1],
@@ -112,7 +136,7 @@ static void print_table(const struct run_result *r, const char *dir, const char 
 
 static int run_quick(int argc, char **argv)
 {
-	const char *dir = ".", *size = "1g", *runtime = "10s", *engine = "psync";
+	const char *dir = ".", *size = "1g", *runtime = "5s", *engine = "io_uring";
 	const char *fmt = "table";
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -147,7 +171,8 @@ static int run_quick(int argc, char **argv)
 	bool direct = direct_supported(dir);
 	char *path = xasprintf("%s/iobench-quick.%d.tmp", dir, (int)getpid());
 	struct job_list l = { 0 };
-	if (build_jobs(&l, path, size, runtime, engine, direct) < 0) {
+	bool ran[NR_TESTS];
+	if (build_jobs(&l, path, size, runtime, engine, direct, ran) < 0) {
 		job_list_release(&l);
 		free(path);
 		return 1;
@@ -163,7 +188,7 @@ static int run_quick(int argc, char **argv)
 		if (formats)
 			report_write(&res, formats, stdout);
 		else
-			print_table(&res, dir, size, runtime, direct);
+			print_table(&res, ran, dir, size, runtime, engine, direct);
 	}
 	run_result_release(&res);
 	job_list_release(&l);
