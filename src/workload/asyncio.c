@@ -6,8 +6,8 @@
  *  - a full queue is reaped until no more than `iodepth_low` remain, each
  *    reap asking for at least `iodepth_batch_complete_min` and at most
  *    `iodepth_batch_complete_max` completions;
- *  - slat runs from prep to submission and clat from submission to
- *    completion; iodepth_level, iodepth_submit and iodepth_complete record
+ *  - slat runs from prep until the submission call returns and clat from
+ *    then to completion; iodepth_level, iodepth_submit and iodepth_complete record
  *    the depth at each queue, the size of each submission and of each reap.
  * Units come from a free stack, so finding one is O(1) at any depth.
  */
@@ -53,14 +53,16 @@ static int commit(struct job *j)
 	const struct engine_ops *ops = j->eng.ops;
 	if (!j->nr_pending)
 		return 0;
-	uint64_t now = job_now(j);
-	for (unsigned i = 0; i < j->nr_pending; i++)
-		j->pending[i]->issue_ns = now;
 	if (ops->commit) {
 		int rc = ops->commit(&j->eng);
 		if (rc < 0)
 			return rc;
 	}
+	/* as fio: submission (the system call included) is slat, clat starts
+	 * once the kernel has the I/O */
+	uint64_t now = job_now(j);
+	for (unsigned i = 0; i < j->nr_pending; i++)
+		j->pending[i]->issue_ns = now;
 	j->res.iodepth_submit[iodepth_sc_bucket(j->nr_pending)]++;
 	j->nr_pending = 0;
 	return 0;

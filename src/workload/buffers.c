@@ -1,7 +1,6 @@
 /*
  * I/O unit buffers and what is written from them. Buffers are page aligned
- * (enough for O_DIRECT on every device we know; the async-engine work may
- * honour iomem_align). Contents follow fio's options: random data by default,
+ * (enough for O_DIRECT on every device we know), or iomem_align when larger. Contents follow fio's options: random data by default,
  * zero_buffers for zeros, buffer_compress_percentage for data that compresses
  * by about that much (refilled before every write, as fio does below 100%),
  * refill_buffers to regenerate before every write, and
@@ -70,6 +69,8 @@ int job_buffers_alloc(struct job *j)
 				maxbs = s->bssplit[d][i].bs;
 	}
 	unsigned long page = sys_pagesize();
+	if (s->iomem_align > page)
+		page = (unsigned long)s->iomem_align;
 	j->buf_size = (maxbs + page - 1) / page * page;
 	j->nr_units = s->iodepth ? s->iodepth : 1;
 	if (j->eng.ops->flags & ENGINE_SYNC)

@@ -82,6 +82,7 @@ struct job_spec {
 	bool bs_unaligned;
 	uint64_t blockalign[DDIR_RWDIR_CNT]; /* 0 = min bs */
 	bool direct;
+	uint64_t iomem_align; /* buffer alignment; 0 = page (enough for every device seen) */
 	bool sync_io;         /* sync=1: O_SYNC */
 	bool norandommap;
 	bool randrepeat;

@@ -58,6 +58,7 @@ const struct option_def option_table[] = {
 	FUNC("bssplit", opt_cb_bssplit, "str[,str][,str]", NULL, "weighted block sizes: bs/percent:bs/percent..."),
 	BOOL("bs_unaligned", bs_unaligned, "0", "allow any size in bsrange, not only multiples of the minimum", .alias = { "blocksize_unaligned" }),
 	FUNC("blockalign", opt_cb_blockalign, "size[,size][,size]", NULL, "alignment of offsets (default: minimum block size)", .alias = { "ba" }),
+	SIZE("iomem_align", iomem_align, "0", "align I/O buffers to this many bytes (0 = a page)", .alias = { "mem_align" }),
 	BOOL("direct", direct, "0", "use O_DIRECT"),
 	FUNC("buffered", opt_cb_buffered, "bool", "1", "use buffered I/O (the opposite of direct)", .is_flag = true),
 	FUNC("sync", opt_cb_sync, "str", "none", "open files with O_SYNC: none/0 or sync/1", .is_flag = true),
