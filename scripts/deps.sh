@@ -3,8 +3,9 @@
 # Idempotent: apt-get skips what is already there. Needs root (or sudo).
 set -euo pipefail
 PKGS=(
-  build-essential meson ninja-build pkg-config clang
+  build-essential meson ninja-build pkg-config clang libclang-rt-14-dev
   liburing-dev libaio-dev libblkid-dev libsqlite3-dev
+  libisal-dev nettle-dev libxxhash-dev
   fio bonnie++ sysstat time python3
   e2fsprogs xfsprogs btrfs-progs util-linux fdisk groff-base man-db bsdutils fuse3 python3-fusepy strace
 )

@@ -3,6 +3,7 @@
  * with --set overrides, run in order and reported in the chosen formats.
  * Parse errors stop everything before any file is touched; job errors and
  * signals still report the results gathered so far and exit non-zero.
+ * --allow-destroy and --readonly feed the device guard (sys/devguard.h).
  */
 #include "cmd/command.h"
 
@@ -14,6 +15,7 @@
 
 #include "cmd/runner.h"
 #include "jobfile/jobfile.h"
+#include "sys/devguard.h"
 #include "util/error.h"
 #include "util/xmalloc.h"
 
@@ -33,10 +35,30 @@ static const char run_usage[] =
 	"                       --set size=64m --set directory=/mnt/test\n"
 	"  --parse-only         check the job files and options, run nothing\n"
 	"  --eta=auto|never     progress line on a terminal's stderr (default auto)\n"
+	"  --allow-destroy=DEVICE\n"
+	"                       let jobs write to and trim DEVICE although it\n"
+	"                       carries a filesystem, RAID, LVM, swap or partition-\n"
+	"                       table signature (repeatable; one device each)\n"
+	"  --readonly           refuse any job that writes, trims, lays out or\n"
+	"                       deletes files (the job option readonly=1 does the\n"
+	"                       same for one job)\n"
 	"  -h, --help           this text\n"
 	"\n"
+	"Device guard: before a job writes to or trims a block device (also one\n"
+	"named through a symlink such as /dev/disk/by-id/...), iobench refuses when\n"
+	"the device, one of its partitions or its whole disk is mounted, used as\n"
+	"swap or held by another device (md, dm, LVM), or when libblkid finds a\n"
+	"filesystem, RAID, LVM, swap or partition-table signature on it or its\n"
+	"partitions. The message names the device and what was found. Only\n"
+	"--allow-destroy naming that exact device (the same device number; its\n"
+	"disk or another device does not count) lets a job destroy such data; a\n"
+	"device in use is refused even then. Regular files are not checked.\n"
+	"\n"
 	"Job options: 'iobench help options'. Exit status: 0 on success, 1 on a bad\n"
-	"job file or an I/O error, 128+N when stopped by signal N.\n";
+	"job file or an I/O error, 128+N when stopped by signal N. continue_on_error\n"
+	"(and ignore_error) let a job go on after the errors they cover and count them\n"
+	"(total_err, first_error); unlike fio, the exit status is still 1 when any\n"
+	"error happened.\n";
 
 static bool takes(const char *arg, const char *flag, const char **val)
 {
@@ -54,7 +76,8 @@ static int run_run(int argc, char **argv)
 	const char **files = xcalloc(argc + 1, sizeof(*files));
 	char **jobargs = xcalloc(argc + 1, sizeof(*jobargs));
 	const char **sets = xcalloc(argc + 1, sizeof(*sets));
-	size_t nf = 0, nj = 0, ns = 0;
+	const char **allow = xcalloc(argc + 1, sizeof(*allow));
+	size_t nf = 0, nj = 0, ns = 0, na = 0;
 	bool parse_only = false;
 	int status = 1;
 
@@ -81,6 +104,21 @@ static int run_run(int argc, char **argv)
 				goto out;
 			}
 			sets[ns++] = v;
+		} else if (!strcmp(a, "--allow-destroy") || takes(a, "--allow-destroy", &v)) {
+			if (!strcmp(a, "--allow-destroy")) {
+				if (i + 1 >= argc) {
+					error("--allow-destroy needs a DEVICE");
+					goto out;
+				}
+				v = argv[++i];
+			}
+			if (!*v) {
+				error("--allow-destroy needs a DEVICE");
+				goto out;
+			}
+			allow[na++] = v;
+		} else if (!strcmp(a, "--readonly")) {
+			ra.readonly = true;
 		} else if (!strcmp(a, "--parse-only")) {
 			parse_only = true;
 		} else if (takes(a, "--eta", &v)) {
@@ -103,6 +141,14 @@ static int run_run(int argc, char **argv)
 	}
 	if (!nf && !nj) {
 		error("no job file and no --name=JOB given; see 'iobench help run'");
+		goto out;
+	}
+	ra.allow_destroy = allow;
+	ra.nr_allow_destroy = na;
+	struct devguard_allow ga = { .devices = allow, .nr_devices = na };
+	char why[512];
+	if (devguard_allow_validate(&ga, why, sizeof(why)) < 0) {
+		error("%s", why);
 		goto out;
 	}
 
@@ -132,6 +178,7 @@ out:
 	free(files);
 	free(jobargs);
 	free(sets);
+	free(allow);
 	return status;
 }
 

@@ -32,6 +32,11 @@ int runner_run(const struct job_list *list, const struct runner_args *ra, struct
 		.show_progress = ra->progress,
 		.quiet = ra->quiet,
 		.stop = signals_install(),
+		.guard = {
+			.devices = ra->allow_destroy,
+			.nr_devices = ra->nr_allow_destroy,
+			.readonly_by = ra->readonly ? "--readonly" : NULL,
+		},
 	};
 	int rc = workload_run(list, &cfg, res);
 	return exit_status(rc);

@@ -7,6 +7,7 @@
 #define IOBENCH_CMD_RUNNER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "workload/jobspec.h"
 #include "workload/results.h"
@@ -16,6 +17,9 @@ struct runner_args {
 	const char *output_path;  /* --output, NULL = stdout */
 	bool progress;            /* allow the progress line (still only on a tty) */
 	bool quiet;               /* no "Laying out" notes */
+	const char *const *allow_destroy; /* --allow-destroy=DEVICE values */
+	size_t nr_allow_destroy;
+	bool readonly;            /* --readonly: refuse every write and trim */
 };
 
 void runner_args_init(struct runner_args *ra);

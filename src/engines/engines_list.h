@@ -18,5 +18,6 @@ extern const struct engine_ops engine_io_uring;
 extern const struct engine_ops engine_libaio;
 extern const struct engine_ops engine_posixaio;
 extern const struct engine_ops engine_mmap;
+extern const struct engine_ops engine_faulty;
 
 #endif

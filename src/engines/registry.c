@@ -14,7 +14,7 @@
 #include <string.h>
 
 #define ENGINE_LIST(X) X(sync) X(psync) X(vsync) X(pvsync) X(pvsync2) X(null) \
-	X(io_uring) X(libaio) X(posixaio) X(mmap)
+	X(io_uring) X(libaio) X(posixaio) X(mmap) X(faulty)
 
 #define ENGINE_OPS(n) &engine_##n,
 #define ENGINE_NAME(n) #n,

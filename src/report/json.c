@@ -5,7 +5,9 @@
  * write, trim and sync objects with bytes, rates, runtime, slat/clat/lat
  * statistics and percentiles, then CPU, depth and latency distributions.
  * JSON+ adds "bins" (bucket value in ns -> count) beside each percentile
- * map. Everything iobench knows that fio has no key for goes under one
+ * map. total_err and first_error appear, as in fio, only in jobs with
+ * continue_on_error. Everything iobench knows that fio has no key for (the
+ * error counts per kind, the first error's offset and text) goes under one
  * top-level "iobench" object, so fio's readers see only fio's keys.
  */
 #include "report/internal.h"
@@ -88,10 +90,11 @@ static void json_lat(struct json_ctx *c, const char *key, const struct runstat *
 		if (c->plus) {
 			json_kv_object_begin(w, "bins");
 			for (unsigned i = 0; i < HIST_NR_BUCKETS; i++) {
-				if (!h->buckets[i])
+				uint64_t n = hist_count_at(h, i);
+				if (!n)
 					continue;
 				snprintf(buf, sizeof(buf), "%" PRIu64, hist_bucket_value(i));
-				json_kv_uint(w, buf, h->buckets[i]);
+				json_kv_uint(w, buf, n);
 			}
 			json_object_end(w);
 		}
@@ -196,6 +199,11 @@ static void json_entry(struct json_ctx *c, const struct run_result *r, const str
 	json_dist(w, "latency_ns", report_lat_ns_keys, ns, NR_LAT_NS_BUCKETS);
 	json_dist(w, "latency_us", report_lat_ns_keys, us, NR_LAT_NS_BUCKETS);
 	json_dist(w, "latency_ms", report_lat_ms_keys, ms, NR_LAT_MS_BUCKETS);
+	/* as fio: only when continue_on_error (or ignore_error) is set */
+	if (s->continue_on_error) {
+		json_kv_uint(w, "total_err", j->total_err);
+		json_kv_int(w, "first_error", j->error);
+	}
 
 	json_kv_uint(w, "latency_depth", s->iodepth ? s->iodepth : 1);
 	json_kv_uint(w, "latency_target", 0);
@@ -239,6 +247,16 @@ static void json_iobench(struct json_writer *w, const struct run_result *r)
 		json_kv_int(w, "error", j->error);
 		json_kv_string(w, "error_msg", j->error ? entry_error_text(j) : NULL);
 		json_kv_uint(w, "total_err", j->total_err);
+		json_kv_object_begin(w, "errors");
+		json_kv_uint(w, "read", j->nr_err[ERR_KIND_READ]);
+		json_kv_uint(w, "write", j->nr_err[ERR_KIND_WRITE]);
+		json_kv_uint(w, "verify", j->nr_err[ERR_KIND_VERIFY]);
+		json_object_end(w);
+		json_key(w, "first_error_offset");
+		if (j->error)
+			json_uint(w, j->error_offset);
+		else
+			json_null(w);
 		json_kv_uint(w, "runtime_ns", j->runtime_ns);
 		json_object_end(w);
 	}

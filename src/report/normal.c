@@ -226,9 +226,12 @@ static void entry_block(FILE *out, const struct run_result *r, const struct job_
 		j->dir[0].total_ios, j->dir[1].total_ios, j->dir[2].total_ios, j->sync.total_ios,
 		j->dir[0].short_ios, j->dir[1].short_ios, j->dir[2].short_ios,
 		j->dir[0].drop_ios, j->dir[1].drop_ios, j->dir[2].drop_ios);
-	if (j->error || j->total_err)
+	/* fio prints this line in jobs with continue_on_error; iobench also
+	 * in any job that hit an error */
+	if (s->continue_on_error || j->error || j->total_err)
 		fprintf(out, "     errors    : total=%" PRIu64 ", first_error=%d/<%s>\n",
-			j->total_err ? j->total_err : 1, j->error, entry_error_text(j));
+			j->total_err ? j->total_err : (j->error ? 1 : 0), j->error,
+			j->error ? entry_error_text(j) : "Success");
 	fprintf(out, "     latency   : target=0, window=0, percentile=100.00%%, depth=%u\n",
 		s->iodepth ? s->iodepth : 1);
 }

@@ -6,7 +6,8 @@
  * min/max/mean/stddev, bw min/max/agg%/mean/stddev (KiB/s); then usr%,
  * sys%, ctx, majf, minf, 7 iodepth levels, 10 usec and 12 msec latency
  * buckets (the nsec buckets folded into the first usec one, as fio does),
- * 9 fields per disk and finally the description when the job has one.
+ * 9 fields per disk, total_err;first_error when the job has
+ * continue_on_error, and finally the description when the job has one.
  * Without disks that is 121 fields.
  */
 #include "report/internal.h"
@@ -100,6 +101,9 @@ static void terse_entry(FILE *out, const struct run_result *r, const struct job_
 			dk->in_queue, disk_util_pct(dk));
 	}
 
+	/* as fio: after the disks, only with continue_on_error */
+	if (j->spec.continue_on_error)
+		fprintf(out, ";%" PRIu64 ";%d", j->total_err, j->error);
 	if (j->spec.description && *j->spec.description)
 		fprintf(out, ";%s", j->spec.description);
 	fputc('\n', out);

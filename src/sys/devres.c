@@ -80,8 +80,7 @@ static int disk_of_sysdir(const char *dir, char out[64])
 	return 0;
 }
 
-/* The sysfs directory of device number dev; -ENOENT if sysfs lacks it. */
-static int sysdir_of_dev(dev_t dev, char real[PATH_MAX])
+int devres_sysdir_of_dev(dev_t dev, char real[PATH_MAX])
 {
 	char link[64];
 
@@ -93,13 +92,12 @@ static int sysdir_of_dev(dev_t dev, char real[PATH_MAX])
 static int disk_of_dev(dev_t dev, char out[64])
 {
 	char real[PATH_MAX];
-	int ret = sysdir_of_dev(dev, real);
+	int ret = devres_sysdir_of_dev(dev, real);
 
 	return ret ? ret : disk_of_sysdir(real, out);
 }
 
-/* Read the first line of a small sysfs file, without its newline. */
-static int read_line(const char *file, char *buf, size_t len)
+int devres_read_line(const char *file, char *buf, size_t len)
 {
 	FILE *f = fopen(file, "re");
 	int ret = 0;
@@ -147,7 +145,7 @@ static void expand_disk(struct devlist *l, const char *disk, int depth)
 	if (depth > DEVRES_MAX_DEPTH || !devlist_add(l, disk))
 		return;
 	snprintf(file, sizeof(file), "/sys/block/%s/loop/backing_file", disk);
-	if (!read_line(file, backing, sizeof(backing)) && backing[0]) {
+	if (!devres_read_line(file, backing, sizeof(backing)) && backing[0]) {
 		len = strlen(backing);
 		if (len > 10 && !strcmp(backing + len - 10, " (deleted)"))
 			backing[len - 10] = '\0';
@@ -156,8 +154,7 @@ static void expand_disk(struct devlist *l, const char *disk, int depth)
 	expand_slaves(l, disk, depth);
 }
 
-/* Undo the octal escapes (\040 etc.) of /proc/self/mountinfo, in place. */
-static void unescape(char *s)
+void devres_unescape(char *s)
 {
 	char *d = s;
 
@@ -182,6 +179,31 @@ static bool mount_covers(const char *mnt, const char *path)
 	return !strncmp(mnt, path, len) && (path[len] == '/' || !path[len]);
 }
 
+int devres_parse_mountinfo(char *line, struct devres_mount *m)
+{
+	char *save = NULL, *tok[6] = { 0 }, *t;
+	unsigned maj, min;
+	int i = 0;
+
+	line[strcspn(line, "\n")] = '\0';
+	for (t = strtok_r(line, " ", &save); t && i < 5; t = strtok_r(NULL, " ", &save))
+		tok[i++] = t;
+	if (i < 5)
+		return -EINVAL;
+	/* optional fields run up to the lone "-" */
+	while (t && strcmp(t, "-"))
+		t = strtok_r(NULL, " ", &save);
+	m->fstype = t ? strtok_r(NULL, " ", &save) : NULL;
+	m->source = m->fstype ? strtok_r(NULL, " ", &save) : NULL;
+	if (!m->source || sscanf(tok[2], "%u:%u", &maj, &min) != 2)
+		return -EINVAL;
+	m->dev = makedev(maj, min);
+	m->mountpoint = tok[4];
+	devres_unescape(m->mountpoint);
+	devres_unescape(m->source);
+	return 0;
+}
+
 /* Source and type of the mount whose mount point is the longest prefix of
  * real (later entries win ties: they are mounted on top). */
 static int mount_source(const char *real, char *src, size_t srclen, char type[32])
@@ -194,26 +216,14 @@ static int mount_source(const char *real, char *src, size_t srclen, char type[32
 	if (!f)
 		return -errno;
 	while (getline(&line, &cap, f) > 0) {
-		char *save = NULL, *tok[6] = { 0 }, *t;
-		int i = 0;
-		line[strcspn(line, "\n")] = '\0';
-		for (t = strtok_r(line, " ", &save); t && i < 5; t = strtok_r(NULL, " ", &save))
-			tok[i++] = t;
-		if (i < 5)
+		struct devres_mount m;
+		if (devres_parse_mountinfo(line, &m))
 			continue;
-		while (t && strcmp(t, "-"))
-			t = strtok_r(NULL, " ", &save);
-		char *fstype = t ? strtok_r(NULL, " ", &save) : NULL;
-		char *source = fstype ? strtok_r(NULL, " ", &save) : NULL;
-		if (!source)
+		if (!mount_covers(m.mountpoint, real) || strlen(m.mountpoint) < best)
 			continue;
-		unescape(tok[4]);
-		if (!mount_covers(tok[4], real) || strlen(tok[4]) < best)
-			continue;
-		best = strlen(tok[4]);
-		unescape(source);
-		snprintf(src, srclen, "%s", source);
-		snprintf(type, 32, "%.31s", fstype);
+		best = strlen(m.mountpoint);
+		snprintf(src, srclen, "%s", m.source);
+		snprintf(type, 32, "%.31s", m.fstype);
 		found = 0;
 	}
 	free(line);
@@ -299,7 +309,7 @@ static int path_devices_ret(struct devlist *l, const char *path, int depth)
 		return 0;
 	if (src[0] != '/' || stat(src, &st) || !S_ISBLK(st.st_mode))
 		return 0;
-	if (sysdir_of_dev(st.st_rdev, real) || disk_of_sysdir(real, disk))
+	if (devres_sysdir_of_dev(st.st_rdev, real) || disk_of_sysdir(real, disk))
 		return 0;
 	expand_disk(l, disk, depth);
 	if (!strcmp(type, "btrfs"))

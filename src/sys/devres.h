@@ -5,13 +5,16 @@
  * a loop device to the devices holding its backing file, a dm/md device to
  * its slaves. Filesystems with anonymous device numbers (btrfs, overlay) are
  * resolved through the mount table, and btrfs lists all its member devices.
- * Also small block-device queries.
+ * Also small block-device queries, and the sysfs and mount-table helpers
+ * the device guard (devguard.h) shares.
  */
 #ifndef IOBENCH_SYS_DEVRES_H
 #define IOBENCH_SYS_DEVRES_H
 
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 /* Fill names[0..*n) with the whole-disk names (as in /proc/diskstats) under
  * path, the disk the path is on first, each once. A path that does not exist
@@ -26,5 +29,28 @@ int devres_is_block_device(const char *path);
 int devres_bdev_size(int fd, uint64_t *bytes);
 /* Logical block size of the block device open on fd (BLKSSZGET). */
 int devres_logical_block_size(int fd, unsigned *bytes);
+
+
+/* Helpers shared with the device guard (devguard.c). */
+
+/* The resolved sysfs directory of block device number dev, e.g.
+ * /sys/devices/virtual/block/loop3/loop3p1 (a partition's sits inside its
+ * disk's); -ENOENT when sysfs does not know the device. */
+int devres_sysdir_of_dev(dev_t dev, char real[PATH_MAX]);
+/* The first line of a small (sysfs) file, without its newline. */
+int devres_read_line(const char *file, char *buf, size_t len);
+/* Undo the octal escapes (\040 for a space etc.) that /proc/self/mountinfo
+ * and /proc/swaps use in paths, in place. */
+void devres_unescape(char *s);
+
+/* One line of /proc/self/mountinfo, split in place (pointers into it). */
+struct devres_mount {
+	dev_t dev;        /* field 3, MAJ:MIN (anonymous 0:N for btrfs, overlay...) */
+	char *mountpoint; /* unescaped */
+	char *fstype;
+	char *source;     /* unescaped; a device path for block filesystems */
+};
+/* Parse one mountinfo line (its newline is cut); -EINVAL if malformed. */
+int devres_parse_mountinfo(char *line, struct devres_mount *m);
 
 #endif

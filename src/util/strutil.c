@@ -67,6 +67,11 @@ const char *suggest_nearest(const char *word, const char *const *cands, size_t n
 	for (size_t i = 0; i < n; i++) {
 		if (!cands[i])
 			continue;
+		/* the distance is at least the length difference: skip the
+		 * hopeless ones (a long word would cost len * len each) */
+		size_t cl = strlen(cands[i]);
+		if ((wl > cl ? wl - cl : cl - wl) > limit)
+			continue;
 		size_t d = str_distance(word, cands[i]);
 		if (d < best_d) {
 			best_d = d;

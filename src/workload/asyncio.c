@@ -9,7 +9,9 @@
  *  - slat runs from prep until the submission call returns and clat from
  *    then to completion; iodepth_level, iodepth_submit and iodepth_complete record
  *    the depth at each queue, the size of each submission and of each reap.
- * Units come from a free stack, so finding one is O(1) at any depth.
+ * Units come from a free stack, so finding one is O(1) at any depth. Every
+ * error is recorded where it is seen: a failed I/O under the job's error
+ * policy (job_io_failed), a failed commit or reap as the engine's.
  */
 #include "workload/job.h"
 
@@ -55,8 +57,10 @@ static int commit(struct job *j)
 		return 0;
 	if (ops->commit) {
 		int rc = ops->commit(&j->eng);
-		if (rc < 0)
+		if (rc < 0) {
+			job_fail(j, NULL, rc);
 			return rc;
+		}
 	}
 	/* as fio: submission (the system call included) is slat, clat starts
 	 * once the kernel has the I/O */
@@ -83,8 +87,10 @@ int async_reap(struct job *j, unsigned min)
 	if (min > max)
 		min = max;
 	int n = ops->reap(&j->eng, min, max, NULL, j->done);
-	if (n < 0)
+	if (n < 0) {
+		job_fail(j, NULL, n);
 		return n;
+	}
 	uint64_t now = job_now(j);
 	if (n)
 		j->res.iodepth_complete[iodepth_sc_bucket((unsigned)n)]++;
@@ -93,9 +99,9 @@ int async_reap(struct job *j, unsigned min)
 		struct io_unit *u = j->done[i];
 		j->inflight--;
 		if (u->result < 0) {
-			if (!err)
-				job_fail(j, u, (int)u->result);
-			err = (int)u->result;
+			int e = job_io_failed(j, u, (int)u->result);
+			if (e < 0 && !err)
+				err = e;
 		} else if (u->ddir >= DDIR_RWDIR_CNT) {
 			job_account_sync(j, u, now);
 		} else {
@@ -131,6 +137,7 @@ int async_issue(struct job *j, struct io_unit *u)
 	int rc;
 	u->start_ns = job_now(j);
 	if (ops->prep && (rc = ops->prep(&j->eng, u)) < 0) {
+		rc = job_io_failed(j, u, rc);
 		async_put_unit(j, u);
 		return rc;
 	}
@@ -145,6 +152,7 @@ int async_issue(struct job *j, struct io_unit *u)
 		}
 	}
 	if (rc < 0) {
+		rc = job_io_failed(j, u, rc);
 		async_put_unit(j, u);
 		return rc;
 	}
@@ -154,8 +162,7 @@ int async_issue(struct job *j, struct io_unit *u)
 		u->issue_ns = u->start_ns;
 		j->inflight--;
 		if (u->result < 0) {
-			job_fail(j, u, (int)u->result);
-			rc = (int)u->result;
+			rc = job_io_failed(j, u, (int)u->result);
 			async_put_unit(j, u);
 			return rc;
 		}

@@ -12,9 +12,11 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "sys/sysmem.h"
 #include "util/error.h"
+#include "workload/verify.h"
 
 #define SCRAMBLE_SECTOR 512
 
@@ -76,10 +78,18 @@ int job_buffers_alloc(struct job *j)
 	if (j->eng.ops->flags & ENGINE_SYNC)
 		j->nr_units = 1;
 	void *mem = NULL;
-	int rc = posix_memalign(&mem, page, j->buf_size * j->nr_units);
-	if (rc)
-		return error_errno(-rc, "cannot allocate %u buffers of %llu bytes for job '%s'",
+	/* A private anonymous mapping per job: page aligned, and pages that
+	 * nothing writes (a read job on the null engine) are never allocated,
+	 * which keeps 64 cloned jobs small. */
+	size_t len = (size_t)(j->buf_size * j->nr_units) + (page > 4096 ? page : 0);
+	mem = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (mem == MAP_FAILED)
+		return error_errno(-errno, "cannot allocate %u buffers of %llu bytes for job '%s'",
 				   j->nr_units, (unsigned long long)j->buf_size, s->name);
+	j->buf_map = mem;
+	j->buf_map_len = len;
+	if (page > 4096) /* iomem_align beyond the page size */
+		mem = (void *)(((uintptr_t)mem + page - 1) / page * page);
 	j->buf_mem = mem;
 	/* The job's generators are seeded only when its thread starts: seed
 	 * the buffer generator here so the first fill is random, not zeros. */
@@ -93,14 +103,19 @@ int job_buffers_alloc(struct job *j)
 	for (unsigned i = 0; i < j->nr_units; i++) {
 		j->units[i].index = i;
 		j->units[i].buf = (char *)mem + (uint64_t)i * j->buf_size;
-		fill_one(j, j->units[i].buf, j->buf_size);
+		/* as fio: only writes need contents; a read job's buffers stay
+		 * untouched until the kernel fills them */
+		if (s->rw & RW_WRITE)
+			fill_one(j, j->units[i].buf, j->buf_size);
 	}
 	return 0;
 }
 
 void job_buffers_free(struct job *j)
 {
-	free(j->buf_mem);
+	if (j->buf_map)
+		munmap(j->buf_map, j->buf_map_len);
+	j->buf_map = NULL;
 	free(j->units);
 	free(j->done);
 	j->buf_mem = NULL;
@@ -112,6 +127,11 @@ void job_buffers_free(struct job *j)
 void job_buffer_fill(struct job *j, struct io_unit *u)
 {
 	const struct job_spec *s = j->spec;
+	if (__builtin_expect(j->vfy != NULL, 0)) {
+		/* verify=: headers and a payload the read-back can rebuild */
+		verify_fill_write(j, u);
+		return;
+	}
 	/* as fio: a compression level below 100% refills every write, or
 	 * identical neighbouring blocks would compress together far more */
 	if (s->refill_buffers || (s->buffer_compress_percentage && !s->zero_buffers &&

@@ -2,8 +2,10 @@
  * A job's files: their names (filename= lists, or directory/jobname.jobnum.
  * filenum), sizes and I/O regions, laying them out before the run ("Laying
  * out IO file"), opening with the flags the spec implies, closing, and
- * unlinking. Raw block devices may only be read until the device guard
- * exists: any write or trim to one is refused before anything runs.
+ * unlinking. Every file a job writes or trims, and every layout, passes the
+ * device guard (sys/devguard.h) first: a block device in use or carrying
+ * data is refused before anything runs, and read-only mode (--readonly,
+ * readonly=1) refuses writes altogether.
  */
 #include "workload/job.h"
 
@@ -15,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "sys/devguard.h"
 #include "sys/devres.h"
 #include "util/error.h"
 #include "util/strutil.h"
@@ -137,10 +140,26 @@ static int layout_alloc(const struct job_spec *s, struct job_file *f, int fd, ui
 	return 0;
 }
 
-static int layout(struct job *j, struct job_file *f, bool exists, uint64_t end, bool quiet)
+/* Ask the device guard before doing `what` to f; the refusal names the job. */
+static int guard_file(const struct job *j, const struct job_file *f, unsigned what,
+		      const char *doing, const struct devguard_allow *g)
+{
+	char why[2560];
+	int rc = devguard_check(f->path, what, g, why, sizeof(why));
+	if (rc < 0)
+		return error("job '%s': refusing to %s '%s': %s", j->spec->name,
+			     doing ? doing : devguard_verb(what), f->path, why);
+	return 0;
+}
+
+static int layout(struct job *j, struct job_file *f, bool exists, uint64_t end, bool quiet,
+		  const struct devguard_allow *g)
 {
 	const struct job_spec *s = j->spec;
 	bool need_data = (s->rw & RW_READ) || s->overwrite;
+	int grc = guard_file(j, f, DEVGUARD_WRITE, "lay out", g);
+	if (grc)
+		return grc;
 	if (!exists && !s->allow_file_create)
 		return error("job '%s': '%s' does not exist and allow_file_create=0", s->name, f->path);
 	int fd = open(f->path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
@@ -189,20 +208,22 @@ static uint64_t pick_filesize(const struct job_spec *s, unsigned nfiles, unsigne
 	return s->size ? s->size / nfiles : 0;
 }
 
-static int setup_one(struct job *j, struct job_file *f, unsigned i, bool quiet)
+static int setup_one(struct job *j, struct job_file *f, unsigned i, bool quiet,
+		     const struct devguard_allow *g)
 {
 	const struct job_spec *s = j->spec;
 	bool nofile = j->eng.ops->flags & ENGINE_NO_FILE;
-	bool writes = s->rw & (RW_WRITE | RW_TRIM);
+	unsigned what = (s->rw & RW_WRITE ? DEVGUARD_WRITE : 0) | (s->rw & RW_TRIM ? DEVGUARD_TRIM : 0);
 	struct stat st;
-	bool exists = !nofile && stat(f->path, &st) == 0;
 
+	if (!nofile && what) {
+		int rc = guard_file(j, f, what, NULL, g);
+		if (rc)
+			return rc;
+	}
+	bool exists = !nofile && stat(f->path, &st) == 0;
 	if (exists && S_ISBLK(st.st_mode)) {
 		f->is_bdev = true;
-		if (writes)
-			return error("job '%s': refusing to write to block device '%s': writes to raw "
-				     "devices are disabled until iobench's device guard exists; "
-				     "use a file on a filesystem", s->name, f->path);
 		int rc = probe_bdev_size(f);
 		if (rc)
 			return rc;
@@ -241,13 +262,36 @@ static int setup_one(struct job *j, struct job_file *f, unsigned i, bool quiet)
 	if (exists && S_ISCHR(st.st_mode))
 		return 0;
 	if (!exists || f->real_size < off + want)
-		return layout(j, f, exists, off + want, quiet);
+		return layout(j, f, exists, off + want, quiet, g);
 	return 0;
 }
 
-int job_files_setup(struct job *j, bool quiet)
+/* Read-only mode refuses a job that would write, trim or delete anything,
+ * whatever its files are (as fio's --readonly, before any I/O). */
+static int check_readonly(const struct job_spec *s, const char *by)
+{
+	if (!by)
+		return 0;
+	if (s->rw & (RW_WRITE | RW_TRIM))
+		return error("job '%s' writes or trims, but read-only mode (%s) forbids every write "
+			     "and trim", s->name, by);
+	if (s->unlink)
+		return error("job '%s' deletes its files (unlink=1), but read-only mode (%s) forbids "
+			     "every write", s->name, by);
+	return 0;
+}
+
+int job_files_setup(struct job *j, bool quiet, const struct devguard_allow *guard)
 {
 	const struct job_spec *s = j->spec;
+	struct devguard_allow g = { 0 };
+	if (guard)
+		g = *guard;
+	if (s->readonly && !g.readonly_by)
+		g.readonly_by = "readonly=1";
+	int rc = check_readonly(s, g.readonly_by);
+	if (rc)
+		return rc;
 	unsigned n;
 	char **paths = file_paths(s, &n);
 	j->files = xcalloc(n, sizeof(*j->files));
@@ -261,7 +305,7 @@ int job_files_setup(struct job *j, bool quiet)
 		return error("job '%s': fill_device is not implemented yet", s->name);
 	uint64_t total = 0;
 	for (unsigned i = 0; i < n; i++) {
-		int rc = setup_one(j, &j->files[i], i, quiet);
+		rc = setup_one(j, &j->files[i], i, quiet, &g);
 		if (rc < 0)
 			return rc;
 		total += j->files[i].io_size;

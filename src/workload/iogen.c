@@ -58,6 +58,7 @@ int job_gens_init(struct job *j)
 {
 	const struct job_spec *s = j->spec;
 	uint64_t seed = job_seed(j);
+	j->seed = seed; /* verify headers carry it */
 	rng_seed(&j->rng_off, seed);
 	rng_seed(&j->rng_bs, seed * 3 + 1);
 	rng_seed(&j->rng_mix, seed * 5 + 2);

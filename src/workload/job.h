@@ -23,6 +23,8 @@
 #include "workload/jobspec.h"
 #include "workload/results.h"
 
+struct verify_state;
+
 /* Running latency sums for mean/stddev without a division per I/O. */
 struct latacc {
 	uint64_t sum;
@@ -52,7 +54,9 @@ struct job {
 	unsigned next_file;
 
 	struct io_unit *units;
-	void *buf_mem;
+	void *buf_mem;                  /* aligned start of the unit buffers */
+	void *buf_map;                  /* the mapping holding them */
+	size_t buf_map_len;
 	uint64_t buf_size;              /* bytes per unit buffer */
 	struct io_unit **done;          /* reap scratch */
 	unsigned nr_units;
@@ -91,6 +95,8 @@ struct job {
 	unsigned inflight;
 
 	struct job_result res;
+	uint64_t seed;                  /* the job's random seed (job_gens_init) */
+	struct verify_state *vfy;       /* verify= runtime state, NULL when off (verify_run.c) */
 	volatile sig_atomic_t *stop;
 	pthread_t thread;
 	const struct job **wait_jobs;   /* wait_for= targets */
@@ -104,6 +110,7 @@ enum job_state {
 	JOB_RUNNING,
 	JOB_FSYNC,
 	JOB_DONE,
+	JOB_VERIFY,                     /* reading back what was written */
 };
 
 static inline uint64_t job_now(const struct job *j)
@@ -111,8 +118,10 @@ static inline uint64_t job_now(const struct job *j)
 	return clock_ns(j->clk);
 }
 
-/* files.c: resolve names and sizes, lay out, open, close, unlink. */
-int job_files_setup(struct job *j, bool quiet);
+/* files.c: resolve names and sizes, lay out, open, close, unlink. Setup
+ * passes every write, trim and layout through the device guard. */
+struct devguard_allow;
+int job_files_setup(struct job *j, bool quiet, const struct devguard_allow *guard);
 int job_files_open(struct job *j);
 void job_files_close(struct job *j);
 void job_files_invalidate(struct job *j);
@@ -137,7 +146,21 @@ void job_gens_new_pass(struct job *j);
 void *job_thread_main(void *arg);
 void job_account(struct job *j, struct io_unit *u, uint64_t now, bool async);
 void job_account_sync(struct job *j, struct io_unit *u, uint64_t now);
+/* Record err (< 0) of u (NULL: the engine failed) as fatal: counted, and
+ * the job's error when it is the first. */
 void job_fail(struct job *j, const struct io_unit *u, int err);
+/* Record err (< 0) of u under the job's error policy (continue_on_error,
+ * ignore_error; an EILSEQ is a verify error): 0 when the job may go on,
+ * err when it must stop. Either way it is counted, and the first error is
+ * the job's error (so the exit status is non-zero). */
+int job_io_error(struct job *j, const struct io_unit *u, int err);
+/* job_io_error() for a read/write/trim that failed: also counts it as
+ * issued (total_ios), as fio does. */
+int job_io_failed(struct job *j, struct io_unit *u, int err);
+
+/* One I/O on a synchronous engine, short transfers resubmitted, accounted
+ * on success; -ENODATA when the file ends first (verify_run.c uses it). */
+int job_sync_issue(struct job *j, struct io_unit *u);
 
 /* asyncio.c: queue-depth handling for asynchronous engines. */
 int async_init(struct job *j);
@@ -155,6 +178,7 @@ static inline char job_state_char(const struct job *j)
 	case JOB_STARTING: return 'S';
 	case JOB_RAMP: return '/';
 	case JOB_FSYNC: return 'F';
+	case JOB_VERIFY: return 'V';
 	case JOB_DONE: return '_';
 	default: break;
 	}

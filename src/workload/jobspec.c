@@ -20,6 +20,7 @@ void job_spec_defaults(struct job_spec *s)
 	s->allow_file_create = true;
 	s->fallocate = FALLOC_NATIVE;
 	s->fadvise_hint = true;
+	s->readonly = false; /* writes allowed (the device guard still applies) */
 	s->invalidate = true;
 	s->rw = RW_READ;
 	s->rw_seq_nr = 1;
@@ -40,6 +41,8 @@ void job_spec_defaults(struct job_spec *s)
 	s->loops = 1;
 	s->scramble_buffers = true;
 	s->buffer_compress_chunk = 512;
+	s->do_verify = true;          /* as fio: verify= alone reads back */
+	s->verify_state_save = true;  /* as fio */
 	s->numjobs = 1;
 	memcpy(s->percentile_list, default_percentiles, sizeof(default_percentiles));
 	s->nr_percentiles = sizeof(default_percentiles) / sizeof(default_percentiles[0]);
@@ -90,6 +93,7 @@ void job_spec_copy(struct job_spec *dst, const struct job_spec *src)
 	dst->origin = dup_or_null(src->origin);
 	dst->cpus_allowed = dup_or_null(src->cpus_allowed);
 	dst->cpumask = dup_or_null(src->cpumask);
+	dst->verify_pattern = dup_or_null(src->verify_pattern);
 	dst->opts = job_kv_copy(src->opts, src->nr_opts);
 }
 
@@ -106,6 +110,7 @@ void job_spec_release(struct job_spec *s)
 	free(s->origin);
 	free(s->cpus_allowed);
 	free(s->cpumask);
+	free(s->verify_pattern);
 	job_kv_free(s->opts, s->nr_opts);
 	memset(s, 0, sizeof(*s));
 }

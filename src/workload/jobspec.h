@@ -33,6 +33,52 @@ enum fallocate_mode {
 	FALLOC_TRUNCATE, /* ftruncate(2) only */
 };
 
+/* verify=: what each written block carries and how it is checked (verify*.c) */
+enum verify_type {
+	VERIFY_NONE = 0,
+	VERIFY_CRC32C,  /* crc32c, crc32c-intel */
+	VERIFY_CRC32,
+	VERIFY_CRC64,
+	VERIFY_MD5,
+	VERIFY_SHA256,
+	VERIFY_XXHASH,
+	VERIFY_META,    /* header only, no payload checksum */
+	VERIFY_PATTERN, /* no header: verify_pattern only */
+	VERIFY_NULL,    /* read back, check nothing */
+};
+
+/* fio's error kinds (continue_on_error, ignore_error): an EILSEQ is a
+ * verify error, any other error of a read a read error, of anything else a
+ * write error. */
+enum err_kind {
+	ERR_KIND_READ = 0,
+	ERR_KIND_WRITE,
+	ERR_KIND_VERIFY,
+	ERR_KIND_CNT,
+};
+#define ERRPOL_READ (1u << ERR_KIND_READ)
+#define ERRPOL_WRITE (1u << ERR_KIND_WRITE)
+#define ERRPOL_VERIFY (1u << ERR_KIND_VERIFY)
+#define MAX_IGNORE_ERRORS 16
+
+/* Which I/Os the faulty engine picks (faulty_fail=, faulty_corrupt=,
+ * faulty_delay_select=): none, every Nth, those covering given offsets, or
+ * a seeded random share. */
+enum faulty_sel_kind {
+	FAULTY_SEL_NONE = 0,
+	FAULTY_SEL_EVERY,
+	FAULTY_SEL_OFFSET,
+	FAULTY_SEL_RANDOM,
+};
+#define FAULTY_MAX_OFFSETS 16
+struct faulty_sel {
+	enum faulty_sel_kind kind;
+	uint64_t every;   /* every:N */
+	double pct;       /* random:PCT, 0..100 */
+	unsigned nr_offsets;
+	uint64_t offsets[FAULTY_MAX_OFFSETS]; /* offset:OFF[,OFF...] */
+};
+
 struct bssplit {
 	uint64_t bs;
 	unsigned perc; /* 0 = share what the others leave */
@@ -69,6 +115,7 @@ struct job_spec {
 	bool unlink;
 	bool invalidate;
 	bool fadvise_hint; /* POSIX_FADV_RANDOM/SEQUENTIAL per the pattern, as fio */
+	bool readonly;     /* refuse every write, trim and layout (fio's --readonly, per job) */
 
 	/* what I/O */
 	unsigned rw;          /* enum rw_mode bits */
@@ -133,6 +180,32 @@ struct job_spec {
 	bool scramble_buffers;
 	unsigned buffer_compress_percentage;
 	uint64_t buffer_compress_chunk;
+
+	/* verification (verify*.c) */
+	enum verify_type verify;
+	char *verify_pattern;     /* as written (0x.., decimal, "text", %o); NULL = none */
+	bool do_verify;           /* read back after the write phase; default 1 */
+	bool verify_only;         /* do not write: check what an earlier run wrote */
+	uint64_t verify_backlog;  /* check after every N writes; 0 = after the phase */
+	uint64_t verify_interval; /* bytes per header; 0 = the minimum block size */
+	uint64_t verify_offset;   /* header position inside each interval */
+	bool verify_fatal;        /* stop at the first failure */
+	bool verify_state_save;   /* default 1, as fio */
+	bool verify_state_load;
+
+	/* error policy (errpolicy.c); all zero = stop at the first error */
+	unsigned continue_on_error; /* ERRPOL_* bits of the kinds that may go on */
+	int ignore_error[ERR_KIND_CNT][MAX_IGNORE_ERRORS]; /* errnos that may go on;
+							      none listed = EIO, EILSEQ */
+	unsigned nr_ignore_error[ERR_KIND_CNT];
+	bool error_dump;            /* print every error, not only the first */
+
+	/* the faulty engine (engines/faulty.c); all zero = inject nothing */
+	char faulty_engine[32];     /* the wrapped engine; "" = psync */
+	struct faulty_sel faulty_fail, faulty_corrupt, faulty_delay_select;
+	int faulty_errno;           /* positive errno of failed I/Os; 0 = EIO */
+	unsigned faulty_dir;        /* RW_READ/RW_WRITE bits it acts on; 0 = both */
+	uint64_t faulty_delay;      /* ns added to delayed I/Os */
 
 	/* grouping and threads */
 	unsigned numjobs;

@@ -15,6 +15,8 @@
 
 #include "sys/cpuusage.h"
 #include "workload/jobsched.h"
+#include "workload/errpolicy.h"
+#include "workload/verify.h"
 #include "util/error.h"
 #include "util/xmalloc.h"
 
@@ -45,23 +47,63 @@ static void acc_to_runstat(const struct latacc *a, const struct hist *h, struct 
 	rs->m2 = m2 > 0 ? (double)m2 : 0.0;
 }
 
-void job_fail(struct job *j, const struct io_unit *u, int err)
+/* Count error err (< 0) of u (NULL: the engine itself failed), keep the
+ * first error's details and say so: a fatal error always, one the job goes
+ * on after only when it is the first or error_dump asks for all of them. */
+static void record_error(struct job *j, const struct io_unit *u, int err, bool fatal)
 {
 	struct job_result *r = &j->res;
-	r->total_err++;
-	if (r->error)
-		return;
-	r->error = -err;
-	const char *what = u->ddir < DDIR_INVAL ? ddir_name(u->ddir) : "io";
+	enum ddir d = u ? u->ddir : DDIR_INVAL;
 	uint64_t done = 0;
-	for (int d = 0; d < DDIR_RWDIR_CNT; d++)
-		done += r->dir[d].io_bytes;
-	r->error_msg = xasprintf("%s of %llu bytes at offset %llu of '%s' failed: %s "
-				 "(after %llu bytes)", what, (unsigned long long)u->buflen,
-				 (unsigned long long)u->offset,
-				 u->file ? u->file->path : "?", strerror(-err),
-				 (unsigned long long)done);
-	error("job '%s': %s", j->spec->name, r->error_msg);
+	char *msg;
+
+	r->total_err++;
+	r->nr_err[err_kind_of(d, -err)]++;
+	for (int k = 0; k < DDIR_RWDIR_CNT; k++)
+		done += r->dir[k].io_bytes;
+	if (u)
+		msg = xasprintf("%s of %llu bytes at offset %llu of '%s' failed: %s "
+				"(after %llu bytes)", d < DDIR_INVAL ? ddir_name(d) : "io",
+				(unsigned long long)u->buflen, (unsigned long long)u->offset,
+				u->file ? u->file->path : "?", strerror(-err),
+				(unsigned long long)done);
+	else
+		msg = xasprintf("the %s engine failed: %s (after %llu bytes)", j->eng.ops->name,
+				strerror(-err), (unsigned long long)done);
+	bool first = !r->error;
+	if (fatal)
+		error("job '%s': %s", j->spec->name, msg);
+	else if (first || j->spec->error_dump)
+		warning("job '%s': %s; going on (continue_on_error)", j->spec->name, msg);
+	if (first) {
+		r->error = -err;
+		r->error_offset = u ? u->offset : 0;
+		r->error_msg = msg;
+	} else {
+		free(msg);
+	}
+}
+
+void job_fail(struct job *j, const struct io_unit *u, int err)
+{
+	record_error(j, u, err, true);
+}
+
+int job_io_error(struct job *j, const struct io_unit *u, int err)
+{
+	bool go_on = u && error_policy_continues(j->spec, err_kind_of(u->ddir, -err), -err);
+	record_error(j, u, err, !go_on);
+	return go_on ? 0 : err;
+}
+
+int job_io_failed(struct job *j, struct io_unit *u, int err)
+{
+	/* as fio: a failed I/O was still issued (total_ios, iops) */
+	if (!j->in_ramp && u->ddir < DDIR_RWDIR_CNT) {
+		j->res.dir[u->ddir].total_ios++;
+		counter_add(&j->prog_ios[u->ddir], 1);
+	}
+	return job_io_error(j, u, err);
 }
 
 static void start_measuring(struct job *j, uint64_t now, struct cpu_usage *cpu0)
@@ -85,6 +127,8 @@ void job_account(struct job *j, struct io_unit *u, uint64_t now, bool async)
 	const struct job_spec *s = j->spec;
 	enum ddir d = u->ddir;
 	uint64_t bytes = (uint64_t)u->result;
+	if (__builtin_expect(j->vfy != NULL, 0))
+		verify_io_done(j, u);
 	if (j->in_ramp)
 		return;
 	struct dir_result *dr = &j->res.dir[d];
@@ -165,8 +209,10 @@ static int do_sync_all(struct job *j, enum ddir kind, const struct job_file *onl
 		engine_do_sync(&u);
 		uint64_t now = job_now(j);
 		if (u.result < 0) {
-			job_fail(j, &u, (int)u.result);
-			return (int)u.result;
+			int rc = job_io_error(j, &u, (int)u.result);
+			if (rc < 0)
+				return rc;
+			continue;
 		}
 		job_account_sync(j, &u, now);
 	}
@@ -210,6 +256,11 @@ static int sync_issue(struct job *j, struct io_unit *u)
 	u->result = (int64_t)done;
 	job_account(j, u, now, false);
 	return 0;
+}
+
+int job_sync_issue(struct job *j, struct io_unit *u)
+{
+	return sync_issue(j, u);
 }
 
 static bool limits_reached(struct job *j, uint64_t now)
@@ -275,14 +326,14 @@ static int run_pass(struct job *j, struct cpu_usage *cpu0)
 			if (rc < 0) {
 				if (rc == -ENODATA)
 					rc = -EIO;
-				job_fail(j, u, rc);
-				return rc;
+				if ((rc = job_io_failed(j, u, rc)) < 0)
+					return rc;
 			}
 		} else if ((rc = async_issue(j, u)) < 0) {
-			if (!j->res.error)
-				job_fail(j, u, rc);
-			return rc;
+			return rc; /* recorded where it happened */
 		}
+		if (__builtin_expect(j->vfy != NULL, 0) && (rc = verify_after_io(j, d)) < 0)
+			return rc;
 		if (d == DDIR_WRITE && (s->fsync_blocks || s->fdatasync_blocks)) {
 			j->writes_since_sync++;
 			unsigned every = s->fsync_blocks ? s->fsync_blocks : s->fdatasync_blocks;
@@ -373,7 +424,8 @@ void *job_thread_main(void *arg)
 		goto out;
 	}
 	if ((rc = job_files_open(j)) < 0 || (rc = job_gens_init(j)) < 0 ||
-	    (!(j->eng.ops->flags & ENGINE_SYNC) && (rc = async_init(j)) < 0)) {
+	    (!(j->eng.ops->flags & ENGINE_SYNC) && (rc = async_init(j)) < 0) ||
+	    (rc = verify_init(j)) < 0) {
 		j->res.error = -rc;
 		j->res.error_msg = xasprintf("setup failed: %s", strerror(-rc));
 		goto out;
@@ -397,7 +449,14 @@ void *job_thread_main(void *arg)
 			job_gens_new_pass(j);
 		j->bytes_issued = 0;
 		j->ios_issued = 0; /* number_ios limits each loop, as in fio */
-		rc = run_pass(j, &cpu0);
+		if (j->vfy)
+			verify_loop_start(j);
+		if (j->vfy && s->verify_only && (s->rw & RW_WRITE))
+			rc = verify_only_pass(j); /* the writes become reads of what they wrote */
+		else
+			rc = run_pass(j, &cpu0);
+		if (rc >= 0 && j->vfy)
+			rc = verify_loop_end(j); /* do_verify: read back this loop's writes */
 		if (rc < 0 || s->time_based || *j->stop || (j->end_ns && job_now(j) >= j->end_ns))
 			break;
 	}
@@ -412,6 +471,7 @@ void *job_thread_main(void *arg)
 		rc = do_sync_all(j, DDIR_SYNC, NULL);
 	finish_results(j, job_now(j), &cpu0);
 out:
+	verify_finish(j);
 	job_files_close(j);
 	j->res.elapsed_s = (job_now(j) - t0 + NSEC_PER_SEC / 2) / NSEC_PER_SEC;
 	atomic_store(&j->state, JOB_DONE);

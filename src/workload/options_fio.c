@@ -210,6 +210,7 @@ static const char *const fio_option_names[] = {
 	"read_iolog",
 	"read_iolog_chunked",
 	"readfua",
+	"readonly", /* fio's command-line --readonly; iobench also takes it per job */
 	"readwrite",
 	"refill_buffers",
 	"registerfiles",

@@ -9,6 +9,9 @@
 #include "workload/options_cb.h"
 #include "workload/options_sched.h"
 #include "workload/options_engine.h"
+#include "workload/verify.h"
+#include "workload/options_errors.h"
+#include "workload/options_faulty.h"
 #include "util/units.h"
 
 #include <stddef.h>
@@ -49,6 +52,7 @@ const struct option_def option_table[] = {
 	BOOL("unlink", unlink, "0", "delete the files when the job is done"),
 	BOOL("invalidate", invalidate, "1", "drop the page cache of the files before starting"),
 	BOOL("fadvise_hint", fadvise_hint, "1", "tell the kernel the access pattern (random: no readahead)"),
+	BOOL("readonly", readonly, "0", "refuse the job if it writes, trims or lays out files (fio's --readonly, per job)"),
 	/* what I/O */
 	FUNC("rw", opt_cb_rw, "str[:N]", "read", "I/O pattern: read write trim randread randwrite randtrim rw randrw trimwrite", .alias = { "readwrite" }),
 	FUNC("rwmixread", opt_cb_rwmixread, "int", "50", "percent of reads in a mixed workload"),
@@ -68,7 +72,7 @@ const struct option_def option_table[] = {
 	FUNC("random_distribution", opt_cb_random_distribution, "str[:float]", "random", "random, zipf:THETA, pareto:H or normal:DEV"),
 	BOOL("fill_device", fill_device, "0", "write until the device or file system is full", .alias = { "fill_fs" }),
 	/* engine */
-	FUNC("ioengine", opt_cb_ioengine, "str", "psync", "I/O engine: sync psync vsync pvsync pvsync2 null io_uring libaio posixaio mmap"),
+	FUNC("ioengine", opt_cb_ioengine, "str", "psync", "I/O engine: sync psync vsync pvsync pvsync2 null io_uring libaio posixaio mmap faulty"),
 	UINT("iodepth", iodepth, 1, 65535, "1", "I/Os to keep in flight (async engines)"),
 	UINT("iodepth_batch", iodepth_batch, 0, 65535, "1", "I/Os to submit at once", .alias = { "iodepth_batch_submit" }),
 	UINT("iodepth_batch_complete_min", iodepth_batch_complete_min, 0, 65535, "1", "minimum completions to reap at once", .alias = { "iodepth_batch_complete" }),
@@ -83,6 +87,14 @@ const struct option_def option_table[] = {
 	FUNC("sqthread_poll_cpu", opt_cb_sqthread_poll_cpu, "int", NULL, "io_uring: CPU to pin the sqthread_poll thread to"),
 	FUNC("nonvectored", opt_cb_nonvectored, "int", "-1", "io_uring: 1 READ/WRITE, 0 READV/WRITEV, -1 READ/WRITE where the kernel has them"),
 	BOOL("userspace_reap", userspace_reap, "0", "libaio: read completions from the ring in user space when reaping with minimum 0"),
+	/* the faulty engine (iobench's own): wraps faulty_engine, injects faults */
+	FUNC("faulty_engine", opt_cb_faulty_engine, "str", "psync", "faulty: the engine it wraps and passes every I/O to (sync or async)"),
+	FUNC("faulty_fail", opt_cb_faulty_fail, "selector", "none", "faulty: I/Os to fail with faulty_errno: none, every:N (the Nth, 2Nth... read/write), offset:OFF[,OFF...] (I/Os covering a byte offset) or random:PCT (seeded by randseed)"),
+	FUNC("faulty_errno", opt_cb_faulty_errno, "errno", "EIO", "faulty: the error failed I/Os get, by name (EIO, ENOSPC, EINVAL...) or number"),
+	FUNC("faulty_dir", opt_cb_faulty_dir, "str", "any", "faulty: act on read, write or any I/Os (the others pass untouched and are not counted by every:N)"),
+	FUNC("faulty_corrupt", opt_cb_faulty_corrupt, "selector", "none", "faulty: I/Os whose data gets one byte inverted (xor 0xff): a read after it completes, a write before the inner engine gets it; the byte at each offset:OFF, else the middle byte (offset + len/2)"),
+	TIME("faulty_delay", faulty_delay, NS_PER_US, "0", "faulty: add this time to the chosen I/Os' completion (default unit: us)"),
+	FUNC("faulty_delay_select", opt_cb_faulty_delay_select, "selector", "every:1", "faulty: I/Os that faulty_delay slows down (same syntax as faulty_fail)"),
 	/* how long */
 	TIME("runtime", runtime, NS_PER_SEC, "0", "stop after this time (default unit: s)", .alias = { "timeout" }),
 	BOOL("time_based", time_based, "0", "keep going until runtime even when the I/O is done"),
@@ -104,6 +116,21 @@ const struct option_def option_table[] = {
 	BOOL("scramble_buffers", scramble_buffers, "1", "lightly scramble buffers so they do not dedupe"),
 	UINT("buffer_compress_percentage", buffer_compress_percentage, 0, 100, "0", "make buffers this compressible (percent)"),
 	SIZE("buffer_compress_chunk", buffer_compress_chunk, "512", "size of the compressible regions"),
+	/* errors */
+	FUNC("continue_on_error", opt_cb_continue_on_error, "str", "none", "go on after errors of these kinds: none, read, write, io, verify, all (0/1 = none/all); only EIO and EILSEQ unless ignore_error lists others; the exit status stays non-zero"),
+	FUNC("ignore_error", opt_cb_ignore_error, "str", NULL, "errors to go on after, per kind: READ,WRITE,VERIFY lists of errno names or numbers separated by ':' (e.g. EIO,ENOSPC:EDQUOT)"),
+	BOOL("error_dump", error_dump, "0", "print every error a job goes on after, not only the first"),
+	/* verification */
+	FUNC("verify", opt_cb_verify, "str", "0", "check written data: crc32c crc32c-intel crc32 crc64 md5 sha256 xxhash meta pattern null, or 0"),
+	FUNC("verify_pattern", opt_cb_verify_pattern, "str", NULL, "write and check this pattern: 0xHEX, decimal, \"text\" and %o (the offset), concatenated"),
+	BOOL("do_verify", do_verify, "1", "read back and check after the write phase (with verify=)"),
+	BOOL("verify_only", verify_only, "0", "do not write: check what an earlier run of the same job wrote"),
+	UINT("verify_backlog", verify_backlog, 0, 0, "0", "check the written blocks after every N writes (0: after the write phase)"),
+	SIZE("verify_interval", verify_interval, NULL, "bytes covered by each verify header (default: the minimum block size)"),
+	SIZE("verify_offset", verify_offset, "0", "put the verify header this far into each interval"),
+	BOOL("verify_fatal", verify_fatal, "0", "stop the job at the first verify failure (default: count them all)"),
+	BOOL("verify_state_save", verify_state_save, "1", "save how far the write phase got in local-NAME-N-verify.state"),
+	BOOL("verify_state_load", verify_state_load, "0", "with verify_only: check only what the saved state says was written"),
 	/* grouping */
 	UINT("numjobs", numjobs, 1, 0, "1", "number of clones of this job"),
 	BOOL("thread", thread, "0", "run jobs as threads (iobench always does)"),

@@ -15,6 +15,11 @@
  * completion; fio's io_u_mark_latency gets clat, not total lat). A bucket
  * labelled L holds values from the previous label up to L - 1, so 2 ns goes in
  * "4", 1000 ns in lat_us "2" (1 us), and 2000 ms or more in ">=2000".
+ *
+ * Ownership: a job_result owns its name, error message, spec copy and the
+ * bucket groups of its ten histograms; job_result_release frees all of them.
+ * The merge copies (never shares) what it takes from src, so both stay
+ * independently releasable.
  */
 #include "workload/results.h"
 
@@ -38,9 +43,9 @@ void dir_result_init(struct dir_result *d)
 
 void job_result_init_zeroed(struct job_result *r)
 {
-	/* All-zero is the initial state of every runstat and histogram, so
-	 * nothing is written: the histogram pages a job never touches stay
-	 * unallocated (64 cloned jobs would otherwise pin 12 MiB). */
+	/* All-zero is the initial state of every runstat and histogram (a
+	 * histogram's bucket groups are allocated on first use), so nothing
+	 * else is written. */
 	r->nr_jobs = 1;
 }
 
@@ -116,8 +121,11 @@ void job_result_merge(struct job_result *dst, const struct job_result *src)
 		dst->error = src->error;
 		free(dst->error_msg);
 		dst->error_msg = src->error_msg ? xstrdup(src->error_msg) : NULL;
+		dst->error_offset = src->error_offset;
 	}
 	dst->total_err += src->total_err;
+	for (int k = 0; k < ERR_KIND_CNT; k++)
+		dst->nr_err[k] += src->nr_err[k];
 	if (src->elapsed_s > dst->elapsed_s)
 		dst->elapsed_s = src->elapsed_s;
 
@@ -145,6 +153,12 @@ void job_result_merge(struct job_result *dst, const struct job_result *src)
 
 void job_result_release(struct job_result *r)
 {
+	for (int d = 0; d < DDIR_RWDIR_CNT; d++) {
+		hist_release(&r->dir[d].slat_hist);
+		hist_release(&r->dir[d].clat_hist);
+		hist_release(&r->dir[d].lat_hist);
+	}
+	hist_release(&r->sync.lat_hist);
 	free(r->name);
 	r->name = NULL;
 	free(r->error_msg);

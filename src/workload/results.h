@@ -49,6 +49,8 @@ struct job_result {
 	int error;            /* first error as a positive errno, 0 if none */
 	char *error_msg;      /* "file:offset: text" of the first error, or NULL */
 	uint64_t total_err;
+	uint64_t nr_err[ERR_KIND_CNT]; /* total_err by fio's kinds: read, write, verify */
+	uint64_t error_offset; /* offset of the I/O that hit the first error */
 	uint64_t elapsed_s;   /* wall seconds from start to finish, ramp included */
 	uint64_t runtime_ns;  /* measured time (after ramp) */
 	struct dir_result dir[DDIR_RWDIR_CNT];

@@ -85,7 +85,7 @@ static int setup_jobs(struct job *jobs, size_t nr, const struct job_list *l,
 	/* Resolve and lay out every file before anything runs, so a bad
 	 * filename or a refused device stops the run before any I/O. */
 	for (size_t i = 0; i < nr; i++)
-		if ((rc = job_files_setup(&jobs[i], cfg->quiet)) < 0 ||
+		if ((rc = job_files_setup(&jobs[i], cfg->quiet, &cfg->guard)) < 0 ||
 		    (rc = job_check_direct_alignment(&jobs[i])) < 0)
 			return rc;
 	for (size_t i = 0; i < nr; i++) {
@@ -132,6 +132,18 @@ static int run_batch(struct job *jobs, size_t from, size_t to, const struct run_
 	return 0;
 }
 
+/* After a struct copy moved r's histograms away: r no longer owns their
+ * bucket groups (counts read as zero, release frees nothing). */
+static void forget_hists(struct job_result *r)
+{
+	for (int d = 0; d < DDIR_RWDIR_CNT; d++) {
+		hist_init(&r->dir[d].slat_hist);
+		hist_init(&r->dir[d].clat_hist);
+		hist_init(&r->dir[d].lat_hist);
+	}
+	hist_init(&r->sync.lat_hist);
+}
+
 /* Build the reported entries: one per job, or one per group when the group
  * asks for group_reporting. */
 static void collect(struct job *jobs, size_t nr, struct run_result *out)
@@ -154,8 +166,9 @@ static void collect(struct job *jobs, size_t nr, struct run_result *out)
 			continue;
 		}
 		dst = &out->jobs[out->nr_jobs++];
-		*dst = j->res; /* moves the error message too */
+		*dst = j->res; /* moves the error message and histograms too */
 		j->res.error_msg = NULL;
+		forget_hists(&j->res);
 		dst->name = xstrdup(s->name);
 		dst->groupid = s->groupid;
 		dst->nr_jobs = 1;
@@ -238,6 +251,20 @@ static void release_jobs(struct job *jobs, size_t nr)
 	free(jobs);
 }
 
+/* Setup failed (a layout hit ENOSPC, say): with unlink=1, remove the files
+ * this run created before it stopped; files that were there stay. */
+static void remove_laid_out(struct job *jobs, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++) {
+		struct job *j = &jobs[i];
+		if (!j->spec || !j->spec->unlink)
+			continue;
+		for (unsigned f = 0; f < j->nr_files; f++)
+			if (j->files[f].laid_out_here && j->files[f].path)
+				unlink(j->files[f].path);
+	}
+}
+
 int workload_run(const struct job_list *list, const struct run_config *cfg,
 		 struct run_result *out)
 {
@@ -267,6 +294,7 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 	else
 		rc = setup_jobs(jobs, nr, &expanded, cfg, &clk);
 	if (rc < 0) {
+		remove_laid_out(jobs, nr);
 		release_jobs(jobs, nr);
 		expanded.global_opts = NULL;
 		job_list_release(&expanded);

@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <stdbool.h>
 
+#include "sys/devguard.h"
 #include "workload/jobspec.h"
 #include "workload/results.h"
 
@@ -17,6 +18,8 @@ struct run_config {
 	bool show_progress;          /* progress line on stderr (only on a terminal) */
 	bool quiet;                  /* no "Laying out" notes */
 	volatile sig_atomic_t *stop; /* set asynchronously to stop all jobs */
+	struct devguard_allow guard; /* --allow-destroy devices and --readonly, for
+					the device guard every write passes */
 };
 
 /* Expand numjobs and assign group ids in place (done by workload_run too;

@@ -1,8 +1,9 @@
 # Shared helpers for the end-to-end tests (sourced, not run).
 # ok/not_ok/check print one TAP-like line per check; mkloop/mkfs_mount create
 # loop devices and mounts that cleanup() always removes (trap on EXIT), so a
-# failing test never leaves a device behind. Only devices created here are
-# ever touched.
+# failing test never leaves a device behind; tests register swap areas,
+# partitions and device-mapper targets they make (reg KIND PATH) for the same
+# treatment. Only devices created here are ever touched.
 IOBENCH=${IOBENCH:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/build/iobench}
 TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 SEEDS=${SEEDS:-$TOP/../shared/seeds}
@@ -22,6 +23,9 @@ cleanup() {
   tac "$E2E_REG" | while read -r kind path; do
     case $kind in
       mount) umount "$path" 2>/dev/null || umount -l "$path" 2>/dev/null ;;
+      swap) swapoff "$path" 2>/dev/null ;;
+      part) partx --delete "$path" 2>/dev/null ;;
+      dm) dmsetup remove "$path" 2>/dev/null ;;
       loop) blockdev --setrw "$path" 2>/dev/null; losetup -d "$path" 2>/dev/null ;;
       dir) rm -rf "$path" ;;
     esac
@@ -30,6 +34,9 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
+
+# reg KIND PATH: have cleanup() undo it (kinds: mount swap part dm loop dir)
+reg() { echo "$1 $2" >>"$E2E_REG"; }
 
 tmpdir() { local d; d=$(mktemp -d /tmp/iobench-e2e.XXXXXX); echo "dir $d" >>"$E2E_REG"; echo "$d"; }
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Raw block devices: reads work (sync engines, buffered and direct), writes
-# are refused with a clear message before any I/O, and disk statistics name
-# the loop device behind a file on a loop-mounted filesystem.
+# pass the device guard (a blank device is written, one with a filesystem is
+# refused before any I/O), and disk statistics name the loop device behind a
+# file on a loop-mounted filesystem.
 . "$(dirname "$0")/lib.sh"
 need_root
 d=$(tmpdir)
@@ -11,12 +12,21 @@ for eng in sync psync vsync pvsync pvsync2; do
     --filename="$loop" --output-format=json >"$d/r.json" 2>"$d/r.err"
   check "$eng: direct randread of a loop device" test "$(json_get "$d/r.json" 'd["jobs"][0]["read"]["io_kbytes"]')" = 8192
 done
+# the device guard (test_guard.sh tests it fully): a blank, unused device
+# may be written; once it carries a filesystem it is refused, untouched
 before=$(md5sum <"$loop")
 "$IOBENCH" run --name=w --rw=write --bs=4k --size=1m --filename="$loop" >"$d/w.out" 2>"$d/w.err"
 rc=$?
-check "write to a block device: exit 1" test $rc -eq 1
-check "write to a block device: clear refusal" grep -q "refusing to write to block device '$loop'" "$d/w.err"
-check "write to a block device: device unchanged" test "$(md5sum <"$loop")" = "$before"
+check "write to a blank unused block device: exit 0" test $rc -eq 0
+check "write to a blank unused block device: bytes written" test "$(md5sum <"$loop")" != "$before"
+mkfs.ext4 -q -F "$loop" >/dev/null 2>&1
+before=$(md5sum <"$loop")
+"$IOBENCH" run --name=w --rw=write --bs=4k --size=1m --filename="$loop" >"$d/w.out" 2>"$d/w.err"
+rc=$?
+check "write to a block device with ext4: exit 1" test $rc -eq 1
+check "write to a block device with ext4: clear refusal" \
+  grep -qF "refusing to write to '$loop': ext4 signature found" "$d/w.err"
+check "write to a block device with ext4: device unchanged" test "$(md5sum <"$loop")" = "$before"
 
 mnt=$(mkfs_mount ext4 128M) || { not_ok "mount ext4 on loop"; finish; }
 dev=$(findmnt -n -o SOURCE "$mnt"); dev=${dev#/dev/}

@@ -3,7 +3,11 @@
  * power of two and overflow), the 1/128 error bound of every bucket, and
  * percentiles of uniform, exponential, bimodal and heavy-tailed samples
  * between 1 ns and 10 s against exact sorted-sample percentiles; merging
- * equals adding everything to one histogram; the empty histogram.
+ * equals adding everything to one histogram; the empty histogram. Storage:
+ * a zeroed histogram holds no groups, values in one power of two allocate
+ * one group (values < 128 the first two), merge into an empty histogram and
+ * hist_copy make independent deep copies, hist_release frees and empties
+ * (the ASan build's leak checker sees anything left behind).
  */
 #include <math.h>
 #include <stdint.h>
@@ -37,6 +41,25 @@ static uint64_t exact_pct(const uint64_t *sorted, size_t n, double p)
 	if (r > n)
 		r = n;
 	return sorted[r - 1];
+}
+
+/* Same count, min, max and every bucket (the groups are private pointers). */
+static int hist_same(const struct hist *a, const struct hist *b)
+{
+	if (a->count != b->count || a->min != b->min || a->max != b->max)
+		return 0;
+	for (unsigned i = 0; i < HIST_NR_BUCKETS; i++)
+		if (hist_count_at(a, i) != hist_count_at(b, i))
+			return 0;
+	return 1;
+}
+
+static unsigned nr_groups(const struct hist *h)
+{
+	unsigned n = 0;
+	for (unsigned g = 0; g < HIST_NR_GROUPS; g++)
+		n += h->groups[g] != NULL;
+	return n;
 }
 
 static uint64_t clampv(double v)
@@ -137,6 +160,82 @@ static void check_empty_and_overflow(void)
 	CHECK(e.count == 1 && e.min == 5 && e.max == 5, "merging an empty histogram changes nothing");
 	hist_merge(&z, &e);
 	CHECK(z.count == 1 && z.min == 5 && z.max == 5, "merging into an empty histogram copies");
+	CHECK(hist_count_at(&z, 5) == 1 && z.groups[0] && z.groups[0] != e.groups[0],
+	      "merge into empty allocates its own group");
+	hist_release(&h);
+	hist_release(&e);
+	hist_release(&z);
+	CHECK(nr_groups(&h) == 0 && h.count == 0 && h.min == 0 && h.max == 0 &&
+	      hist_percentile(&h, 50) == 0, "release leaves an empty histogram");
+}
+
+static void check_storage(void)
+{
+	struct hist h;
+	memset(&h, 0, sizeof(h));
+	CHECK(nr_groups(&h) == 0 && hist_percentile(&h, 99) == 0 && hist_count_at(&h, 200) == 0,
+	      "zeroed memory is an empty histogram with no groups");
+	CHECK(sizeof(struct hist) <= 3 * 8 + HIST_NR_GROUPS * sizeof(void *),
+	      "struct hist is %zu bytes", sizeof(struct hist));
+	hist_add(&h, 4096);
+	CHECK(nr_groups(&h) == 1 && h.groups[hist_index(4096) / HIST_SUB], "one value, one group");
+	for (uint64_t v = 4096; v < 8192; v += 7)
+		hist_add(&h, v);
+	CHECK(nr_groups(&h) == 1, "values in one power of two share one group (%u)", nr_groups(&h));
+	hist_add(&h, 8192);
+	CHECK(nr_groups(&h) == 2, "the next power of two adds a group");
+	hist_release(&h);
+	for (uint64_t v = 0; v < HIST_EXACT; v++)
+		hist_add(&h, v);
+	CHECK(nr_groups(&h) == 2 && h.groups[0] && h.groups[1], "values < 128 use the first two groups");
+	unsigned bad = 0;
+	for (unsigned i = 0; i < HIST_EXACT; i++)
+		bad += hist_count_at(&h, i) != 1;
+	CHECK(bad == 0 && hist_count_at(&h, HIST_EXACT) == 0, "%u exact buckets do not hold 1", bad);
+	hist_add(&h, UINT64_MAX);
+	hist_add(&h, 1ULL << 50);
+	CHECK(nr_groups(&h) == 3 && h.groups[HIST_NR_GROUPS - 1] &&
+	      hist_count_at(&h, HIST_NR_BUCKETS - 1) == 2, "overflow values share the last group");
+	CHECK(hist_count_at(&h, HIST_NR_BUCKETS) == 0 && hist_count_at(&h, ~0u) == 0,
+	      "count past the last bucket is 0");
+
+	/* deep copy: equal, independent, reusing or freeing dst's groups */
+	struct hist c;
+	hist_init(&c);
+	hist_add(&c, 1000000); /* a group the source does not have */
+	hist_copy(&c, &h);
+	CHECK(hist_same(&c, &h) && nr_groups(&c) == 3, "copy equals its source");
+	CHECK(c.groups[0] != h.groups[0] && c.groups[HIST_NR_GROUPS - 1] != h.groups[HIST_NR_GROUPS - 1],
+	      "copy owns its groups");
+	CHECK(c.groups[hist_index(1000000) / HIST_SUB] == NULL, "copy drops groups the source lacks");
+	hist_add(&c, 3);
+	CHECK(hist_count_at(&c, 3) == 2 && hist_count_at(&h, 3) == 1 && h.count + 1 == c.count,
+	      "adding to the copy leaves the source alone");
+	hist_copy(&c, &c);
+	CHECK(c.count == h.count + 1 && hist_count_at(&c, 3) == 2, "self-copy changes nothing");
+	hist_release(&h);
+	CHECK(hist_count_at(&c, 3) == 2 && c.max == UINT64_MAX &&
+	      hist_percentile(&c, 100) == hist_bucket_value(HIST_NR_BUCKETS - 1),
+	      "the copy outlives its released source");
+	struct hist e;
+	hist_init(&e);
+	hist_copy(&c, &e);
+	CHECK(nr_groups(&c) == 0 && c.count == 0 && c.min == 0 && c.max == 0, "copying an empty one frees");
+
+	/* merge into an empty histogram */
+	hist_add(&h, 300);
+	hist_add(&h, 70000);
+	struct hist m;
+	memset(&m, 0, sizeof(m));
+	hist_merge(&m, &h);
+	CHECK(hist_same(&m, &h) && nr_groups(&m) == 2 && m.groups[hist_index(300) / HIST_SUB] !=
+	      h.groups[hist_index(300) / HIST_SUB], "merge into empty is a deep copy");
+	hist_merge(&m, &h);
+	CHECK(m.count == 4 && hist_count_at(&m, hist_index(70000)) == 2 && nr_groups(&m) == 2,
+	      "merging again adds into the existing groups");
+	hist_release(&h);
+	hist_release(&m);
+	hist_release(&c);
 }
 
 static void check_distribution(int kind, const char *name, uint64_t *v)
@@ -170,13 +269,17 @@ static void check_distribution(int kind, const char *name, uint64_t *v)
 	CHECK(worst < 0.01, "%s: worst relative error %.5f < 1%%", name, worst);
 
 	hist_merge(&a, &b);
-	CHECK(memcmp(&a, &h, sizeof(h)) == 0, "%s: merge equals adding everything to one", name);
+	CHECK(hist_same(&a, &h), "%s: merge equals adding everything to one", name);
+	hist_release(&h);
+	hist_release(&a);
+	hist_release(&b);
 }
 
 int main(void)
 {
 	check_boundaries();
 	check_empty_and_overflow();
+	check_storage();
 	uint64_t *v = malloc(NSAMPLES * sizeof(*v));
 	const char *names[] = { "uniform", "exponential", "bimodal", "log-uniform", "pareto" };
 	for (int k = 0; k < 5; k++)

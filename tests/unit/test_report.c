@@ -531,6 +531,14 @@ int main(void)
 	test_json(r, true);
 	test_combined(r);
 
+	for (size_t i = 0; i < r->nr_jobs; i++) { /* names and specs are static */
+		for (int d = 0; d < DDIR_RWDIR_CNT; d++) {
+			hist_release(&r->jobs[i].dir[d].slat_hist);
+			hist_release(&r->jobs[i].dir[d].clat_hist);
+			hist_release(&r->jobs[i].dir[d].lat_hist);
+		}
+		hist_release(&r->jobs[i].sync.lat_hist);
+	}
 	free(r->jobs);
 	free(r->disks);
 	free(r);

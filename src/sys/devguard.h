@@ -1,0 +1,67 @@
+/*
+ * The device guard: the one check every path that writes, trims or formats
+ * (run, bonnie, sweep) makes before touching a file, so iobench never
+ * destroys data the user did not explicitly offer.
+ *
+ * For a path that resolves (through symlinks such as /dev/disk/by-id/...) to
+ * a block device it refuses when the device, a partition of it, or (for a
+ * partition) its whole disk
+ *   - is in use: mounted (matched by device number in /proc/self/mountinfo,
+ *     never by name), used as swap (/proc/swaps), held by another device
+ *     (/sys/class/block/X/holders: md, dm, LVM; followed recursively to say
+ *     whether the holder is mounted), or busy for an exclusive open;
+ *   - or carries data: a filesystem, RAID, LVM, swap or partition-table
+ *     signature (libblkid safe probing of the device and its partitions).
+ * Data can be offered for destruction with --allow-destroy=DEVICE naming
+ * that exact device (compared by device number after resolving symlinks; a
+ * partition's disk or another device does not count). A device in use is
+ * refused even then: unmount it, swapoff it or remove its holder first.
+ * Read-only mode (--readonly, readonly=1) refuses every write, trim and
+ * format on any path. Regular files (and anything else that is not a block
+ * device, or does not exist yet) pass otherwise.
+ */
+#ifndef IOBENCH_SYS_DEVGUARD_H
+#define IOBENCH_SYS_DEVGUARD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* What the caller is about to do; OR them together. 0 (a read) always passes. */
+#define DEVGUARD_WRITE  0x1u
+#define DEVGUARD_TRIM   0x2u
+#define DEVGUARD_FORMAT 0x4u
+
+/* What the user allowed, from the command line. Zeroed = nothing allowed. */
+struct devguard_allow {
+	const char *const *devices; /* --allow-destroy=DEVICE values, as given */
+	size_t nr_devices;
+	const char *readonly_by;    /* non-NULL: read-only mode, set by this
+				       (e.g. "--readonly", "readonly=1") */
+};
+
+/*
+ * May the caller do `what` to path? Returns
+ *    0        yes (not a block device, or an unused device without data, or
+ *             one with data that allow names);
+ *   -EROFS    no: read-only mode (any path);
+ *   -EBUSY    no: the device (or a partition, its disk, a holder) is in use;
+ *             --allow-destroy does not change this;
+ *   -EPERM    no: it carries a signature and allow does not name it;
+ *   -errno    no: the check itself failed (fail closed).
+ * On every refusal `why` holds the whole reason, naming the device, each
+ * thing found and the remedy, e.g. "/dev/loop3: partition /dev/loop3p1 is
+ * mounted at /mnt/x; ..." or "/dev/loop3: ext4 signature found, label
+ * 'data'; to destroy it anyway, add --allow-destroy=/dev/loop3". The caller
+ * prefixes what it was doing: "job 'a': refusing to write to 'PATH': WHY".
+ */
+int devguard_check(const char *path, unsigned what, const struct devguard_allow *allow,
+		   char *why, size_t whylen);
+
+/* Each --allow-destroy value must name an existing block device: 0, or
+ * -ENOENT/-ENOTBLK with `why` naming the bad value. */
+int devguard_allow_validate(const struct devguard_allow *allow, char *why, size_t whylen);
+
+/* "write to", "trim", "format" (the strongest of what), for messages. */
+const char *devguard_verb(unsigned what);
+
+#endif

@@ -1,0 +1,135 @@
+/*
+ * Checksum implementations (csum.h). Only crc32c has code of its own: a loop
+ * over the SSE4.2 crc32 instruction, chosen at run time when the CPU has it
+ * (the same instruction ISA-L and the kernel use); everything else calls a
+ * maintained library: ISA-L (crc32c fallback, crc32, crc64), nettle (md5,
+ * sha256) and libxxhash (XXH64).
+ */
+#include "util/csum.h"
+
+#include <string.h>
+
+#include <isa-l/crc.h>
+#include <isa-l/crc64.h>
+#include <nettle/md5.h>
+#include <nettle/sha2.h>
+#include <xxhash.h>
+
+#if defined(__x86_64__)
+#include <nmmintrin.h>
+#endif
+
+size_t csum_len(enum csum_type t)
+{
+	switch (t) {
+	case CSUM_CRC32C: return 4;
+	case CSUM_CRC32: return 4;
+	case CSUM_CRC64: return 8;
+	case CSUM_MD5: return MD5_DIGEST_SIZE;
+	case CSUM_SHA256: return SHA256_DIGEST_SIZE;
+	case CSUM_XXHASH: return 8;
+	default: return 0;
+	}
+}
+
+const char *csum_name(enum csum_type t)
+{
+	static const char *const names[CSUM_NR] = {
+		[CSUM_NONE] = "none", [CSUM_CRC32C] = "crc32c", [CSUM_CRC32] = "crc32",
+		[CSUM_CRC64] = "crc64", [CSUM_MD5] = "md5", [CSUM_SHA256] = "sha256",
+		[CSUM_XXHASH] = "xxhash",
+	};
+	return (unsigned)t < CSUM_NR ? names[t] : "?";
+}
+
+#if defined(__x86_64__)
+bool csum_crc32c_has_hw(void)
+{
+	return __builtin_cpu_supports("sse4.2");
+}
+
+__attribute__((target("sse4.2")))
+uint32_t crc32c_hw(const void *buf, size_t len)
+{
+	const unsigned char *p = buf;
+	uint64_t c = 0xffffffffu;
+	for (; len >= 8; p += 8, len -= 8) {
+		uint64_t v;
+		memcpy(&v, p, 8);
+		c = _mm_crc32_u64(c, v);
+	}
+	uint32_t c32 = (uint32_t)c;
+	for (; len; p++, len--)
+		c32 = _mm_crc32_u8(c32, *p);
+	return ~c32;
+}
+#else
+bool csum_crc32c_has_hw(void)
+{
+	return false;
+}
+
+uint32_t crc32c_hw(const void *buf, size_t len)
+{
+	return crc32c_lib(buf, len);
+}
+#endif
+
+uint32_t crc32c_lib(const void *buf, size_t len)
+{
+	/* ISA-L takes an int length: feed it in pieces below 2 GiB */
+	const unsigned char *p = buf;
+	uint32_t c = 0xffffffffu;
+	while (len) {
+		size_t n = len > (1u << 30) ? (1u << 30) : len;
+		c = crc32_iscsi((unsigned char *)p, (int)n, c);
+		p += n;
+		len -= n;
+	}
+	return ~c;
+}
+
+uint32_t crc32c(const void *buf, size_t len)
+{
+	return csum_crc32c_has_hw() ? crc32c_hw(buf, len) : crc32c_lib(buf, len);
+}
+
+static void put_le(uint8_t *out, uint64_t v, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		out[i] = (uint8_t)(v >> (8 * i));
+}
+
+void csum(enum csum_type t, const void *buf, size_t len, uint8_t *out)
+{
+	switch (t) {
+	case CSUM_CRC32C:
+		put_le(out, crc32c(buf, len), 4);
+		break;
+	case CSUM_CRC32:
+		put_le(out, crc32_gzip_refl(0, buf, len), 4);
+		break;
+	case CSUM_CRC64:
+		put_le(out, crc64_ecma_refl(0, buf, len), 8);
+		break;
+	case CSUM_MD5: {
+		struct md5_ctx c;
+		md5_init(&c);
+		md5_update(&c, len, buf);
+		md5_digest(&c, MD5_DIGEST_SIZE, out);
+		break;
+	}
+	case CSUM_SHA256: {
+		struct sha256_ctx c;
+		sha256_init(&c);
+		sha256_update(&c, len, buf);
+		sha256_digest(&c, SHA256_DIGEST_SIZE, out);
+		break;
+	}
+	case CSUM_XXHASH:
+		put_le(out, XXH64(buf, len, 0), 8);
+		break;
+	default:
+		break;
+	}
+}

@@ -1,0 +1,51 @@
+/*
+ * Fuzz target: the argument vector of `iobench run` (cmd/run.c): its own
+ * flags (--output-format, --set, --eta, ...), job files named on the command
+ * line and fio's --name=... job form. Input: the arguments separated by
+ * newlines. "--parse-only" is always passed first so nothing ever runs, and
+ * an argument naming a file is cut to its last path component so it reaches
+ * only the small job files in the target's scratch directory (never a
+ * device or a FIFO). Exit status must be 0 or 1.
+ */
+#include "common.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/command.h"
+
+static const char *const files[] = {
+	"a.fio", "[global]\nsize=1m\n[a]\nrw=randread\nbs=4k,8k\n",
+	"b.fio", "[b]\ninclude inc.fio\nnumjobs=2\n",
+	"inc.fio", "rw=write\n",
+	"bad.fio", "[x]\nbs=4q\nrw=sideways\n",
+	NULL,
+};
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	fuzz_silence();
+	if (fuzz_scratch_dir(files))
+		abort();
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const char *const fixed[] = { "run", "--parse-only" };
+	static const struct command *run;
+	if (!run && !(run = command_find("run")))
+		abort();
+	int argc;
+	char **argv = fuzz_split(data, size, '\n', fixed, 2, &argc);
+	for (int i = 2; i < argc; i++) {
+		char *slash = strrchr(argv[i], '/');
+		if (argv[i][0] != '-' && slash)
+			memmove(argv[i], slash + 1, strlen(slash + 1) + 1);
+	}
+	int status = run->run(argc, argv);
+	if (status != 0 && status != 1)
+		abort();
+	fuzz_argv_free(argv, 2);
+	return 0;
+}
