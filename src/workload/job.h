@@ -43,8 +43,16 @@ struct file_gen {
 	uint64_t seq_pos;
 };
 
+/* How job threads tell the main thread they are done (no polling delay). */
+struct run_sync {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;  /* on CLOCK_MONOTONIC */
+	unsigned done;
+};
+
 struct job {
 	const struct job_spec *spec;
+	struct run_sync *sync;          /* shared by the run's jobs */
 	const struct clock *clk;        /* the run's clock: every measurement reads it */
 	unsigned index;                 /* position in the run */
 	struct engine_ctx eng;

@@ -476,5 +476,11 @@ out:
 	j->res.elapsed_s = (job_now(j) - t0 + NSEC_PER_SEC / 2) / NSEC_PER_SEC;
 	atomic_store(&j->state, JOB_DONE);
 	atomic_store(&j->done_flag, true);
+	if (j->sync) {
+		pthread_mutex_lock(&j->sync->lock);
+		j->sync->done++;
+		pthread_cond_signal(&j->sync->cond);
+		pthread_mutex_unlock(&j->sync->lock);
+	}
 	return NULL;
 }

@@ -128,7 +128,7 @@ const struct option_def option_table[] = {
 	UINT("verify_backlog", verify_backlog, 0, 0, "0", "check the written blocks after every N writes (0: after the write phase)"),
 	SIZE("verify_interval", verify_interval, NULL, "bytes covered by each verify header (default: the minimum block size)"),
 	SIZE("verify_offset", verify_offset, "0", "put the verify header this far into each interval"),
-	BOOL("verify_fatal", verify_fatal, "0", "stop the job at the first verify failure (default: count them all)"),
+	BOOL("verify_fatal", verify_fatal, "0", "stop at the first failing block even with continue_on_error=verify (which otherwise counts them all)"),
 	BOOL("verify_state_save", verify_state_save, "1", "save how far the write phase got in local-NAME-N-verify.state"),
 	BOOL("verify_state_load", verify_state_load, "0", "with verify_only: check only what the saved state says was written"),
 	/* grouping */

@@ -106,9 +106,13 @@ static int setup_jobs(struct job *jobs, size_t nr, const struct job_list *l,
 }
 
 static int run_batch(struct job *jobs, size_t from, size_t to, const struct run_config *cfg,
-		     struct progress *prog)
+		     struct progress *prog, struct run_sync *sync)
 {
+	pthread_mutex_lock(&sync->lock);
+	sync->done = 0;
+	pthread_mutex_unlock(&sync->lock);
 	for (size_t i = from; i < to; i++) {
+		jobs[i].sync = sync;
 		int rc = pthread_create(&jobs[i].thread, NULL, job_thread_main, &jobs[i]);
 		if (rc) {
 			*cfg->stop = 1;
@@ -117,16 +121,21 @@ static int run_batch(struct job *jobs, size_t from, size_t to, const struct run_
 			return error_errno(-rc, "cannot start a thread for job '%s'", jobs[i].spec->name);
 		}
 	}
-	for (;;) {
-		bool all = true;
-		for (size_t i = from; i < to; i++)
-			all &= atomic_load(&jobs[i].done_flag);
-		if (all)
-			break;
-		if (prog)
+	/* Wake when a job finishes, or every 100 ms for the progress line and
+	 * to notice a stop request. */
+	pthread_mutex_lock(&sync->lock);
+	while (sync->done < to - from) {
+		uint64_t deadline = now_ns() + 100 * NSEC_PER_MSEC;
+		struct timespec ts = { .tv_sec = (time_t)(deadline / NSEC_PER_SEC),
+				       .tv_nsec = (long)(deadline % NSEC_PER_SEC) };
+		pthread_cond_timedwait(&sync->cond, &sync->lock, &ts);
+		if (prog) {
+			pthread_mutex_unlock(&sync->lock);
 			progress_update(prog, now_ns());
-		sleep_until_ns(now_ns() + 100 * NSEC_PER_MSEC);
+			pthread_mutex_lock(&sync->lock);
+		}
 	}
+	pthread_mutex_unlock(&sync->lock);
 	for (size_t i = from; i < to; i++)
 		pthread_join(jobs[i].thread, NULL);
 	return 0;
@@ -311,14 +320,25 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 	if (show)
 		progress_init(&prog, jobs, nr, t0);
 
+	struct run_sync sync = { .done = 0 };
+	pthread_condattr_t ca;
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&sync.cond, &ca);
+	pthread_condattr_destroy(&ca);
+	pthread_mutex_init(&sync.lock, NULL);
 	for (size_t from = 0; from < nr && !*cfg->stop;) {
 		size_t to = from + 1;
 		while (to < nr && !jobs[to].spec->stonewall)
 			to++;
-		if ((rc = run_batch(jobs, from, to, cfg, show ? &prog : NULL)) < 0)
+		if ((rc = run_batch(jobs, from, to, cfg, show ? &prog : NULL, &sync)) < 0)
 			break;
 		from = to;
 	}
+	for (size_t i = 0; i < nr; i++)
+		jobs[i].sync = NULL;
+	pthread_cond_destroy(&sync.cond);
+	pthread_mutex_destroy(&sync.lock);
 	if (show)
 		progress_clear(&prog);
 	disks_end(before, (const char (*)[64])names, nr_disks, (now_ns() - t0) / NSEC_PER_MSEC, out);

@@ -16,8 +16,8 @@ check "doc/iobench.1 is what 'iobench help man' generates" cmp -s "$d/man.1" "$T
 check "man page renders" bash -c "man -l '$TOP/doc/iobench.1' 2>/dev/null | grep -q 'JOB OPTIONS' || groff -man -Tascii '$TOP/doc/iobench.1' 2>/dev/null | grep -q 'JOB OPTIONS'"
 "$IOBENCH" quick "$d" --size=16m --runtime=1s >"$d/q.txt" 2>"$d/q.err"; rc=$?
 check "quick exits 0" test $rc -eq 0
-check "quick prints the SEQ1M and RND4K rows" bash -c "grep -q '^SEQ1M Q1T1' '$d/q.txt' && grep -q '^RND4K Q1T1' '$d/q.txt'"
+check "quick prints the four CrystalDiskMark rows" bash -c "grep -q '^SEQ1M Q8T1' '$d/q.txt' && grep -q '^SEQ1M Q1T1' '$d/q.txt' && grep -q '^RND4K Q32T1' '$d/q.txt' && grep -q '^RND4K Q1T1' '$d/q.txt'"
 check "quick removes its file" bash -c "! ls '$d' | grep -q iobench-quick"
 "$IOBENCH" quick "$d" --size=16m --runtime=1s --output-format=json >"$d/q.json" 2>/dev/null
-check "quick --output-format=json has 4 jobs" test "$(json_get "$d/q.json" 'len(d["jobs"])')" = 4
+check "quick --output-format=json has the 8 jobs of the 4 rows" test "$(json_get "$d/q.json" 'len(d["jobs"])')" = 8
 finish

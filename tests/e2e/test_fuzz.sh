@@ -35,12 +35,12 @@ before=$(sum_corpus)
 # and stdin /dev/null, so no input can make a parser wait for a reader.
 export TMPDIR=$d
 fuzz_one() { # name
-  local n=$1 bin=$bdir/tests/fuzz/fuzz_$1
+  local n=$1 bin=$bdir/tests/fuzz/fuzz_$1 seeds=$corpus/$1
   mkdir -p "$d/new/$n" "$d/art/$n"
-  [ -d "$corpus/$n" ] || mkdir -p "$d/empty/$n"
+  [ -d "$seeds" ] || { seeds=$d/empty/$n; mkdir -p "$seeds"; }
   (cd "$d/art/$n" && timeout -k 10 $((secs * 2 + 60)) setsid -w "$bin" \
      -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-     -artifact_prefix="$d/art/$n/" "$d/new/$n" "$corpus/$n" </dev/null >"$d/$n.log" 2>&1)
+     -artifact_prefix="$d/art/$n/" "$d/new/$n" "$seeds" </dev/null >"$d/$n.log" 2>&1)
   echo $? >"$d/$n.rc"
 }
 i=0
@@ -65,6 +65,7 @@ for n in "${names[@]}"; do
     fi
     not_ok "$msg"
     grep -E -m1 -A12 'ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error:|==[0-9]+==' "$d/$n.log" | sed 's/^/    /'
+    [ -n "$art" ] || tail -5 "$d/$n.log" | sed 's/^/    /'
   fi
 done
 check "committed corpus unchanged" test "$before" = "$(sum_corpus)"

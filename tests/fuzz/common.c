@@ -1,10 +1,10 @@
 /*
  * Helpers shared by the fuzz targets (see common.h): silencing stdio,
- * strings and argument vectors from fuzz input, a scratch working directory.
+ * strings and argument vectors from fuzz input, a scratch directory of small
+ * job files removed at exit.
  */
 #include "common.h"
 
-#include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
@@ -76,28 +76,28 @@ static int remove_one(const char *path, const struct stat *st, int flag, struct 
 
 static void scratch_remove(void)
 {
-	if (scratch[0] == '/' && chdir("/") == 0)
+	if (scratch[0] == '/')
 		nftw(scratch, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-int fuzz_scratch_dir(const char *const *files)
+const char *fuzz_scratch_dir(const char *const *files)
 {
 	const char *tmp = getenv("TMPDIR");
 	snprintf(scratch, sizeof(scratch), "%s/iobench-fuzz.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(scratch))
-		return -errno;
+	if (!mkdtemp(scratch) || scratch[0] != '/')
+		return NULL;
 	atexit(scratch_remove);
-	if (chdir(scratch))
-		return -errno;
 	for (size_t i = 0; files && files[i]; i += 2) {
-		int fd = open(files[i], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		char path[PATH_MAX];
+		snprintf(path, sizeof(path), "%s/%s", scratch, files[i]);
+		int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 		if (fd < 0)
-			return -errno;
+			return NULL;
 		size_t len = strlen(files[i + 1]);
 		ssize_t w = write(fd, files[i + 1], len);
 		close(fd);
 		if (w != (ssize_t)len)
-			return -EIO;
+			return NULL;
 	}
-	return 0;
+	return scratch;
 }

@@ -35,12 +35,13 @@ char **fuzz_split(const uint8_t *data, size_t size, char sep, const char *const 
 void fuzz_argv_free(char **argv, int nfixed);
 
 /*
- * Create a scratch directory (under $TMPDIR or /tmp), make it the working
- * directory, and write into it the small job files named in files[] with
- * the given contents (pairs name, text; NULL ends the list), so relative
- * paths and `include` lines in fuzz input reach known files. The directory
- * is removed at exit. Returns 0 or -errno.
+ * Create a scratch directory (under $TMPDIR or /tmp) holding the small job
+ * files named in files[] with the given contents (pairs name, text; NULL
+ * ends the list), so paths and `include` lines in fuzz input reach known
+ * files. The working directory is left alone (libFuzzer resolves its
+ * command-line paths against it). The directory is removed at exit.
+ * Returns its absolute path, or NULL.
  */
-int fuzz_scratch_dir(const char *const *files);
+const char *fuzz_scratch_dir(const char *const *files);
 
 #endif

@@ -3,12 +3,13 @@
  * flags (--output-format, --set, --eta, ...), job files named on the command
  * line and fio's --name=... job form. Input: the arguments separated by
  * newlines. "--parse-only" is always passed first so nothing ever runs, and
- * an argument naming a file is cut to its last path component so it reaches
- * only the small job files in the target's scratch directory (never a
- * device or a FIFO). Exit status must be 0 or 1.
+ * an argument naming a file is replaced by its last path component inside
+ * the target's scratch directory, which holds a few small job files, so it
+ * never opens a device or a FIFO. Exit status must be 0 or 1.
  */
 #include "common.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,10 +23,13 @@ static const char *const files[] = {
 	NULL,
 };
 
+/* The scratch directory, set once by LLVMFuzzerInitialize. */
+static const char *dir;
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	fuzz_silence();
-	if (fuzz_scratch_dir(files))
+	if (!(dir = fuzz_scratch_dir(files)))
 		abort();
 	return 0;
 }
@@ -39,9 +43,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int argc;
 	char **argv = fuzz_split(data, size, '\n', fixed, 2, &argc);
 	for (int i = 2; i < argc; i++) {
-		char *slash = strrchr(argv[i], '/');
-		if (argv[i][0] != '-' && slash)
-			memmove(argv[i], slash + 1, strlen(slash + 1) + 1);
+		if (argv[i][0] == '-' || !argv[i][0])
+			continue;
+		const char *slash = strrchr(argv[i], '/');
+		char *path;
+		if (asprintf(&path, "%s/%s", dir, slash ? slash + 1 : argv[i]) < 0)
+			abort();
+		free(argv[i]);
+		argv[i] = path;
 	}
 	int status = run->run(argc, argv);
 	if (status != 0 && status != 1)

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "workload/options.h"
 #include "workload/verify.h"
 
 #define BS 4096
@@ -284,8 +285,39 @@ static void test_state(void)
 	CHECK(!strcmp(path, "local-a_b-1-verify.state"), "state file name: %s", path);
 }
 
+static void test_options(void)
+{
+	char why[256];
+	struct job_spec s;
+	job_spec_defaults(&s);
+	CHECK(s.verify == VERIFY_NONE && s.do_verify && s.verify_state_save && !s.verify_only,
+	      "defaults as fio: no verify, do_verify=1, verify_state_save=1");
+	CHECK(option_set(&s, "verify", "crc32c-intel", why, sizeof(why)) == 0 && s.verify == VERIFY_CRC32C,
+	      "crc32c-intel is crc32c");
+	CHECK(option_set(&s, "verify", "sha512", why, sizeof(why)) == -ENOTSUP && strstr(why, "not implemented"),
+	      "fio types iobench lacks say so: %s", why);
+	CHECK(option_set(&s, "verify", "bogus", why, sizeof(why)) == -EINVAL, "unknown type refused: %s", why);
+	CHECK(option_set(&s, "verify", "0", why, sizeof(why)) == 0 && s.verify == VERIFY_NONE, "verify=0 is off");
+	CHECK(option_set(&s, "verify_pattern", "0xab%o", why, sizeof(why)) == 0 && s.verify == VERIFY_PATTERN &&
+	      !strcmp(s.verify_pattern, "0xab%o"), "verify_pattern alone means verify=pattern");
+	CHECK(option_set(&s, "verify", "md5", why, sizeof(why)) == 0 && option_set(&s, "verify_pattern", "7", why, sizeof(why)) == 0 &&
+	      s.verify == VERIFY_MD5, "verify_pattern keeps a verify type already set");
+	CHECK(option_set(&s, "verify_pattern", "0xzz", why, sizeof(why)) == -EINVAL && strstr(why, "verify_pattern"),
+	      "bad pattern refused: %s", why);
+	CHECK(option_set(&s, "verify_interval", "512", why, sizeof(why)) == 0 && s.verify_interval == 512 &&
+	      option_set(&s, "verify_backlog", "32", why, sizeof(why)) == 0 && s.verify_backlog == 32 &&
+	      option_set(&s, "verify_fatal", NULL, why, sizeof(why)) == 0 && s.verify_fatal, "numeric and flag options");
+	struct job_spec copy;
+	job_spec_copy(&copy, &s);
+	CHECK(copy.verify_pattern && copy.verify_pattern != s.verify_pattern && !strcmp(copy.verify_pattern, "7"),
+	      "the pattern is copied with the spec");
+	job_spec_release(&copy);
+	job_spec_release(&s);
+}
+
 int main(void)
 {
+	test_options();
 	test_header();
 	test_layout();
 	test_pattern();
