@@ -30,10 +30,12 @@ const struct option_def *option_find(const char *key)
 
 const char *option_suggest(const char *key)
 {
-	const char *cands[3 * 128] = { 0 };
-	const char *canon[3 * 128] = { 0 };
+	/* every name and alias: three per row at most */
+	size_t max = 3 * option_table_len;
+	const char **cands = xcalloc(max, sizeof(*cands));
+	const char **canon = xcalloc(max, sizeof(*canon));
 	size_t n = 0;
-	for (size_t i = 0; i < option_table_len && n + 3 <= sizeof(cands) / sizeof(cands[0]); i++) {
+	for (size_t i = 0; i < option_table_len; i++) {
 		const struct option_def *o = &option_table[i];
 		canon[n] = o->name;
 		cands[n++] = o->name;
@@ -43,11 +45,13 @@ const char *option_suggest(const char *key)
 				cands[n++] = o->alias[a];
 			}
 	}
-	const char *best = suggest_nearest(key, cands, n);
-	for (size_t i = 0; best && i < n; i++)
+	const char *best = suggest_nearest(key, cands, n), *found = NULL;
+	for (size_t i = 0; best && i < n && !found; i++)
 		if (cands[i] == best)
-			return canon[i];
-	return NULL;
+			found = canon[i];
+	free(cands);
+	free(canon);
+	return found;
 }
 
 static void *field(struct job_spec *s, const struct option_def *o)
