@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The AddressSanitizer+UBSan build runs representative workloads (every
 # engine, mixed and random I/O, cloned jobs with group_reporting, several
-# job files, every output format, an I/O error, a signal, a bad job file)
+# job files, every output format, verification, the faulty engine with
+# error policies, a guard refusal, an I/O error, a signal, a bad job file)
 # without a sanitizer report.
 . "$(dirname "$0")/lib.sh"
 A=${IOBENCH_ASAN:-$TOP/build-asan/iobench}
@@ -28,6 +29,12 @@ run "bad job file" run "$d/missing.fio"
 printf '[x]\nbs=4q\nsize=-1\nrw=sideways\n' >"$d/bad.fio"
 run "several errors in one file" run "$d/bad.fio"
 run "quick" quick "$d" --size=8m --runtime=1s
+run "verify crc32c, random, io_uring" run --name=v --rw=randwrite --bs=4k --size=2m --verify=crc32c --ioengine=io_uring --iodepth=8 --filename="$d/v.dat"
+run "verify md5 + backlog" run --name=v --rw=write --bs=8k --size=2m --verify=md5 --verify_backlog=16 --filename="$d/v.dat"
+run "verify_only of a corrupted file" run --name=v --rw=write --bs=4k --size=1m --verify=xxhash --verify_only=1 --filename="$d/v.dat"
+run "faulty engine with continue_on_error" run --name=f --ioengine=faulty --faulty_fail=every:7 --continue_on_error=all --rw=randrw --bs=4k --size=1m --filename="$d/f.dat"
+run "faulty corruption caught by verify" run --name=f --ioengine=faulty --faulty_corrupt=every:5 --faulty_dir=write --rw=write --bs=4k --size=256k --verify=sha256 --continue_on_error=verify --filename="$d/f.dat"
+run "readonly refusal" run --readonly --name=r --rw=write --size=1m --filename="$d/ro.dat"
 "$A" run --name=s --rw=randread --size=2m --time_based --runtime=30 --filename="$d/a.dat" >"$d/out" 2>"$d/err" &
 pid=$!; sleep 2; kill -INT $pid; wait $pid; rc=$?
 if grep -qE "ERROR: (Address|Leak)Sanitizer|runtime error:" "$d/err"; then not_ok "SIGINT: sanitizer report"; else ok "SIGINT (exit $rc)"; fi
