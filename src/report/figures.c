@@ -169,7 +169,7 @@ bool dir_used(const struct dir_result *d)
 
 unsigned entry_kb_base(const struct job_result *j)
 {
-	return j->spec.kb_base == 1000 ? 1000 : 1024;
+	return j->spec->kb_base == 1000 ? 1000 : 1024;
 }
 
 const char *rw_mode_name(unsigned rw)

@@ -107,7 +107,7 @@ static void json_dir(struct json_ctx *c, const struct job_result *j, enum ddir d
 {
 	struct json_writer *w = &c->w;
 	const struct dir_result *dr = &j->dir[d];
-	const struct job_spec *s = &j->spec;
+	const struct job_spec *s = j->spec;
 	struct dir_figures f;
 	struct bw_figures bw;
 	struct stat_figures io;
@@ -158,7 +158,7 @@ static void json_entry(struct json_ctx *c, const struct run_result *r, const str
 	static const char *const level_keys[] = { "1", "2", "4", "8", "16", "32", ">=64" };
 	static const char *const sc_keys[] = { "0", "4", "8", "16", "32", "64", ">=64" };
 	struct json_writer *w = &c->w;
-	const struct job_spec *s = &j->spec;
+	const struct job_spec *s = j->spec;
 	struct report_group g;
 	double dist[NR_IODEPTH_BUCKETS];
 	double ns[NR_LAT_NS_BUCKETS], us[NR_LAT_NS_BUCKETS], ms[NR_LAT_MS_BUCKETS];

@@ -94,7 +94,7 @@ static void dir_block(FILE *out, const struct job_result *j, enum ddir d,
 		      const struct report_group *g)
 {
 	const struct dir_result *dr = &j->dir[d];
-	const struct job_spec *s = &j->spec;
+	const struct job_spec *s = j->spec;
 	unsigned kb = entry_kb_base(j);
 	bool i2p = kb == 1024;
 	char iops[NUMFMT_LEN], bw[NUMFMT_LEN], bwalt[NUMFMT_LEN], io[NUMFMT_LEN];
@@ -180,7 +180,7 @@ static void entry_block(FILE *out, const struct run_result *r, const struct job_
 {
 	static const char *const level_keys[] = { "1", "2", "4", "8", "16", "32", ">=64" };
 	static const char *const sc_keys[] = { "0", "4", "8", "16", "32", "64", ">=64" };
-	const struct job_spec *s = &j->spec;
+	const struct job_spec *s = j->spec;
 	struct report_group g;
 	double ns[NR_LAT_NS_BUCKETS], us[NR_LAT_NS_BUCKETS], ms[NR_LAT_MS_BUCKETS];
 	bool any = false;
@@ -316,9 +316,9 @@ void report_job_lines(const struct run_result *r, FILE *out)
 	for (size_t i = 0; i < r->nr_jobs; i++) {
 		const struct job_result *j = &r->jobs[i];
 
-		if (j->spec.jobnum == 0)
-			report_job_line(&j->spec, j->groupid, j->nr_jobs, out);
-		else if (j->spec.jobnum == 1)
+		if (j->spec->jobnum == 0)
+			report_job_line(j->spec, j->groupid, j->nr_jobs, out);
+		else if (j->spec->jobnum == 1)
 			fputs("...\n", out);
 	}
 }

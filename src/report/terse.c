@@ -43,12 +43,12 @@ static void terse_dir(FILE *out, const struct job_result *j, enum ddir d,
 	terse_lat(out, &dr->slat);
 	terse_lat(out, &dr->clat);
 
-	if (j->spec.lat_percentiles)
+	if (j->spec->lat_percentiles)
 		h = &dr->lat_hist;
-	else if (j->spec.clat_percentiles)
+	else if (j->spec->clat_percentiles)
 		h = &dr->clat_hist;
 	if (h)
-		np = report_percentile_list(&j->spec, plist);
+		np = report_percentile_list(j->spec, plist);
 	for (unsigned i = 0; i < REPORT_TERSE_PERCENTILES; i++) {
 		if (i < np)
 			fprintf(out, ";%f%%=%" PRIu64, plist[i], hist_percentile(h, plist[i]) / 1000);
@@ -102,10 +102,10 @@ static void terse_entry(FILE *out, const struct run_result *r, const struct job_
 	}
 
 	/* as fio: after the disks, only with continue_on_error */
-	if (j->spec.continue_on_error)
+	if (j->spec->continue_on_error)
 		fprintf(out, ";%" PRIu64 ";%d", j->total_err, j->error);
-	if (j->spec.description && *j->spec.description)
-		fprintf(out, ";%s", j->spec.description);
+	if (j->spec->description && *j->spec->description)
+		fprintf(out, ";%s", j->spec->description);
 	fputc('\n', out);
 }
 

@@ -95,12 +95,18 @@ void job_spec_copy(struct job_spec *dst, const struct job_spec *src)
 	dst->cpumask = dup_or_null(src->cpumask);
 	dst->verify_pattern = dup_or_null(src->verify_pattern);
 	dst->opts = job_kv_copy(src->opts, src->nr_opts);
+	if (src->bssplit) {
+		dst->bssplit = xcalloc(DDIR_RWDIR_CNT, sizeof(*dst->bssplit));
+		memcpy(dst->bssplit, src->bssplit, DDIR_RWDIR_CNT * sizeof(*dst->bssplit));
+	}
 }
 
 void job_spec_release(struct job_spec *s)
 {
 	if (!s)
 		return;
+	free(s->bssplit);
+	s->bssplit = NULL;
 	free(s->name);
 	free(s->description);
 	free(s->filename);

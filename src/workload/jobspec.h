@@ -124,7 +124,9 @@ struct job_spec {
 	unsigned rwmix[2];    /* percent of reads, writes in mixed modes */
 	uint64_t bs[DDIR_RWDIR_CNT];
 	uint64_t min_bs[DDIR_RWDIR_CNT], max_bs[DDIR_RWDIR_CNT]; /* bsrange */
-	struct bssplit bssplit[DDIR_RWDIR_CNT][MAX_BSSPLIT];
+	/* bssplit[d][i]: DDIR_RWDIR_CNT rows, allocated by the first bssplit=
+	 * (NULL otherwise: a spec is copied per clone, and 3 KB each adds up) */
+	struct bssplit (*bssplit)[MAX_BSSPLIT];
 	unsigned nr_bssplit[DDIR_RWDIR_CNT];
 	bool bs_unaligned;
 	uint64_t blockalign[DDIR_RWDIR_CNT]; /* 0 = min bs */

@@ -216,6 +216,8 @@ int opt_cb_bssplit(struct job_spec *s, const char *val, struct opt_ctx *c)
 	for (int d = 0; d < DDIR_RWDIR_CNT; d++) {
 		if (!dp.set[d])
 			continue;
+		if (!s->bssplit)
+			s->bssplit = xcalloc(DDIR_RWDIR_CNT, sizeof(*s->bssplit));
 		memcpy(s->bssplit[d], split[d], nr[d] * sizeof(split[d][0]));
 		s->nr_bssplit[d] = nr[d];
 		uint64_t lo = UINT64_MAX, hi = 0;

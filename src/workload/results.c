@@ -112,7 +112,10 @@ void job_result_merge(struct job_result *dst, const struct job_result *src)
 		/* an empty group result takes the first member's identity */
 		dst->name = xstrdup(src->name);
 		dst->groupid = src->groupid;
-		job_spec_copy(&dst->spec, &src->spec);
+		if (src->spec && !dst->spec) {
+			dst->spec = xcalloc(1, sizeof(*dst->spec));
+			job_spec_copy(dst->spec, src->spec);
+		}
 		dst->nr_jobs = 0;
 	}
 	dst->nr_jobs += src->nr_jobs ? src->nr_jobs : 1;
@@ -163,7 +166,11 @@ void job_result_release(struct job_result *r)
 	r->name = NULL;
 	free(r->error_msg);
 	r->error_msg = NULL;
-	job_spec_release(&r->spec);
+	if (r->spec) {
+		job_spec_release(r->spec);
+		free(r->spec);
+		r->spec = NULL;
+	}
 }
 
 void run_result_release(struct run_result *r)

@@ -45,7 +45,8 @@ struct job_result {
 	char *name;
 	unsigned groupid;
 	unsigned nr_jobs;     /* clones merged into this entry (1 without group_reporting) */
-	struct job_spec spec; /* copy of the (first) job's spec */
+	struct job_spec *spec; /* owned copy of the (first) job's spec; NULL in a job's
+				  own running result (it has j->spec) */
 	int error;            /* first error as a positive errno, 0 if none */
 	char *error_msg;      /* "file:offset: text" of the first error, or NULL */
 	uint64_t total_err;

@@ -181,7 +181,8 @@ static void collect(struct job *jobs, size_t nr, struct run_result *out)
 		dst->name = xstrdup(s->name);
 		dst->groupid = s->groupid;
 		dst->nr_jobs = 1;
-		job_spec_copy(&dst->spec, s);
+		dst->spec = xcalloc(1, sizeof(*dst->spec));
+		job_spec_copy(dst->spec, s);
 	}
 }
 

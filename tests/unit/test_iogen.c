@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "util/xmalloc.h"
 #include "workload/job.h"
 
 static void setup(struct job *j, struct job_spec *s, struct job_file *f, uint64_t size)
@@ -125,6 +126,7 @@ int main(void)
 	job_spec_defaults(&s);
 	s.rw = RW_READ | RW_RAND;
 	s.nr_bssplit[0] = 2;
+	s.bssplit = xcalloc(DDIR_RWDIR_CNT, sizeof(*s.bssplit));
 	s.bssplit[0][0] = (struct bssplit){ 4096, 75 };
 	s.bssplit[0][1] = (struct bssplit){ 65536, 25 };
 	s.min_bs[0] = 4096;

@@ -102,8 +102,9 @@ static struct run_result *make_result(void)
 	j->name = (char *)"seqw";
 	j->groupid = 0;
 	j->nr_jobs = 5;
-	spec_init(&j->spec, "seqw", RW_WRITE, 8192, seqw_kv, 7);
-	j->spec.groupid = 0;
+	j->spec = calloc(1, sizeof(*j->spec));
+	spec_init(j->spec, "seqw", RW_WRITE, 8192, seqw_kv, 7);
+	j->spec->groupid = 0;
 	for (int d = 0; d < DDIR_RWDIR_CNT; d++)
 		dir_fill(&j->dir[d], 0, 0, 0);
 	dir_fill(&j->dir[DDIR_WRITE], 500 * MiB, 64000, 2000000000ull);
@@ -135,9 +136,10 @@ static struct run_result *make_result(void)
 		j->name = (char *)"mix";
 		j->groupid = 1;
 		j->nr_jobs = 1;
-		spec_init(&j->spec, "mix", RW_READ | RW_WRITE | RW_RAND, 4096, mix_kv, 5);
-		j->spec.jobnum = (unsigned)(k - 1);
-		j->spec.groupid = 1;
+		j->spec = calloc(1, sizeof(*j->spec));
+		spec_init(j->spec, "mix", RW_READ | RW_WRITE | RW_RAND, 4096, mix_kv, 5);
+		j->spec->jobnum = (unsigned)(k - 1);
+		j->spec->groupid = 1;
 		dir_fill(&j->dir[DDIR_TRIM], 0, 0, 0);
 		runstat_init(&j->sync.lat);
 		hist_init(&j->sync.lat_hist);
@@ -538,6 +540,7 @@ int main(void)
 			hist_release(&r->jobs[i].dir[d].lat_hist);
 		}
 		hist_release(&r->jobs[i].sync.lat_hist);
+		free(r->jobs[i].spec); /* its strings are static */
 	}
 	free(r->jobs);
 	free(r->disks);

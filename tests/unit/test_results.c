@@ -149,8 +149,9 @@ static void check_merge(void)
 	b.name = xstrdup("job-b");
 	c.name = xstrdup("job-c");
 	a.groupid = b.groupid = c.groupid = 3;
-	a.spec.name = xstrdup("job-a");
-	a.spec.iodepth = 8;
+	a.spec = xcalloc(1, sizeof(*a.spec));
+	a.spec->name = xstrdup("job-a");
+	a.spec->iodepth = 8;
 	fill(&a, 1, 1000);
 	fill(&b, 2, 50000);
 	fill(&c, 3, 7);
@@ -169,8 +170,9 @@ static void check_merge(void)
 	job_result_init(&g);
 	job_result_merge(&g, &a);
 	CHECK(g.name && strcmp(g.name, "job-a") == 0 && g.name != a.name, "empty result takes a copy of the first name");
-	CHECK(g.spec.iodepth == 8 && g.spec.name && strcmp(g.spec.name, "job-a") == 0 &&
-	      g.spec.name != a.spec.name, "and a deep copy of its spec");
+	CHECK(g.spec && g.spec != a.spec && g.spec->iodepth == 8 && g.spec->name &&
+	      strcmp(g.spec->name, "job-a") == 0 && g.spec->name != a.spec->name,
+	      "and a deep copy of its spec");
 	CHECK(g.groupid == 3 && g.nr_jobs == 1, "groupid, one member");
 	CHECK(g.error == 0 && g.error_msg == NULL, "no error yet");
 	job_result_merge(&g, &b);
@@ -239,7 +241,7 @@ static void check_merge(void)
 	job_result_release(&g);
 	job_result_release(&h);
 	job_result_release(&ref);
-	CHECK(g.name == NULL && g.error_msg == NULL && g.spec.name == NULL, "release frees and clears");
+	CHECK(g.name == NULL && g.error_msg == NULL && g.spec == NULL, "release frees and clears");
 	unsigned left = 0;
 	for (int k = 0; k < DDIR_RWDIR_CNT; k++)
 		left += nr_groups(&g.dir[k].slat_hist) + nr_groups(&g.dir[k].clat_hist) +
