@@ -172,3 +172,21 @@ uint64_t hist_percentile(const struct hist *h, double p)
 	}
 	return h->max;
 }
+
+bool hist_equal(const struct hist *a, const struct hist *b)
+{
+	if (a->count != b->count || a->min != b->min || a->max != b->max)
+		return false;
+	for (unsigned i = 0; i < HIST_NR_BUCKETS; i++)
+		if (hist_count_at(a, i) != hist_count_at(b, i))
+			return false;
+	return true;
+}
+
+unsigned hist_nr_groups(const struct hist *h)
+{
+	unsigned n = 0;
+	for (unsigned g = 0; g < HIST_NR_GROUPS; g++)
+		n += h->groups[g] != NULL;
+	return n;
+}

@@ -24,6 +24,7 @@
 #ifndef IOBENCH_STATS_HIST_H
 #define IOBENCH_STATS_HIST_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define HIST_SUB_BITS 6
@@ -50,6 +51,11 @@ void hist_add(struct hist *h, uint64_t v);
 void hist_merge(struct hist *dst, const struct hist *src);
 /* Count in bucket i (0 when i is out of range or its group was never used). */
 uint64_t hist_count_at(const struct hist *h, unsigned i);
+/* Same count, min, max and bucket counts (groups are private pointers, so
+ * compare this way, never with memcmp). */
+bool hist_equal(const struct hist *a, const struct hist *b);
+/* How many bucket groups are allocated (for tests and memory checks). */
+unsigned hist_nr_groups(const struct hist *h);
 unsigned hist_index(uint64_t v);
 /* Lowest value of bucket i, and its representative (midpoint) value. */
 uint64_t hist_bucket_low(unsigned i);

@@ -71,4 +71,16 @@ mkfs_mount() {
 # jq-less JSON access: json_get FILE EXPR (python expression on d)
 json_get() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
 
+# For tests that read iobench's I/O from strace (tests/e2e/iotrace.py):
+# j runs a JSON job (stderr kept in $d/err), pycheck runs the python program
+# on stdin as one check, trace runs a command under strace.
+e2e_trace_helpers() {
+  export PYTHONPATH="$TOP/tests/e2e${PYTHONPATH:+:$PYTHONPATH}"
+  j() { "$IOBENCH" run --output-format=json "$@" 2>>"$d/err"; }
+  pycheck() { local desc=$1; shift; if python3 - "$@"; then ok "$desc"; else not_ok "$desc"; fi; }
+  trace() { local out=$1; shift; strace -f -ttt -y -e trace=execve,pread64,pwrite64,fsync,fdatasync -o "$out" "$@"; }
+  have_strace=1
+  command -v strace >/dev/null || { have_strace=0; not_ok "strace is installed (needed to see offsets, timing and syncs)"; }
+}
+
 finish() { exit $E2E_FAILED; }

@@ -7,14 +7,8 @@
 # parts of this suite are test_workload_opts_data.sh (offsets, randomness,
 # buffers, files) and test_workload_opts_sync.sh (syncs, cache, statistics).
 . "$(dirname "$0")/lib.sh"
-export PYTHONPATH="$(cd "$(dirname "$0")" && pwd)${PYTHONPATH:+:$PYTHONPATH}"
 d=$(tmpdir)
-j() { "$IOBENCH" run --output-format=json "$@" 2>>"$d/err"; }
-# pycheck DESC ARGS... <<'PY': ok when the python program on stdin exits 0
-pycheck() { local desc=$1; shift; if python3 - "$@"; then ok "$desc"; else not_ok "$desc"; fi; }
-have_strace=1
-command -v strace >/dev/null || { have_strace=0; not_ok "strace is installed (needed to see offsets and timing)"; }
-trace() { local out=$1; shift; strace -f -ttt -y -e trace=execve,pread64,pwrite64,fsync,fdatasync -o "$out" "$@"; }
+e2e_trace_helpers
 now() { date +%s.%N; }
 
 head -c 4m /dev/urandom >"$d/c.dat"

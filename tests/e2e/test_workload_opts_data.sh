@@ -7,13 +7,8 @@
 # files using include, ${ENV}, $ncpus and $mb_memory. Offsets come from
 # strace (iotrace.py), contents from the written files.
 . "$(dirname "$0")/lib.sh"
-export PYTHONPATH="$(cd "$(dirname "$0")" && pwd)${PYTHONPATH:+:$PYTHONPATH}"
 d=$(tmpdir)
-j() { "$IOBENCH" run --output-format=json "$@" 2>>"$d/err"; }
-pycheck() { local desc=$1; shift; if python3 - "$@"; then ok "$desc"; else not_ok "$desc"; fi; }
-have_strace=1
-command -v strace >/dev/null || { have_strace=0; not_ok "strace is installed (needed to see offsets)"; }
-trace() { local out=$1; shift; strace -f -ttt -y -e trace=execve,pread64,pwrite64,fsync,fdatasync -o "$out" "$@"; }
+e2e_trace_helpers
 # tj TRACE ARGS...: run iobench with ARGS under strace, JSON to TRACE.json
 tj() { local out=$1; shift; trace "$out" "$IOBENCH" run --output-format=json "$@" >"$out.json" 2>>"$d/err"; }
 

@@ -5,13 +5,8 @@
 # invalidate seen in a private loop device's disk_util, and the internal
 # consistency of latency buckets, percentiles, bandwidth and IOPS samples.
 . "$(dirname "$0")/lib.sh"
-export PYTHONPATH="$(cd "$(dirname "$0")" && pwd)${PYTHONPATH:+:$PYTHONPATH}"
 d=$(tmpdir)
-j() { "$IOBENCH" run --output-format=json "$@" 2>>"$d/err"; }
-pycheck() { local desc=$1; shift; if python3 - "$@"; then ok "$desc"; else not_ok "$desc"; fi; }
-have_strace=1
-command -v strace >/dev/null || { have_strace=0; not_ok "strace is installed (needed to count syncs)"; }
-trace() { local out=$1; shift; strace -f -ttt -y -e trace=execve,pread64,pwrite64,fsync,fdatasync -o "$out" "$@"; }
+e2e_trace_helpers
 tj() { local out=$1; shift; rm -f "$d"/s*.dat; trace "$out" "$IOBENCH" run --output-format=json "$@" >"$out.json" 2>>"$d/err"; }
 
 # --- fsync family: 256 writes of 4k ---------------------------------------------

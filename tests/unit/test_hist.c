@@ -43,25 +43,6 @@ static uint64_t exact_pct(const uint64_t *sorted, size_t n, double p)
 	return sorted[r - 1];
 }
 
-/* Same count, min, max and every bucket (the groups are private pointers). */
-static int hist_same(const struct hist *a, const struct hist *b)
-{
-	if (a->count != b->count || a->min != b->min || a->max != b->max)
-		return 0;
-	for (unsigned i = 0; i < HIST_NR_BUCKETS; i++)
-		if (hist_count_at(a, i) != hist_count_at(b, i))
-			return 0;
-	return 1;
-}
-
-static unsigned nr_groups(const struct hist *h)
-{
-	unsigned n = 0;
-	for (unsigned g = 0; g < HIST_NR_GROUPS; g++)
-		n += h->groups[g] != NULL;
-	return n;
-}
-
 static uint64_t clampv(double v)
 {
 	if (v < 1.0)
@@ -165,7 +146,7 @@ static void check_empty_and_overflow(void)
 	hist_release(&h);
 	hist_release(&e);
 	hist_release(&z);
-	CHECK(nr_groups(&h) == 0 && h.count == 0 && h.min == 0 && h.max == 0 &&
+	CHECK(hist_nr_groups(&h) == 0 && h.count == 0 && h.min == 0 && h.max == 0 &&
 	      hist_percentile(&h, 50) == 0, "release leaves an empty histogram");
 }
 
@@ -173,28 +154,28 @@ static void check_storage(void)
 {
 	struct hist h;
 	memset(&h, 0, sizeof(h));
-	CHECK(nr_groups(&h) == 0 && hist_percentile(&h, 99) == 0 && hist_count_at(&h, 200) == 0,
+	CHECK(hist_nr_groups(&h) == 0 && hist_percentile(&h, 99) == 0 && hist_count_at(&h, 200) == 0,
 	      "zeroed memory is an empty histogram with no groups");
 	CHECK(sizeof(struct hist) <= 3 * 8 + HIST_NR_GROUPS * sizeof(void *),
 	      "struct hist is %zu bytes", sizeof(struct hist));
 	hist_add(&h, 4096);
-	CHECK(nr_groups(&h) == 1 && h.groups[hist_index(4096) / HIST_SUB], "one value, one group");
+	CHECK(hist_nr_groups(&h) == 1 && h.groups[hist_index(4096) / HIST_SUB], "one value, one group");
 	for (uint64_t v = 4096; v < 8192; v += 7)
 		hist_add(&h, v);
-	CHECK(nr_groups(&h) == 1, "values in one power of two share one group (%u)", nr_groups(&h));
+	CHECK(hist_nr_groups(&h) == 1, "values in one power of two share one group (%u)", hist_nr_groups(&h));
 	hist_add(&h, 8192);
-	CHECK(nr_groups(&h) == 2, "the next power of two adds a group");
+	CHECK(hist_nr_groups(&h) == 2, "the next power of two adds a group");
 	hist_release(&h);
 	for (uint64_t v = 0; v < HIST_EXACT; v++)
 		hist_add(&h, v);
-	CHECK(nr_groups(&h) == 2 && h.groups[0] && h.groups[1], "values < 128 use the first two groups");
+	CHECK(hist_nr_groups(&h) == 2 && h.groups[0] && h.groups[1], "values < 128 use the first two groups");
 	unsigned bad = 0;
 	for (unsigned i = 0; i < HIST_EXACT; i++)
 		bad += hist_count_at(&h, i) != 1;
 	CHECK(bad == 0 && hist_count_at(&h, HIST_EXACT) == 0, "%u exact buckets do not hold 1", bad);
 	hist_add(&h, UINT64_MAX);
 	hist_add(&h, 1ULL << 50);
-	CHECK(nr_groups(&h) == 3 && h.groups[HIST_NR_GROUPS - 1] &&
+	CHECK(hist_nr_groups(&h) == 3 && h.groups[HIST_NR_GROUPS - 1] &&
 	      hist_count_at(&h, HIST_NR_BUCKETS - 1) == 2, "overflow values share the last group");
 	CHECK(hist_count_at(&h, HIST_NR_BUCKETS) == 0 && hist_count_at(&h, ~0u) == 0,
 	      "count past the last bucket is 0");
@@ -204,7 +185,7 @@ static void check_storage(void)
 	hist_init(&c);
 	hist_add(&c, 1000000); /* a group the source does not have */
 	hist_copy(&c, &h);
-	CHECK(hist_same(&c, &h) && nr_groups(&c) == 3, "copy equals its source");
+	CHECK(hist_equal(&c, &h) && hist_nr_groups(&c) == 3, "copy equals its source");
 	CHECK(c.groups[0] != h.groups[0] && c.groups[HIST_NR_GROUPS - 1] != h.groups[HIST_NR_GROUPS - 1],
 	      "copy owns its groups");
 	CHECK(c.groups[hist_index(1000000) / HIST_SUB] == NULL, "copy drops groups the source lacks");
@@ -220,7 +201,7 @@ static void check_storage(void)
 	struct hist e;
 	hist_init(&e);
 	hist_copy(&c, &e);
-	CHECK(nr_groups(&c) == 0 && c.count == 0 && c.min == 0 && c.max == 0, "copying an empty one frees");
+	CHECK(hist_nr_groups(&c) == 0 && c.count == 0 && c.min == 0 && c.max == 0, "copying an empty one frees");
 
 	/* merge into an empty histogram */
 	hist_add(&h, 300);
@@ -228,10 +209,10 @@ static void check_storage(void)
 	struct hist m;
 	memset(&m, 0, sizeof(m));
 	hist_merge(&m, &h);
-	CHECK(hist_same(&m, &h) && nr_groups(&m) == 2 && m.groups[hist_index(300) / HIST_SUB] !=
+	CHECK(hist_equal(&m, &h) && hist_nr_groups(&m) == 2 && m.groups[hist_index(300) / HIST_SUB] !=
 	      h.groups[hist_index(300) / HIST_SUB], "merge into empty is a deep copy");
 	hist_merge(&m, &h);
-	CHECK(m.count == 4 && hist_count_at(&m, hist_index(70000)) == 2 && nr_groups(&m) == 2,
+	CHECK(m.count == 4 && hist_count_at(&m, hist_index(70000)) == 2 && hist_nr_groups(&m) == 2,
 	      "merging again adds into the existing groups");
 	hist_release(&h);
 	hist_release(&m);
@@ -269,7 +250,7 @@ static void check_distribution(int kind, const char *name, uint64_t *v)
 	CHECK(worst < 0.01, "%s: worst relative error %.5f < 1%%", name, worst);
 
 	hist_merge(&a, &b);
-	CHECK(hist_same(&a, &h), "%s: merge equals adding everything to one", name);
+	CHECK(hist_equal(&a, &h), "%s: merge equals adding everything to one", name);
 	hist_release(&h);
 	hist_release(&a);
 	hist_release(&b);

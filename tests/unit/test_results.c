@@ -120,25 +120,6 @@ static void fill(struct job_result *r, unsigned seed, double base)
 		lat_bucket_add(r, (uint64_t)(base * (i + 1) * seed));
 }
 
-/* Same count, min, max and every bucket (the groups are private pointers). */
-static int hist_same(const struct hist *a, const struct hist *b)
-{
-	if (a->count != b->count || a->min != b->min || a->max != b->max)
-		return 0;
-	for (unsigned i = 0; i < HIST_NR_BUCKETS; i++)
-		if (hist_count_at(a, i) != hist_count_at(b, i))
-			return 0;
-	return 1;
-}
-
-static unsigned nr_groups(const struct hist *h)
-{
-	unsigned n = 0;
-	for (unsigned g = 0; g < HIST_NR_GROUPS; g++)
-		n += h->groups[g] != NULL;
-	return n;
-}
-
 static void check_merge(void)
 {
 	static struct job_result a, b, c, g, ref;
@@ -199,14 +180,14 @@ static void check_merge(void)
 			sum += (k == 1 ? 1000 : k == 2 ? 50000 : 7) + i * k;
 	CHECK(fabs(d->clat.mean - sum / 300) < 1e-6, "clat mean over all jobs %g vs %g", d->clat.mean, sum / 300);
 	CHECK(d->clat.min == 7 && d->clat.max == 50000 + 99 * 2, "clat min/max over all jobs");
-	CHECK(hist_same(&g.dir[0].clat_hist, &ref.dir[0].clat_hist),
+	CHECK(hist_equal(&g.dir[0].clat_hist, &ref.dir[0].clat_hist),
 	      "merged histogram equals one fed every value");
 	int shared = 0;
 	for (unsigned k = 0; k < HIST_NR_GROUPS; k++)
 		shared += g.dir[1].clat_hist.groups[k] &&
 			  (g.dir[1].clat_hist.groups[k] == a.dir[1].clat_hist.groups[k] ||
 			   g.dir[1].clat_hist.groups[k] == b.dir[1].clat_hist.groups[k]);
-	CHECK(shared == 0 && nr_groups(&g.dir[1].clat_hist) > 0, "the merge owns its own bucket groups");
+	CHECK(shared == 0 && hist_nr_groups(&g.dir[1].clat_hist) > 0, "the merge owns its own bucket groups");
 	/* bandwidth: fio sums the jobs' stats (the group's bandwidth is the sum) */
 	CHECK(d->bw.n == 6 && fabs(d->bw.mean - 2000.0 * 6) < 1e-9, "bw mean is the sum of means: %g", d->bw.mean);
 	CHECK(d->bw.min == 6000.0 && d->bw.max == 18000.0, "bw min/max add");
@@ -236,7 +217,7 @@ static void check_merge(void)
 	job_result_release(&a);
 	job_result_release(&b);
 	job_result_release(&c);
-	CHECK(hist_same(&g.dir[0].clat_hist, &ref.dir[0].clat_hist) && g.sync.lat_hist.count == 3 &&
+	CHECK(hist_equal(&g.dir[0].clat_hist, &ref.dir[0].clat_hist) && g.sync.lat_hist.count == 3 &&
 	      hist_percentile(&g.sync.lat_hist, 100) == 15000, "the group outlives its released members");
 	job_result_release(&g);
 	job_result_release(&h);
@@ -244,9 +225,9 @@ static void check_merge(void)
 	CHECK(g.name == NULL && g.error_msg == NULL && g.spec == NULL, "release frees and clears");
 	unsigned left = 0;
 	for (int k = 0; k < DDIR_RWDIR_CNT; k++)
-		left += nr_groups(&g.dir[k].slat_hist) + nr_groups(&g.dir[k].clat_hist) +
-			nr_groups(&g.dir[k].lat_hist) + g.dir[k].clat_hist.count + g.dir[k].lat_hist.count;
-	left += nr_groups(&g.sync.lat_hist) + g.sync.lat_hist.count;
+		left += hist_nr_groups(&g.dir[k].slat_hist) + hist_nr_groups(&g.dir[k].clat_hist) +
+			hist_nr_groups(&g.dir[k].lat_hist) + g.dir[k].clat_hist.count + g.dir[k].lat_hist.count;
+	left += hist_nr_groups(&g.sync.lat_hist) + g.sync.lat_hist.count;
 	CHECK(left == 0, "release empties every histogram");
 
 	struct run_result rr;
@@ -276,21 +257,21 @@ static void check_zeroed(void)
 	job_result_init_zeroed(r);
 	unsigned groups = 0;
 	for (int d = 0; d < DDIR_RWDIR_CNT; d++)
-		groups += nr_groups(&r->dir[d].clat_hist) + nr_groups(&r->dir[d].lat_hist);
+		groups += hist_nr_groups(&r->dir[d].clat_hist) + hist_nr_groups(&r->dir[d].lat_hist);
 	CHECK(groups == 0 && r->dir[0].clat_hist.count == 0 && hist_percentile(&r->dir[0].clat_hist, 50) == 0,
 	      "zeroed result: empty histograms, nothing allocated");
 	CHECK(sizeof(struct job_result) < 16384, "job_result is %zu bytes", sizeof(struct job_result));
 	hist_add(&r->dir[0].clat_hist, 900);
 	hist_add(&r->dir[0].clat_hist, 950);
-	CHECK(nr_groups(&r->dir[0].clat_hist) == 1 && r->dir[0].clat_hist.count == 2,
+	CHECK(hist_nr_groups(&r->dir[0].clat_hist) == 1 && r->dir[0].clat_hist.count == 2,
 	      "two values in one power of two: one group");
 	struct job_result g;
 	job_result_init(&g);
 	job_result_merge(&g, r);
 	unsigned k = hist_index(900) / HIST_SUB;
-	CHECK(hist_same(&g.dir[0].clat_hist, &r->dir[0].clat_hist) && g.dir[0].clat_hist.groups[k] &&
+	CHECK(hist_equal(&g.dir[0].clat_hist, &r->dir[0].clat_hist) && g.dir[0].clat_hist.groups[k] &&
 	      g.dir[0].clat_hist.groups[k] != r->dir[0].clat_hist.groups[k] &&
-	      nr_groups(&g.dir[0].clat_hist) == 1 && nr_groups(&g.dir[0].lat_hist) == 0,
+	      hist_nr_groups(&g.dir[0].clat_hist) == 1 && hist_nr_groups(&g.dir[0].lat_hist) == 0,
 	      "merge into an empty result copies only the used group");
 	job_result_release(r);
 	job_result_release(&g);
