@@ -56,8 +56,16 @@ int jobfile_parse_args(int argc, char **argv, struct job_list *list, const struc
 		}
 		struct jf_item *item = jf_add(&it, JF_OPTION, key, klen, &loc);
 		if (eq) {
-			item->value = xstrdup(eq + 1);
+			/* the same ${VAR}, $ncpus, $mb_memory, $pagesize as in files */
+			const char *why = NULL;
 			item->value_col = 3 + (unsigned)klen + 1;
+			item->value = jf_expand_vars(eq + 1, &why);
+			if (!item->value) {
+				jf_error(&it, &loc, item->value_col, "%s in value '%s' of option '%.*s'",
+					 why, eq + 1, (int)klen, key);
+				free(item->name);
+				it.nr--;
+			}
 		}
 	}
 	int ret = jf_build_jobs(&it, 0, record, list, ctx);

@@ -287,6 +287,14 @@ static void test_cmdline(void)
 	}
 	job_list_release(&l);
 
+	/* the job-file variables work on the command line too */
+	char *vars[] = { "--name=v", "--number_ios=($ncpus*3+1)", "--size=${IOBENCH_TEST_UNSET_VAR}1m" };
+	p = (struct pf){ .l = &l, .argc = 3, .argv = vars };
+	ret = capture(errbuf, sizeof(errbuf), do_args, &p);
+	CHECK(ret == 1 && l.nr == 1 && l.jobs[0].number_ios == sys_ncpus() * 3 + 1 &&
+	      l.jobs[0].size == 1048576, "cmdline $ncpus and ${VAR}: %s", errbuf);
+	job_list_release(&l);
+
 	char *bad[] = { "--name=a", "--bs=abc", "rw=read", "--blocksiz=4k" };
 	p = (struct pf){ .l = &l, .argc = 4, .argv = bad };
 	ret = capture(errbuf, sizeof(errbuf), do_args, &p);
