@@ -101,3 +101,11 @@ const char *fuzz_scratch_dir(const char *const *files)
 	}
 	return scratch;
 }
+
+__attribute__((weak)) int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	fuzz_silence();
+	return 0;
+}

@@ -9,10 +9,16 @@
 #define IOBENCH_TESTS_FUZZ_COMMON_H
 
 #include <stddef.h>
+#include <stdlib.h>
 #include <stdint.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+/* common.c defines a weak one that only calls fuzz_silence(); a target
+ * that needs more setup defines its own. */
 int LLVMFuzzerInitialize(int *argc, char ***argv);
+
+/* A property the parser's header promises: abort() so libFuzzer reports it. */
+#define REQUIRE(cond) do { if (!(cond)) abort(); } while (0)
 
 /*
  * Point the stdio streams `stderr` and `stdout` at /dev/null so error(),

@@ -10,12 +10,6 @@
 #include "jobfile/jobfile.h"
 #include "workload/jobspec.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	fuzz_silence();
-	return 0;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	int argc;

@@ -9,12 +9,6 @@
 
 #include "report/report.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	fuzz_silence();
-	return 0;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *s = fuzz_strndup(data, size);

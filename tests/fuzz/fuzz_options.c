@@ -44,12 +44,6 @@ static void apply_line(struct job_spec *s, char *line)
 		abort(); /* every failure explains itself */
 }
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	fuzz_silence();
-	return 0;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	int n;

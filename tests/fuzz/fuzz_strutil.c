@@ -12,14 +12,6 @@
 
 #include "util/strutil.h"
 
-#define REQUIRE(cond) do { if (!(cond)) abort(); } while (0)
-
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	fuzz_silence();
-	return 0;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (!size)

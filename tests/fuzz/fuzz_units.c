@@ -15,20 +15,12 @@
 
 #include "util/units.h"
 
-#define REQUIRE(cond) do { if (!(cond)) abort(); } while (0)
-
 static const uint64_t time_units[] = { 1, NS_PER_US, NS_PER_MS, NS_PER_SEC };
 
 static void check_fail(int ret, const char *why)
 {
 	if (ret)
 		REQUIRE((ret == -EINVAL || ret == -ERANGE) && why && *why);
-}
-
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	fuzz_silence();
-	return 0;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
