@@ -36,7 +36,7 @@ static uint64_t get_field(const struct diskstat *s, unsigned i)
 	return *(const uint64_t *)((const char *)s + counter_off[i]);
 }
 
-static int parse_line(const char *line, struct diskstat *s)
+int diskstat_parse_line(const char *line, struct diskstat *s)
 {
 	unsigned nfields = 0;
 	int used = 0;
@@ -91,7 +91,7 @@ int diskstats_read(const char *proc_path, struct diskstat **out, size_t *n)
 		struct diskstat s;
 		if (strspn(line, " \t\n") == strlen(line))
 			continue;
-		ret = parse_line(line, &s);
+		ret = diskstat_parse_line(line, &s);
 		if (ret)
 			break;
 		arr = xgrow(arr, &alloc, nr, sizeof(*arr));

@@ -23,6 +23,9 @@ struct diskstat {
 /* Read every line of proc_path (NULL = /proc/diskstats) into a new array
  * (*out, *n; free() it). Returns 0, -errno, or -EINVAL for a malformed line. */
 int diskstats_read(const char *proc_path, struct diskstat **out, size_t *n);
+/* Parse one /proc/diskstats line (no allocation, for samplers that read the
+ * file into their own buffer); 0 or -EINVAL. */
+int diskstat_parse_line(const char *line, struct diskstat *s);
 /* The current /proc/diskstats line of device `name`; -ENOENT if absent. */
 int diskstat_find(const char *name, struct diskstat *out);
 /* d = b - a (a is the earlier sample). A counter that went backwards from a
