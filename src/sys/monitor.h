@@ -12,6 +12,7 @@
 #ifndef IOBENCH_SYS_MONITOR_H
 #define IOBENCH_SYS_MONITOR_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -34,6 +35,7 @@ struct monitor_sample {
 /* The open /proc files and the device set of a monitor. */
 struct monitor_probe {
 	unsigned ndev;
+	bool all_disks;             /* no devices named: every whole disk */
 	char (*names)[64];          /* as in /proc/diskstats */
 	struct diskstat *last;      /* the last values seen, kept for a device that vanishes */
 	int fd_diskstats, fd_stat, fd_loadavg, fd_meminfo, fd_vmstat, fd_slab;
@@ -62,6 +64,7 @@ int monitor_resolve_device(const char *arg, char name[64]);
 struct monitor_series {
 	uint64_t interval_ns;
 	unsigned ndev;
+	bool all_disks;             /* show only disks that did I/O, as iostat does */
 	char (*names)[64];
 	size_t n, alloc;
 	struct monitor_sample *samples;

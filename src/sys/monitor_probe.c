@@ -102,6 +102,7 @@ static int pick_devices(struct monitor_probe *p, const char *const *devs, unsign
 		}
 	} else {
 		struct diskstat *all = NULL;
+		p->all_disks = true;
 		size_t n = 0;
 		int ret = diskstats_read(NULL, &all, &n);
 		if (ret)

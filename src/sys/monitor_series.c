@@ -16,6 +16,7 @@ void monitor_series_init(struct monitor_series *s, const struct monitor_probe *p
 	memset(s, 0, sizeof(*s));
 	s->interval_ns = interval_ns;
 	s->ndev = p->ndev;
+	s->all_disks = p->all_disks;
 	s->names = xcalloc(p->ndev ? p->ndev : 1, sizeof(*s->names));
 	memcpy(s->names, p->names, p->ndev * sizeof(*s->names));
 }
