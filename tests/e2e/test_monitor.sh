@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# iobench monitor against the real tools: a steady fio load on a loop device
+# while iostat -x, vmstat and `iobench monitor --json` run over the same
+# seconds; their averages must agree within 5% (or 1 unit where small).
+# Also: -c 3 --json prints exactly three JSON lines, SIGINT ends the live
+# view with exit 0 and only complete lines, bad arguments give one-line
+# errors and exit 1, and a device given as /dev/NAME is found.
+. "$(dirname "$0")/lib.sh"
+need_root
+for t in iostat vmstat fio; do
+  command -v $t >/dev/null || { echo "skip: needs $t"; exit 77; }
+done
+d=$(tmpdir)
+dev=$(mkloop 256M) || { not_ok "create a loop device"; finish; }
+name=${dev#/dev/}
+N=6
+
+# the load: random 4k reads and writes, queue depth 4, for the whole window
+fio --name=load --filename="$dev" --rw=randrw --bs=4k --direct=1 --ioengine=libaio \
+  --iodepth=4 --size=200M --time_based --runtime=$((N + 4)) --output=/dev/null &
+fio_pid=$!
+sleep 1.5
+iostat -x -d -y -o JSON "$name" 1 $N >"$d/iostat.json" 2>"$d/iostat.err" &
+io_pid=$!
+vmstat -y 1 $N >"$d/vmstat.txt" 2>"$d/vmstat.err" &
+vm_pid=$!
+"$IOBENCH" monitor "$dev" -i 1 -c $N --json >"$d/mon.jsonl" 2>"$d/mon.err"
+mon_rc=$?
+wait $io_pid $vm_pid
+wait $fio_pid
+check "monitor -c $N exits 0" test $mon_rc -eq 0
+check "monitor printed $N lines" test "$(wc -l <"$d/mon.jsonl")" -eq $N
+
+if python3 - "$d" "$name" >"$d/cmp.txt" 2>&1 <<'PY'
+import json, sys
+d, name = sys.argv[1], sys.argv[2]
+mon = [json.loads(l) for l in open(d + "/mon.jsonl")]
+ios = json.load(open(d + "/iostat.json"))["sysstat"]["hosts"][0]["statistics"]
+ios = [next(x for x in s["disk"] if x["disk_device"] == name) for s in ios]
+vm_lines = [l.split() for l in open(d + "/vmstat.txt") if l.split() and l.split()[0].isdigit()]
+vmcols = "r b swpd free buff cache si so bi bo in cs us sy id wa st".split()
+vms = [dict(zip(vmcols, map(float, l))) for l in vm_lines]
+assert len(ios) == len(mon) == len(vms), (len(ios), len(mon), len(vms))
+mdisk = [next(x for x in m["disks"] if x["name"] == name) for m in mon]
+avg = lambda xs: sum(xs) / len(xs)
+bad = 0
+def cmp(what, ours, theirs):
+    global bad
+    tol = max(0.05 * abs(theirs), 1.0)
+    ok = abs(ours - theirs) <= tol
+    bad += not ok
+    print("%-4s %-10s iobench %10.2f  tool %10.2f  %s" % ("ok" if ok else "BAD", what, ours, theirs, "" if ok else "(tolerance %.2f)" % tol))
+# iostat's JSON names %rrqm "rrqm" and %util "util"
+for k, ik in [("r/s", "r/s"), ("w/s", "w/s"), ("rkB/s", "rkB/s"), ("wkB/s", "wkB/s"),
+              ("r_await", "r_await"), ("w_await", "w_await"), ("rareq-sz", "rareq-sz"),
+              ("wareq-sz", "wareq-sz"), ("aqu-sz", "aqu-sz"), ("%util", "util")]:
+    cmp(k, avg([x[k] for x in mdisk]), avg([x[ik] for x in ios]))
+for k in ["bi", "bo", "in", "cs", "us", "sy", "id", "wa"]:
+    cmp("vm " + k, avg([m["vmstat"][k] for m in mon]), avg([v[k] for v in vms]))
+assert avg([x["r/s"] for x in mdisk]) > 10, "the load did not reach the device"
+sys.exit(1 if bad else 0)
+PY
+then ok "averages agree with iostat -x and vmstat"; else not_ok "averages agree with iostat -x and vmstat"; fi
+sed 's/^/# /' "$d/cmp.txt"
+
+# -c 3 --json: three lines, each a valid JSON object with the device
+"$IOBENCH" monitor "$name" -i 0.2 -c 3 --json >"$d/three.jsonl" 2>"$d/three.err"; rc=$?
+check "-c 3 --json exits 0" test $rc -eq 0
+check "-c 3 --json prints three valid JSON lines naming the device" python3 -c "
+import json, sys
+lines = open(sys.argv[1]).read().split('\n')
+assert lines[-1] == '' and len(lines) == 4, lines
+for l in lines[:3]:
+    o = json.loads(l)
+    assert [x['name'] for x in o['disks']] == [sys.argv[2]] and 'vmstat' in o and 'psi' in o
+" "$d/three.jsonl" "$name"
+check "nothing on stderr" test ! -s "$d/three.err"
+
+# SIGINT ends it with exit 0 and only whole lines
+"$IOBENCH" monitor -i 0.1 --json >"$d/int.jsonl" 2>"$d/int.err" &
+pid=$!
+sleep 1.2
+kill -INT $pid
+timeout 10 tail --pid=$pid -f /dev/null; wait $pid; rc=$?
+check "SIGINT: exit 0" test $rc -eq 0
+check "SIGINT: every line is complete JSON" python3 -c "
+import json, sys
+t = open(sys.argv[1]).read()
+assert t.endswith('\n') and t.count('\n') >= 2
+for l in t.splitlines(): json.loads(l)
+" "$d/int.jsonl"
+"$IOBENCH" monitor "$name" -i 0.1 >"$d/int.txt" 2>&1 &
+pid=$!
+sleep 0.7
+kill -INT $pid
+timeout 10 tail --pid=$pid -f /dev/null; wait $pid; rc=$?
+check "SIGINT in text mode: exit 0" test $rc -eq 0
+check "text mode shows the vmstat header and the device table" \
+  bash -c "grep -q '^ r  b   swpd' '$d/int.txt' && grep -q '^Device  *r/s  *rkB/s' '$d/int.txt' && grep -q '^$name ' '$d/int.txt'"
+check "text mode ends with a complete block" bash -c "tail -c 2 '$d/int.txt' | od -c | grep -q '\\\\n  *\\\\n'"
+
+# bad arguments: one line on stderr, nothing on stdout, exit 1
+for args in "-i 0" "-c x" "no-such-disk-iobench" "-i" "--bogus"; do
+  "$IOBENCH" monitor $args -c 1 >"$d/bad.out" 2>"$d/bad.err"; rc=$?
+  check "monitor $args: exit 1, one-line error" bash -c "[ $rc -eq 1 ] && [ ! -s '$d/bad.out' ] && [ \$(wc -l <'$d/bad.err') -eq 1 ] && grep -q '^iobench: error: ' '$d/bad.err'"
+done
+finish
