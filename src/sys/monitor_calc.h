@@ -19,7 +19,10 @@
  *   us = user + nice - guest - guest_nice, sy = system + irq + softirq,
  *   id = idle, wa = iowait, st = steal, each in percent of their sum (guest
  *   is inside user, so it is not added again); gu = guest + guest_nice.
- * Rates use the measured interval (vmstat divides by the nominal delay).
+ * Rates use the measured CLOCK_MONOTONIC interval. iostat divides by the
+ * /proc/uptime delta (10 ms steps: up to 1% at 1 s) and vmstat by its
+ * nominal delay (its sleep overruns by the time it takes to read), so
+ * the tools agree with these figures to well under 5% at 1 s intervals.
  */
 #ifndef IOBENCH_SYS_MONITOR_CALC_H
 #define IOBENCH_SYS_MONITOR_CALC_H
