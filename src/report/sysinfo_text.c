@@ -79,8 +79,10 @@ static void mem_line(struct line *l, const struct sysinfo_host *h)
 {
 	char a[NUMFMT_LEN], b[NUMFMT_LEN], c[NUMFMT_LEN];
 
-	add(l, "%s total, %s available, swap %s", bytes(a, h->mem_total_bytes),
-	    bytes(b, h->mem_available_bytes), bytes(c, h->swap_total_bytes));
+	add(l, "%s total", bytes(a, h->mem_total_bytes));
+	if (h->mem_available_bytes != SYSINFO_UNSET)
+		add(l, ", %s available", bytes(b, h->mem_available_bytes));
+	add(l, ", swap %s", bytes(c, h->swap_total_bytes));
 	if (h->swap_free_bytes != SYSINFO_UNSET && h->swap_total_bytes > 0)
 		add(l, " (%s free)", bytes(a, h->swap_free_bytes));
 	for (size_t i = 0; i < h->nr_swaps; i++)
@@ -216,9 +218,14 @@ static void print_bdev(const struct sysinfo_bdev *b, FILE *out)
 	struct line l = { .len = 0 };
 	char sz[NUMFMT_LEN];
 
-	add(&l, "%s (%s) %s", b->name, b->devno ? b->devno : "?", bytes(sz, b->size_bytes));
+	add(&l, "%s", b->name);
+	if (b->devno)
+		add(&l, " (%s)", b->devno);
+	if (b->size_bytes != SYSINFO_UNSET)
+		add(&l, " %s", bytes(sz, b->size_bytes));
 	if (b->partition)
-		add(&l, " partition %lld start %lld", (long long)b->partition_number, (long long)b->start_sector);
+		add(&l, " partition %lld", (long long)b->partition_number);
+	add_num(&l, "start", b->start_sector);
 	add_str(&l, "vendor", b->vendor);
 	add_str(&l, "model", b->model);
 	add_str(&l, "serial", b->serial);
@@ -329,7 +336,9 @@ int sysinfo_text_short(const struct sysinfo *si, const char *prefix, FILE *out)
 	char a[NUMFMT_LEN];
 
 	host_line(&l, &si->host);
-	add(&l, "; %lld cpus, %s ram", (long long)si->host.cpus_online, bytes(a, si->host.mem_total_bytes));
+	if (si->host.cpus_online != SYSINFO_UNSET)
+		add(&l, "; %lld cpus", (long long)si->host.cpus_online);
+	add(&l, "; %s ram", bytes(a, si->host.mem_total_bytes));
 	if (si->host.cpu_governor)
 		add(&l, ", governor %s", si->host.cpu_governor);
 	fprintf(out, "%shost: %s\n", prefix, l.buf);
