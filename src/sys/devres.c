@@ -190,81 +190,128 @@ int devres_parse_mountinfo(char *line, struct devres_mount *m)
 		tok[i++] = t;
 	if (i < 5)
 		return -EINVAL;
+	m->options = t;
 	/* optional fields run up to the lone "-" */
 	while (t && strcmp(t, "-"))
 		t = strtok_r(NULL, " ", &save);
 	m->fstype = t ? strtok_r(NULL, " ", &save) : NULL;
 	m->source = m->fstype ? strtok_r(NULL, " ", &save) : NULL;
+	m->super_options = m->source ? strtok_r(NULL, " ", &save) : NULL;
 	if (!m->source || sscanf(tok[2], "%u:%u", &maj, &min) != 2)
 		return -EINVAL;
 	m->dev = makedev(maj, min);
+	m->root = tok[3];
 	m->mountpoint = tok[4];
+	devres_unescape(m->root);
 	devres_unescape(m->mountpoint);
 	devres_unescape(m->source);
 	return 0;
+}
+
+int devres_find_mount(const char *real, char **line, struct devres_mount *m)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	size_t best = 0, cap = 0;
+	char *cur = NULL;
+	int found = -ENOENT;
+
+	*line = NULL;
+	if (!f)
+		return -errno;
+	while (getline(&cur, &cap, f) > 0) {
+		struct devres_mount tmp;
+		char *copy = strdup(cur);
+		if (!copy) {
+			found = -ENOMEM;
+			break;
+		}
+		if (devres_parse_mountinfo(cur, &tmp) || !mount_covers(tmp.mountpoint, real) ||
+		    strlen(tmp.mountpoint) < best) {
+			free(copy);
+			continue;
+		}
+		best = strlen(tmp.mountpoint);
+		free(*line);
+		*line = copy;
+		found = 0;
+	}
+	free(cur);
+	fclose(f);
+	if (found == 0 && devres_parse_mountinfo(*line, m))
+		found = -EINVAL;
+	if (found) {
+		free(*line);
+		*line = NULL;
+	}
+	return found;
 }
 
 /* Source and type of the mount whose mount point is the longest prefix of
  * real (later entries win ties: they are mounted on top). */
 static int mount_source(const char *real, char *src, size_t srclen, char type[32])
 {
-	FILE *f = fopen("/proc/self/mountinfo", "re");
-	size_t best = 0, cap = 0;
-	char *line = NULL;
-	int found = -ENOENT;
+	struct devres_mount m;
+	char *line;
+	int ret = devres_find_mount(real, &line, &m);
 
-	if (!f)
-		return -errno;
-	while (getline(&line, &cap, f) > 0) {
-		struct devres_mount m;
-		if (devres_parse_mountinfo(line, &m))
-			continue;
-		if (!mount_covers(m.mountpoint, real) || strlen(m.mountpoint) < best)
-			continue;
-		best = strlen(m.mountpoint);
-		snprintf(src, srclen, "%s", m.source);
-		snprintf(type, 32, "%.31s", m.fstype);
-		found = 0;
-	}
+	if (ret)
+		return ret;
+	snprintf(src, srclen, "%s", m.source);
+	snprintf(type, 32, "%.31s", m.fstype);
 	free(line);
-	fclose(f);
-	return found;
+	return 0;
 }
 
-/* Every member of the btrfs filesystem that has device `member` (a name as
- * in /sys/class/block): /sys/fs/btrfs/FSID/devices/ lists them all. */
-static void expand_btrfs(struct devlist *l, const char *member, int depth)
+int devres_btrfs_members(const char *member, char (*names)[64], size_t max, size_t *n)
 {
 	struct dirent **fs, **devs;
 	char dir[PATH_MAX];
-	int nfs, ndevs;
+	int nfs, ndevs, ret = -ENOENT;
 
+	*n = 0;
 	nfs = scandir("/sys/fs/btrfs", &fs, NULL, alphasort);
 	if (nfs < 0)
-		return;
+		return -errno;
 	for (int i = 0; i < nfs; i++) {
-		if (fs[i]->d_name[0] == '.' ||
-		    snprintf(dir, sizeof(dir), "/sys/fs/btrfs/%s/devices", fs[i]->d_name) >= (int)sizeof(dir))
-			continue;
-		ndevs = scandir(dir, &devs, NULL, alphasort);
-		if (ndevs < 0)
-			continue;
-		bool ours = false;
-		for (int j = 0; j < ndevs; j++)
-			ours |= !strcmp(devs[j]->d_name, member);
-		for (int j = 0; j < ndevs; j++) {
-			char link[PATH_MAX], real[PATH_MAX], disk[64];
-			if (ours && devs[j]->d_name[0] != '.' &&
-			    snprintf(link, sizeof(link), "%s/%s", dir, devs[j]->d_name) < (int)sizeof(link) &&
-			    realpath(link, real) && !disk_of_sysdir(real, disk))
-				expand_disk(l, disk, depth + 1);
-			free(devs[j]);
+		if (ret == -ENOENT && fs[i]->d_name[0] != '.' &&
+		    snprintf(dir, sizeof(dir), "/sys/fs/btrfs/%s/devices", fs[i]->d_name) < (int)sizeof(dir) &&
+		    (ndevs = scandir(dir, &devs, NULL, alphasort)) >= 0) {
+			bool ours = false;
+			for (int j = 0; j < ndevs; j++)
+				ours |= !strcmp(devs[j]->d_name, member);
+			if (ours)
+				ret = 0;
+			for (int j = 0; j < ndevs; j++) {
+				if (ours && devs[j]->d_name[0] != '.') {
+					if (*n < max)
+						set_name(names[(*n)++], devs[j]->d_name);
+					else
+						ret = -ENOSPC;
+				}
+				free(devs[j]);
+			}
+			free(devs);
 		}
-		free(devs);
-	}
-	for (int i = 0; i < nfs; i++)
 		free(fs[i]);
+	}
 	free(fs);
+	return ret;
+}
+
+/* Every member of the btrfs filesystem that has device `member` (a name as
+ * in /sys/class/block), each expanded to its whole disk. */
+static void expand_btrfs(struct devlist *l, const char *member, int depth)
+{
+	char names[64][64];
+	size_t n;
+
+	(void)devres_btrfs_members(member, names, 64, &n);
+	for (size_t i = 0; i < n; i++) {
+		char link[PATH_MAX], real[PATH_MAX], disk[64];
+		snprintf(link, sizeof(link), "/sys/class/block/%s", names[i]);
+		if (realpath(link, real) && !disk_of_sysdir(real, disk))
+			expand_disk(l, disk, depth + 1);
+	}
 }
 
 /* Nearest existing path at or above path (path itself if it exists). */

@@ -49,8 +49,19 @@ struct devres_mount {
 	char *mountpoint; /* unescaped */
 	char *fstype;
 	char *source;     /* unescaped; a device path for block filesystems */
+	char *root;       /* field 4, unescaped: the mount's root within the filesystem */
+	char *options;    /* field 6: per-mount options */
+	char *super_options; /* the last field: per-superblock options (may be NULL) */
 };
 /* Parse one mountinfo line (its newline is cut); -EINVAL if malformed. */
 int devres_parse_mountinfo(char *line, struct devres_mount *m);
+/* The mountinfo entry whose mount point is the longest prefix of the
+ * resolved path real (later entries win ties: they are mounted on top).
+ * m points into *line, which the caller frees. -ENOENT if none covers it. */
+int devres_find_mount(const char *real, char **line, struct devres_mount *m);
+/* The sysfs names (as in /sys/class/block) of every member of the btrfs
+ * filesystem that has member `member`, from /sys/fs/btrfs/FSID/devices, in
+ * name order. -ENOENT if no btrfs has that member, -ENOSPC past max. */
+int devres_btrfs_members(const char *member, char (*names)[64], size_t max, size_t *n);
 
 #endif
