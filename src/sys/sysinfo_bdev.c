@@ -73,8 +73,7 @@ void sysinfo_bdev_capture(struct sysinfo_bdev *b, const char *name)
 
 	memset(b, 0, sizeof(*b));
 	b->name = xstrdup(name);
-	/* every number starts unset; the struct's int64_t run is contiguous
-	 * only in parts, so set them one by one */
+	/* every number starts unset */
 	b->partition_number = b->start_sector = b->size_bytes = b->rotational = SYSINFO_UNSET;
 	b->logical_block_size = b->physical_block_size = SYSINFO_UNSET;
 	b->minimum_io_size = b->optimal_io_size = SYSINFO_UNSET;
