@@ -18,6 +18,7 @@
 
 #include "cmd/runner.h"
 #include "engines/engine.h"
+#include "report/env_report.h"
 #include "report/report.h"
 #include "util/error.h"
 #include "util/units.h"
@@ -26,14 +27,17 @@
 
 static const char quick_usage[] =
 	"usage: iobench quick [DIR] [--size=SIZE] [--runtime=TIME] [--engine=NAME]\n"
-	"                     [--output-format=table|json|normal]\n"
+	"                     [--output-format=table|json|normal] [--no-monitor]\n"
+	"                     [--monitor-interval=SEC] [--warn-slab=SIZE]\n"
 	"\n"
 	"Measure DIR (default .) the way CrystalDiskMark does: sequential 1 MiB\n"
 	"read and write at queue depth 8 and 1, random 4 KiB read and write at\n"
 	"queue depth 32 and 1, each for --runtime (default 5s) over a --size file\n"
 	"(default 1g), with O_DIRECT where the filesystem supports it, through\n"
 	"--engine (default io_uring; a synchronous engine such as psync runs the\n"
-	"depth-1 rows only). The test file is removed afterwards.\n";
+	"depth-1 rows only). The test file is removed afterwards. The table is\n"
+	"headed by a short system capture of DIR and followed by the monitor's\n"
+	"summary and any warnings (see 'iobench help run').\n";
 
 struct quick_test {
 	const char *label;
@@ -138,6 +142,9 @@ static int run_quick(int argc, char **argv)
 {
 	const char *dir = ".", *size = "1g", *runtime = "5s", *engine = "io_uring";
 	const char *fmt = "table";
+	struct runner_args ra;
+	runner_args_init(&ra);
+	int rc;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -151,6 +158,9 @@ static int run_quick(int argc, char **argv)
 			engine = a + 9;
 		} else if (!strncmp(a, "--output-format=", 16)) {
 			fmt = a + 16;
+		} else if ((rc = envwatch_parse_flag(&ra.env, a)) != 0) {
+			if (rc < 0)
+				return 1;
 		} else if (a[0] == '-') {
 			error("unknown flag '%s' for 'iobench quick'; see 'iobench help quick'", a);
 			return 1;
@@ -179,16 +189,18 @@ static int run_quick(int argc, char **argv)
 	}
 	if (!direct)
 		warning("'%s' does not support O_DIRECT: figures include the page cache", dir);
-	struct runner_args ra;
-	runner_args_init(&ra);
+	ra.env_path = dir;
 	struct run_result res;
 	int status = runner_run(&l, &ra, &res);
 	unlink(path);
 	if (res.nr_jobs) {
 		if (formats)
 			report_write(&res, formats, stdout);
-		else
+		else {
+			env_text_header(res.env, "", stdout);
 			print_table(&res, ran, dir, size, runtime, engine, direct);
+			env_text_footer(res.env, stdout);
+		}
 	}
 	run_result_release(&res);
 	job_list_release(&l);

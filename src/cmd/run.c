@@ -42,7 +42,17 @@ static const char run_usage[] =
 	"  --readonly           refuse any job that writes, trims, lays out or\n"
 	"                       deletes files (the job option readonly=1 does the\n"
 	"                       same for one job)\n"
+	ENVWATCH_USAGE
 	"  -h, --help           this text\n"
+	"\n"
+	"Around every run iobench captures the system under the first job's\n"
+	"directory or file (kernel, CPU, memory, VM settings, the device chain,\n"
+	"queue tunables, filesystem geometry: see 'iobench sysinfo'), samples\n"
+	"iostat -x and vmstat figures while it runs, and ends the report with\n"
+	"warnings about figures that do not measure what they seem to (page\n"
+	"cache, reclaim, swap, dirty limits, load, saturation, CPU-bound jobs,\n"
+	"other processes' I/O, slab growth, unflushed write caches). All of it\n"
+	"is in the JSON under \"iobench\".\n"
 	"\n"
 	"Device guard: before a job writes to or trims a block device (also one\n"
 	"named through a symlink such as /dev/disk/by-id/...), iobench refuses when\n"
@@ -79,7 +89,7 @@ static int run_run(int argc, char **argv)
 	const char **allow = xcalloc(argc + 1, sizeof(*allow));
 	size_t nf = 0, nj = 0, ns = 0, na = 0;
 	bool parse_only = false;
-	int status = 1;
+	int status = 1, rc;
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v;
@@ -119,6 +129,9 @@ static int run_run(int argc, char **argv)
 			allow[na++] = v;
 		} else if (!strcmp(a, "--readonly")) {
 			ra.readonly = true;
+		} else if ((rc = envwatch_parse_flag(&ra.env, a)) != 0) {
+			if (rc < 0)
+				goto out;
 		} else if (!strcmp(a, "--parse-only")) {
 			parse_only = true;
 		} else if (takes(a, "--eta", &v)) {
@@ -154,7 +167,7 @@ static int run_run(int argc, char **argv)
 
 	struct job_list list = { 0 };
 	struct jobfile_ctx ctx = { .set_opts = sets, .nr_set = ns };
-	int rc = 0;
+	rc = 0;
 	for (size_t i = 0; i < nf; i++)
 		if (jobfile_parse_file(files[i], (unsigned)i, &list, &ctx) < 0)
 			rc = -EINVAL;

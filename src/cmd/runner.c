@@ -5,17 +5,40 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd/signals.h"
+#include "report/env_report.h"
 #include "report/report.h"
 #include "util/error.h"
+#include "util/xmalloc.h"
+#include "workload/anomaly.h"
 #include "workload/run.h"
 
 void runner_args_init(struct runner_args *ra)
 {
 	memset(ra, 0, sizeof(*ra));
 	ra->progress = true;
+	envwatch_opts_init(&ra->env);
+}
+
+const char *runner_env_path(const struct job_list *list, const struct runner_args *ra, char **tmp)
+{
+	*tmp = NULL;
+	if (ra->env_path)
+		return ra->env_path;
+	if (!list->nr)
+		return ".";
+	const struct job_spec *s = &list->jobs[0];
+	const char *v = s->directory && *s->directory ? s->directory : s->filename;
+	if (!v || !*v)
+		return ".";
+	size_t n = strcspn(v, ":");
+	if (!v[n])
+		return v;
+	*tmp = xstrndup(v, n);
+	return *tmp;
 }
 
 static int exit_status(int rc)
@@ -26,7 +49,8 @@ static int exit_status(int rc)
 	return rc < 0 ? 1 : 0;
 }
 
-int runner_run(const struct job_list *list, const struct runner_args *ra, struct run_result *res)
+static int run_watched(const struct job_list *list, const struct runner_args *ra,
+		       struct envwatch *ew, struct run_result *res)
 {
 	struct run_config cfg = {
 		.show_progress = ra->progress,
@@ -39,7 +63,20 @@ int runner_run(const struct job_list *list, const struct runner_args *ra, struct
 		},
 	};
 	int rc = workload_run(list, &cfg, res);
+	res->env = envwatch_end(ew);
+	struct anomaly_input in;
+	anomaly_input_from_run(res, &in);
+	anomaly_check(&in, res->env);
 	return exit_status(rc);
+}
+
+int runner_run(const struct job_list *list, const struct runner_args *ra, struct run_result *res)
+{
+	char *tmp;
+	struct envwatch ew;
+	envwatch_begin(&ew, runner_env_path(list, ra, &tmp), &ra->env);
+	free(tmp);
+	return run_watched(list, ra, &ew, res);
 }
 
 /* fio's start-of-run lines: one per job definition, then the thread count. */
@@ -75,13 +112,23 @@ int runner_run_and_report(const struct job_list *list, const struct runner_args 
 			return 1;
 		}
 	}
-	if (formats & REPORT_NORMAL)
+	char *tmp;
+	struct envwatch ew;
+	envwatch_begin(&ew, runner_env_path(list, ra, &tmp), &ra->env);
+	free(tmp);
+	if (formats & REPORT_NORMAL) {
+		env_text_header(ew.env, "", out);
 		print_job_lines(list, out);
+	}
 	struct run_result res;
-	int status = runner_run(list, ra, &res);
+	int status = run_watched(list, ra, &ew, &res);
 	if (res.nr_jobs) {
 		if (report_write(&res, formats, out) < 0 && status == 0)
 			status = 1;
+	}
+	if (!(formats & REPORT_NORMAL) && res.env && res.env->nr_warnings) {
+		fputs("iobench: the run raised warnings (also in the report):\n", stderr);
+		env_text_warnings(res.env, stderr);
 	}
 	if (res.interrupted)
 		warning("stopped by a signal: the results above cover the time until then");

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "cmd/envwatch.h"
 #include "workload/jobspec.h"
 #include "workload/results.h"
 
@@ -20,12 +21,21 @@ struct runner_args {
 	const char *const *allow_destroy; /* --allow-destroy=DEVICE values */
 	size_t nr_allow_destroy;
 	bool readonly;            /* --readonly: refuse every write and trim */
+	struct envwatch_opts env; /* --monitor-interval, --no-monitor, --warn-slab */
+	const char *env_path;     /* where to capture the system; NULL = the first
+				     job's directory or file */
 };
 
 void runner_args_init(struct runner_args *ra);
 /* Run and report; returns the exit status (0, 1, or 128+signal). */
 int runner_run_and_report(const struct job_list *list, const struct runner_args *ra);
-/* Run only; fills *res. Returns the exit status as above. */
+/* Run only; fills *res, with res->env: the system captured at the start,
+ * the monitor series and the anomaly warnings. Returns the exit status as
+ * above. */
 int runner_run(const struct job_list *list, const struct runner_args *ra, struct run_result *res);
+/* The path whose system the run captures (see env_path); the returned string
+ * is owned by the list or static. For the first job's ':'-separated
+ * directory list only the first entry counts; *tmp gets any allocation. */
+const char *runner_env_path(const struct job_list *list, const struct runner_args *ra, char **tmp);
 
 #endif

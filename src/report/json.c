@@ -16,6 +16,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "report/env_report.h"
 #include "stats/hist.h"
 #include "util/json.h"
 
@@ -261,6 +262,7 @@ static void json_iobench(struct json_writer *w, const struct run_result *r)
 		json_object_end(w);
 	}
 	json_array_end(w);
+	env_json_members(w, r->env);
 	json_object_end(w);
 }
 

@@ -16,6 +16,7 @@
 #include <inttypes.h>
 #include <math.h>
 
+#include "report/env_report.h"
 #include "stats/hist.h"
 
 static void lat_line(FILE *out, const char *name, const struct runstat *s)
@@ -290,6 +291,7 @@ int report_write_normal(const struct run_result *r, FILE *out)
 				d->read_ticks, d->write_ticks, d->in_queue, disk_util_pct(d));
 		}
 	}
+	env_text_footer(r->env, out);
 	return ferror(out) ? -EIO : 0;
 }
 

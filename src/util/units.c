@@ -5,6 +5,8 @@
  */
 #include "util/units.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -485,4 +487,20 @@ int parse_size_per_dir(const char *s, unsigned kb_base, uint64_t out[3], const c
 		if (dp.set[i])
 			out[i] = v[i];
 	return 0;
+}
+
+const char *fmt_iec(uint64_t bytes, char *buf, size_t len)
+{
+	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
+	double v = (double)bytes;
+	unsigned u = 0;
+	while (v >= 1024 && u + 1 < sizeof(unit) / sizeof(unit[0])) {
+		v /= 1024;
+		u++;
+	}
+	if (u == 0)
+		snprintf(buf, len, "%" PRIu64 "B", bytes);
+	else
+		snprintf(buf, len, "%.*f%s", v < 10 ? 2 : v < 100 ? 1 : 0, v, unit[u]);
+	return buf;
 }

@@ -16,6 +16,7 @@
 #define IOBENCH_UTIL_UNITS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define NS_PER_US 1000ULL
@@ -62,5 +63,8 @@ struct dir_parts {
 int split_per_dir(const char *s, struct dir_parts *out, const char **why);
 /* Per-direction sizes: directions without a value keep out[i]. */
 int parse_size_per_dir(const char *s, unsigned kb_base, uint64_t out[3], const char **why);
+
+/* bytes as a short binary-prefixed figure ("512B", "1.5MiB", "23.5GiB") in buf. */
+const char *fmt_iec(uint64_t bytes, char *buf, size_t len);
 
 #endif

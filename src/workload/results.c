@@ -175,6 +175,8 @@ void job_result_release(struct job_result *r)
 
 void run_result_release(struct run_result *r)
 {
+	run_env_free(r->env);
+	r->env = NULL;
 	for (size_t i = 0; i < r->nr_jobs; i++)
 		job_result_release(&r->jobs[i]);
 	free(r->jobs);

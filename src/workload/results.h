@@ -15,8 +15,9 @@
 #include "stats/runstat.h"
 #include "workload/ddir.h"
 #include "workload/jobspec.h"
+#include "workload/runenv.h"
 
-#define RESULTS_VERSION 1
+#define RESULTS_VERSION 2 /* 2: the run environment (sysinfo, monitor, warnings) */
 
 /* fio's distribution buckets. */
 #define NR_IODEPTH_BUCKETS 7  /* level: 1 2 4 8 16 32 >=64; submit/complete: 0 4 8 16 32 64 >=64 */
@@ -92,6 +93,7 @@ struct run_result {
 	struct job_kv *global_opts;
 	size_t nr_global_opts;
 	bool interrupted;     /* stopped by SIGINT/SIGTERM */
+	struct run_env *env;  /* the machine around the run, or NULL */
 };
 
 void dir_result_init(struct dir_result *d);

@@ -410,7 +410,7 @@ static const char *py_check =
 	" 'read_ticks', 'write_ticks', 'in_queue', 'util'], list(du))\n"
 	"ok(du['name'] == 'vdz' and du['util'] == 42.5, 'disk util')\n"
 	"ib = d['iobench']\n"
-	"ok(ib['interrupted'] is False and ib['results_version'] == 1, 'iobench key')\n"
+	"ok(ib['interrupted'] is False and ib['results_version'] == 2 and 'warnings' not in ib, 'iobench key')\n"
 	"ok(ib['jobs'][0]['jobs'] == 5 and ib['jobs'][2]['error_msg'].startswith('mix.1.0'),"
 	" 'iobench jobs')\n";
 

@@ -1,0 +1,104 @@
+/*
+ * The machine around a workload (envwatch.h): system capture, the monitor
+ * thread and the per-process I/O snapshots, started before and stopped
+ * after the workload by the commands that run one.
+ */
+#include "cmd/envwatch.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sys/devres.h"
+#include "util/error.h"
+#include "util/units.h"
+#include "util/xmalloc.h"
+#include "workload/anomaly.h"
+
+void envwatch_opts_init(struct envwatch_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->warn_slab_bytes = ANOMALY_DEFAULT_SLAB_BYTES;
+}
+
+int envwatch_parse_flag(struct envwatch_opts *o, const char *arg)
+{
+	const char *why = NULL;
+	if (!strcmp(arg, "--no-monitor")) {
+		o->no_monitor = true;
+		return 1;
+	}
+	if (!strncmp(arg, "--monitor-interval=", 19)) {
+		double s;
+		if (parse_double(arg + 19, &s, &why) < 0 || !(s >= 0.01 && s <= 3600)) {
+			error("bad --monitor-interval '%s': give seconds from 0.01 to 3600", arg + 19);
+			return -EINVAL;
+		}
+		o->interval_ns = (uint64_t)(s * 1e9);
+		return 1;
+	}
+	if (!strncmp(arg, "--warn-slab=", 12)) {
+		uint64_t v;
+		if (parse_size(arg + 12, 1024, &v, &why) < 0) {
+			error("bad --warn-slab '%s': %s", arg + 12, why ? why : "not a size");
+			return -EINVAL;
+		}
+		o->warn_slab_bytes = v;
+		return 1;
+	}
+	return 0;
+}
+
+void envwatch_begin(struct envwatch *w, const char *path, const struct envwatch_opts *o)
+{
+	memset(w, 0, sizeof(*w));
+	w->env = xcalloc(1, sizeof(*w->env));
+	w->env->warn_slab_bytes = o->warn_slab_bytes;
+	w->env->have_sysinfo = sysinfo_capture(&w->env->si, path ? path : ".") == 0;
+	if (!w->env->have_sysinfo)
+		sysinfo_release(&w->env->si);
+	/* watch the devices under the path (all disks when none, e.g. tmpfs) */
+	char names[MONITOR_MAX_DEVS][64];
+	const char *devs[MONITOR_MAX_DEVS];
+	size_t ndev = 0;
+	if (devres_devices_for_path(path ? path : ".", names, MONITOR_MAX_DEVS, &ndev) < 0 &&
+	    ndev > MONITOR_MAX_DEVS)
+		ndev = MONITOR_MAX_DEVS;
+	for (size_t i = 0; i < ndev; i++)
+		devs[i] = names[i];
+	if (!o->no_monitor && monitor_start(&w->mon, devs, (unsigned)ndev, o->interval_ns) < 0) {
+		warning("the system monitor could not start: no monitor figures for this run");
+		w->mon = NULL;
+	}
+	w->env->have_self_io = procio_self(&w->self_rd, &w->self_wr) == 0;
+	if (procio_snapshot_take(&w->before) < 0)
+		w->before.n = 0;
+}
+
+struct run_env *envwatch_end(struct envwatch *w)
+{
+	struct run_env *e = w->env;
+	if (w->mon) {
+		if (monitor_stop(w->mon, &e->series) < 0)
+			warning("the system monitor stopped early: its figures cover part of the run");
+		e->have_monitor = e->series.n > 0;
+		if (e->have_monitor)
+			monitor_summarize(&e->series, &e->summary);
+		else
+			monitor_series_release(&e->series);
+	}
+	uint64_t rd, wr;
+	if (e->have_self_io && procio_self(&rd, &wr) == 0) {
+		e->self_read_bytes = rd - w->self_rd;
+		e->self_write_bytes = wr - w->self_wr;
+	} else {
+		e->have_self_io = false;
+	}
+	struct procio_snapshot after;
+	if (procio_snapshot_take(&after) == 0)
+		procio_diff(&w->before, &after, 1u << 20, &e->others, &e->nr_others);
+	procio_snapshot_release(&after);
+	procio_snapshot_release(&w->before);
+	w->env = NULL;
+	return e;
+}

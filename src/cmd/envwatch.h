@@ -1,0 +1,52 @@
+/*
+ * Watching the machine around a workload, for every command that runs one
+ * (run, quick, bonnie): capture the system under a path once at the start,
+ * sample /proc with the monitor while the workload runs, note other
+ * processes' storage I/O, and hand it all over as a struct run_env for the
+ * anomaly checks and the reporters. Also the command-line flags that tune
+ * it: --monitor-interval=SEC, --no-monitor, --warn-slab=SIZE.
+ */
+#ifndef IOBENCH_CMD_ENVWATCH_H
+#define IOBENCH_CMD_ENVWATCH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sys/monitor.h"
+#include "workload/runenv.h"
+
+struct envwatch_opts {
+	uint64_t interval_ns;   /* 0 = the monitor's default (1 s) */
+	bool no_monitor;
+	uint64_t warn_slab_bytes;
+};
+
+/* Usage lines for the flags, to paste into a command's usage text. */
+#define ENVWATCH_USAGE \
+	"  --monitor-interval=SEC  sample /proc every SEC seconds while the workload\n" \
+	"                       runs (default 1; fractions allowed)\n" \
+	"  --no-monitor         do not sample (no monitor summary, fewer warnings)\n" \
+	"  --warn-slab=SIZE     warn when the buffer_head slab grows by more than SIZE\n" \
+	"                       during the run (default 256m)\n"
+
+void envwatch_opts_init(struct envwatch_opts *o);
+/* If arg is one of the flags, apply it and return 1; 0 if it is not one;
+ * -EINVAL (after printing an error naming the value) if its value is bad. */
+int envwatch_parse_flag(struct envwatch_opts *o, const char *arg);
+
+struct envwatch {
+	struct run_env *env;
+	struct monitor *mon;
+	struct procio_snapshot before;
+	uint64_t self_rd, self_wr;
+};
+
+/* Capture the system under path (the workload's directory or file; one
+ * that does not exist yet resolves through its parent) and start watching.
+ * Never fails the run: what cannot be captured is left out. */
+void envwatch_begin(struct envwatch *w, const char *path, const struct envwatch_opts *o);
+/* Stop watching; returns the environment (owned by the caller; free with
+ * run_env_free) with everything but the warnings filled in. */
+struct run_env *envwatch_end(struct envwatch *w);
+
+#endif

@@ -1,0 +1,40 @@
+/*
+ * Who did storage I/O: /proc/PID/io's read_bytes and write_bytes (bytes
+ * this process made the block layer read, and bytes it dirtied or wrote
+ * directly) for the calling process and for every other user process.
+ * Two snapshots around a run name the other processes that did I/O while
+ * it ran (kernel threads are left out: their I/O is on someone's behalf).
+ */
+#ifndef IOBENCH_SYS_PROCIO_H
+#define IOBENCH_SYS_PROCIO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct procio_entry {
+	int pid;
+	uint64_t start_ticks;  /* /proc/PID/stat starttime: tells a reused pid apart */
+	char comm[32];
+	uint64_t read_bytes, write_bytes;
+};
+
+struct procio_snapshot {
+	struct procio_entry *v;
+	size_t n;
+};
+
+/* The calling process's read_bytes and write_bytes; 0 or -errno. */
+int procio_self(uint64_t *read_bytes, uint64_t *write_bytes);
+/* Every readable user process but the caller; processes that vanish while
+ * it reads are skipped. Returns 0 or -errno when /proc cannot be listed. */
+int procio_snapshot_take(struct procio_snapshot *s);
+void procio_snapshot_release(struct procio_snapshot *s);
+/* The processes whose read_bytes + write_bytes grew by at least min_bytes
+ * from a to b (one that started in between counts from zero), largest
+ * first, as a new array (*out, *n; free() it); entries hold the growth. */
+void procio_diff(const struct procio_snapshot *a, const struct procio_snapshot *b,
+		 uint64_t min_bytes, struct procio_entry **out, size_t *n);
+/* Parse the text of /proc/PID/io; -EINVAL if a field is missing. */
+int procio_parse(const char *text, uint64_t *read_bytes, uint64_t *write_bytes);
+
+#endif

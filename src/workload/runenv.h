@@ -1,0 +1,50 @@
+/*
+ * The machine around a run: what iobench captured once at the start (the
+ * system capture, sys/sysinfo.h), what it sampled while the workload ran
+ * (the monitor series and its summary, sys/monitor.h), which other
+ * processes did storage I/O meanwhile, and the anomaly warnings judged at
+ * the end (workload/anomaly.h). run and quick results and bonnie results
+ * each own one; reporters read it like the rest of a result.
+ */
+#ifndef IOBENCH_WORKLOAD_RUNENV_H
+#define IOBENCH_WORKLOAD_RUNENV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sys/monitor.h"
+#include "sys/monitor_calc.h"
+#include "sys/procio.h"
+#include "sys/sysinfo.h"
+
+struct run_warning {
+	const char *id;  /* static, stable: "page-cache-read", "foreign-io", ... */
+	char *message;   /* what looks wrong, one line */
+	char *evidence;  /* the figures that show it */
+	char *advice;    /* what to do about it */
+};
+
+struct run_env {
+	bool have_sysinfo;
+	struct sysinfo si;
+	bool have_monitor;
+	struct monitor_series series;
+	struct monitor_summary summary;
+	bool have_self_io;
+	uint64_t self_read_bytes, self_write_bytes; /* /proc/self/io growth over the run */
+	struct procio_entry *others;  /* other processes' storage I/O over the run */
+	size_t nr_others;
+	uint64_t warn_slab_bytes;     /* slab-growth threshold */
+	struct run_warning *warnings;
+	size_t nr_warnings;
+};
+
+/* Append a warning; the three texts are printf-formatted by the caller. */
+void run_env_warn(struct run_env *e, const char *id, char *message, char *evidence, char *advice);
+/* The monitor's summary entry for a /proc/diskstats name, or NULL. */
+const struct monitor_dev_summary *run_env_device(const struct run_env *e, const char *name);
+void run_env_release(struct run_env *e);
+void run_env_free(struct run_env *e);
+
+#endif
