@@ -35,7 +35,8 @@ for c in "${cases[@]}"; do
   fio $args >"$d/fio.txt" 2>/dev/null
   # shellcheck disable=SC2086
   "$IOBENCH" run $args >"$d/iob.txt" 2>/dev/null
-  shape() { grep -oE '^ *(read|write|clat|lat|bw|iops|cpu|IO depths|submit|complete|issued rwts|latency|Run status group [0-9]+|READ|WRITE|Disk stats|[a-z]+: \(g=[0-9]+\)|[a-z]+: \(groupid=[0-9]+)' "$1" | sed 's/^ *//' | sort -u; }
+  # iobench's own sections after fio's (monitor summary, warnings) are not fio's
+  shape() { sed '/^System (monitor/,$d' "$1" | grep -oE '^ *(read|write|clat|lat|bw|iops|cpu|IO depths|submit|complete|issued rwts|latency|Run status group [0-9]+|READ|WRITE|Disk stats|[a-z]+: \(g=[0-9]+\)|[a-z]+: \(groupid=[0-9]+)' | sed 's/^ *//' | sort -u; }
   if diff <(shape "$d/fio.txt") <(shape "$d/iob.txt") >"$d/shape.diff"; then
     ok "$name: normal output has fio's lines"
   else
