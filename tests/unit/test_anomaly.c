@@ -1,0 +1,262 @@
+/*
+ * The anomaly checks on hand-made evidence: a quiet run raises nothing;
+ * each condition (page cache, reclaim, swap, dirty limit, load, saturation,
+ * CPU-bound, foreign I/O, slab growth, write cache) raises its warning and
+ * only it, with the figures in the evidence; and the run summary built from
+ * a run_result counts buffered, direct and unflushed bytes correctly.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "sys/sysmem.h"
+#include "util/xmalloc.h"
+#include "workload/anomaly.h"
+
+#define MiB (1ull << 20)
+
+/* Two samples one second apart on one device "vdx"; the caller edits the
+ * second sample and the device delta before calling finish(). */
+struct fixture {
+	struct run_env env;
+	struct monitor_sample s[2];
+	struct diskstat d[2];
+};
+
+static void fixture_init(struct fixture *f)
+{
+	memset(f, 0, sizeof(*f));
+	for (int i = 0; i < 2; i++) {
+		f->s[i].t_ns = (uint64_t)(i + 1) * 1000000000ull;
+		f->s[i].mem.total_kb = 16ull << 20;
+		f->s[i].mem.available_kb = 8ull << 20;
+		f->s[i].vm.nr_dirty_threshold = 100000;
+		f->s[i].stat.procs_running = 2;
+		f->s[i].slab.have = true;
+		f->s[i].slab.buffer_head_bytes = 10 * MiB;
+		snprintf(f->d[i].name, sizeof(f->d[i].name), "vdx");
+	}
+	f->env.warn_slab_bytes = ANOMALY_DEFAULT_SLAB_BYTES;
+}
+
+static void fixture_finish(struct fixture *f)
+{
+	struct monitor_series *s = &f->env.series;
+	s->interval_ns = 1000000000ull;
+	s->ndev = 1;
+	s->names = xcalloc(1, sizeof(*s->names));
+	snprintf(s->names[0], sizeof(s->names[0]), "vdx");
+	for (int i = 0; i < 2; i++) {
+		s->samples = xrealloc(s->samples, (s->n + 1) * sizeof(*s->samples));
+		s->disks = xrealloc(s->disks, (s->n + 1) * sizeof(*s->disks));
+		s->samples[s->n] = f->s[i];
+		s->disks[s->n] = f->d[i];
+		s->n++;
+	}
+	f->env.have_monitor = true;
+	monitor_summarize(s, &f->env.summary);
+}
+
+static void quiet_input(struct anomaly_input *in)
+{
+	memset(in, 0, sizeof(*in));
+	in->nr_jobs = 1;
+	in->any_device_io = true;
+	in->device = "vdx";
+	in->max_job_cpu_pct = 20;
+	snprintf(in->max_cpu_job, sizeof(in->max_cpu_job), "j");
+}
+
+static const struct run_warning *find(const struct run_env *e, const char *id)
+{
+	for (size_t i = 0; i < e->nr_warnings; i++)
+		if (!strcmp(e->warnings[i].id, id))
+			return &e->warnings[i];
+	return NULL;
+}
+
+/* Run the checks; CHECK that exactly `id` (or nothing, id NULL) was raised
+ * and that its evidence contains `needle`. */
+static void expect(struct fixture *f, const struct anomaly_input *in, const char *id,
+		   const char *needle, const char *what)
+{
+	anomaly_check(in, &f->env);
+	if (!id) {
+		CHECK(f->env.nr_warnings == 0, "%s: no warning (got %zu, first '%s')", what,
+		      f->env.nr_warnings, f->env.nr_warnings ? f->env.warnings[0].id : "");
+	} else {
+		const struct run_warning *w = find(&f->env, id);
+		CHECK(w && f->env.nr_warnings == 1, "%s: only '%s' (got %zu)", what, id,
+		      f->env.nr_warnings);
+		CHECK(w && strstr(w->evidence, needle), "%s: evidence has '%s': '%s'", what, needle,
+		      w ? w->evidence : "");
+		CHECK(w && w->message[0] && w->advice[0], "%s: message and advice", what);
+	}
+	run_env_release(&f->env);
+}
+
+int main(void)
+{
+	struct fixture f;
+	struct anomaly_input in;
+
+	/* a direct run whose device saw what the job did */
+	fixture_init(&f);
+	quiet_input(&in);
+	f.d[1].rd_ios = 1000;
+	f.d[1].rd_sectors = 8000;
+	f.d[1].io_ticks = 500;
+	f.d[1].time_in_queue = 500;
+	fixture_finish(&f);
+	f.env.have_self_io = true;
+	f.env.self_read_bytes = 8000 * 512;
+	expect(&f, &in, NULL, NULL, "quiet direct run");
+
+	fixture_init(&f);
+	quiet_input(&in);
+	in.buffered_read_bytes = 512 * MiB;
+	in.dev_read_bytes = 4 * MiB;
+	fixture_finish(&f);
+	expect(&f, &in, "page-cache-read", "512MiB", "cached reads");
+
+	fixture_init(&f);
+	quiet_input(&in);
+	in.buffered_read_bytes = 4 * MiB; /* too little to judge */
+	fixture_finish(&f);
+	expect(&f, &in, NULL, NULL, "small buffered read");
+
+	fixture_init(&f);
+	quiet_input(&in);
+	in.buffered_read_bytes = 64 * MiB;
+	in.device = NULL; /* tmpfs */
+	fixture_finish(&f);
+	expect(&f, &in, "page-cache-read", "no block device", "reads on tmpfs");
+
+	fixture_init(&f);
+	quiet_input(&in);
+	in.buffered_write_bytes = in.buffered_unsynced_write_bytes = 100 * MiB;
+	in.dev_write_bytes = 10 * MiB;
+	fixture_finish(&f);
+	expect(&f, &in, "page-cache-write", "10.0MiB", "absorbed writes");
+
+	fixture_init(&f);
+	quiet_input(&in);
+	in.unsynced_write_bytes = 32 * MiB;
+	in.dev_write_bytes = 32 * MiB;
+	fixture_finish(&f);
+	f.env.have_sysinfo = true;
+	f.env.si.bdevs = xcalloc(1, sizeof(*f.env.si.bdevs));
+	f.env.si.nr_bdevs = 1;
+	f.env.si.bdevs[0].name = xstrdup("vdx");
+	f.env.si.bdevs[0].write_cache = xstrdup("write back");
+	expect(&f, &in, "write-cache", "write back", "unflushed writes to a write-back cache");
+
+	fixture_init(&f);
+	quiet_input(&in);
+	in.max_job_cpu_pct = 99;
+	fixture_finish(&f);
+	expect(&f, &in, "cpu-bound", "99%", "cpu-bound job");
+
+	fixture_init(&f);
+	quiet_input(&in);
+	f.d[1].rd_ios = 50000;
+	f.d[1].rd_sectors = 400000;
+	f.d[1].io_ticks = 1000;
+	f.d[1].time_in_queue = 31000;
+	fixture_finish(&f);
+	f.env.have_self_io = true;
+	f.env.self_read_bytes = 400000 * 512;
+	expect(&f, &in, "device-saturated", "aqu-sz 31.0", "saturated device");
+
+	fixture_init(&f);
+	quiet_input(&in);
+	f.d[1].wr_ios = 1000;
+	f.d[1].wr_sectors = 200 * 2048; /* 200 MiB */
+	f.d[1].io_ticks = 300;
+	fixture_finish(&f);
+	f.env.have_self_io = true;
+	f.env.self_write_bytes = 20 * MiB;
+	f.env.others = xcalloc(1, sizeof(*f.env.others));
+	f.env.nr_others = 1;
+	f.env.others[0] = (struct procio_entry){ .pid = 4242, .comm = "dd", .write_bytes = 180 * MiB };
+	expect(&f, &in, "foreign-io", "dd[4242]", "another writer");
+
+	fixture_init(&f);
+	quiet_input(&in);
+	f.s[1].vm.allocstall = 12;
+	f.s[1].vm.pgscan_direct = 5000;
+	fixture_finish(&f);
+	expect(&f, &in, "reclaim", "allocstall +12", "direct reclaim");
+
+	fixture_init(&f);
+	quiet_input(&in);
+	f.s[1].vm.pgscan_kswapd = (16ull << 20) / (sys_pagesize() / 1024) / 5; /* 20% of RAM */
+	fixture_finish(&f);
+	expect(&f, &in, "reclaim", "kswapd scanned", "kswapd storm");
+
+	fixture_init(&f);
+	quiet_input(&in);
+	f.s[1].vm.pswpout = 1000;
+	fixture_finish(&f);
+	expect(&f, &in, "swap", "pswpout +1000", "swapping");
+
+	fixture_init(&f);
+	quiet_input(&in);
+	f.s[1].vm.nr_dirty = 95000;
+	fixture_finish(&f);
+	expect(&f, &in, "dirty-limit", "95%", "dirty limit");
+
+	fixture_init(&f);
+	quiet_input(&in);
+	f.s[1].stat.procs_running = 12;
+	fixture_finish(&f);
+	expect(&f, &in, "load", "up to 12 tasks", "busy machine");
+
+	fixture_init(&f);
+	quiet_input(&in);
+	f.s[1].slab.buffer_head_bytes = 10 * MiB + 300 * MiB;
+	fixture_finish(&f);
+	expect(&f, &in, "slab-growth", "300MiB", "buffer_head growth");
+
+	/* the summary of a run: buffered, direct, flushed and unflushed bytes */
+	struct job_spec specs[3];
+	struct run_result r = { 0 };
+	struct job_result jobs[3];
+	memset(jobs, 0, sizeof(jobs));
+	for (int i = 0; i < 3; i++) {
+		job_spec_defaults(&specs[i]);
+		jobs[i].spec = &specs[i];
+		jobs[i].nr_jobs = 1;
+	}
+	specs[0].direct = false; /* buffered reader */
+	jobs[0].dir[DDIR_READ].io_bytes = 100;
+	specs[1].direct = true; /* direct writer, no flush */
+	jobs[1].dir[DDIR_WRITE].io_bytes = 1000;
+	jobs[1].usr_cpu = 30;
+	jobs[1].sys_cpu = 50;
+	specs[2].direct = false; /* buffered writer with end_fsync */
+	specs[2].end_fsync = true;
+	jobs[2].dir[DDIR_WRITE].io_bytes = 10000;
+	jobs[1].name = (char *)"dw";
+	r.jobs = jobs;
+	r.nr_jobs = 3;
+	struct disk_result disk = { .name = "vdx", .read_sectors = 2, .write_sectors = 4 };
+	r.disks = &disk;
+	r.nr_disks = 1;
+	anomaly_input_from_run(&r, &in);
+	CHECK(in.nr_jobs == 3, "jobs %u", in.nr_jobs);
+	CHECK(in.buffered_read_bytes == 100, "buffered reads %llu",
+	      (unsigned long long)in.buffered_read_bytes);
+	CHECK(in.buffered_write_bytes == 10000 && in.buffered_unsynced_write_bytes == 0,
+	      "buffered writes %llu, unflushed %llu", (unsigned long long)in.buffered_write_bytes,
+	      (unsigned long long)in.buffered_unsynced_write_bytes);
+	CHECK(in.unsynced_write_bytes == 1000, "unflushed %llu",
+	      (unsigned long long)in.unsynced_write_bytes);
+	CHECK(in.max_job_cpu_pct == 80 && !strcmp(in.max_cpu_job, "dw"), "busiest %f '%s'",
+	      in.max_job_cpu_pct, in.max_cpu_job);
+	CHECK(in.device && !strcmp(in.device, "vdx") && in.dev_read_bytes == 1024 &&
+	      in.dev_write_bytes == 2048, "device figures");
+	for (int i = 0; i < 3; i++)
+		job_spec_release(&specs[i]);
+	return check_done("test_anomaly");
+}
