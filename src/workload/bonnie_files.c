@@ -49,7 +49,7 @@
 #include "util/randperm.h"
 #include "util/xmalloc.h"
 
-#define NAME_LEN 32 /* "ddddd/" + 12 random + 10 hex + NUL fits */
+#define NAME_LEN 48 /* "ddddd/" + 12 random + 10 hex + NUL, with room gcc can prove */
 
 struct bon_files {
 	struct bon_copy *c;
