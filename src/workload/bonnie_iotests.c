@@ -64,6 +64,10 @@ static int finish(struct bon_copy *c, int fd, int rc, const struct bon_timer *t,
 
 static int io_error(struct bon_copy *c, ssize_t got, size_t want, const char *what)
 {
+	if (got < 0 && errno == EINVAL && c->spec->direct)
+		return bon_failf(c, -EINVAL, c->iofile,
+				 "%s: Invalid argument (with -D the chunk size, %u, must be a multiple of the device's block size)",
+				 what, c->spec->chunk_size);
 	if (got < 0)
 		return bon_fail(c, -errno, c->iofile, what);
 	if (what[0] == 'w') /* a short write: the filesystem is full */

@@ -286,6 +286,28 @@ static void test_stop_and_errors(void)
 	      r.error_msg ? r.error_msg : "");
 	bonnie_result_release(&r);
 
+	/* -Z: the seed is the file's first four bytes, in network byte order */
+	char seedfile[300];
+	snprintf(seedfile, sizeof(seedfile), "%s/seed", base);
+	fp = fopen(seedfile, "w");
+	if (fp) {
+		fwrite("\x01\x02\x03\x04\x05", 1, 5, fp);
+		fclose(fp);
+	}
+	small_spec(&s);
+	s.file_size = 0;
+	s.num_files = 0;
+	s.random_file = seedfile;
+	rc = bonnie_run(&s, &stop, &r);
+	CHECK(rc == 0 && r.seed == 0x01020304, "-Z seed %llx", (unsigned long long)r.seed);
+	bonnie_result_release(&r);
+	unlink(seedfile);
+	s.random_file = seedfile; /* gone now */
+	rc = bonnie_run(&s, &stop, &r);
+	CHECK(rc == -ENOENT && r.error_msg && strstr(r.error_msg, seedfile), "-Z missing: %s",
+	      r.error_msg ? r.error_msg : "");
+	bonnie_result_release(&r);
+
 	small_spec(&s);
 	s.file_size = 10 * MIB;
 	s.chunk_size = 3000;
