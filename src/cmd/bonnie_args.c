@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sys/sysmem.h"
 #include "util/strutil.h"
 #include "util/xmalloc.h"
 
@@ -220,6 +221,7 @@ static int apply_letter(struct bonnie_args *a, char c, const char *v, char *why,
 		if (num_in(v, NULL, (long long)(UINT64_MAX / MIB), &x) < 0)
 			return fail(why, len, "bad RAM size '%s' in -r: give MiB", v);
 		s->ram_mb = (uint64_t)x;
+		a->ram_given = true;
 		return 0;
 	case 'x':
 		if (num_in(v, NULL, UINT_MAX, &x) < 0 || x < 1)
@@ -305,11 +307,13 @@ static int apply_long(struct bonnie_args *a, int argc, char **argv, int *i, char
 	return 0;
 }
 
-/* bonnie++: without -s, the file is twice the RAM, rounded up to a GiB
- * when more than half a GiB over. */
+/* bonnie++: the RAM is detected unless -r says; without -s, the file is
+ * twice the RAM, rounded up to a GiB when more than half a GiB over. */
 static void default_size(struct bonnie_args *a)
 {
 	struct bonnie_spec *s = &a->spec;
+	if (!a->ram_given)
+		s->ram_mb = sys_mem_bytes() / MIB;
 	if (!a->size_given && s->ram_mb) {
 		uint64_t mb = s->file_size / MIB;
 		if (mb < s->ram_mb * 2)

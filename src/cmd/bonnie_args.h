@@ -35,6 +35,7 @@ struct bonnie_args {
 	int sem_procs;           /* -p: 0 not given, -1 delete, N > 0 create */
 	enum bonnie_sync_mode sync;
 	bool size_given;         /* -s given (else 2×RAM when RAM is known) */
+	bool ram_given;          /* -r given (else the RAM is detected) */
 	bool repeats_given;      /* -x given: CSV lines only, as bonnie++ */
 	int precise;             /* --precise 1, --no-precise 0, -1 unset */
 	enum bonnie_output output;
