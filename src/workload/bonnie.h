@@ -53,9 +53,12 @@ struct bonnie_spec {
 	unsigned chunk_size;      /* -s :chunk, bytes, power of two 256..1 MiB, default 8192 */
 	unsigned seeks;           /* -s ::seeks, default 8192 */
 	unsigned seekers;         /* -s :::seekers, default 5 */
-	uint64_t putc_size;       /* -f N: bytes for the per-char tests, default 20 MiB */
+	uint64_t putc_size;       /* -f N: bytes for the per-char tests, default 3 MiB
+				     (what 2.00a does; its man page says 20M);
+				     clamped to file_size */
 	bool skip_putc;           /* bare -f */
-	unsigned num_files;       /* -n, in units of 1024 files; 0 skips the file tests */
+	unsigned num_files;       /* -n, in units of 1024 files, default 16; 0 skips
+				     the file tests */
 	long max_size;            /* -n :max, bytes, or BONNIE_HARD/SOFT_LINKS */
 	long min_size;            /* -n ::min, bytes */
 	unsigned num_dirs;        /* -n :::dirs, 0 = all in one directory */
@@ -65,7 +68,10 @@ struct bonnie_spec {
 	unsigned repeats;         /* -x, default 1 */
 	unsigned concurrency;     /* -c, default 1 */
 	bool quiet;               /* -q */
-	bool sync_writes;         /* -b: fsync() after every write */
+	bool sync_writes;         /* -b: as 2.00a does: fsync() after each seek-test
+				     write-back, fsync() of each created file and of
+				     its directory after each create and delete;
+				     the sequential bulk phases are unchanged */
 	bool direct;              /* -D: O_DIRECT for every bulk phase */
 	bool have_seed;           /* -z given */
 	uint64_t seed;            /* -z, else chosen and reported */

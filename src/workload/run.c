@@ -12,11 +12,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sys/devres.h"
-#include "sys/diskstats.h"
 #include "util/error.h"
 #include "util/timeutil.h"
 #include "util/xmalloc.h"
+#include "workload/diskres.h"
 #include "workload/job.h"
 #include "workload/progress.h"
 
@@ -186,61 +185,14 @@ static void collect(struct job *jobs, size_t nr, struct run_result *out)
 	}
 }
 
-static void disks_begin(struct job *jobs, size_t nr, struct diskstat **snap, char (**names)[64],
-			size_t *nr_disks)
+/* The devices under every file of the jobs that do file I/O. */
+static void disks_collect(struct job *jobs, size_t nr, struct diskres *d)
 {
-	size_t alloc = 0;
-	*names = NULL;
-	*nr_disks = 0;
 	for (size_t i = 0; i < nr; i++) {
 		if (jobs[i].eng.ops->flags & ENGINE_NO_FILE)
 			continue; /* no device does this job's I/O */
-		for (unsigned f = 0; f < jobs[i].nr_files; f++) {
-			char found[8][64];
-			size_t n = 0;
-			if (devres_devices_for_path(jobs[i].files[f].path, found, 8, &n) < 0)
-				continue;
-			for (size_t k = 0; k < n; k++) {
-				bool dup = false;
-				for (size_t m = 0; m < *nr_disks; m++)
-					dup |= !strcmp((*names)[m], found[k]);
-				if (dup)
-					continue;
-				*names = xgrow(*names, &alloc, *nr_disks, sizeof(**names));
-				memcpy((*names)[(*nr_disks)++], found[k], 64);
-			}
-		}
-	}
-	*snap = xcalloc(*nr_disks ? *nr_disks : 1, sizeof(**snap));
-	for (size_t m = 0; m < *nr_disks; m++)
-		diskstat_find((*names)[m], &(*snap)[m]);
-}
-
-static void disks_end(const struct diskstat *before, const char (*names)[64], size_t n,
-		      uint64_t elapsed_ms, struct run_result *out)
-{
-	out->disks = xcalloc(n ? n : 1, sizeof(*out->disks));
-	for (size_t m = 0; m < n; m++) {
-		struct diskstat after, d;
-		if (diskstat_find(names[m], &after) < 0)
-			continue;
-		diskstat_delta(&before[m], &after, &d);
-		struct disk_result *r = &out->disks[out->nr_disks++];
-		snprintf(r->name, sizeof(r->name), "%s", names[m]);
-		r->read_ios = d.rd_ios;
-		r->write_ios = d.wr_ios;
-		r->read_merges = d.rd_merges;
-		r->write_merges = d.wr_merges;
-		r->read_sectors = d.rd_sectors;
-		r->write_sectors = d.wr_sectors;
-		r->read_ticks = d.rd_ticks;
-		r->write_ticks = d.wr_ticks;
-		r->in_queue = d.time_in_queue;
-		r->io_ticks = d.io_ticks;
-		r->elapsed_ms = elapsed_ms;
-		r->util = elapsed_ms ? 100.0 * (double)d.io_ticks / (double)elapsed_ms : 0.0;
-		if (r->util > 100.0)
-			r->util = 100.0;
+		for (unsigned f = 0; f < jobs[i].nr_files; f++)
+			diskres_add_path(d, jobs[i].files[f].path);
 	}
 }
 
@@ -311,10 +263,9 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 		return rc;
 	}
 
-	struct diskstat *before;
-	char (*names)[64];
-	size_t nr_disks;
-	disks_begin(jobs, nr, &before, &names, &nr_disks);
+	struct diskres disks = { 0 };
+	disks_collect(jobs, nr, &disks);
+	diskres_begin(&disks);
 	uint64_t t0 = now_ns();
 	struct progress prog;
 	bool show = cfg->show_progress && isatty(STDERR_FILENO);
@@ -342,9 +293,8 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 	pthread_mutex_destroy(&sync.lock);
 	if (show)
 		progress_clear(&prog);
-	disks_end(before, (const char (*)[64])names, nr_disks, (now_ns() - t0) / NSEC_PER_MSEC, out);
-	free(before);
-	free(names);
+	diskres_end(&disks, (now_ns() - t0) / NSEC_PER_MSEC, &out->disks, &out->nr_disks);
+	diskres_release(&disks);
 
 	collect(jobs, nr, out);
 	out->interrupted = *cfg->stop != 0;

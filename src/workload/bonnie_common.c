@@ -1,0 +1,68 @@
+/*
+ * Helpers every part of the bonnie++ runner uses (bonnie_int.h): recording
+ * a copy's first error, process CPU time, the phase timer and the data the
+ * bulk phases write.
+ */
+#include "workload/bonnie_int.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "util/xmalloc.h"
+
+int bon_failf(struct bon_copy *c, int err, const char *path, const char *fmt, ...)
+{
+	if (!c->error) {
+		char what[256];
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(what, sizeof(what), fmt, ap);
+		va_end(ap);
+		c->error = -err;
+		c->error_msg = xasprintf("%s: %s", path, what);
+	}
+	atomic_store(&c->sh->abort, 1);
+	return err;
+}
+
+int bon_fail(struct bon_copy *c, int err, const char *path, const char *what)
+{
+	return bon_failf(c, err, path, "%s: %s", what, strerror(-err));
+}
+
+uint64_t bon_process_cpu_ns(void)
+{
+	struct rusage ru;
+	if (getrusage(RUSAGE_SELF, &ru) < 0)
+		return 0;
+	return ((uint64_t)ru.ru_utime.tv_sec + (uint64_t)ru.ru_stime.tv_sec) * 1000000000ull +
+	       ((uint64_t)ru.ru_utime.tv_usec + (uint64_t)ru.ru_stime.tv_usec) * 1000ull;
+}
+
+void bon_timer_stop(const struct bon_copy *c, const struct bon_timer *t, struct bonnie_phase *p)
+{
+	uint64_t now = clock_ns(&c->sh->clk);
+	uint64_t cpu = bon_process_cpu_ns();
+	p->elapsed_ns += now > t->t0 ? now - t->t0 : 0;
+	p->cpu_ns += cpu > t->cpu0 ? cpu - t->cpu0 : 0;
+}
+
+/* bonnie++ writes a mostly-zero buffer whose bytes it bumps as it goes (the
+ * bulk loops bump one byte per chunk); --random-data starts from PRNG bytes
+ * instead, so nothing compresses. */
+void bon_fill(struct bon_copy *c, unsigned char *buf, size_t len)
+{
+	if (!c->spec->random_data) {
+		memset(buf, 0, len);
+		return;
+	}
+	size_t i = 0;
+	for (; i + 8 <= len; i += 8) {
+		uint64_t v = rng_next(&c->rng);
+		memcpy(buf + i, &v, 8);
+	}
+	for (; i < len; i++)
+		buf[i] = (unsigned char)rng_next(&c->rng);
+}

@@ -1,0 +1,322 @@
+/*
+ * The bonnie++ suite's runner on a real temporary directory with tiny
+ * sizes: every phase runs and does exactly its work (bytes, seeks, files =
+ * num_files×1024), skipped phases are not run, links and subdirectories,
+ * -c 2 (two working sets, aggregate = sum of the copies), --precise (every
+ * phase lasts 0.5 s, repeats counted), --random-data with a seed, a stop,
+ * errors that name the path, and nothing is ever left in the directory.
+ */
+#include "workload/bonnie.h"
+
+#include "check.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MIB (1024ull * 1024ull)
+
+static char base[256];   /* a fresh directory, on tmpfs when there is one */
+static char disk[256];   /* a fresh directory on a disk filesystem, for -D */
+
+static int entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	int n = 0;
+	struct dirent *e;
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			n++;
+	closedir(d);
+	return n;
+}
+
+static void small_spec(struct bonnie_spec *s)
+{
+	bonnie_spec_init(s);
+	s->dir = base;
+	s->file_size = 8 * MIB;
+	s->putc_size = 64 * 1024;
+	s->seeks = 300;
+	s->seekers = 3;
+	s->num_files = 1;
+	s->max_size = 3000;
+	s->min_size = 100;
+	s->num_dirs = 3;
+	s->file_chunk_size = 1024;
+	s->quiet = true;
+}
+
+static void check_io_work(const struct bonnie_figures *f, const struct bonnie_spec *s,
+			  const char *what)
+{
+	uint64_t want[BON_IO_TESTS] = { s->putc_size, s->file_size, s->file_size,
+					s->putc_size, s->file_size, s->seeks };
+	for (int t = 0; t < BON_IO_TESTS; t++) {
+		const struct bonnie_phase *p = &f->io[t];
+		CHECK(p->ran, "%s: io test %d ran", what, t);
+		CHECK(p->work == want[t], "%s: io test %d did %llu, not %llu", what, t,
+		      (unsigned long long)p->work, (unsigned long long)want[t]);
+		CHECK(p->repeats >= 1 && p->elapsed_ns > 0, "%s: io test %d timed", what, t);
+		CHECK(p->lat.count > 0 && p->max_lat_ns == p->lat.max, "%s: io test %d latencies", what, t);
+		CHECK(p->rate > 0 && p->rate * (double)p->elapsed_ns / 1e9 > 0.99 * (double)p->work &&
+		      p->rate * (double)p->elapsed_ns / 1e9 < 1.01 * (double)p->work,
+		      "%s: io test %d rate = work / time", what, t);
+	}
+	/* one latency per operation: chunks, bytes, seeks */
+	CHECK(f->io[BON_PUT_BLOCK].lat.count == s->file_size / s->chunk_size, "%s: a latency per chunk", what);
+	CHECK(f->io[BON_REWRITE].lat.count == s->file_size / s->chunk_size, "%s: a latency per rewrite", what);
+	CHECK(f->io[BON_PUTC].lat.count == s->putc_size, "%s: a latency per byte", what);
+	CHECK(f->io[BON_SEEKS].lat.count == s->seeks, "%s: a latency per seek", what);
+}
+
+static void check_file_work(const struct bonnie_figures *f, const struct bonnie_spec *s,
+			    const char *what)
+{
+	for (int t = 0; t < BON_FILE_TESTS; t++) {
+		const struct bonnie_phase *p = &f->file[t];
+		CHECK(p->ran, "%s: file test %d ran", what, t);
+		CHECK(p->work == (uint64_t)s->num_files * 1024 * p->repeats,
+		      "%s: file test %d did %llu files in %u cycles", what, t,
+		      (unsigned long long)p->work, p->repeats);
+		CHECK(p->lat.count == p->work, "%s: file test %d: a latency per file", what, t);
+	}
+}
+
+static void test_basic(void)
+{
+	struct bonnie_spec s;
+	struct bonnie_result r;
+	volatile sig_atomic_t stop = 0;
+	small_spec(&s);
+	s.have_seed = true;
+	s.seed = 1234;
+	int rc = bonnie_run(&s, &stop, &r);
+	CHECK(rc == 0, "basic run: %d %s", rc, r.error_msg ? r.error_msg : "");
+	CHECK(r.nr_copies == 1 && r.seed == 1234 && !r.interrupted && !r.error, "basic result");
+	check_io_work(&r.copies[0], &s, "basic");
+	check_file_work(&r.copies[0], &s, "basic");
+	check_io_work(&r.total, &s, "basic total");
+	CHECK(r.total.io[BON_SEEKS].rate == r.copies[0].io[BON_SEEKS].rate, "one copy: total = copy");
+	CHECK(entries(base) == 0, "nothing left after a run: %d entries", entries(base));
+	bonnie_result_release(&r);
+}
+
+static void test_skips_and_links(void)
+{
+	struct bonnie_spec s;
+	struct bonnie_result r;
+	volatile sig_atomic_t stop = 0;
+	small_spec(&s);
+	s.skip_putc = true;
+	s.num_dirs = 0;
+	s.max_size = BONNIE_HARD_LINKS;
+	s.min_size = 0;
+	s.sync_writes = false;
+	int rc = bonnie_run(&s, &stop, &r);
+	CHECK(rc == 0, "hard links: %d %s", rc, r.error_msg ? r.error_msg : "");
+	CHECK(!r.total.io[BON_PUTC].ran && !r.total.io[BON_GETC].ran, "bare -f skips per-char");
+	CHECK(r.total.io[BON_PUT_BLOCK].ran && r.total.io[BON_PUT_BLOCK].work == s.file_size, "block output ran");
+	check_file_work(&r.total, &s, "hard links");
+	CHECK(entries(base) == 0, "nothing left after hard links");
+	bonnie_result_release(&r);
+
+	small_spec(&s);
+	s.file_size = 0; /* -s 0: no I/O tests */
+	s.max_size = BONNIE_SOFT_LINKS;
+	s.min_size = 0;
+	s.num_dirs = 2;
+	s.sync_writes = true; /* -b: fsync of each file and directory */
+	rc = bonnie_run(&s, &stop, &r);
+	CHECK(rc == 0, "soft links: %d %s", rc, r.error_msg ? r.error_msg : "");
+	for (int t = 0; t < BON_IO_TESTS; t++)
+		CHECK(!r.total.io[t].ran, "-s 0 skips io test %d", t);
+	check_file_work(&r.total, &s, "soft links");
+	CHECK(entries(base) == 0, "nothing left after soft links");
+	bonnie_result_release(&r);
+
+	small_spec(&s);
+	s.dir = disk;
+	s.num_files = 0; /* -n 0: no file tests */
+	s.file_size = 2 * MIB;
+	s.random_data = true;
+	s.direct = true;
+	s.chunk_size = 4096;
+	rc = bonnie_run(&s, &stop, &r);
+	if (rc == -EINVAL && r.error_msg && strstr(r.error_msg, "O_DIRECT")) {
+		printf("# O_DIRECT not supported under %s: %s\n", base, r.error_msg);
+	} else {
+		CHECK(rc == 0, "-D --random-data: %d %s", rc, r.error_msg ? r.error_msg : "");
+		check_io_work(&r.total, &s, "direct");
+	}
+	for (int t = 0; t < BON_FILE_TESTS; t++)
+		CHECK(!r.total.file[t].ran, "-n 0 skips file test %d", t);
+	CHECK(entries(disk) == 0, "nothing left after -D");
+	bonnie_result_release(&r);
+}
+
+static void test_copies(void)
+{
+	struct bonnie_spec s;
+	struct bonnie_result r;
+	volatile sig_atomic_t stop = 0;
+	small_spec(&s);
+	s.concurrency = 2;
+	int rc = bonnie_run(&s, &stop, &r);
+	CHECK(rc == 0, "-c 2: %d %s", rc, r.error_msg ? r.error_msg : "");
+	CHECK(r.nr_copies == 2, "two copies");
+	for (unsigned i = 0; i < r.nr_copies; i++) {
+		check_io_work(&r.copies[i], &s, "copy");
+		check_file_work(&r.copies[i], &s, "copy");
+	}
+	for (int t = 0; t < BON_IO_TESTS; t++) {
+		const struct bonnie_phase *a = &r.copies[0].io[t], *b = &r.copies[1].io[t], *tot = &r.total.io[t];
+		CHECK(tot->work == a->work + b->work, "io %d: total work is the sum", t);
+		CHECK(tot->rate == a->rate + b->rate, "io %d: total rate is the sum", t);
+		CHECK(tot->elapsed_ns == (a->elapsed_ns > b->elapsed_ns ? a->elapsed_ns : b->elapsed_ns),
+		      "io %d: total time is the longest copy's", t);
+		CHECK(tot->lat.count == a->lat.count + b->lat.count, "io %d: histograms merged", t);
+	}
+	for (int t = 0; t < BON_FILE_TESTS; t++)
+		CHECK(r.total.file[t].work == 2048 && r.total.file[t].rate ==
+		      r.copies[0].file[t].rate + r.copies[1].file[t].rate, "file %d: total is the sum", t);
+	CHECK(entries(base) == 0, "nothing left after -c 2");
+	bonnie_result_release(&r);
+}
+
+static void test_precise(void)
+{
+	struct bonnie_spec s;
+	struct bonnie_result r;
+	volatile sig_atomic_t stop = 0;
+	small_spec(&s);
+	s.file_size = 1 * MIB;
+	s.putc_size = 16 * 1024;
+	s.seeks = 50;
+	s.max_size = 0;
+	s.min_size = 0;
+	s.num_dirs = 0;
+	s.precise = true;
+	int rc = bonnie_run(&s, &stop, &r);
+	CHECK(rc == 0, "--precise: %d %s", rc, r.error_msg ? r.error_msg : "");
+	unsigned more = 0;
+	for (int t = 0; t < BON_IO_TESTS; t++) {
+		const struct bonnie_phase *p = &r.total.io[t];
+		uint64_t one[BON_IO_TESTS] = { s.putc_size, s.file_size, s.file_size, s.putc_size,
+					       s.file_size, s.seeks };
+		CHECK(p->ran && p->elapsed_ns >= BONNIE_MIN_TIME_NS && !bonnie_phase_too_short(p),
+		      "--precise io %d lasted %llu ns", t, (unsigned long long)p->elapsed_ns);
+		CHECK(p->work == one[t] * p->repeats, "io %d: %u repeats did %llu", t, p->repeats,
+		      (unsigned long long)p->work);
+		more += p->repeats > 1;
+	}
+	for (int t = 0; t < BON_FILE_TESTS; t++) {
+		const struct bonnie_phase *p = &r.total.file[t];
+		CHECK(p->ran && p->elapsed_ns >= BONNIE_MIN_TIME_NS, "--precise file %d lasted %llu ns", t,
+		      (unsigned long long)p->elapsed_ns);
+		CHECK(p->repeats == r.total.file[t / 3 * 3].repeats, "file %d: one count per cycle", t);
+	}
+	check_file_work(&r.total, &s, "precise");
+	CHECK(more > 0, "tiny phases were repeated");
+	CHECK(entries(base) == 0, "nothing left after --precise");
+	bonnie_result_release(&r);
+}
+
+static void *stopper(void *arg)
+{
+	usleep(200000);
+	*(volatile sig_atomic_t *)arg = 1;
+	return NULL;
+}
+
+static void test_stop_and_errors(void)
+{
+	struct bonnie_spec s;
+	struct bonnie_result r;
+	volatile sig_atomic_t stop = 0;
+	pthread_t th;
+	small_spec(&s);
+	s.file_size = 64 * MIB;
+	s.putc_size = 64 * MIB; /* long enough to be stopped in the middle */
+	s.concurrency = 2;
+	pthread_create(&th, NULL, stopper, (void *)&stop);
+	int rc = bonnie_run(&s, &stop, &r);
+	pthread_join(th, NULL);
+	CHECK(rc == -EINTR && r.interrupted && !r.error, "stopped: %d", rc);
+	CHECK(r.total.io[BON_PUTC].ran && r.total.io[BON_PUTC].work < 2 * s.putc_size,
+	      "partial per-char figures kept");
+	CHECK(!r.total.io[BON_SEEKS].ran && !r.total.file[BON_RAN_DEL].ran, "later phases skipped");
+	CHECK(entries(base) == 0, "nothing left after a stop: %d", entries(base));
+	bonnie_result_release(&r);
+
+	small_spec(&s);
+	stop = 0;
+	char missing[300];
+	snprintf(missing, sizeof(missing), "%s/no-such-dir", base);
+	s.dir = missing;
+	rc = bonnie_run(&s, &stop, &r);
+	CHECK(rc == -ENOENT && r.error == ENOENT, "missing dir: %d", rc);
+	CHECK(r.error_msg && strstr(r.error_msg, missing) && strstr(r.error_msg, "No such file"),
+	      "message names the path: %s", r.error_msg ? r.error_msg : "");
+	bonnie_result_release(&r);
+
+	char file[300];
+	snprintf(file, sizeof(file), "%s/a-file", base);
+	FILE *fp = fopen(file, "w");
+	if (fp)
+		fclose(fp);
+	s.dir = file;
+	rc = bonnie_run(&s, &stop, &r);
+	CHECK(rc == -ENOTDIR && r.error_msg && strstr(r.error_msg, file), "not a directory: %s",
+	      r.error_msg ? r.error_msg : "");
+	bonnie_result_release(&r);
+	unlink(file);
+
+	small_spec(&s);
+	s.guard.readonly_by = "--readonly";
+	rc = bonnie_run(&s, &stop, &r);
+	CHECK(rc == -EROFS && r.error_msg && strstr(r.error_msg, "--readonly"), "read-only: %s",
+	      r.error_msg ? r.error_msg : "");
+	bonnie_result_release(&r);
+
+	small_spec(&s);
+	s.file_size = 10 * MIB;
+	s.chunk_size = 3000;
+	rc = bonnie_run(&s, &stop, &r);
+	CHECK(rc == -EINVAL && r.error_msg && strstr(r.error_msg, "power of 2"), "bad spec: %s",
+	      r.error_msg ? r.error_msg : "");
+	bonnie_result_release(&r);
+	CHECK(entries(base) == 0, "nothing left after the errors");
+}
+
+int main(void)
+{
+	/* File tests on a busy ext4 spend their time in the inode allocator,
+	 * so the many small runs here use tmpfs (/dev/shm) when it exists. */
+	const char *tmp = getenv("TMPDIR");
+	struct stat st;
+	tmp = tmp && *tmp ? tmp : "/tmp";
+	snprintf(disk, sizeof(disk), "%s/test_bonnie_XXXXXX", tmp);
+	snprintf(base, sizeof(base), "%s/test_bonnie_XXXXXX",
+		 stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode) && access("/dev/shm", W_OK) == 0
+			 ? "/dev/shm" : tmp);
+	if (!mkdtemp(base) || !mkdtemp(disk)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	test_basic();
+	test_skips_and_links();
+	test_copies();
+	test_stop_and_errors();
+	test_precise();
+	rmdir(base);
+	rmdir(disk);
+	return check_done("bonnie_run");
+}
