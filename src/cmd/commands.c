@@ -14,12 +14,14 @@
 
 extern const struct command cmd_run;
 extern const struct command cmd_quick;
+extern const struct command cmd_bonnie;
 extern const struct command cmd_help;
 extern const struct command cmd_version;
 
 static const struct command *const commands[] = {
 	&cmd_run,
 	&cmd_quick,
+	&cmd_bonnie,
 	&cmd_help,
 	&cmd_version,
 };
