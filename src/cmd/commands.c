@@ -14,6 +14,7 @@
 
 extern const struct command cmd_run;
 extern const struct command cmd_quick;
+extern const struct command cmd_bonnie;
 extern const struct command cmd_sysinfo;
 extern const struct command cmd_monitor;
 extern const struct command cmd_help;
@@ -22,6 +23,7 @@ extern const struct command cmd_version;
 static const struct command *const commands[] = {
 	&cmd_run,
 	&cmd_quick,
+	&cmd_bonnie,
 	&cmd_sysinfo,
 	&cmd_monitor,
 	&cmd_help,
