@@ -7,6 +7,7 @@
 #ifndef IOBENCH_CMD_COMMAND_H
 #define IOBENCH_CMD_COMMAND_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 enum command_flags {
@@ -23,6 +24,8 @@ struct command {
 
 int cmd_main(int argc, char **argv);
 const struct command *command_find(const char *name);
+/* The i-th command of the table, in `iobench help` order; NULL past the end. */
+const struct command *command_at(size_t i);
 void command_print_list(FILE *out);
 
 #endif

@@ -32,6 +32,11 @@ static const struct command *const commands[] = {
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
+const struct command *command_at(size_t i)
+{
+	return i < NR_COMMANDS ? commands[i] : NULL;
+}
+
 const struct command *command_find(const char *name)
 {
 	for (size_t i = 0; i < NR_COMMANDS; i++)
