@@ -18,11 +18,14 @@
 
 #include "cmd/bonnie_args.h"
 #include "cmd/bonnie_sync.h"
+#include "cmd/envwatch.h"
 #include "cmd/signals.h"
 #include "report/bonnie_report.h"
+#include "report/env_report.h"
 #include "sys/devguard.h"
 #include "util/error.h"
 #include "util/xmalloc.h"
+#include "workload/anomaly.h"
 
 static const char bonnie_usage[] =
 	"usage: iobench bonnie [-d dir] [-c concurrency]\n"
@@ -32,7 +35,8 @@ static const char bonnie_usage[] =
 	"                      [-f[size(MiB)]] [-b] [-D] [-p procs | -y s|p]\n"
 	"                      [-z seed | -Z file] [--precise | --no-precise]\n"
 	"                      [--random-data] [--output-format=normal|json]\n"
-	"                      [--allow-destroy=DEV] [--readonly]\n"
+	"                      [--allow-destroy=DEV] [--readonly] [--no-monitor]\n"
+	"                      [--monitor-interval=SEC] [--warn-slab=SIZE]\n"
 	"\n"
 	"Run bonnie++ 2.00a's tests with its flags and their meaning: per-char, block\n"
 	"and rewrite output, per-char and block input and random seeks on a file of\n"
@@ -41,12 +45,16 @@ static const char bonnie_usage[] =
 	"and delete -n x1024 files in sequential and random order (-n 0 skips them;\n"
 	"max -1 makes hard links, -2 symlinks). -c N runs N copies at once, each in\n"
 	"its own directory, and reports their sum. -x N repeats the test, printing\n"
-	"a CSV line each time. -b fsyncs every write, -D uses O_DIRECT in every bulk\n"
-	"phase, -f skips the per-char tests (-fN makes them N MiB), -z/-Z seed the\n"
+	"a CSV line each time. -b (no write buffering) fsyncs each block written back\n"
+	"by the seek test and each file (and its directory) created or deleted, as\n"
+	"bonnie++ 2.00a does; -D uses O_DIRECT in every bulk phase (the per-char\n"
+	"phases stay buffered: a 1-byte O_DIRECT write is impossible); -f skips the\n"
+	"per-char tests (-fN makes them N MiB; 2.00a's default is 3 MiB, not the\n"
+	"20 MiB its man page says), -z/-Z seed the\n"
 	"random numbers, -m names the machine (default the host name). As root, -u\n"
 	"is required (-u root allowed) and the tests run as that user and group.\n"
 	"-p N creates the semaphores for N processes (-p -1 removes them); -y s\n"
-	"makes a process wait on them before each test so all N start it together,\n"
+	"makes a process wait on them before each phase so all N start it together,\n"
 	"-y p waits for Enter instead.\n"
 	"\n"
 	"options beyond bonnie++:\n"
@@ -56,6 +64,7 @@ static const char bonnie_usage[] =
 	"  --random-data      write incompressible data instead of bonnie++'s zeros\n"
 	"  --output-format=F  normal (bonnie++'s text table, then its CSV line) or json\n"
 	"  --allow-destroy=DEV, --readonly   the device guard, as for 'iobench run'\n"
+	ENVWATCH_USAGE
 	"\n"
 	"Output: bonnie++'s 80-column table (K/sec, /sec, %CP, Latency lines;\n"
 	"files/s where bonnie++ 2.00a prints counts), a line saying what --precise\n"
@@ -80,7 +89,12 @@ static const char bonnie_usage[] =
 	"  latency_us: { p50, p99, max }, disks: [ { name, read_ios, write_ios,\n"
 	"  read_merges, write_merges, read_bytes, write_bytes, read_ticks_ms,\n"
 	"  write_ticks_ms, in_queue_ms, io_ticks_ms, elapsed_ms, util_pct } ] }.\n"
-	"  The aggregate's rate is the sum of the copies' rates.\n"
+	"  The aggregate's rate is the sum of the copies' rates. Then \"sysinfo\",\n"
+	"  \"monitor\", \"process_io\" and \"warnings\" as in 'iobench help run'.\n"
+	"\n"
+	"The machine is captured under -d before the first test (a short form heads\n"
+	"the text), sampled while the tests run (a summary and any warnings follow\n"
+	"the text; on stderr with -q or -x).\n"
 	"\n"
 	"Errors are one line and exit 1; a signal stops the run, removes its files\n"
 	"and exits with 128 + the signal.\n";
@@ -139,41 +153,69 @@ static int prepare(struct bonnie_args *a, char *host, size_t hostlen, struct bon
 	return 0;
 }
 
-/* Text (not with -x) then the CSV line, for one finished test. */
-static int report_normal(const struct bonnie_args *a, const struct bonnie_result *r)
+/* One finished test: with -x its CSV line at once; otherwise the text
+ * table now and the CSV line after the monitor summary, so that it stays
+ * the last line of the output as in bonnie++. */
+static int report_normal(const struct bonnie_args *a, const struct bonnie_result *r, FILE *text)
 {
 	const struct bonnie_spec *s = &a->spec;
-	int rc = 0;
-	if (!a->repeats_given)
-		rc = bonnie_report_text(s, r, !s->quiet, s->quiet ? stderr : stdout);
-	if (!rc)
-		rc = bonnie_report_csv(s, r, stdout);
-	return rc;
+	if (a->repeats_given)
+		return bonnie_report_csv(s, r, stdout);
+	return bonnie_report_text(s, r, !s->quiet, text);
+}
+
+/* -y: bonnie++ synchronises the processes before each test (phase). */
+struct phase_sync {
+	enum bonnie_sync_mode mode;
+	struct bonnie_barrier *bar;
+	volatile sig_atomic_t *stop;
+	unsigned phases;
+	bool failed;
+};
+
+static void sync_phase(void *arg)
+{
+	struct phase_sync *ps = arg;
+	ps->phases++;
+	if (ps->mode == BONNIE_SYNC_PROMPT) {
+		bonnie_prompt(ps->phases);
+	} else if (bonnie_barrier_wait(ps->bar, ps->stop) < 0 && !*ps->stop) {
+		ps->failed = true;
+		*ps->stop = 1; /* the run stops like on a signal, then fails */
+	}
 }
 
 static int run_tests(struct bonnie_args *a, struct bonnie_barrier *bar)
 {
-	const struct bonnie_spec *s = &a->spec;
 	volatile sig_atomic_t *stop = signals_install();
+	struct phase_sync ps = { .mode = a->sync, .bar = bar, .stop = stop };
+	if (a->sync == BONNIE_SYNC_SEM || a->sync == BONNIE_SYNC_PROMPT) {
+		a->spec.before_phase = sync_phase;
+		a->spec.before_phase_arg = &ps;
+	}
+	const struct bonnie_spec *s = &a->spec;
 	bool json = a->output == BONNIE_OUT_JSON;
 	struct bonnie_result *runs = xcalloc(s->repeats, sizeof(*runs));
 	size_t nr = 0;
 	int status = 0;
+	/* the text (and the machine around it) goes where bonnie++ puts its
+	 * text: stderr with -q, nowhere but stderr with -x's CSV-only stdout */
+	FILE *text = s->quiet || a->repeats_given ? stderr : stdout;
+	struct envwatch ew;
+	envwatch_begin(&ew, s->dir, &a->env);
+	if (!json)
+		env_text_header(ew.env, "", text);
 
 	if (!json && a->repeats_given && s->repeats > 1 && bonnie_report_csv_header(stdout) < 0)
 		status = 1;
 	for (unsigned i = 0; i < s->repeats && !status && !*stop; i++) {
-		if (a->sync == BONNIE_SYNC_SEM && bonnie_barrier_wait(bar) < 0) {
-			if (!*stop) {
-				error("waiting on the -y s semaphores failed");
-				status = 1;
-			}
-			break;
-		}
-		if (a->sync == BONNIE_SYNC_PROMPT)
-			bonnie_prompt(i + 1);
 		struct bonnie_result *r = &runs[nr++];
 		int rc = bonnie_run(s, stop, r);
+		if (ps.failed) {
+			error("waiting on the -y s semaphores failed: the test was stopped");
+			status = 1;
+			break;
+		}
 		if (rc == -EINTR || r->interrupted) {
 			warning("stopped by a signal: the test's files were removed");
 			break;
@@ -186,11 +228,25 @@ static int run_tests(struct bonnie_args *a, struct bonnie_barrier *bar)
 			status = 1;
 			break;
 		}
-		if (!json && report_normal(a, r) < 0)
+		if (!json && report_normal(a, r, text) < 0)
 			status = 1;
 	}
-	if (json && bonnie_report_json(s, runs, nr, stdout) < 0)
+	struct run_env *env = envwatch_end(&ew);
+	struct anomaly_input in;
+	bonnie_anomaly_input(s, runs, nr, &in);
+	anomaly_check(&in, env);
+	if (json && bonnie_report_json(s, runs, nr, env, stdout) < 0)
 		status = 1;
+	if (!json) {
+		env_text_footer(env, text);
+		if (!a->repeats_given && nr == 1 && !status && !runs[0].interrupted &&
+		    bonnie_report_csv(s, &runs[0], stdout) < 0)
+			status = 1;
+	} else if (env->nr_warnings) {
+		fputs("iobench: the run raised warnings (also in the report):\n", stderr);
+		env_text_warnings(env, stderr);
+	}
+	run_env_free(env);
 	for (size_t i = 0; i < nr; i++)
 		bonnie_result_release(&runs[i]);
 	free(runs);

@@ -274,6 +274,9 @@ static bool long_val(const char *arg, const char *name, const char **val)
 static int apply_long(struct bonnie_args *a, int argc, char **argv, int *i, char *why, size_t len)
 {
 	const char *arg = argv[*i], *v;
+	int rc = envwatch_parse_flag(&a->env, arg, why, len);
+	if (rc != 0)
+		return rc < 0 ? rc : 0;
 	if (!strcmp(arg, "--help")) {
 		a->help = true;
 	} else if (!strcmp(arg, "--precise")) {
@@ -330,6 +333,7 @@ int bonnie_args_parse(int argc, char **argv, struct bonnie_args *a, char *why, s
 {
 	memset(a, 0, sizeof(*a));
 	bonnie_spec_init(&a->spec);
+	envwatch_opts_init(&a->env);
 	a->precise = -1;
 	a->allow = xcalloc((size_t)argc + 1, sizeof(*a->allow));
 	a->spec.guard.devices = a->allow;

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "cmd/envwatch.h"
 #include "workload/bonnie.h"
 
 enum bonnie_output {
@@ -42,6 +43,7 @@ struct bonnie_args {
 	bool help;               /* -h/--help */
 	const char **allow;      /* --allow-destroy values (owned array) */
 	size_t nr_allow;
+	struct envwatch_opts env; /* --monitor-interval, --no-monitor, --warn-slab */
 };
 
 /* Fill *a from argv[1..argc-1] (argv[0] is the command name). The spec

@@ -13,6 +13,7 @@
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -162,9 +163,25 @@ void bonnie_barrier_close(struct bonnie_barrier *b)
 	memset(b, 0, sizeof(*b));
 }
 
-static int w(sem_t *s)
+/* Wait on s, looking at the stop flag every 100 ms: the wait may run on a
+ * thread that signals do not interrupt. -EINTR when stopped. */
+static int w(sem_t *s, volatile sig_atomic_t *stop)
 {
-	return sem_wait(s) < 0 ? -errno : 0;
+	for (;;) {
+		if (stop && *stop)
+			return -EINTR;
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 100000000;
+		if (ts.tv_nsec >= 1000000000) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000;
+		}
+		if (sem_timedwait(s, &ts) == 0)
+			return 0;
+		if (errno != ETIMEDOUT && errno != EINTR)
+			return -errno;
+	}
 }
 
 static int p(sem_t *s)
@@ -172,35 +189,35 @@ static int p(sem_t *s)
 	return sem_post(s) < 0 ? -errno : 0;
 }
 
-int bonnie_barrier_wait(struct bonnie_barrier *b)
+int bonnie_barrier_wait(struct bonnie_barrier *b, volatile sig_atomic_t *stop)
 {
 	int n, c, rc;
 	if (sem_getvalue(b->procs, &n) < 0)
 		return -errno;
 	/* phase 1: everyone arrives, the last opens gate1 and closes gate2 */
-	if ((rc = w(b->mutex)) < 0)
+	if ((rc = w(b->mutex, stop)) < 0)
 		return rc;
 	p(b->count);
 	sem_getvalue(b->count, &c);
 	if (c == n) {
-		w(b->gate2);
+		w(b->gate2, stop);
 		p(b->gate1);
 	}
 	p(b->mutex);
-	if ((rc = w(b->gate1)) < 0)
+	if ((rc = w(b->gate1, stop)) < 0)
 		return rc;
 	p(b->gate1);
 	/* phase 2: everyone leaves, the last closes gate1 and opens gate2 */
-	if ((rc = w(b->mutex)) < 0)
+	if ((rc = w(b->mutex, stop)) < 0)
 		return rc;
-	w(b->count);
+	w(b->count, stop);
 	sem_getvalue(b->count, &c);
 	if (c == 0) {
-		w(b->gate1);
+		w(b->gate1, stop);
 		p(b->gate2);
 	}
 	p(b->mutex);
-	if ((rc = w(b->gate2)) < 0)
+	if ((rc = w(b->gate2, stop)) < 0)
 		return rc;
 	p(b->gate2);
 	return 0;

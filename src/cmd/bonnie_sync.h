@@ -8,6 +8,7 @@
 #define IOBENCH_CMD_BONNIE_SYNC_H
 
 #include <semaphore.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -26,8 +27,8 @@ struct bonnie_barrier {
 };
 int bonnie_barrier_open(struct bonnie_barrier *b, char *why, size_t whylen);
 /* Wait until every process has arrived; returns 0 or -errno (-EINTR when
- * a signal stopped the wait). Reusable for the next test. */
-int bonnie_barrier_wait(struct bonnie_barrier *b);
+ * *stop was set, e.g. by a signal). Reusable for the next test. */
+int bonnie_barrier_wait(struct bonnie_barrier *b, volatile sig_atomic_t *stop);
 void bonnie_barrier_close(struct bonnie_barrier *b);
 
 /* -y p: print the test number to stderr, wait for a line on stdin. */

@@ -6,6 +6,7 @@
 #include "cmd/envwatch.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,7 +22,7 @@ void envwatch_opts_init(struct envwatch_opts *o)
 	o->warn_slab_bytes = ANOMALY_DEFAULT_SLAB_BYTES;
 }
 
-int envwatch_parse_flag(struct envwatch_opts *o, const char *arg)
+int envwatch_parse_flag(struct envwatch_opts *o, const char *arg, char *whybuf, size_t whylen)
 {
 	const char *why = NULL;
 	if (!strcmp(arg, "--no-monitor")) {
@@ -31,7 +32,8 @@ int envwatch_parse_flag(struct envwatch_opts *o, const char *arg)
 	if (!strncmp(arg, "--monitor-interval=", 19)) {
 		double s;
 		if (parse_double(arg + 19, &s, &why) < 0 || !(s >= 0.01 && s <= 3600)) {
-			error("bad --monitor-interval '%s': give seconds from 0.01 to 3600", arg + 19);
+			snprintf(whybuf, whylen,
+				 "bad --monitor-interval '%s': give seconds from 0.01 to 3600", arg + 19);
 			return -EINVAL;
 		}
 		o->interval_ns = (uint64_t)(s * 1e9);
@@ -40,7 +42,8 @@ int envwatch_parse_flag(struct envwatch_opts *o, const char *arg)
 	if (!strncmp(arg, "--warn-slab=", 12)) {
 		uint64_t v;
 		if (parse_size(arg + 12, 1024, &v, &why) < 0) {
-			error("bad --warn-slab '%s': %s", arg + 12, why ? why : "not a size");
+			snprintf(whybuf, whylen, "bad --warn-slab '%s': %s", arg + 12,
+				 why ? why : "not a size");
 			return -EINVAL;
 		}
 		o->warn_slab_bytes = v;

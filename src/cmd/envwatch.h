@@ -10,6 +10,7 @@
 #define IOBENCH_CMD_ENVWATCH_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "sys/monitor.h"
@@ -31,8 +32,8 @@ struct envwatch_opts {
 
 void envwatch_opts_init(struct envwatch_opts *o);
 /* If arg is one of the flags, apply it and return 1; 0 if it is not one;
- * -EINVAL (after printing an error naming the value) if its value is bad. */
-int envwatch_parse_flag(struct envwatch_opts *o, const char *arg);
+ * -EINVAL with a one-line message naming the value in why if it is bad. */
+int envwatch_parse_flag(struct envwatch_opts *o, const char *arg, char *why, size_t whylen);
 
 struct envwatch {
 	struct run_env *env;

@@ -145,6 +145,7 @@ static int run_quick(int argc, char **argv)
 	struct runner_args ra;
 	runner_args_init(&ra);
 	int rc;
+	char why[256];
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -158,9 +159,11 @@ static int run_quick(int argc, char **argv)
 			engine = a + 9;
 		} else if (!strncmp(a, "--output-format=", 16)) {
 			fmt = a + 16;
-		} else if ((rc = envwatch_parse_flag(&ra.env, a)) != 0) {
-			if (rc < 0)
+		} else if ((rc = envwatch_parse_flag(&ra.env, a, why, sizeof(why))) != 0) {
+			if (rc < 0) {
+				error("%s", why);
 				return 1;
+			}
 		} else if (a[0] == '-') {
 			error("unknown flag '%s' for 'iobench quick'; see 'iobench help quick'", a);
 			return 1;

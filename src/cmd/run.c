@@ -90,6 +90,7 @@ static int run_run(int argc, char **argv)
 	size_t nf = 0, nj = 0, ns = 0, na = 0;
 	bool parse_only = false;
 	int status = 1, rc;
+	char why[512];
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v;
@@ -129,9 +130,11 @@ static int run_run(int argc, char **argv)
 			allow[na++] = v;
 		} else if (!strcmp(a, "--readonly")) {
 			ra.readonly = true;
-		} else if ((rc = envwatch_parse_flag(&ra.env, a)) != 0) {
-			if (rc < 0)
+		} else if ((rc = envwatch_parse_flag(&ra.env, a, why, sizeof(why))) != 0) {
+			if (rc < 0) {
+				error("%s", why);
 				goto out;
+			}
 		} else if (!strcmp(a, "--parse-only")) {
 			parse_only = true;
 		} else if (takes(a, "--eta", &v)) {
@@ -159,7 +162,6 @@ static int run_run(int argc, char **argv)
 	ra.allow_destroy = allow;
 	ra.nr_allow_destroy = na;
 	struct devguard_allow ga = { .devices = allow, .nr_devices = na };
-	char why[512];
 	if (devguard_allow_validate(&ga, why, sizeof(why)) < 0) {
 		error("%s", why);
 		goto out;

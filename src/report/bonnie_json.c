@@ -4,7 +4,8 @@
  *     "options": { ...every setting, units in the key names... },
  *     "runs": [ { "run", "seed", "interrupted", "error",
  *                 "aggregate": { PHASE: {...}, ... },
- *                 "copies": [ { "copy", "phases": { PHASE: {...} } } ] } ] }
+ *                 "copies": [ { "copy", "phases": { PHASE: {...} } } ] } ],
+ *     "sysinfo", "monitor", "process_io", "warnings" (report/env_report.h) }
  * where PHASE is a CSV name (putc ... ran_del) and a phase that ran is
  *   { "ran": true, "too_short", "rate", "rate_unit", "work", "work_unit",
  *     "elapsed_s", "cpu_pct", "repeats",
@@ -15,6 +16,7 @@
 
 #include <errno.h>
 
+#include "report/env_report.h"
 #include "report/internal.h"
 #include "util/json.h"
 
@@ -133,7 +135,7 @@ static void run(struct json_writer *w, const struct bonnie_result *r, size_t i)
 }
 
 int bonnie_report_json(const struct bonnie_spec *s, const struct bonnie_result *runs,
-		       size_t nr, FILE *out)
+		       size_t nr, const struct run_env *env, FILE *out)
 {
 	struct json_writer w;
 	json_init(&w, out);
@@ -147,6 +149,7 @@ int bonnie_report_json(const struct bonnie_spec *s, const struct bonnie_result *
 	for (size_t i = 0; i < nr; i++)
 		run(&w, &runs[i], i);
 	json_array_end(&w);
+	env_json_members(&w, env);
 	json_object_end(&w);
 	int rc = json_finish(&w);
 	fflush(out);

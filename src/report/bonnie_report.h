@@ -19,6 +19,7 @@
 #include <stdio.h>
 
 #include "workload/bonnie.h"
+#include "workload/runenv.h"
 
 #define BONNIE_CSV_FIELDS 50
 #define BONNIE_DEFAULT_CHUNK 8192u
@@ -38,10 +39,11 @@ int bonnie_report_csv_header(FILE *out);
 /* One CSV line (50 fields) of one test. Returns 0 or -EIO. */
 int bonnie_report_csv(const struct bonnie_spec *s, const struct bonnie_result *r, FILE *out);
 
-/* One JSON document for all tests of -x (runs[nr]); layout in
- * `iobench help bonnie`. Returns 0 or -EIO/-EINVAL. */
+/* One JSON document for all tests of -x (runs[nr]) and the machine around
+ * them (env, may be NULL: "sysinfo", "monitor", "process_io", "warnings");
+ * layout in `iobench help bonnie`. Returns 0 or -EIO/-EINVAL. */
 int bonnie_report_json(const struct bonnie_spec *s, const struct bonnie_result *runs,
-		       size_t nr, FILE *out);
+		       size_t nr, const struct run_env *env, FILE *out);
 
 /* The per-phase device table printed after the text table (one line per
  * phase and device: r/s w/s rMiB/s wMiB/s r_await w_await aqu-sz %util,

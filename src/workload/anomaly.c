@@ -38,7 +38,8 @@ static void check_page_cache(const struct anomaly_input *in, struct run_env *e)
 				  "lies under the files", B(in->buffered_read_bytes, a));
 		run_env_warn(e, "page-cache-read",
 			     xstrdup("the read figures come from the page cache, not the device"), ev,
-			     xasprintf("use direct=1, or a working set larger than the available "
+			     xasprintf("use direct I/O (direct=1; bonnie -D), or a working set larger than the "
+				       "available "
 				       "memory (%s)", avail ? B(avail, c) : "see sysinfo"));
 	} else if (in->cached_working_set && avail && in->cached_working_set <= avail) {
 		run_env_warn(e, "page-cache-read",

@@ -79,6 +79,10 @@ struct bonnie_spec {
 	bool precise;             /* --precise */
 	bool random_data;         /* --random-data: incompressible bulk data */
 	struct devguard_allow guard; /* --allow-destroy / --readonly */
+	/* Called by one thread before each phase that runs, before its clock
+	 * starts (-y: wait for the other processes or for Enter); NULL = none. */
+	void (*before_phase)(void *arg);
+	void *before_phase_arg;
 };
 
 struct bonnie_phase {
@@ -126,6 +130,11 @@ int bonnie_spec_validate(const struct bonnie_spec *s, char *why, size_t whylen);
 int bonnie_run(const struct bonnie_spec *s, volatile sig_atomic_t *stop,
 	       struct bonnie_result *res);
 void bonnie_result_release(struct bonnie_result *res);
+
+struct anomaly_input;
+/* The workload summary of tests runs[nr] for the anomaly checks. */
+void bonnie_anomaly_input(const struct bonnie_spec *s, const struct bonnie_result *runs,
+			  size_t nr, struct anomaly_input *in);
 
 /* CPU percent = cpu_ns / elapsed_ns × 100 (for the aggregate, the whole
  * process's CPU over the longest copy's time); 0 if the phase did not run. */

@@ -34,10 +34,12 @@ static bool wait_serial(struct bon_shared *sh)
 	return pthread_barrier_wait(&sh->barrier) == PTHREAD_BARRIER_SERIAL_THREAD;
 }
 
-static void phase_begin(struct bon_copy *c, unsigned idx)
+static void phase_begin(struct bon_copy *c, unsigned idx, bool runs)
 {
 	struct bon_shared *sh = c->sh;
 	if (wait_serial(sh)) {
+		if (runs && c->spec->before_phase)
+			c->spec->before_phase(c->spec->before_phase_arg);
 		diskres_begin(&sh->disks);
 		sh->pd[idx].t0_ns = now_ns();
 	}
@@ -104,7 +106,7 @@ typedef int (*io_pass)(struct bon_copy *c, struct bonnie_phase *p);
 
 static void io_phase(struct bon_copy *c, enum bonnie_io_test t, io_pass pass, bool wanted)
 {
-	phase_begin(c, t);
+	phase_begin(c, t, wanted && active(c));
 	if (wanted && active(c)) {
 		struct bonnie_phase *p = &c->fig->io[t];
 		int rc;
@@ -140,7 +142,7 @@ typedef int (*file_pass)(struct bon_files *f, struct bonnie_phase *p);
 static bool file_phase(struct bon_copy *c, struct bon_files *f, enum bonnie_file_test t,
 		       file_pass pass, bool go)
 {
-	phase_begin(c, BON_IO_TESTS + t);
+	phase_begin(c, BON_IO_TESTS + t, f && go && active(c));
 	bool ok = false;
 	if (f && go && active(c)) {
 		struct bonnie_phase *p = &c->fig->file[t];

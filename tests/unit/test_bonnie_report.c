@@ -277,7 +277,7 @@ static void test_json(void)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	CHECK(bonnie_report_json(&s, &r, 1, f) == 0, "json written");
+	CHECK(bonnie_report_json(&s, &r, 1, NULL, f) == 0, "json written");
 	fclose(f);
 	CHECK(strstr(buf, "\"runs\" : [") && strstr(buf, "\"aggregate\" : {") &&
 	      strstr(buf, "\"copies\" : ["), "layout:\n%s", buf);

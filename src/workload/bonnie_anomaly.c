@@ -1,0 +1,69 @@
+/*
+ * What the anomaly checks (anomaly.h) need to know about bonnie++ tests:
+ * the bytes the I/O phases read and wrote through the page cache (per-char
+ * always; block phases unless -D), what the disk under -d saw during those
+ * phases, and the busiest phase's CPU. Every bulk phase ends with fsync, so
+ * no write is unflushed. The per-char phases are left out of the CPU check:
+ * they measure system-call cost on purpose.
+ */
+#include "workload/bonnie.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "workload/anomaly.h"
+
+static void add_disk(struct anomaly_input *in, const struct bonnie_phase *p, bool reads)
+{
+	if (!p->nr_disks)
+		return;
+	if (!in->device)
+		in->device = p->disks[0].name;
+	if (strcmp(in->device, p->disks[0].name))
+		return;
+	if (reads)
+		in->dev_read_bytes += p->disks[0].read_sectors * 512;
+	else
+		in->dev_write_bytes += p->disks[0].write_sectors * 512;
+}
+
+void bonnie_anomaly_input(const struct bonnie_spec *s, const struct bonnie_result *runs,
+			  size_t nr, struct anomaly_input *in)
+{
+	memset(in, 0, sizeof(*in));
+	in->nr_jobs = s->concurrency ? s->concurrency : 1;
+	for (size_t i = 0; i < nr; i++) {
+		const struct bonnie_figures *f = &runs[i].total;
+		for (int t = 0; t < BON_IO_TESTS; t++) {
+			const struct bonnie_phase *p = &f->io[t];
+			if (!p->ran)
+				continue;
+			in->any_device_io = true;
+			bool per_char = t == BON_PUTC || t == BON_GETC;
+			bool buffered = per_char || !s->direct;
+			if (t == BON_GETC || t == BON_GET_BLOCK) {
+				if (buffered) {
+					in->buffered_read_bytes += p->work;
+					add_disk(in, p, true);
+				}
+			} else if (t != BON_SEEKS && buffered) {
+				in->buffered_write_bytes += p->work;
+			}
+			if (per_char)
+				continue;
+			for (unsigned c = 0; c < runs[i].nr_copies; c++) {
+				double cpu = bonnie_phase_cpu_pct(&runs[i].copies[c].io[t]);
+				/* process CPU: the copies' and seekers' threads together */
+				unsigned threads = runs[i].nr_copies * (t == BON_SEEKS ? s->seekers : 1);
+				cpu /= threads ? threads : 1;
+				if (cpu > in->max_job_cpu_pct) {
+					in->max_job_cpu_pct = cpu;
+					snprintf(in->max_cpu_job, sizeof(in->max_cpu_job), "%s",
+						 t == BON_PUT_BLOCK ? "block output" :
+						 t == BON_REWRITE ? "rewrite" :
+						 t == BON_GET_BLOCK ? "block input" : "random seeks");
+				}
+			}
+		}
+	}
+}
