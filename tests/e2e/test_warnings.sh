@@ -204,6 +204,30 @@ absent $(but foreign-io load)
 EOF
 rm -f "$A/other"; sync
 
+# --- no foreign-io for the job's own journal ------------------------------
+# fsync after every 4 KiB append makes ext4 write its journal and metadata,
+# several times the data, to the job's device, while an unrelated dd writes
+# a file on another filesystem: nobody else touched the job's device, so
+# foreign-io must stay quiet (/proc/PID/io does not say which device).
+U=$(tmpdir)
+( echo $BASHPID >"$d/feeder2.pid"; for i in $(seq 50); do head -c 1M /dev/zero; sleep 0.1; done ) |
+  dd of="$U/unrelated" bs=1M iflag=fullblock oflag=direct status=none &
+ddpid=$!
+BG_PIDS="$BG_PIDS $ddpid"
+sleep 0.5
+BG_PIDS="$BG_PIDS $(cat "$d/feeder2.pid")"
+dd_before=$(awk '/^write_bytes/ {print $2}' /proc/$ddpid/io)
+measure journal "$ADEV" IOB --name=journal --filename="$A/jrnl" --size=256m --rw=write --bs=4k \
+  --fsync=1 --time_based --runtime=3
+dd_after=$(awk '/^write_bytes/ {print $2}' /proc/$ddpid/io 2>/dev/null)
+stop_bg
+verdict journal <<EOF
+raw dd (pid $ddpid) wrote >= 16 MiB during the run, on another filesystem :: ${dd_after:-0} - ${dd_before:-0} >= 16 << 20 and $(stat -c %d "$U") != $(stat -c %d "$A")
+raw $AN wrote >= 16 MiB more than the job (journal and metadata) :: r['disk.wsect'] * 512 - j['jobs'][0]['write']['io_bytes'] >= 16 << 20
+absent $(but load)
+EOF
+rm -f "$A/jrnl" "$U/unrelated"; sync
+
 # --- write-cache: direct writes, no flush, on a "write back" device --------
 measure wc "$ADEV" IOB --name=dw --filename="$A/dw" --size=32m --rw=write --bs=64k --direct=1
 verdict wc <<EOF
