@@ -6,9 +6,10 @@
 # negative and not as a failed provocation, then checks that the JSON
 # report's "warnings" carry that warning with its evidence and lack the
 # warnings that cannot apply. A clean direct-I/O random read at QD1 must
-# raise none. "load" is never asserted absent, except in the clean case when
-# the test's own sampler saw the machine quiet: other work on a shared
-# machine makes it true for real. warn_check.py does the judging.
+# raise none, and the ext4 journal traffic of a job doing fsync=1 must not
+# be blamed on an unrelated writer. "load" is never asserted absent, except
+# in the clean case when the test's own sampler saw the machine quiet: other
+# work on a shared machine makes it true for real. warn_check.py judges.
 # Everything made here (loop devices, mounts, swap, memory cgroups, dirty
 # sysctls, background processes) is undone by the EXIT trap.
 . "$(dirname "$0")/lib.sh"
@@ -100,8 +101,14 @@ measure() {
 }
 # verdict CASE <<statements (see warn_check.py)
 verdict() { python3 "$HERE/warn_check.py" verdict "$1" "$d" || E2E_FAILED=1; }
-# sampler CASE SECS IV: the /proc sampler in the background ($smp)
-sampler() { python3 "$HERE/warn_check.py" sample "$2" "$3" "$d/$1.sample" & smp=$!; }
+# sampler CASE SECS IV: the /proc sampler in the background; sampled waits for it
+sampler() { python3 "$HERE/warn_check.py" sample "$2" "$3" "$d/$1.sample" & smp=$!; BG_PIDS="$BG_PIDS $smp"; }
+sampled() {
+  local p keep=""
+  wait $smp
+  for p in $BG_PIDS; do [ "$p" = "$smp" ] || keep="$keep $p"; done
+  BG_PIDS=$keep
+}
 # but ID...: $ALL without these IDs
 but() { local i out=""; for i in $ALL; do [[ " $* " == *" $i "* ]] || out="$out $i"; done; echo $out; }
 IOB() { "$IOBENCH" run --output-format=json "$@"; }
@@ -119,7 +126,7 @@ sync
 sampler clean 3.3 0.1
 measure clean "$ADEV" IOB --name=clean --filename="$A/f32" --size=32m --rw=randread --bs=4k \
   --direct=1 --ioengine=psync --time_based --runtime=3
-wait $smp
+sampled
 if python3 -c "import json,sys; sys.exit(json.load(open('$d/clean.sample'))['tasks'] <= $BUSY_LIMIT)"; then
   echo "# clean: other work kept the machine busy ($(cat "$d/clean.sample")): load may be raised for real"
   only=load
@@ -259,7 +266,7 @@ for i in 1 2 3 4 5 6 7 8; do nice -n 19 sh -c 'while :; do :; done' & BG_PIDS="$
 sampler load 3.5 0.1
 measure load "$ADEV" IOB --name=calm --filename="$A/f32" --size=32m --rw=randread --bs=4k \
   --direct=1 --rate_iops=200 --time_based --runtime=3
-wait $smp
+sampled
 stop_bg
 verdict load <<EOF
 raw the sampler saw more than $BUSY_LIMIT tasks running or blocked :: s['tasks'] > $BUSY_LIMIT
@@ -275,7 +282,7 @@ echo $((1 << 20)) >/proc/sys/vm/dirty_background_bytes
 sampler dirty 3.5 0.02
 measure dirty "$ADEV" IOB --monitor-interval=0.1 --name=dirt --filename="$A/dirt" --size=64m \
   --rw=write --bs=64k --time_based --runtime=3
-wait $smp
+sampled
 restore_dirty
 check "dirty: vm.dirty_* restored to $dirty_orig" test "$(dirty_now)" = "$dirty_orig"
 verdict dirty <<EOF
