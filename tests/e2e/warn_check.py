@@ -5,7 +5,9 @@
 #       sample /proc/stat and /proc/vmstat every IV seconds for SECS and keep
 #       the maxima in OUT (JSON, rewritten after every sample): tasks running
 #       or blocked, blocked, nr_dirty and nr_dirty + nr_writeback as fractions
-#       of nr_dirty_threshold, and how many samples reached 0.9 of it.
+#       of nr_dirty_threshold, how many samples reached 0.9 of it, and how
+#       many were above the kernel's free-run ceiling, (threshold +
+#       background threshold) / 2, where writers start to be throttled.
 #   warn_check.py threads PID IV OUT
 #       until process PID ends, read every IV seconds each of its threads'
 #       /proc/PID/task/TID/schedstat (ns on the CPU, ns waiting on a run
@@ -36,7 +38,8 @@ import time
 
 def sample(secs, iv, out):
     end = time.monotonic() + secs
-    m = dict(tasks=0, blocked=0, dirty_frac=0.0, dirty_wb_frac=0.0, n=0, dirty_ge90=0, dirty_wb_ge90=0)
+    m = dict(tasks=0, blocked=0, dirty_frac=0.0, dirty_wb_frac=0.0, n=0, dirty_ge90=0, dirty_wb_ge90=0,
+             above_freerun=0)
     while time.monotonic() < end:
         st = dict(l.split()[:2] for l in open("/proc/stat") if l.startswith("procs_"))
         r, b = int(st["procs_running"]), int(st["procs_blocked"])
@@ -49,6 +52,7 @@ def sample(secs, iv, out):
         m["dirty_wb_frac"] = round(max(m["dirty_wb_frac"], fw), 3)
         m["dirty_ge90"] += f >= 0.9
         m["dirty_wb_ge90"] += fw >= 0.9
+        m["above_freerun"] += 2 * (v["nr_dirty"] + v["nr_writeback"]) > thr + v["nr_dirty_background_threshold"]
         m["n"] += 1
         with open(out + ".tmp", "w") as o:
             json.dump(m, o)
