@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "sys/devres.h"
 #include "util/error.h"
@@ -52,6 +53,31 @@ int envwatch_parse_flag(struct envwatch_opts *o, const char *arg, char *whybuf, 
 	return 0;
 }
 
+/* The device number of the filesystem holding path (its nearest existing
+ * ancestor), or of the block device path names. */
+static bool path_dev(const char *path, dev_t *dev)
+{
+	char *p = xstrdup(path);
+	struct stat st;
+	bool ok = false;
+	for (;;) {
+		if (stat(p, &st) == 0) {
+			*dev = S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev;
+			ok = true;
+			break;
+		}
+		char *slash = strrchr(p, '/');
+		if (!slash || slash == p) {
+			ok = stat(slash ? "/" : ".", &st) == 0;
+			*dev = st.st_dev;
+			break;
+		}
+		*slash = '\0';
+	}
+	free(p);
+	return ok;
+}
+
 void envwatch_begin(struct envwatch *w, const char *path, const struct envwatch_opts *o)
 {
 	memset(w, 0, sizeof(*w));
@@ -73,6 +99,7 @@ void envwatch_begin(struct envwatch *w, const char *path, const struct envwatch_
 		warning("the system monitor could not start: no monitor figures for this run");
 		w->mon = NULL;
 	}
+	w->have_dev = path_dev(path ? path : ".", &w->dev);
 	w->env->have_self_io = procio_self(&w->self_rd, &w->self_wr) == 0;
 	if (procio_snapshot_take(&w->before) < 0)
 		w->before.n = 0;
@@ -98,8 +125,14 @@ struct run_env *envwatch_end(struct envwatch *w)
 		e->have_self_io = false;
 	}
 	struct procio_snapshot after;
-	if (procio_snapshot_take(&after) == 0)
+	if (procio_snapshot_take(&after) == 0) {
 		procio_diff(&w->before, &after, 1u << 20, &e->others, &e->nr_others);
+		/* only those with files on the run's filesystem or device */
+		if (w->have_dev)
+			procio_filter_dev(e->others, &e->nr_others, w->dev);
+		else
+			e->nr_others = 0;
+	}
 	procio_snapshot_release(&after);
 	procio_snapshot_release(&w->before);
 	w->env = NULL;

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "sys/monitor.h"
 #include "workload/runenv.h"
@@ -40,6 +41,8 @@ struct envwatch {
 	struct monitor *mon;
 	struct procio_snapshot before;
 	uint64_t self_rd, self_wr;
+	bool have_dev;
+	dev_t dev;        /* the filesystem (or block device) under the path */
 };
 
 /* Capture the system under path (the workload's directory or file; one

@@ -96,6 +96,8 @@ static void json_vm(struct json_writer *w, const struct monitor_interval *iv)
 	json_kv_uint(w, "pgsteal_kswapd", d->pgsteal_kswapd);
 	json_kv_uint(w, "pgsteal_direct", d->pgsteal_direct);
 	json_kv_uint(w, "allocstall", d->allocstall);
+	json_kv_uint(w, "pgscan_anon", d->pgscan_anon);
+	json_kv_uint(w, "pgscan_file", d->pgscan_file);
 	json_kv_double(w, "pgscan_kswapd/s", iv->pgscan_kswapd_s);
 	json_kv_double(w, "pgscan_direct/s", iv->pgscan_direct_s);
 	json_kv_double(w, "pgsteal_kswapd/s", iv->pgsteal_kswapd_s);

@@ -4,6 +4,9 @@
 #include "sys/cpuusage.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <unistd.h>
 #include <sys/resource.h>
 
 static uint64_t tv_ns(const struct timeval *tv)
@@ -22,6 +25,21 @@ int cpu_usage_thread(struct cpu_usage *u)
 	u->ctx = (uint64_t)ru.ru_nvcsw + (uint64_t)ru.ru_nivcsw;
 	u->majflt = (uint64_t)ru.ru_majflt;
 	u->minflt = (uint64_t)ru.ru_minflt;
+	u->run_ns = u->wait_ns = 0;
+	char buf[128];
+	int fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		ssize_t n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		unsigned long long run, wait;
+		if (n > 0) {
+			buf[n] = '\0';
+			if (sscanf(buf, "%llu %llu", &run, &wait) == 2) {
+				u->run_ns = run;
+				u->wait_ns = wait;
+			}
+		}
+	}
 	return 0;
 }
 
@@ -38,6 +56,8 @@ void cpu_usage_delta(const struct cpu_usage *a, const struct cpu_usage *b, struc
 		.ctx = sub(a->ctx, b->ctx),
 		.majflt = sub(a->majflt, b->majflt),
 		.minflt = sub(a->minflt, b->minflt),
+		.run_ns = sub(a->run_ns, b->run_ns),
+		.wait_ns = sub(a->wait_ns, b->wait_ns),
 	};
 	*d = r;
 }

@@ -1,7 +1,9 @@
 /*
  * CPU use of the calling thread from getrusage(RUSAGE_THREAD): user and
  * system time in nanoseconds, context switches (voluntary + involuntary) and
- * page faults, for fio's usr_cpu/sys_cpu/ctx/majf/minf.
+ * page faults, for fio's usr_cpu/sys_cpu/ctx/majf/minf; and from schedstat
+ * the time spent running or waiting to run, which tells a CPU-bound thread
+ * on a busy machine (little CPU time, but never asleep) from an idle one.
  */
 #ifndef IOBENCH_SYS_CPUUSAGE_H
 #define IOBENCH_SYS_CPUUSAGE_H
@@ -10,6 +12,9 @@
 
 struct cpu_usage {
 	uint64_t user_ns, sys_ns, ctx, majflt, minflt;
+	/* /proc/thread-self/schedstat: time on a CPU and time runnable but
+	 * waiting for one (0 when the kernel has no schedstats) */
+	uint64_t run_ns, wait_ns;
 };
 
 /* Sample the calling thread; returns 0 or -errno. */

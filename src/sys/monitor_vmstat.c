@@ -28,6 +28,8 @@ void proc_vmstat_delta(const struct proc_vmstat *a, const struct proc_vmstat *b,
 	r.pgsteal_kswapd = delta(a->pgsteal_kswapd, b->pgsteal_kswapd);
 	r.pgsteal_direct = delta(a->pgsteal_direct, b->pgsteal_direct);
 	r.allocstall = delta(a->allocstall, b->allocstall);
+	r.pgscan_anon = delta(a->pgscan_anon, b->pgscan_anon);
+	r.pgscan_file = delta(a->pgscan_file, b->pgscan_file);
 	*d = r; /* nr_* gauges keep b's values */
 }
 

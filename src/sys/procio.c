@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "util/xmalloc.h"
@@ -156,4 +157,42 @@ void procio_diff(const struct procio_snapshot *a, const struct procio_snapshot *
 	}
 	if (*n > 1)
 		qsort(*out, *n, sizeof(**out), by_bytes_desc);
+}
+
+static bool same_dev(const struct stat *st, dev_t dev)
+{
+	return st->st_dev == dev || (S_ISBLK(st->st_mode) && st->st_rdev == dev);
+}
+
+bool procio_uses_dev(int pid, dev_t dev)
+{
+	char path[64];
+	struct stat st;
+	snprintf(path, sizeof(path), "/proc/%d/cwd", pid);
+	if (stat(path, &st) == 0 && same_dev(&st, dev))
+		return true;
+	snprintf(path, sizeof(path), "/proc/%d/fd", pid);
+	DIR *d = opendir(path);
+	if (!d)
+		return false;
+	bool found = false;
+	struct dirent *de;
+	while (!found && (de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		/* stat through the link: the file itself, not the link */
+		if (fstatat(dirfd(d), de->d_name, &st, 0) == 0 && same_dev(&st, dev))
+			found = true;
+	}
+	closedir(d);
+	return found;
+}
+
+void procio_filter_dev(struct procio_entry *v, size_t *n, dev_t dev)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < *n; i++)
+		if (procio_uses_dev(v[i].pid, dev))
+			v[k++] = v[i];
+	*n = k;
 }

@@ -3,12 +3,15 @@
  * this process made the block layer read, and bytes it dirtied or wrote
  * directly) for the calling process and for every other user process.
  * Two snapshots around a run name the other processes that did I/O while
- * it ran (kernel threads are left out: their I/O is on someone's behalf).
+ * it ran (kernel threads are left out: their I/O is on someone's behalf),
+ * and their open files tell which of them use the run's filesystem.
  */
 #ifndef IOBENCH_SYS_PROCIO_H
 #define IOBENCH_SYS_PROCIO_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 #include <stdint.h>
 
 struct procio_entry {
@@ -34,6 +37,11 @@ void procio_snapshot_release(struct procio_snapshot *s);
  * first, as a new array (*out, *n; free() it); entries hold the growth. */
 void procio_diff(const struct procio_snapshot *a, const struct procio_snapshot *b,
 		 uint64_t min_bytes, struct procio_entry **out, size_t *n);
+/* Does process pid have its cwd or an open file on the filesystem with
+ * device number dev, or the block device dev itself open? */
+bool procio_uses_dev(int pid, dev_t dev);
+/* Keep only the entries (*v, *n) of processes that procio_uses_dev(dev). */
+void procio_filter_dev(struct procio_entry *v, size_t *n, dev_t dev);
 /* Parse the text of /proc/PID/io; -EINVAL if a field is missing. */
 int procio_parse(const char *text, uint64_t *read_bytes, uint64_t *write_bytes);
 

@@ -49,6 +49,8 @@ struct proc_vmstat {
 	uint64_t pswpin, pswpout;       /* pages swapped in / out */
 	uint64_t pgfault, pgmajfault;
 	uint64_t pgscan_kswapd, pgscan_direct, pgsteal_kswapd, pgsteal_direct;
+	uint64_t pgscan_anon, pgscan_file; /* 5.8+: all reclaim, memory-cgroup limits included
+					      (those move neither kswapd nor direct counts) */
 	uint64_t allocstall;            /* direct reclaim entries, all zones */
 	uint64_t nr_dirty, nr_writeback;
 	uint64_t nr_dirty_threshold, nr_dirty_background_threshold;

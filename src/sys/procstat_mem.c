@@ -84,6 +84,7 @@ static const struct field vmstat_fields[] = {
 	VM("pgscan_kswapd", pgscan_kswapd, true), VM("pgscan_direct", pgscan_direct, true),
 	VM("pgsteal_kswapd", pgsteal_kswapd, true), VM("pgsteal_direct", pgsteal_direct, true),
 	VM("allocstall", allocstall, true),
+	VM("pgscan_anon", pgscan_anon, false), VM("pgscan_file", pgscan_file, false),
 	VM("nr_dirty", nr_dirty, false), VM("nr_writeback", nr_writeback, false),
 	VM("nr_dirty_threshold", nr_dirty_threshold, false),
 	VM("nr_dirty_background_threshold", nr_dirty_background_threshold, false),

@@ -68,13 +68,15 @@ static void check_page_cache(const struct anomaly_input *in, struct run_env *e)
 
 static void check_cpu_bound(const struct anomaly_input *in, struct run_env *e)
 {
-	if (in->max_job_cpu_pct < ANOMALY_CPU_BOUND_PCT)
+	if (in->max_job_cpu_pct < ANOMALY_CPU_BOUND_PCT &&
+	    in->max_job_cpu_busy_pct < ANOMALY_CPU_BUSY_PCT)
 		return;
 	run_env_warn(e, "cpu-bound",
 		     xstrdup("a job thread was CPU-bound: the figure measures the CPU, not the "
 			     "storage"),
-		     xasprintf("job '%s' used %.0f%% of a core (user + system)", in->max_cpu_job,
-			       in->max_job_cpu_pct),
+		     xasprintf("job '%s' used %.0f%% of a core (user + system) and was running or "
+			       "waiting for a CPU %.0f%% of its runtime", in->max_cpu_job,
+			       in->max_job_cpu_pct, in->max_job_cpu_busy_pct),
 		     xstrdup("use more jobs or a deeper queue with an async engine, larger blocks, "
 			     "or fewer measurements (gtod_reduce=1)"));
 }
@@ -120,7 +122,8 @@ static void check_foreign_io(const struct anomaly_input *in, struct run_env *e)
 					B(e->others[i].read_bytes + e->others[i].write_bytes, c));
 	run_env_warn(e, "foreign-io",
 		     xasprintf("other processes did I/O while the run measured %s", in->device),
-		     xasprintf("%s transferred %s, this process %s; storage I/O by others: %s",
+		     xasprintf("%s transferred %s, this process %s; storage I/O by processes with "
+			       "files on its filesystem: %s",
 			       in->device, B(dev, a), B(self, b), list),
 		     xstrdup("stop the other I/O (or run on an idle device) and repeat the run"));
 }
@@ -155,7 +158,21 @@ static void check_memory(const struct anomaly_input *in, struct run_env *e)
 				     "direct=1; figures measured under reclaim are not the device's"));
 	else {
 		uint64_t ram_pages = w->mem.total_kb / (sys_pagesize() / 1024);
-		if (ram_pages && v->pgscan_kswapd > ram_pages / 10)
+		/* memory-cgroup limits reclaim without moving the kswapd or
+		 * direct counters; pgscan_anon/file (5.8+) count all reclaim */
+		uint64_t all = v->pgscan_anon + v->pgscan_file;
+		uint64_t known = v->pgscan_kswapd + v->pgscan_direct;
+		uint64_t limit_scan = all > known ? all - known : 0;
+		if (ram_pages && limit_scan > ram_pages / 100)
+			run_env_warn(e, "reclaim",
+				     xstrdup("memory-cgroup limit reclaim during the run: a cgroup's "
+					     "memory limit made its tasks reclaim"),
+				     xasprintf("pgscan_anon + pgscan_file +%" PRIu64 " pages beyond "
+					       "kswapd and direct reclaim (%.1f%% of RAM)",
+					       limit_scan, pct(limit_scan, ram_pages)),
+				     xstrdup("raise the memory limit of the benchmark's cgroup (or of "
+					     "the busy one) or use direct=1"));
+		else if (ram_pages && v->pgscan_kswapd > ram_pages / 10)
 			run_env_warn(e, "reclaim",
 				     xstrdup("kswapd reclaim storm during the run"),
 				     xasprintf("kswapd scanned %" PRIu64 " pages (%.0f%% of RAM), stole %"
@@ -176,10 +193,11 @@ static void check_memory(const struct anomaly_input *in, struct run_env *e)
 		const struct proc_vmstat *s = &e->series.samples[i].vm;
 		if (!s->nr_dirty_threshold)
 			continue;
-		double f = (double)s->nr_dirty / (double)s->nr_dirty_threshold;
+		/* the kernel holds dirty + writeback pages against the limit */
+		double f = (double)(s->nr_dirty + s->nr_writeback) / (double)s->nr_dirty_threshold;
 		if (f > worst) {
 			worst = f;
-			dirty = s->nr_dirty;
+			dirty = s->nr_dirty + s->nr_writeback;
 			thr = s->nr_dirty_threshold;
 		}
 	}
@@ -187,8 +205,9 @@ static void check_memory(const struct anomaly_input *in, struct run_env *e)
 		run_env_warn(e, "dirty-limit",
 			     xstrdup("writers hit the dirty page limit: writes were throttled by "
 				     "writeback"),
-			     xasprintf("nr_dirty reached %" PRIu64 " pages, %.0f%% of nr_dirty_threshold %"
-				       PRIu64 " (vm.dirty_ratio/dirty_bytes)", dirty, worst * 100, thr),
+			     xasprintf("nr_dirty + nr_writeback reached %" PRIu64 " pages, %.0f%% of "
+				       "nr_dirty_threshold %" PRIu64 " (vm.dirty_ratio/dirty_bytes)",
+				       dirty, worst * 100, thr),
 			     xstrdup("the figure mixes page-cache and writeback speed: use direct=1 or "
 				     "fsync, or state the dirty settings with the result"));
 	if (w->slab.have && e->series.n && e->series.samples[0].slab.have &&
@@ -217,8 +236,8 @@ static void check_load(const struct anomaly_input *in, struct run_env *e)
 	}
 	unsigned jobs = in->nr_jobs ? in->nr_jobs : 1;
 	/* +1: the monitor itself is running when it reads /proc/stat */
-	uint64_t limit = 2ull * jobs + sys_ncpus() + 1;
-	if (busiest <= limit && blocked <= jobs + 2ull)
+	uint64_t limit = 2ull * (jobs + sys_ncpus()) + 1;
+	if (busiest <= limit && blocked <= 2ull * jobs + 2)
 		return;
 	run_env_warn(e, "load",
 		     xasprintf("the system was busier than the run's %u job%s can explain", jobs,

@@ -20,8 +20,9 @@
 #include "workload/runenv.h"
 
 #define ANOMALY_MIN_CACHE_BYTES (8ull << 20) /* below this, cache effects are noise */
-#define ANOMALY_CPU_BOUND_PCT 75.0 /* "near a core": a busy machine steals some */
-#define ANOMALY_SATURATED_UTIL 95.0
+#define ANOMALY_CPU_BOUND_PCT 75.0  /* usr + sys "near a core": a busy machine steals some */
+#define ANOMALY_CPU_BUSY_PCT 90.0   /* on a CPU or waiting for one (schedstat) */
+#define ANOMALY_SATURATED_UTIL 90.0 /* over the whole window, short ends included */
 #define ANOMALY_SATURATED_AQU 8.0
 #define ANOMALY_DEFAULT_SLAB_BYTES (256ull << 20)
 
@@ -34,6 +35,7 @@ struct anomaly_input {
 	uint64_t cached_working_set;   /* bytes read buffered by jobs that keep the cache
 					  (invalidate=0): data may predate the run */
 	double max_job_cpu_pct;        /* usr + sys of the busiest job thread, % of a core */
+	double max_job_cpu_busy_pct;   /* its time running or waiting to run, % (schedstat) */
 	char max_cpu_job[64];
 	const char *device;            /* the disk under the first file (diskstats name), or NULL */
 	uint64_t dev_read_bytes, dev_write_bytes; /* that disk over the measured run */

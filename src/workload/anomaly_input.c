@@ -23,8 +23,10 @@ void anomaly_input_from_run(const struct run_result *r, struct anomaly_input *in
 		const struct job_spec *s = j->spec;
 		in->nr_jobs += j->nr_jobs ? j->nr_jobs : 1;
 		double cpu = j->usr_cpu + j->sys_cpu;
-		if (cpu > in->max_job_cpu_pct) {
+		/* the busiest job by either measure */
+		if (cpu > in->max_job_cpu_pct || j->busy_pct > in->max_job_cpu_busy_pct) {
 			in->max_job_cpu_pct = cpu;
+			in->max_job_cpu_busy_pct = j->busy_pct;
 			snprintf(in->max_cpu_job, sizeof(in->max_cpu_job), "%s", j->name ? j->name : "?");
 		}
 		if (!s || (s->ioengine && !strcmp(s->ioengine, "null")))

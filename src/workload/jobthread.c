@@ -364,6 +364,7 @@ static void finish_results(struct job *j, uint64_t end, const struct cpu_usage *
 	double rt = r->runtime_ns ? (double)r->runtime_ns : 1.0;
 	r->usr_cpu = 100.0 * (double)dc.user_ns / rt;
 	r->sys_cpu = 100.0 * (double)dc.sys_ns / rt;
+	r->busy_pct = 100.0 * (double)(dc.run_ns + dc.wait_ns) / rt;
 	r->ctx = dc.ctx;
 	r->majf = dc.majflt;
 	r->minf = dc.minflt;

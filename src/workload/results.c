@@ -134,6 +134,7 @@ void job_result_merge(struct job_result *dst, const struct job_result *src)
 
 	dst->usr_cpu = cpu_weighted(dst->usr_cpu, dst->runtime_ns, src->usr_cpu, src->runtime_ns);
 	dst->sys_cpu = cpu_weighted(dst->sys_cpu, dst->runtime_ns, src->sys_cpu, src->runtime_ns);
+	dst->busy_pct = cpu_weighted(dst->busy_pct, dst->runtime_ns, src->busy_pct, src->runtime_ns);
 	dst->runtime_ns += src->runtime_ns;
 	dst->ctx += src->ctx;
 	dst->majf += src->majf;

@@ -58,6 +58,8 @@ struct job_result {
 	struct dir_result dir[DDIR_RWDIR_CNT];
 	struct sync_result sync;
 	double usr_cpu, sys_cpu; /* percent of one CPU over runtime */
+	double busy_pct;      /* running or waiting for a CPU, percent of runtime
+				 (schedstat; 0 when unknown): near 100 = CPU-bound */
 	uint64_t ctx, majf, minf;
 	uint64_t iodepth_level[NR_IODEPTH_BUCKETS];
 	uint64_t iodepth_submit[NR_IODEPTH_BUCKETS];

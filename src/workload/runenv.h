@@ -33,7 +33,8 @@ struct run_env {
 	struct monitor_summary summary;
 	bool have_self_io;
 	uint64_t self_read_bytes, self_write_bytes; /* /proc/self/io growth over the run */
-	struct procio_entry *others;  /* other processes' storage I/O over the run */
+	struct procio_entry *others;  /* other processes with files on the run's filesystem
+					 and their storage I/O over the run */
 	size_t nr_others;
 	uint64_t warn_slab_bytes;     /* slab-growth threshold */
 	struct run_warning *warnings;

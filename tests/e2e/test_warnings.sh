@@ -209,7 +209,7 @@ stop_bg
 verdict foreign <<EOF
 raw dd (pid $ddpid) wrote >= 16 MiB during the run ($dd_before -> $dd_after) :: ${dd_after:-0} - ${dd_before:-0} >= 16 << 20
 raw the device moved >= 16 MiB more than the job :: (r['disk.rsect'] + r['disk.wsect']) * 512 - j['jobs'][0]['read']['io_bytes'] >= 16 << 20
-has foreign-io :: storage I/O by others: .*dd\[$ddpid\]
+has foreign-io :: files on its filesystem: .*dd\[$ddpid\]
 absent $(but foreign-io load)
 EOF
 rm -f "$A/other"; sync
@@ -311,7 +311,7 @@ verdict dirty <<EOF
 note sampler maxima :: s
 note the job's write clat max (ms), bandwidth (KiB/s) :: j['jobs'][0]['write']['clat_ns']['max'] / 1e6, j['jobs'][0]['write']['bw']
 raw nr_dirty + nr_writeback (what the kernel holds against the limit) reached 90% of nr_dirty_threshold :: s['dirty_wb_frac'] >= 0.9
-has dirty-limit :: nr_dirty reached [0-9]+ pages
+has dirty-limit :: nr_dirty \+ nr_writeback reached [0-9]+ pages
 has write-cache :: write back
 absent page-cache-read page-cache-write reclaim swap foreign-io slab-growth
 EOF

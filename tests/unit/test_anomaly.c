@@ -159,6 +159,13 @@ int main(void)
 
 	fixture_init(&f);
 	quiet_input(&in);
+	in.max_job_cpu_pct = 35; /* a CPU-bound thread on a crowded CPU */
+	in.max_job_cpu_busy_pct = 98;
+	fixture_finish(&f);
+	expect(&f, &in, "cpu-bound", "waiting for a CPU 98%", "cpu-bound job waiting for a CPU");
+
+	fixture_init(&f);
+	quiet_input(&in);
 	f.d[1].rd_ios = 50000;
 	f.d[1].rd_sectors = 400000;
 	f.d[1].io_ticks = 1000;
@@ -196,6 +203,20 @@ int main(void)
 
 	fixture_init(&f);
 	quiet_input(&in);
+	f.s[1].vm.pgscan_file = 2000000; /* a memory cgroup at its limit */
+	f.s[1].vm.pgscan_anon = 10000;
+	fixture_finish(&f);
+	expect(&f, &in, "reclaim", "beyond kswapd and direct", "memory-cgroup limit reclaim");
+
+	fixture_init(&f);
+	quiet_input(&in);
+	f.s[1].vm.pgscan_file = 3000; /* kswapd's own scanning, counted in both */
+	f.s[1].vm.pgscan_kswapd = 3000;
+	fixture_finish(&f);
+	expect(&f, &in, NULL, NULL, "a little kswapd scanning");
+
+	fixture_init(&f);
+	quiet_input(&in);
 	f.s[1].vm.pswpout = 1000;
 	fixture_finish(&f);
 	expect(&f, &in, "swap", "pswpout +1000", "swapping");
@@ -208,9 +229,35 @@ int main(void)
 
 	fixture_init(&f);
 	quiet_input(&in);
-	f.s[1].stat.procs_running = 12;
+	f.s[1].vm.nr_dirty = 40000; /* the limit counts pages under writeback too */
+	f.s[1].vm.nr_writeback = 52000;
 	fixture_finish(&f);
-	expect(&f, &in, "load", "up to 12 tasks", "busy machine");
+	expect(&f, &in, "dirty-limit", "92%", "dirty + writeback at the limit");
+
+	fixture_init(&f);
+	quiet_input(&in);
+	f.s[1].vm.nr_dirty = 50000;
+	f.s[1].vm.nr_writeback = 20000;
+	fixture_finish(&f);
+	expect(&f, &in, NULL, NULL, "dirty pages well under the limit");
+
+	fixture_init(&f);
+	quiet_input(&in);
+	f.s[1].stat.procs_running = 4 * sys_ncpus() + 10;
+	fixture_finish(&f);
+	expect(&f, &in, "load", "tasks running or blocked", "busy machine");
+
+	fixture_init(&f);
+	quiet_input(&in);
+	f.s[1].stat.procs_blocked = 5; /* one job: more than 2 x jobs + 2 blocked */
+	fixture_finish(&f);
+	expect(&f, &in, "load", "5 blocked on I/O", "tasks blocked on I/O");
+
+	fixture_init(&f);
+	quiet_input(&in);
+	f.s[1].stat.procs_blocked = 3; /* the job, a flusher and the journal */
+	fixture_finish(&f);
+	expect(&f, &in, NULL, NULL, "a few blocked tasks");
 
 	fixture_init(&f);
 	quiet_input(&in);
