@@ -63,6 +63,62 @@ PY
 then ok "averages agree with iostat -x and vmstat"; else not_ok "averages agree with iostat -x and vmstat"; fi
 sed 's/^/# /' "$d/cmp.txt"
 
+# --- the monitor inside a run: the same figures over the run's steady seconds
+# An iobench run (its own load: direct random reads and writes at a fixed
+# rate, so any second looks like any other) samples the system every second
+# into its JSON; iostat -x and vmstat watch the same device meanwhile. The
+# run's intervals whose middle falls in the tools' window are averaged and
+# compared like above.
+"$IOBENCH" run --name=load --filename="$dev" --allow-destroy="$dev" --rw=randrw --bs=4k \
+  --direct=1 --ioengine=libaio --iodepth=4 --size=200M --time_based --runtime=$((N + 4)) \
+  --rate_iops=2000,2000 --output-format=json >"$d/run.json" 2>"$d/run.err" &
+run_pid=$!
+sleep 1.5
+t0=$(date +%s.%N)
+iostat -x -d -y -o JSON "$name" 1 $N >"$d/iostat2.json" 2>/dev/null &
+io_pid=$!
+vmstat -y 1 $N >"$d/vmstat2.txt" 2>/dev/null &
+vm_pid=$!
+wait $io_pid $vm_pid
+t1=$(date +%s.%N)
+wait $run_pid; run_rc=$?
+check "the run with its monitor exits 0" test $run_rc -eq 0
+if python3 - "$d" "$name" "$t0" "$t1" >"$d/cmp2.txt" 2>&1 <<'PY'
+import json, sys
+d, name, t0, t1 = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4])
+run = json.load(open(d + "/run.json"))
+mon = run["iobench"]["monitor"]
+start = run["timestamp_ms"] / 1000.0  # the monitor starts just before this
+ivs = [iv for iv in mon["intervals"]
+       if iv["dt"] > 0.9 and t0 <= start + iv["time"] - iv["dt"] / 2 <= t1]
+ios = json.load(open(d + "/iostat2.json"))["sysstat"]["hosts"][0]["statistics"]
+ios = [next(x for x in s["disk"] if x["disk_device"] == name) for s in ios]
+vmcols = "r b swpd free buff cache si so bi bo in cs us sy id wa st".split()
+vms = [dict(zip(vmcols, map(float, l.split()))) for l in open(d + "/vmstat2.txt")
+       if l.split() and l.split()[0].isdigit()]
+mdisk = [next(x for x in iv["disks"] if x["name"] == name) for iv in ivs]
+assert len(mdisk) >= 3, "the run's monitor has %d full intervals in the window" % len(mdisk)
+avg = lambda xs: sum(xs) / len(xs)
+bad = 0
+def cmp(what, ours, theirs):
+    global bad
+    tol = max(0.05 * abs(theirs), 1.0)
+    ok = abs(ours - theirs) <= tol
+    bad += not ok
+    print("%-4s %-10s run %10.2f  tool %10.2f  %s" % ("ok" if ok else "BAD", what, ours, theirs, "" if ok else "(tolerance %.2f)" % tol))
+for k, ik in [("r/s", "r/s"), ("w/s", "w/s"), ("rkB/s", "rkB/s"), ("wkB/s", "wkB/s"),
+              ("r_await", "r_await"), ("w_await", "w_await"), ("aqu-sz", "aqu-sz"),
+              ("%util", "util")]:
+    cmp(k, avg([x[k] for x in mdisk]), avg([x[ik] for x in ios]))
+for k in ["bi", "bo", "in", "cs", "us", "sy", "wa"]:
+    cmp("vm " + k, avg([iv["vmstat"][k] for iv in ivs]), avg([v[k] for v in vms]))
+assert avg([x["r/s"] for x in mdisk]) > 10, "the load did not reach the device"
+sys.exit(1 if bad else 0)
+PY
+then ok "a run's monitor agrees with iostat -x and vmstat over the same seconds"
+else not_ok "a run's monitor agrees with iostat -x and vmstat over the same seconds"; fi
+sed 's/^/# /' "$d/cmp2.txt"
+
 # -c 3 --json: three lines, each a valid JSON object with the device
 "$IOBENCH" monitor "$name" -i 0.2 -c 3 --json >"$d/three.jsonl" 2>"$d/three.err"; rc=$?
 check "-c 3 --json exits 0" test $rc -eq 0
