@@ -61,7 +61,9 @@ int bonnie_spec_validate(const struct bonnie_spec *s, char *why, size_t whylen)
 				   (unsigned long long)(s->file_size / MIB), s->chunk_size);
 		if (s->seekers < 1)
 			return WHY("Can't have %u seek processes, there must be at least 1.", s->seekers);
-		if (s->ram_mb && s->file_size < 2 * s->ram_mb * MIB)
+		/* bonnie++ counts every copy's file against the RAM */
+		if (s->ram_mb && s->file_size * (s->concurrency ? s->concurrency : 1) <
+				 2 * s->ram_mb * MIB)
 			return WHY("File size should be double RAM for good results, RAM is %lluM.",
 				   (unsigned long long)s->ram_mb);
 	}

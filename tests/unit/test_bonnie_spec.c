@@ -44,6 +44,11 @@ int main(void)
 	s.file_size = 100 * MIB;
 	s.ram_mb = 50; /* -r 50 lowers RAM: 100M is double */
 	CHECK(bonnie_spec_validate(&s, why, sizeof(why)) == 0, "-r 50 -s 100: %s", why);
+	s.ram_mb = 60; /* -s 100 -r 60: too small for one copy ... */
+	bad(&s, "File size should be double RAM for good results, RAM is 60M.");
+	s.concurrency = 2; /* ... but -c 2 makes two files of 100M, as bonnie++ counts */
+	CHECK(bonnie_spec_validate(&s, why, sizeof(why)) == 0, "-s 100 -r 60 -c 2: %s", why);
+	s.concurrency = 1;
 	s.ram_mb = 0; /* no check at all */
 	s.file_size = 8 * MIB;
 	CHECK(bonnie_spec_validate(&s, why, sizeof(why)) == 0, "ram 0: %s", why);
