@@ -164,18 +164,46 @@ static int report_normal(const struct bonnie_args *a, const struct bonnie_result
 	return bonnie_report_text(s, r, !s->quiet, text);
 }
 
-/* -y: bonnie++ synchronises the processes before each test (phase). */
+/* Before each phase: bonnie++'s progress line on stderr ("Rewriting...",
+ * its "done" when the next phase starts or the test ends) unless -q, and
+ * with -y the synchronisation of the processes. */
 struct phase_sync {
 	enum bonnie_sync_mode mode;
 	struct bonnie_barrier *bar;
 	volatile sig_atomic_t *stop;
+	bool progress;
+	int shown;        /* the phase whose line is open, -1 none */
 	unsigned phases;
 	bool failed;
 };
 
-static void sync_phase(void *arg)
+static const char *const phase_lines[BON_IO_TESTS + BON_FILE_TESTS] = {
+	"Writing a byte at a time...", "Writing intelligently...", "Rewriting...",
+	"Reading a byte at a time...", "Reading intelligently...", "start 'em...",
+	"Create files in sequential order...", "Stat files in sequential order...",
+	"Delete files in sequential order...", "Create files in random order...",
+	"Stat files in random order...", "Delete files in random order...",
+};
+
+static void progress_done(struct phase_sync *ps)
+{
+	if (ps->shown >= 0)
+		fputs("done\n", stderr);
+	ps->shown = -1;
+}
+
+static void sync_phase(void *arg, unsigned phase)
 {
 	struct phase_sync *ps = arg;
+	if (ps->progress && (int)phase != ps->shown &&
+	    phase < BON_IO_TESTS + BON_FILE_TESTS) {
+		progress_done(ps);
+		fputs(phase_lines[phase], stderr);
+		fflush(stderr);
+		ps->shown = (int)phase;
+	}
+	if (ps->mode != BONNIE_SYNC_SEM && ps->mode != BONNIE_SYNC_PROMPT)
+		return;
 	ps->phases++;
 	if (ps->mode == BONNIE_SYNC_PROMPT) {
 		bonnie_prompt(ps->phases);
@@ -188,11 +216,10 @@ static void sync_phase(void *arg)
 static int run_tests(struct bonnie_args *a, struct bonnie_barrier *bar)
 {
 	volatile sig_atomic_t *stop = signals_install();
-	struct phase_sync ps = { .mode = a->sync, .bar = bar, .stop = stop };
-	if (a->sync == BONNIE_SYNC_SEM || a->sync == BONNIE_SYNC_PROMPT) {
-		a->spec.before_phase = sync_phase;
-		a->spec.before_phase_arg = &ps;
-	}
+	struct phase_sync ps = { .mode = a->sync, .bar = bar, .stop = stop,
+				 .progress = !a->spec.quiet, .shown = -1 };
+	a->spec.before_phase = sync_phase;
+	a->spec.before_phase_arg = &ps;
 	const struct bonnie_spec *s = &a->spec;
 	bool json = a->output == BONNIE_OUT_JSON;
 	struct bonnie_result *runs = xcalloc(s->repeats, sizeof(*runs));
@@ -211,6 +238,11 @@ static int run_tests(struct bonnie_args *a, struct bonnie_barrier *bar)
 	for (unsigned i = 0; i < s->repeats && !status && !*stop; i++) {
 		struct bonnie_result *r = &runs[nr++];
 		int rc = bonnie_run(s, stop, r);
+		if (ps.shown >= 0 && rc == 0)
+			progress_done(&ps);
+		else if (ps.shown >= 0)
+			fputc('\n', stderr);
+		ps.shown = -1;
 		if (ps.failed) {
 			error("waiting on the -y s semaphores failed: the test was stopped");
 			status = 1;

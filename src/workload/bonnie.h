@@ -80,8 +80,10 @@ struct bonnie_spec {
 	bool random_data;         /* --random-data: incompressible bulk data */
 	struct devguard_allow guard; /* --allow-destroy / --readonly */
 	/* Called by one thread before each phase that runs, before its clock
-	 * starts (-y: wait for the other processes or for Enter); NULL = none. */
-	void (*before_phase)(void *arg);
+	 * starts (progress lines; -y: wait for the other processes or for
+	 * Enter); phase is an enum bonnie_io_test, or BON_IO_TESTS + an enum
+	 * bonnie_file_test. NULL = none. */
+	void (*before_phase)(void *arg, unsigned phase);
 	void *before_phase_arg;
 };
 

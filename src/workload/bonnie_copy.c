@@ -39,7 +39,7 @@ static void phase_begin(struct bon_copy *c, unsigned idx, bool runs)
 	struct bon_shared *sh = c->sh;
 	if (wait_serial(sh)) {
 		if (runs && c->spec->before_phase)
-			c->spec->before_phase(c->spec->before_phase_arg);
+			c->spec->before_phase(c->spec->before_phase_arg, idx);
 		diskres_begin(&sh->disks);
 		sh->pd[idx].t0_ns = now_ns();
 	}
