@@ -4,7 +4,8 @@
 Used by the workload-option e2e tests to see which offsets a job really
 touched and when. Trace with `-e trace=execve,...`: the execve line names
 iobench's main thread, whose calls (laying files out) are dropped unless
-keep_main. Calls split by another thread ("<unfinished ...>" then
+keep_main; so are the monitor thread's reads of /proc and /sys. Calls
+split by another thread ("<unfinished ...>" then
 "<... resumed>") are joined. Each event is a dict: tid, t (seconds, at the
 call's start), op (pread64, pwrite64, fsync, fdatasync...), path, off, len,
 ret. Run as a script, `iotrace.py TRACE` prints one line per event.
@@ -61,7 +62,8 @@ def load(path, keep_main=False):
                 continue
             op, fd, fpath, rest, ret = m.groups()
             ev = _event(tid, t, op, '%s<%s>%s' % (fd, fpath, rest), ret)
-        if ev and (keep_main or tid != main):
+        # the system monitor's reads of /proc and /sys are not job I/O
+        if ev and (keep_main or tid != main) and not ev['path'].startswith(('/proc/', '/sys/')):
             events.append(ev)
     events.sort(key=lambda e: e['t'])
     return events
