@@ -11,7 +11,7 @@
  *   create   open(O_CREAT|O_EXCL), a random size in [min,max] written in
  *            file-chunk pieces, close; max -1 makes the first file and
  *            hard-links the rest to it, -2 symlinks them; -b adds fsync()
- *            of the file and of its directory. The phase ends with a sync
+ *            of the file and then of its directory, before the close. The phase ends with a sync
  *            of the filesystem, counted in its time (bonnie++ calls sync();
  *            syncfs() on the test directory flushes the same filesystem
  *            without waiting for every other one on the machine);
@@ -207,9 +207,11 @@ static int create_one(struct bon_files *f, uint64_t i)
 	}
 	if (rc == 0 && s->sync_writes && fsync(fd) < 0)
 		rc = fail_at(f, -errno, f->path[i], "fsync");
+	if (rc == 0)
+		rc = sync_dir(f, i); /* before the close, as bonnie++ does */
 	if (close(fd) < 0 && rc == 0)
 		rc = fail_at(f, -errno, f->path[i], "close");
-	return rc ? rc : sync_dir(f, i);
+	return rc;
 }
 
 static int sync_fs(struct bon_files *f)
