@@ -6,6 +6,7 @@
 #include "cmd/envwatch.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,25 +58,12 @@ int envwatch_parse_flag(struct envwatch_opts *o, const char *arg, char *whybuf, 
  * ancestor), or of the block device path names. */
 static bool path_dev(const char *path, dev_t *dev)
 {
-	char *p = xstrdup(path);
+	char buf[PATH_MAX];
 	struct stat st;
-	bool ok = false;
-	for (;;) {
-		if (stat(p, &st) == 0) {
-			*dev = S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev;
-			ok = true;
-			break;
-		}
-		char *slash = strrchr(p, '/');
-		if (!slash || slash == p) {
-			ok = stat(slash ? "/" : ".", &st) == 0;
-			*dev = st.st_dev;
-			break;
-		}
-		*slash = '\0';
-	}
-	free(p);
-	return ok;
+	if (devres_existing_ancestor(path, buf, sizeof(buf), &st) < 0)
+		return false;
+	*dev = S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev;
+	return true;
 }
 
 void envwatch_begin(struct envwatch *w, const char *path, const struct envwatch_opts *o)

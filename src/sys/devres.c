@@ -314,8 +314,7 @@ static void expand_btrfs(struct devlist *l, const char *member, int depth)
 	}
 }
 
-/* Nearest existing path at or above path (path itself if it exists). */
-static int existing_ancestor(const char *path, char *buf, size_t len, struct stat *st)
+int devres_existing_ancestor(const char *path, char *buf, size_t len, struct stat *st)
 {
 	snprintf(buf, len, "%s", path[0] ? path : ".");
 	for (;;) {
@@ -343,7 +342,7 @@ static int path_devices_ret(struct devlist *l, const char *path, int depth)
 	struct stat st;
 	int ret;
 
-	ret = existing_ancestor(path, buf, sizeof(buf), &st);
+	ret = devres_existing_ancestor(path, buf, sizeof(buf), &st);
 	if (ret)
 		return ret;
 	ret = disk_of_dev(S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev, disk);

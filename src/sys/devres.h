@@ -23,6 +23,10 @@
  * were found (the first max are filled), or -errno when path cannot be
  * examined. */
 int devres_devices_for_path(const char *path, char (*names)[64], size_t max, size_t *n);
+/* The nearest existing path at or above path (path itself if it exists)
+ * into buf, with its stat; -errno when none can be examined. */
+struct stat;
+int devres_existing_ancestor(const char *path, char *buf, size_t len, struct stat *st);
 /* 1 if path is a block device, 0 if it is something else, or -errno. */
 int devres_is_block_device(const char *path);
 /* Size in bytes of the block device open on fd (BLKGETSIZE64). */

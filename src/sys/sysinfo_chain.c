@@ -210,36 +210,12 @@ static void expand_file(struct chain *c, int parent, const char *path, int depth
 	free(line);
 }
 
-/* Nearest existing path at or above path, like devres's resolution. */
-static int existing_ancestor(const char *path, char *buf, size_t len)
-{
-	struct stat st;
-
-	snprintf(buf, len, "%s", path[0] ? path : ".");
-	for (;;) {
-		if (!stat(buf, &st))
-			return 0;
-		int err = errno;
-		if ((err != ENOENT && err != ENOTDIR) || !strcmp(buf, "/") || !strcmp(buf, "."))
-			return -err;
-		size_t n = strlen(buf);
-		while (n > 1 && buf[n - 1] == '/')
-			buf[--n] = '\0';
-		char *slash = strrchr(buf, '/');
-		if (!slash)
-			snprintf(buf, len, ".");
-		else if (slash == buf)
-			buf[1] = '\0';
-		else
-			*slash = '\0';
-	}
-}
-
 int sysinfo_chain_capture(struct sysinfo *si, const char *path)
 {
 	struct chain c = { .si = si };
 	char buf[PATH_MAX], real[PATH_MAX];
-	int ret = existing_ancestor(path, buf, sizeof(buf));
+	struct stat anc;
+	int ret = devres_existing_ancestor(path, buf, sizeof(buf), &anc);
 
 	if (ret)
 		return ret;
