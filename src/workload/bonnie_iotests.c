@@ -154,29 +154,29 @@ static inline void dirty(struct bon_copy *c, uint64_t k, bool rnd)
 	}
 }
 
-int bon_put_block(struct bon_copy *c, struct bonnie_phase *p)
+/* One step of a block pass: chunk k's system calls on fd; 0 or an error. */
+typedef int (*block_step)(struct bon_copy *c, int fd, uint64_t k);
+
+/* A block pass over the file: step() for every chunk, each timed as one
+ * operation, the stop flag polled between chunks, fsync + close by finish(). */
+static int block_pass(struct bon_copy *c, struct bonnie_phase *p, int fd, block_step step)
 {
+	if (fd < 0)
+		return fd;
 	const struct clock *clk = &c->sh->clk;
 	unsigned chunk = c->spec->chunk_size;
 	uint64_t n = c->spec->file_size / chunk, k;
-	bool rnd = c->spec->random_data;
 	int rc = 0;
-	int fd = create_io(c, c->spec->direct);
-	if (fd < 0)
-		return fd;
 	struct bon_timer t;
 	bon_timer_start(c, &t);
 	uint64_t prev = t.t0;
 	for (k = 0; k < n; k++) {
-		dirty(c, k, rnd);
-		ssize_t w = write(fd, c->buf, chunk);
+		rc = step(c, fd, k);
 		uint64_t now = clock_ns(clk);
 		hist_add(&p->lat, now - prev);
 		prev = now;
-		if (w != (ssize_t)chunk) {
-			rc = io_error(c, w, chunk, "write");
+		if (rc < 0)
 			break;
-		}
 		if (bon_stopped(c)) {
 			rc = -EINTR;
 			k++;
@@ -185,76 +185,49 @@ int bon_put_block(struct bon_copy *c, struct bonnie_phase *p)
 	}
 	p->work += k * chunk;
 	return finish(c, fd, rc, &t, p);
+}
+
+static int put_step(struct bon_copy *c, int fd, uint64_t k)
+{
+	unsigned chunk = c->spec->chunk_size;
+	dirty(c, k, c->spec->random_data);
+	ssize_t w = write(fd, c->buf, chunk);
+	return w == (ssize_t)chunk ? 0 : io_error(c, w, chunk, "write");
+}
+
+/* Read a chunk, change a byte, lseek back and write it. */
+static int rewrite_step(struct bon_copy *c, int fd, uint64_t k)
+{
+	unsigned chunk = c->spec->chunk_size;
+	ssize_t r = read(fd, c->buf, chunk);
+	if (r != (ssize_t)chunk)
+		return io_error(c, r, chunk, "read");
+	c->buf[k & (chunk - 1)]++;
+	if (lseek(fd, -(off_t)chunk, SEEK_CUR) < 0)
+		return bon_fail(c, -errno, c->iofile, "lseek");
+	ssize_t w = write(fd, c->buf, chunk);
+	return w == (ssize_t)chunk ? 0 : io_error(c, w, chunk, "write");
+}
+
+static int get_step(struct bon_copy *c, int fd, uint64_t k)
+{
+	(void)k;
+	unsigned chunk = c->spec->chunk_size;
+	ssize_t r = read(fd, c->buf, chunk);
+	return r == (ssize_t)chunk ? 0 : io_error(c, r, chunk, "read");
+}
+
+int bon_put_block(struct bon_copy *c, struct bonnie_phase *p)
+{
+	return block_pass(c, p, create_io(c, c->spec->direct), put_step);
 }
 
 int bon_rewrite(struct bon_copy *c, struct bonnie_phase *p)
 {
-	const struct clock *clk = &c->sh->clk;
-	unsigned chunk = c->spec->chunk_size;
-	uint64_t n = c->spec->file_size / chunk, k;
-	int rc = 0;
-	int fd = open_io(c, O_RDWR, c->spec->direct);
-	if (fd < 0)
-		return fd;
-	struct bon_timer t;
-	bon_timer_start(c, &t);
-	uint64_t prev = t.t0;
-	for (k = 0; k < n; k++) {
-		ssize_t r = read(fd, c->buf, chunk);
-		if (r != (ssize_t)chunk) {
-			rc = io_error(c, r, chunk, "read");
-			break;
-		}
-		c->buf[k & (chunk - 1)]++;
-		if (lseek(fd, -(off_t)chunk, SEEK_CUR) < 0) {
-			rc = bon_fail(c, -errno, c->iofile, "lseek");
-			break;
-		}
-		ssize_t w = write(fd, c->buf, chunk);
-		uint64_t now = clock_ns(clk);
-		hist_add(&p->lat, now - prev);
-		prev = now;
-		if (w != (ssize_t)chunk) {
-			rc = io_error(c, w, chunk, "write");
-			break;
-		}
-		if (bon_stopped(c)) {
-			rc = -EINTR;
-			k++;
-			break;
-		}
-	}
-	p->work += k * chunk;
-	return finish(c, fd, rc, &t, p);
+	return block_pass(c, p, open_io(c, O_RDWR, c->spec->direct), rewrite_step);
 }
 
 int bon_get_block(struct bon_copy *c, struct bonnie_phase *p)
 {
-	const struct clock *clk = &c->sh->clk;
-	unsigned chunk = c->spec->chunk_size;
-	uint64_t n = c->spec->file_size / chunk, k;
-	int rc = 0;
-	int fd = open_io(c, O_RDONLY, c->spec->direct);
-	if (fd < 0)
-		return fd;
-	struct bon_timer t;
-	bon_timer_start(c, &t);
-	uint64_t prev = t.t0;
-	for (k = 0; k < n; k++) {
-		ssize_t r = read(fd, c->buf, chunk);
-		uint64_t now = clock_ns(clk);
-		hist_add(&p->lat, now - prev);
-		prev = now;
-		if (r != (ssize_t)chunk) {
-			rc = io_error(c, r, chunk, "read");
-			break;
-		}
-		if (bon_stopped(c)) {
-			rc = -EINTR;
-			k++;
-			break;
-		}
-	}
-	p->work += k * chunk;
-	return finish(c, fd, rc, &t, p);
+	return block_pass(c, p, open_io(c, O_RDONLY, c->spec->direct), get_step);
 }
