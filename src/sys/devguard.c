@@ -27,6 +27,9 @@
 
 #define MAX_MEMBERS 128
 #define MAX_HOLDER_DEPTH 8
+#define MAX_RELATED_DEPTH 8 /* loop over loop over ... */
+#define MAX_SEEN 256
+#define RELLEN 1024         /* one finding's chain of relations */
 
 /* The device and its relatives. */
 struct member {
@@ -40,7 +43,7 @@ struct findings {
 	char *buf;
 	size_t len, used;
 	unsigned in_use, data;
-	bool mounted, swap, held, busy; /* which kinds of use, for the remedy */
+	unsigned uses; /* USE_* kinds found, for the remedy */
 };
 
 static void vappend(struct findings *f, const char *sep, const char *fmt, va_list ap)
@@ -273,9 +276,134 @@ static void describe_holder_use(struct findings *f, const char *name, dev_t dev,
 	closedir(d);
 }
 
+/* Kinds of use, each with its remedy (in the order the message lists them). */
+enum {
+	USE_MOUNTED = 1u << 0,
+	USE_SWAP = 1u << 1,
+	USE_HELD = 1u << 2,
+	USE_LOOPS = 1u << 3,
+	USE_SWAPFILE = 1u << 4,
+	USE_SHARED = 1u << 5,
+	USE_BUSY = 1u << 6,
+};
+
+static const char *const remedies[] = {
+	"unmount it",
+	"swapoff it",
+	"stop what holds it",
+	"detach the loop devices backed by files on it",
+	"swapoff its backing file",
+	"stop using the devices that share its storage",
+	"release it",
+};
+
+/* Count a use found on the device (kind) or on a device that shares its
+ * storage (related: the remedy is then about that device). */
+static void used(struct findings *f, bool related, unsigned kind)
+{
+	f->in_use++;
+	f->uses |= related ? USE_SHARED : kind;
+}
+
+/* What the in-use check works from: the findings, the system's bound loop
+ * devices (read once; fs_dev[i] is the block device holding loops[i]'s
+ * backing file, 0 if none is known), and the devices examined so far (two
+ * loop devices over one file lead to each other). */
+struct scan {
+	struct findings *f;
+	const struct devres_loop *loops;
+	const dev_t *fs_dev;
+	size_t nloops;
+	dev_t seen[MAX_SEEN];
+	size_t nseen;
+};
+
+static bool seen(const struct scan *s, dev_t dev)
+{
+	for (size_t i = 0; i < s->nseen; i++)
+		if (s->seen[i] == dev)
+			return true;
+	return false;
+}
+
+static void mark_seen(struct scan *s, dev_t dev)
+{
+	if (!seen(s, dev) && s->nseen < MAX_SEEN)
+		s->seen[s->nseen++] = dev;
+}
+
+static const struct devres_loop *loop_by_dev(const struct scan *s, dev_t dev)
+{
+	for (size_t i = 0; i < s->nloops; i++)
+		if (s->loops[i].dev == dev)
+			return &s->loops[i];
+	return NULL;
+}
+
+/* The block device holding the filesystem with loop device l's backing
+ * file: its device number, or, for an anonymous one (btrfs gives each
+ * subvolume its own), the source of the mount covering the backing file's
+ * path once that path is checked to still name the inode; 0 when none is
+ * known (tmpfs, overlay, a deleted or moved file on btrfs). */
+static dev_t fs_block_device(const struct devres_loop *l)
+{
+	char real[PATH_MAX], *line;
+	struct devres_mount m;
+	struct stat st;
+	dev_t found;
+
+	if (major(l->back_dev))
+		return l->back_dev;
+	if (l->deleted || stat(l->file, &st) || st.st_dev != l->back_dev ||
+	    (uint64_t)st.st_ino != l->back_ino || !realpath(l->file, real) ||
+	    devres_find_mount(real, &line, &m))
+		return 0;
+	found = bdev_of_path(m.source);
+	free(line);
+	return found;
+}
+
+/* Is inode ino of device dev an active swap file? 1, 0 or -errno. */
+static int swapfile_of(dev_t dev, uint64_t ino)
+{
+	FILE *fp = fopen("/proc/swaps", "re");
+	char *line = NULL;
+	size_t cap = 0;
+	int found = 0;
+
+	if (!fp)
+		return errno == ENOENT ? 0 : -errno;
+	while (!found && getline(&line, &cap, fp) > 0) {
+		char *sp = strpbrk(line, " \t");
+		struct stat st;
+		if (line[0] != '/' || !sp)
+			continue;
+		*sp = '\0';
+		devres_unescape(line);
+		found = !stat(line, &st) && S_ISREG(st.st_mode) && st.st_dev == dev &&
+			(uint64_t)st.st_ino == ino;
+	}
+	free(line);
+	fclose(fp);
+	return found;
+}
+
+/* How a member is named in a finding: "/dev/loop3", "partition
+ * /dev/loop3p1"; within a related device's description (rel), "REL, which"
+ * or "REL, whose partition /dev/loop6p1". */
+static void subject_of(char *out, size_t len, const char *rel, const struct member *m)
+{
+	if (!rel)
+		snprintf(out, len, "%s/dev/%s", m->role, m->name);
+	else if (!m->role[0])
+		snprintf(out, len, "%s, which", rel);
+	else
+		snprintf(out, len, "%s, whose %s/dev/%s", rel, m->role, m->name);
+}
+
 /* Holders of one member: "partition /dev/loop3p1 is held by md0, which is
  * mounted at /x". */
-static void check_holders(struct findings *f, const struct member *m)
+static void check_holders(struct findings *f, const char *subj, const struct member *m, bool related)
 {
 	char dir[PATH_MAX];
 
@@ -290,9 +418,8 @@ static void check_holders(struct findings *f, const struct member *m)
 		if (e->d_name[0] == '.')
 			continue;
 		dm_name(e->d_name, nice, sizeof(nice));
-		add(f, "%s/dev/%s is held by %s%s", m->role, m->name, e->d_name, nice);
-		f->in_use++;
-		f->held = true;
+		add(f, "%s is held by %s%s", subj, e->d_name, nice);
+		used(f, related, USE_HELD);
 		snprintf(sub, sizeof(sub), "/sys/class/block/%s", e->d_name);
 		if (!sysfs_dev(sub, &hdev))
 			describe_holder_use(f, e->d_name, hdev, 1);
@@ -300,42 +427,188 @@ static void check_holders(struct findings *f, const struct member *m)
 	closedir(d);
 }
 
-/* Mounted, swap and holders of every member; then, if nothing explained
- * it, whether the kernel still has the device claimed. */
-static int check_in_use(struct findings *f, const char *real, const struct member *m, size_t n)
+static int examine_dev(struct scan *s, dev_t dev, const char *rel, int depth);
+
+/* Loop devices stacked on member m: one backed by a file on m's filesystem
+ * keeps that filesystem in use for as long as it exists; one backed by m
+ * itself (a view of its bytes) counts when it is in use. */
+static int check_stacked_loops(struct scan *s, const char *subj, const struct member *m,
+			       bool related, int depth)
 {
+	char rel[RELLEN];
+	int rc = 0;
+
+	for (size_t i = 0; !rc && i < s->nloops; i++) {
+		const struct devres_loop *l = &s->loops[i];
+		if (l->back_rdev && l->back_rdev == m->dev) {
+			if (seen(s, l->dev))
+				continue;
+			say(rel, sizeof(rel), "%s is the backing device of /dev/%s", subj, l->name);
+			rc = examine_dev(s, l->dev, rel, depth + 1);
+		} else if (!l->back_rdev && s->fs_dev[i] == m->dev) {
+			unsigned before = s->f->in_use;
+			say(rel, sizeof(rel), "%s holds the filesystem of %s%s, the backing file of /dev/%s",
+				 subj, l->file, l->deleted ? " (deleted)" : "", l->name);
+			if (!seen(s, l->dev))
+				rc = examine_dev(s, l->dev, rel, depth + 1);
+			if (s->f->in_use == before) {
+				add(s->f, "%s", rel);
+				used(s->f, related, USE_LOOPS);
+			}
+		}
+	}
+	return rc;
+}
+
+/* Member l is a loop device: what backs it. A block device: l is in use
+ * when that device is. A file: when it is an active swap file, or another
+ * loop device over the same inode (at any offset) is in use. */
+static int check_loop_backing(struct scan *s, const char *subj, const struct devres_loop *l,
+			      bool related, int depth)
+{
+	char rel[RELLEN];
+	int rc;
+
+	if (l->back_rdev) {
+		if (seen(s, l->back_rdev))
+			return 0;
+		say(rel, sizeof(rel), "%s is backed by %s", subj, l->file);
+		return examine_dev(s, l->back_rdev, rel, depth + 1);
+	}
+	rc = swapfile_of(l->back_dev, l->back_ino);
+	if (rc < 0)
+		return rc;
+	if (rc) {
+		add(s->f, "%s is backed by %s, which is used as swap", subj, l->file);
+		used(s->f, related, USE_SWAPFILE);
+	}
+	for (size_t i = 0; i < s->nloops; i++) {
+		const struct devres_loop *y = &s->loops[i];
+		if (y == l || y->back_rdev || y->back_dev != l->back_dev || y->back_ino != l->back_ino ||
+		    seen(s, y->dev))
+			continue;
+		say(rel, sizeof(rel), "%s shares its storage with /dev/%s (same backing file %s%s, offset %llu)",
+			 subj, y->name, y->file, y->deleted ? " (deleted)" : "",
+			 (unsigned long long)y->offset);
+		rc = examine_dev(s, y->dev, rel, depth + 1);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* Every use of the device (node, members m[0..n)) and of the devices that
+ * share its storage; then, if nothing explained it, whether the kernel
+ * still has the device claimed (an exclusive open fails). rel is NULL for
+ * the device asked about, else how it relates to that device. */
+static int examine_members(struct scan *s, const char *node, const struct member *m, size_t n,
+			   const char *rel, int depth)
+{
+	struct findings *f = s->f;
+	bool related = rel != NULL;
+	unsigned before = f->in_use;
+	char subj[RELLEN];
+
 	for (size_t i = 0; i < n; i++) {
 		char mnt[PATH_MAX];
+		subject_of(subj, sizeof(subj), rel, &m[i]);
 		int rc = mount_of(m[i].dev, mnt, sizeof(mnt));
 		if (rc < 0)
 			return rc;
 		if (rc) {
-			add(f, "%s/dev/%s is mounted at %s", m[i].role, m[i].name, mnt);
-			f->in_use++;
-			f->mounted = true;
+			add(f, "%s is mounted at %s", subj, mnt);
+			used(f, related, USE_MOUNTED);
 		}
 		rc = swap_of(m[i].dev);
 		if (rc < 0)
 			return rc;
 		if (rc) {
-			add(f, "%s/dev/%s is used as swap", m[i].role, m[i].name);
-			f->in_use++;
-			f->swap = true;
+			add(f, "%s is used as swap", subj);
+			used(f, related, USE_SWAP);
 		}
-		check_holders(f, &m[i]);
+		check_holders(f, subj, &m[i], related);
+		rc = check_stacked_loops(s, subj, &m[i], related, depth);
+		if (rc)
+			return rc;
+		const struct devres_loop *l = loop_by_dev(s, m[i].dev);
+		rc = l ? check_loop_backing(s, subj, l, related, depth) : 0;
+		if (rc)
+			return rc;
 	}
-	if (!f->in_use) {
-		int fd = open(real, O_RDONLY | O_EXCL | O_CLOEXEC | O_NONBLOCK);
+	if (f->in_use == before) {
+		int fd = open(node, O_RDONLY | O_EXCL | O_CLOEXEC | O_NONBLOCK);
 		if (fd >= 0)
 			close(fd);
 		else if (errno == EBUSY) {
-			add(f, "/dev/%s is busy: the kernel has it claimed (mounted in another "
-			       "namespace, or used by a filesystem, RAID or device-mapper driver)", m[0].name);
-			f->in_use++;
-			f->busy = true;
+			subject_of(subj, sizeof(subj), rel, &m[0]);
+			add(f, "%s is busy: the kernel has it claimed (mounted in another namespace, or "
+			       "used by a filesystem, RAID or device-mapper driver)", subj);
+			used(f, related, USE_BUSY);
 		}
 	}
 	return 0;
+}
+
+/* A device related to the one asked about (rel says how), with its own
+ * partitions or whole disk. One that sysfs does not know (gone meanwhile)
+ * holds nothing. */
+static int examine_dev(struct scan *s, dev_t dev, const char *rel, int depth)
+{
+	char sysdir[PATH_MAX], node[PATH_MAX];
+	struct member *m;
+	size_t n;
+	int rc;
+
+	if (depth > MAX_RELATED_DEPTH || devres_sysdir_of_dev(dev, sysdir))
+		return 0;
+	m = calloc(MAX_MEMBERS, sizeof(*m));
+	if (!m)
+		return -ENOMEM;
+	rc = collect_members(sysdir, dev, m, &n);
+	if (!rc) {
+		for (size_t i = 0; i < n; i++)
+			mark_seen(s, m[i].dev);
+		snprintf(node, sizeof(node), "/dev/%s", m[0].name);
+		rc = examine_members(s, node, m, n, rel, depth);
+	}
+	free(m);
+	return rc;
+}
+
+/* Is the device (real, members m[0..n)) in use, by itself or through a
+ * device that shares its storage? 0 with the findings in f, or -errno
+ * with err saying what could not be examined. */
+static int check_in_use(struct findings *f, const char *real, const struct member *m, size_t n,
+			char *err, size_t errlen)
+{
+	struct devres_loop *loops;
+	struct scan s = { .f = f };
+	char bad[64] = "";
+	size_t nl;
+	int rc = devres_loops(&loops, &nl, bad);
+
+	if (rc) {
+		snprintf(err, errlen, "loop device /dev/%s cannot be examined: %s", bad, strerror(-rc));
+		return rc;
+	}
+	dev_t *fs_dev = calloc(nl ? nl : 1, sizeof(*fs_dev));
+	if (!fs_dev) {
+		free(loops);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < nl; i++)
+		fs_dev[i] = loops[i].back_rdev ? 0 : fs_block_device(&loops[i]);
+	s.loops = loops;
+	s.fs_dev = fs_dev;
+	s.nloops = nl;
+	for (size_t i = 0; i < n; i++)
+		mark_seen(&s, m[i].dev);
+	rc = examine_members(&s, real, m, n, NULL, 0);
+	if (rc)
+		snprintf(err, errlen, "%s", strerror(-rc));
+	free(fs_dev);
+	free(loops);
+	return rc;
 }
 
 /* Signatures on the device and on each of its partitions. */
@@ -416,11 +689,11 @@ int devguard_check(const char *path, unsigned what, const struct devguard_allow 
 		return rc;
 	}
 
-	char found[2048] = "";
+	char found[2048] = "", err[256] = "";
 	struct findings f = { .buf = found, .len = sizeof(found) };
-	rc = check_in_use(&f, real, m, n);
+	rc = check_in_use(&f, real, m, n, err, sizeof(err));
 	if (rc) {
-		say(why, whylen, "%s: cannot check whether it is in use: %s", real, strerror(-rc));
+		say(why, whylen, "%s: cannot check whether it is in use: %s", real, err);
 		free(m);
 		return rc;
 	}
@@ -435,15 +708,17 @@ int devguard_check(const char *path, unsigned what, const struct devguard_allow 
 	if (strcmp(path, real))
 		snprintf(dev_intro, sizeof(dev_intro), "it is %s: ", real);
 	if (f.in_use) {
+		char remedy[512] = "";
+		size_t used_len = 0;
+		for (size_t k = 0; k < sizeof(remedies) / sizeof(remedies[0]); k++)
+			if (f.uses & (1u << k)) {
+				int w = snprintf(remedy + used_len, sizeof(remedy) - used_len, "%s%s",
+						 used_len ? ", " : "", remedies[k]);
+				if (w > 0 && (size_t)w < sizeof(remedy) - used_len)
+					used_len += (size_t)w;
+			}
 		say(why, whylen, "%s%s; a device in use is never written to, even with "
-			"--allow-destroy: first %s%s%s%s%s%s%s", dev_intro, found,
-		    f.mounted ? "unmount it" : "",
-		    f.mounted && (f.swap || f.held || f.busy) ? ", " : "",
-		    f.swap ? "swapoff it" : "",
-		    f.swap && (f.held || f.busy) ? ", " : "",
-		    f.held ? "stop what holds it" : "",
-		    f.held && f.busy ? ", " : "",
-		    f.busy ? "release it" : "");
+			"--allow-destroy: first %s", dev_intro, found, remedy);
 		return -EBUSY;
 	}
 	if (f.data && !allowed(allow, st.st_rdev)) {

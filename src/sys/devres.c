@@ -4,6 +4,8 @@
  * link; a partition's directory sits inside its disk's, so the disk is the
  * parent directory. Loop and dm/md stacks are followed (depth-limited), and
  * for btrfs every member device; every name is kept once, in the order found.
+ * At the end, the loop-device table: /sys/block/loopN/loop exists only while
+ * loopN is bound, and LOOP_GET_STATUS64 says which inode backs it.
  */
 #include "sys/devres.h"
 
@@ -12,6 +14,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/fs.h>
+#include <linux/loop.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -405,5 +408,125 @@ int devres_logical_block_size(int fd, unsigned *bytes)
 	if (ioctl(fd, BLKSSZGET, &v))
 		return -errno;
 	*bytes = (unsigned)v;
+	return 0;
+}
+
+/* A device number in the kernel's "huge" encoding (what LOOP_GET_STATUS64
+ * returns: minor bits 0-7 and 20-31, major bits 8-19). */
+static dev_t kernel_dev(uint64_t v)
+{
+	return makedev((unsigned)((v >> 8) & 0xfff), (unsigned)((v & 0xff) | ((v >> 12) & 0xfff00)));
+}
+
+static int read_u64(const char *file, uint64_t *v)
+{
+	char line[32], *end;
+	int ret = devres_read_line(file, line, sizeof(line));
+
+	if (ret)
+		return ret;
+	errno = 0;
+	*v = strtoull(line, &end, 10);
+	return errno || end == line ? -EINVAL : 0;
+}
+
+int devres_loop_info(const char *name, struct devres_loop *l)
+{
+	char dir[96], file[128];
+	struct loop_info64 info;
+	dev_t dev;
+	int ret, fd;
+
+	memset(l, 0, sizeof(*l));
+	if (strncmp(name, "loop", 4) || strlen(name) >= 64)
+		return -ENXIO;
+	snprintf(dir, sizeof(dir), "/sys/block/%s", name);
+	snprintf(file, sizeof(file), "%s/loop/backing_file", dir);
+	ret = devres_read_line(file, l->file, sizeof(l->file));
+	if (ret)
+		return ret == -ENOENT ? -ENXIO : ret; /* no loop/ directory: not bound */
+	size_t len = strlen(l->file);
+	if (len > 10 && !strcmp(l->file + len - 10, " (deleted)")) {
+		l->file[len - 10] = '\0';
+		l->deleted = 1;
+	}
+	snprintf(file, sizeof(file), "%s/dev", dir);
+	unsigned maj, min;
+	char line[32];
+	if (devres_read_line(file, line, sizeof(line)) || sscanf(line, "%u:%u", &maj, &min) != 2)
+		return -ENXIO;
+	dev = makedev(maj, min);
+	set_name(l->name, name);
+	l->dev = dev;
+	snprintf(file, sizeof(file), "/dev/%s", name);
+	fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	struct stat st;
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISBLK(st.st_mode) && st.st_rdev == dev) {
+		ret = ioctl(fd, LOOP_GET_STATUS64, &info) ? -errno : 0;
+		close(fd);
+		if (ret)
+			return ret;
+		l->back_dev = kernel_dev(info.lo_device);
+		l->back_ino = info.lo_inode;
+		l->back_rdev = kernel_dev(info.lo_rdevice);
+		l->offset = info.lo_offset;
+		l->sizelimit = info.lo_sizelimit;
+		return 0;
+	}
+	ret = fd >= 0 ? -ENODEV : -errno; /* /dev/NAME is not this device, or cannot be opened */
+	if (fd >= 0)
+		close(fd);
+	/* fall back to the inode the path names now */
+	if (l->deleted || stat(l->file, &st))
+		return ret;
+	l->back_dev = st.st_dev;
+	l->back_ino = st.st_ino;
+	l->back_rdev = S_ISBLK(st.st_mode) ? st.st_rdev : 0;
+	snprintf(file, sizeof(file), "%s/loop/offset", dir);
+	if (read_u64(file, &l->offset))
+		return ret;
+	snprintf(file, sizeof(file), "%s/loop/sizelimit", dir);
+	if (read_u64(file, &l->sizelimit))
+		return ret;
+	return 0;
+}
+
+int devres_loops(struct devres_loop **loops, size_t *n, char bad[64])
+{
+	struct dirent **ents;
+	struct devres_loop *out = NULL;
+	int nents, ret = 0;
+	size_t cnt = 0;
+
+	*loops = NULL;
+	*n = 0;
+	nents = scandir("/sys/block", &ents, NULL, alphasort);
+	if (nents < 0)
+		return -errno;
+	for (int i = 0; i < nents; i++) {
+		struct devres_loop l;
+		int rc = ret ? 0 : devres_loop_info(ents[i]->d_name, &l);
+		if (rc == 0 && !ret && !strncmp(ents[i]->d_name, "loop", 4)) {
+			struct devres_loop *grown = realloc(out, (cnt + 1) * sizeof(*out));
+			if (!grown)
+				ret = -ENOMEM;
+			else {
+				out = grown;
+				out[cnt++] = l;
+			}
+		} else if (rc && rc != -ENXIO) {
+			ret = rc;
+			if (bad)
+				set_name(bad, ents[i]->d_name);
+		}
+		free(ents[i]);
+	}
+	free(ents);
+	if (ret) {
+		free(out);
+		return ret;
+	}
+	*loops = out;
+	*n = cnt;
 	return 0;
 }

@@ -5,8 +5,9 @@
  * a loop device to the devices holding its backing file, a dm/md device to
  * its slaves. Filesystems with anonymous device numbers (btrfs, overlay) are
  * resolved through the mount table, and btrfs lists all its member devices.
- * Also small block-device queries, and the sysfs and mount-table helpers
- * the device guard (devguard.h) shares.
+ * Also small block-device queries, the table of bound loop devices and
+ * what backs each, and the sysfs and mount-table helpers the device guard
+ * (devguard.h) shares.
  */
 #ifndef IOBENCH_SYS_DEVRES_H
 #define IOBENCH_SYS_DEVRES_H
@@ -67,5 +68,30 @@ int devres_find_mount(const char *real, char **line, struct devres_mount *m);
  * filesystem that has member `member`, from /sys/fs/btrfs/FSID/devices, in
  * name order. -ENOENT if no btrfs has that member, -ENOSPC past max. */
 int devres_btrfs_members(const char *member, char (*names)[64], size_t max, size_t *n);
+
+/* A bound loop device and what backs it. The backing inode comes from the
+ * LOOP_GET_STATUS64 ioctl (lo_device, lo_inode, lo_rdevice), so two loop
+ * devices over one file compare equal whatever names reach it; where the
+ * device node cannot be opened, from stat() of the path sysfs shows. */
+struct devres_loop {
+	char name[64];       /* as in /sys/block: loop6 */
+	dev_t dev;           /* its device number, 7:6 */
+	dev_t back_dev;      /* device of the filesystem holding the backing inode */
+	uint64_t back_ino;   /* the backing inode */
+	dev_t back_rdev;     /* the backing block device when the backing file is
+				one (losetup /dev/loop7 /dev/sdb), else 0 */
+	uint64_t offset;     /* where the loop device starts in its backing file */
+	uint64_t sizelimit;  /* bytes of it used; 0 = up to its end */
+	char file[PATH_MAX]; /* the backing file as sysfs names it ("(deleted)" cut) */
+	int deleted;         /* sysfs says the backing file was deleted */
+};
+/* What backs bound loop device `name` (as in /sys/block): 0, -ENXIO when
+ * it is not bound (or not a loop device), or -errno when it cannot be
+ * examined. */
+int devres_loop_info(const char *name, struct devres_loop *l);
+/* Every bound loop device, in name order, into *loops (malloc'd, the
+ * caller frees it; NULL when *n is 0). 0, or -errno when one cannot be
+ * examined: its name is then in bad (if not NULL), and *loops is NULL. */
+int devres_loops(struct devres_loop **loops, size_t *n, char bad[64]);
 
 #endif
