@@ -482,19 +482,30 @@ static int check_loop_backing(struct scan *s, const char *subj, const struct dev
 		add(s->f, "%s is backed by %s, which is used as swap", subj, l->file);
 		used(s->f, related, USE_SWAPFILE);
 	}
+	rc = 0;
+	/* every loop device over the inode is a sibling of l: mark them all
+	 * first, so each is named as l's sibling, not as a sibling's */
+	bool *todo = calloc(s->nloops ? s->nloops : 1, sizeof(*todo));
+	if (!todo)
+		return -ENOMEM;
 	for (size_t i = 0; i < s->nloops; i++) {
 		const struct devres_loop *y = &s->loops[i];
-		if (y == l || y->back_rdev || y->back_dev != l->back_dev || y->back_ino != l->back_ino ||
-		    seen(s, y->dev))
+		todo[i] = y != l && !y->back_rdev && y->back_dev == l->back_dev &&
+			  y->back_ino == l->back_ino && !seen(s, y->dev);
+		if (todo[i])
+			mark_seen(s, y->dev);
+	}
+	for (size_t i = 0; !rc && i < s->nloops; i++) {
+		const struct devres_loop *y = &s->loops[i];
+		if (!todo[i])
 			continue;
 		say(rel, sizeof(rel), "%s shares its storage with /dev/%s (same backing file %s%s, offset %llu)",
-			 subj, y->name, y->file, y->deleted ? " (deleted)" : "",
-			 (unsigned long long)y->offset);
+		    subj, y->name, y->file, y->deleted ? " (deleted)" : "",
+		    (unsigned long long)y->offset);
 		rc = examine_dev(s, y->dev, rel, depth + 1);
-		if (rc)
-			return rc;
 	}
-	return 0;
+	free(todo);
+	return rc;
 }
 
 /* Every use of the device (node, members m[0..n)) and of the devices that
