@@ -4,8 +4,12 @@
  * missing paths pass; read-only mode refuses any path with -EROFS and says
  * who set it; --allow-destroy values must be block devices; libblkid
  * signature descriptions on image files (blank, a dos partition table, an
- * ext4 filesystem with a label, where mkfs.ext4 exists); and the mount-table
- * line parser (device number, escaped mount point, source).
+ * ext4 filesystem with a label, where mkfs.ext4 exists); the mount-table
+ * line parser (device number, escaped mount point, source); and the loop
+ * device table (devres_loop_info): what is not a bound loop device is
+ * -ENXIO, and, as root with losetup, an image attached twice (once at an
+ * offset) reports its inode and offsets, a loop over a loop reports its
+ * backing device, and a deleted image is marked deleted.
  */
 #include "sys/devguard.h"
 #include "sys/devres.h"
@@ -18,6 +22,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -50,6 +55,8 @@ static void test_files(void)
 	CHECK(devguard_check(file, DEVGUARD_WRITE, &none, why, sizeof(why)) == 0 && !why[0],
 	      "a regular file passes: '%s'", why);
 	CHECK(devguard_check(file, DEVGUARD_WRITE, NULL, why, sizeof(why)) == 0, "NULL allow");
+	CHECK(devguard_check("/dev/null", DEVGUARD_WRITE | DEVGUARD_TRIM, &none, why, sizeof(why)) == 0,
+	      "a character device is not a block device: passes: '%s'", why);
 	CHECK(devguard_check("/nonexistent/x", DEVGUARD_WRITE | DEVGUARD_TRIM, &none, why,
 			     sizeof(why)) == 0, "a path that does not exist yet passes");
 	CHECK(devguard_check(file, DEVGUARD_TRIM, &ro, why, sizeof(why)) == -EROFS &&
@@ -135,6 +142,95 @@ static void test_mountinfo(void)
 	CHECK(devres_parse_mountinfo(bad, &m) == -EINVAL, "malformed line");
 }
 
+/* losetup ARGS: the new device's name ("loop7") into name, or -1 */
+static int attach(const char *args, char name[64])
+{
+	char cmd[512], line[128] = "";
+	snprintf(cmd, sizeof(cmd), "losetup -f --show %s 2>/dev/null", args);
+	FILE *p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	if (!fgets(line, sizeof(line), p))
+		line[0] = '\0';
+	int rc = pclose(p);
+	line[strcspn(line, "\n")] = '\0';
+	if (rc || strncmp(line, "/dev/loop", 9))
+		return -1;
+	snprintf(name, 64, "%.63s", line + 5);
+	return 0;
+}
+
+static void detach(const char *name)
+{
+	char cmd[128];
+	snprintf(cmd, sizeof(cmd), "losetup -d /dev/%s 2>/dev/null", name);
+	if (system(cmd))
+		printf("# could not detach /dev/%s\n", name);
+}
+
+static void test_loops(void)
+{
+	struct devres_loop l, l2, l3;
+	char img[256], args[400], a[64], b[64], c[64];
+	struct stat st;
+
+	CHECK(devres_loop_info("vda", &l) == -ENXIO, "not a loop device");
+	CHECK(devres_loop_info("loop-none", &l) == -ENXIO, "no such loop device");
+	if (geteuid() != 0 || system("command -v losetup >/dev/null 2>&1")) {
+		printf("# not root or no losetup: loop devices not attached\n");
+		return;
+	}
+	path_in(img, sizeof(img), "loop.img");
+	CHECK(make_image(img, 8 << 20) == 0 && stat(img, &st) == 0, "loop image");
+	snprintf(args, sizeof(args), "'%s'", img);
+	if (attach(args, a)) {
+		printf("# losetup failed: loop devices not attached\n");
+		return;
+	}
+	snprintf(args, sizeof(args), "-o 4096 --sizelimit 1048576 '%s'", img);
+	int have_b = attach(args, b) == 0;
+	snprintf(args, sizeof(args), "/dev/%s", a);
+	int have_c = attach(args, c) == 0;
+	CHECK(have_b && have_c, "attach at an offset, and over the first loop device");
+
+	CHECK(devres_loop_info(a, &l) == 0, "info of %s", a);
+	CHECK(l.back_dev == st.st_dev && l.back_ino == (uint64_t)st.st_ino && l.back_rdev == 0,
+	      "%s: backing inode %u:%u/%llu, want %u:%u/%llu", a, major(l.back_dev), minor(l.back_dev),
+	      (unsigned long long)l.back_ino, major(st.st_dev), minor(st.st_dev),
+	      (unsigned long long)st.st_ino);
+	CHECK(l.offset == 0 && l.sizelimit == 0 && !strcmp(l.file, img) && !l.deleted && !strcmp(l.name, a),
+	      "%s: offset %llu, file '%s'", a, (unsigned long long)l.offset, l.file);
+	struct stat dst;
+	char node[80];
+	snprintf(node, sizeof(node), "/dev/%s", a);
+	CHECK(stat(node, &dst) == 0 && l.dev == dst.st_rdev, "%s: its device number", a);
+	if (have_b) {
+		CHECK(devres_loop_info(b, &l2) == 0 && l2.back_dev == l.back_dev && l2.back_ino == l.back_ino &&
+		      l2.offset == 4096 && l2.sizelimit == 1048576,
+		      "%s: same inode, offset %llu, sizelimit %llu", b, (unsigned long long)l2.offset,
+		      (unsigned long long)l2.sizelimit);
+	}
+	if (have_c) {
+		CHECK(devres_loop_info(c, &l3) == 0 && l3.back_rdev == l.dev && !strcmp(l3.file, node),
+		      "%s: backed by device %u:%u ('%s')", c, major(l3.back_rdev), minor(l3.back_rdev), l3.file);
+	}
+	struct devres_loop *all;
+	size_t n, found = 0;
+	CHECK(devres_loops(&all, &n, NULL) == 0, "the loop table");
+	for (size_t i = 0; i < n; i++)
+		found += !strcmp(all[i].name, a) || (have_b && !strcmp(all[i].name, b)) ||
+			 (have_c && !strcmp(all[i].name, c));
+	CHECK(found == 1u + have_b + have_c, "the table holds the devices attached here (%zu)", found);
+	free(all);
+	CHECK(unlink(img) == 0 && devres_loop_info(a, &l) == 0 && l.deleted && !strcmp(l.file, img) &&
+	      l.back_ino == (uint64_t)st.st_ino, "deleted image: '%s' deleted=%d", l.file, l.deleted);
+	if (have_c)
+		detach(c);
+	if (have_b)
+		detach(b);
+	detach(a);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir)) {
@@ -145,6 +241,7 @@ int main(void)
 	test_allow_validate();
 	test_signatures();
 	test_mountinfo();
+	test_loops();
 	char cmd[128];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd))
