@@ -316,7 +316,15 @@ struct scan {
 	size_t nloops;
 	dev_t seen[MAX_SEEN];
 	size_t nseen;
+	char err[128]; /* what could not be read, when a check fails */
 };
+
+/* A check failed: say which file could not be read; returns rc. */
+static int cannot_read(struct scan *s, const char *file, int rc)
+{
+	snprintf(s->err, sizeof(s->err), "cannot read %s: %s", file, strerror(-rc));
+	return rc;
+}
 
 static bool seen(const struct scan *s, dev_t dev)
 {
@@ -477,7 +485,7 @@ static int check_loop_backing(struct scan *s, const char *subj, const struct dev
 	}
 	rc = swapfile_of(l->back_dev, l->back_ino);
 	if (rc < 0)
-		return rc;
+		return cannot_read(s, "/proc/swaps", rc);
 	if (rc) {
 		add(s->f, "%s is backed by %s, which is used as swap", subj, l->file);
 		used(s->f, related, USE_SWAPFILE);
@@ -525,14 +533,14 @@ static int examine_members(struct scan *s, const char *node, const struct member
 		subject_of(subj, sizeof(subj), rel, &m[i]);
 		int rc = mount_of(m[i].dev, mnt, sizeof(mnt));
 		if (rc < 0)
-			return rc;
+			return cannot_read(s, "/proc/self/mountinfo", rc);
 		if (rc) {
 			add(f, "%s is mounted at %s", subj, mnt);
 			used(f, related, USE_MOUNTED);
 		}
 		rc = swap_of(m[i].dev);
 		if (rc < 0)
-			return rc;
+			return cannot_read(s, "/proc/swaps", rc);
 		if (rc) {
 			add(f, "%s is used as swap", subj);
 			used(f, related, USE_SWAP);
@@ -616,7 +624,7 @@ static int check_in_use(struct findings *f, const char *real, const struct membe
 		mark_seen(&s, m[i].dev);
 	rc = examine_members(&s, real, m, n, NULL, 0);
 	if (rc)
-		snprintf(err, errlen, "%s", strerror(-rc));
+		snprintf(err, errlen, "%s", s.err[0] ? s.err : strerror(-rc));
 	free(fs_dev);
 	free(loops);
 	return rc;

@@ -7,7 +7,9 @@
 # /proc/self/fd; --allow-destroy naming a partition does not allow its
 # whole disk, and a value that is not a block device is refused; a
 # partition that cannot be probed counts as data; bonnie --readonly; and a
-# loop device that cannot be examined refuses the write (fail closed).
+# loop device that cannot be examined or a mount table that cannot be read
+# refuse the write (fail closed). A device claimed through another device
+# that shares its storage is named too.
 # Every refusal: exit 1, the message, and the image's sha256 unchanged.
 . "$(dirname "$0")/lib.sh"
 need_root
@@ -74,7 +76,7 @@ refused "partition of a mounted whole disk, with --allow-destroy" "${wd}p1" "$d/
   "a device in use is never written to, even with --allow-destroy: first unmount it" --allow-destroy="${wd}p1"
 
 # 2. claimed by an exclusive open and nothing else
-bl=$(attach "$(img bl.img 8M)") || setup_failed "attach"
+bl=$(attach "$(img bl.img 8M)") && bl2=$(attach "$d/bl.img") || setup_failed "attach twice"
 python3 -c 'import os, sys, time
 fd = os.open(sys.argv[1], os.O_RDONLY | os.O_EXCL)
 print("held", flush=True)
@@ -85,6 +87,8 @@ if grep -q held "$d/hold.out"; then
   refused "claimed by an exclusive open" "$bl" "$d/bl.img" "$bl is busy: the kernel has it claimed"
   refused "claimed by an exclusive open, with --allow-destroy" "$bl" "$d/bl.img" \
     "even with --allow-destroy: first release it" --allow-destroy="$bl"
+  refused "another loop device over the image of a claimed one" "$bl2" "$d/bl.img" \
+    "$bl2 shares its storage with $bl (same backing file $d/bl.img, offset 0), which is busy: the kernel has it claimed"
 else
   not_ok "hold $bl with O_EXCL ($(cat "$d/hold.out"))"
 fi
@@ -162,4 +166,16 @@ else
   echo "# skip: nobody cannot run $IOBENCH here"
 fi
 chmod "$mode" "$na"
+
+# 9. the mount table cannot be read (a mount namespace with /proc hidden)
+if unshare -m true 2>/dev/null; then
+  before=$(sha "$d/bl.img")
+  unshare -m sh -c 'mount -t tmpfs none /proc && exec "$@"' sh \
+    "$IOBENCH" run --name=w --rw=write --size=1m --filename="$bl" >"$d/out" 2>"$d/err"
+  check "no mount table: exit 1" test $? -eq 1
+  says "no mount table" "$bl: cannot check whether it is in use: cannot read /proc/self/mountinfo"
+  check "no mount table: sha256 of the image unchanged" test "$(sha "$d/bl.img")" = "$before"
+else
+  echo "# skip: no mount namespaces here"
+fi
 finish

@@ -12,7 +12,8 @@
 #     and mounted: writing X, and writing Y's sibling (another loop over the
 #     same image); X after a lazy umount; X with Y attached but unmounted;
 #   - a loop device over a block device: writing that device while the
-#     loop over it is mounted, and a second loop over the same device;
+#     loop over it is mounted, and a second loop over the same device (and
+#     the device is written once that loop device is unmounted);
 #   - a loop device over an active swap file;
 #   - an image on btrfs (anonymous device numbers) attached as a loop device;
 #   - bonnie -d on such a device is refused (not a directory), image unchanged.
@@ -146,6 +147,9 @@ refused "the backing device of a mounted loop device" "$b" "$bi" \
   "$b is the backing device of $z, which is mounted at $mz"
 refused "another loop device over that device" "$z2" "$bi" \
   "$z2 is backed by $b, which is the backing device of $z, which is mounted at $mz"
+umount "$mz"
+passes "the backing device of an unmounted loop device (not in use: a view of its bytes)" \
+  "$b" "$bi" --allow-destroy="$b"
 
 # 5. a loop device over an active swap file (only its header is compared:
 # the kernel may swap pages out to the rest)
