@@ -4,7 +4,11 @@
  * partition). Each is looked up by device number in the mount table and in
  * /proc/swaps, its holders are listed from sysfs (and theirs, to say where
  * the stack ends up mounted), and libblkid (devsig.h) looks for data on the
- * device and its partitions. Findings are gathered into one message; "in
+ * device and its partitions. Storage shared through loop devices (the table
+ * of bound loop devices is read once, devres.h) leads to other devices,
+ * each examined the same way with the chain that led there as the subject
+ * of what is found: "/dev/loop5 shares its storage with /dev/loop6 (...),
+ * which is mounted at /mnt/y". Findings are gathered into one message; "in
  * use" findings refuse even an allowed device, data findings only refuse a
  * device --allow-destroy does not name.
  */

@@ -9,7 +9,13 @@
  *   - is in use: mounted (matched by device number in /proc/self/mountinfo,
  *     never by name), used as swap (/proc/swaps), held by another device
  *     (/sys/class/block/X/holders: md, dm, LVM; followed recursively to say
- *     whether the holder is mounted), or busy for an exclusive open;
+ *     whether the holder is mounted), holding the filesystem of a loop
+ *     device's backing file, or busy for an exclusive open;
+ *   - or shares its storage with a device in use: a loop device over it,
+ *     another loop device over the same backing inode (any offset), the
+ *     block device a loop device is backed by (each examined by these same
+ *     rules, recursively), or, for a loop device, an active swap file
+ *     backing it;
  *   - or carries data: a filesystem, RAID, LVM, swap or partition-table
  *     signature (libblkid safe probing of the device and its partitions).
  * Data can be offered for destruction with --allow-destroy=DEVICE naming
@@ -44,8 +50,9 @@ struct devguard_allow {
  *    0        yes (not a block device, or an unused device without data, or
  *             one with data that allow names);
  *   -EROFS    no: read-only mode (any path);
- *   -EBUSY    no: the device (or a partition, its disk, a holder) is in use;
- *             --allow-destroy does not change this;
+ *   -EBUSY    no: the device (or a partition, its disk, a holder, a device
+ *             sharing its storage) is in use; --allow-destroy does not
+ *             change this;
  *   -EPERM    no: it carries a signature and allow does not name it;
  *   -errno    no: the check itself failed (fail closed).
  * On every refusal `why` holds the whole reason, naming the device, each
