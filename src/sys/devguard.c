@@ -574,7 +574,8 @@ static int examine_members(struct scan *s, const char *node, const struct member
 
 /* A device related to the one asked about (rel says how), with its own
  * partitions or whole disk. One that sysfs does not know (gone meanwhile)
- * holds nothing. */
+ * holds nothing; a chain deeper than MAX_RELATED_DEPTH is refused, not
+ * followed further (fail closed). */
 static int examine_dev(struct scan *s, dev_t dev, const char *rel, int depth)
 {
 	char sysdir[PATH_MAX], node[PATH_MAX];
@@ -582,7 +583,12 @@ static int examine_dev(struct scan *s, dev_t dev, const char *rel, int depth)
 	size_t n;
 	int rc;
 
-	if (depth > MAX_RELATED_DEPTH || devres_sysdir_of_dev(dev, sysdir))
+	if (depth > MAX_RELATED_DEPTH) {
+		snprintf(s->err, sizeof(s->err), "more than %d devices share its storage in a chain",
+			 MAX_RELATED_DEPTH);
+		return -ELOOP;
+	}
+	if (devres_sysdir_of_dev(dev, sysdir))
 		return 0;
 	m = calloc(MAX_MEMBERS, sizeof(*m));
 	if (!m)

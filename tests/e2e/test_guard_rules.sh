@@ -7,8 +7,9 @@
 # /proc/self/fd; --allow-destroy naming a partition does not allow its
 # whole disk, and a value that is not a block device is refused; a
 # partition that cannot be probed counts as data; bonnie --readonly; and a
-# loop device that cannot be examined or a mount table that cannot be read
-# refuse the write (fail closed). A device claimed through another device
+# loop device that cannot be examined, a mount table that cannot be read
+# and a chain of loop devices too deep to follow refuse the write (fail
+# closed). A device claimed through another device
 # that shares its storage is named too.
 # Every refusal: exit 1, the message, and the image's sha256 unchanged.
 . "$(dirname "$0")/lib.sh"
@@ -178,4 +179,15 @@ if unshare -m true 2>/dev/null; then
 else
   echo "# skip: no mount namespaces here"
 fi
+
+# 10. a chain of loop devices over loop devices: eight above the device are
+# followed; a ninth is refused rather than left unexamined (fail closed)
+c0=$(attach "$(img chain.img 8M)") || setup_failed "attach"
+top=$c0
+for _ in 1 2 3 4 5 6 7 8; do top=$(attach "$top") || setup_failed "attach a loop over $top"; done
+"$IOBENCH" run --name=w --rw=write --size=1m --filename="$c0" >"$d/out" 2>"$d/err"
+check "eight loop devices stacked over an unused device: the write works" test $? -eq 0
+top=$(attach "$top") || setup_failed "attach a ninth loop device"
+refused "nine loop devices stacked over the device" "$c0" "$d/chain.img" \
+  "$c0: cannot check whether it is in use: more than 8 devices share its storage in a chain"
 finish
