@@ -287,8 +287,10 @@ enum {
 	USE_HELD = 1u << 2,
 	USE_LOOPS = 1u << 3,
 	USE_SWAPFILE = 1u << 4,
-	USE_SHARED = 1u << 5,
-	USE_BUSY = 1u << 6,
+	USE_FILEMOUNTS = 1u << 5,
+	USE_FILEMOUNT = 1u << 6,
+	USE_SHARED = 1u << 7,
+	USE_BUSY = 1u << 8,
 };
 
 static const char *const remedies[] = {
@@ -297,6 +299,8 @@ static const char *const remedies[] = {
 	"stop what holds it",
 	"detach the loop devices backed by files on it",
 	"swapoff its backing file",
+	"unmount the filesystems mounted from files on it",
+	"unmount its backing file",
 	"stop using the devices that share its storage",
 	"release it",
 };
@@ -311,13 +315,23 @@ static void used(struct findings *f, bool related, unsigned kind)
 
 /* What the in-use check works from: the findings, the system's bound loop
  * devices (read once; fs_dev[i] is the block device holding loops[i]'s
- * backing file, 0 if none is known), and the devices examined so far (two
- * loop devices over one file lead to each other). */
+ * backing file, 0 if none is known), the filesystems mounted straight from
+ * a file (erofs can be, since Linux 6.12), and the devices examined so far
+ * (two loop devices over one file lead to each other). */
+struct filemount {
+	dev_t dev;        /* the file's device and inode */
+	uint64_t ino;
+	dev_t fs_dev;     /* the block device holding the file, 0 if none is known */
+	char *file, *mnt; /* the mount's source and mount point */
+};
+
 struct scan {
 	struct findings *f;
 	const struct devres_loop *loops;
 	const dev_t *fs_dev;
 	size_t nloops;
+	const struct filemount *fmounts; /* filesystems mounted from a file */
+	size_t nfmounts;
 	dev_t seen[MAX_SEEN];
 	size_t nseen;
 	char err[128]; /* what could not be read, when a check fails */
@@ -352,27 +366,81 @@ static const struct devres_loop *loop_by_dev(const struct scan *s, dev_t dev)
 	return NULL;
 }
 
-/* The block device holding the filesystem with loop device l's backing
- * file: its device number, or, for an anonymous one (btrfs gives each
- * subvolume its own), the source of the mount covering the backing file's
- * path once that path is checked to still name the inode; 0 when none is
- * known (tmpfs, overlay, a deleted or moved file on btrfs). */
-static dev_t fs_block_device(const struct devres_loop *l)
+/* The block device holding the filesystem with file (inode ino of device
+ * dev): dev itself, or, for an anonymous number (btrfs gives each subvolume
+ * its own), the source of the mount covering the file's path once that
+ * path is checked to still name the inode; 0 when none is known (tmpfs,
+ * overlay, a deleted or moved file on btrfs). */
+static dev_t fs_block_device(const char *file, dev_t dev, uint64_t ino)
 {
 	char real[PATH_MAX], *line;
 	struct devres_mount m;
 	struct stat st;
 	dev_t found;
 
-	if (major(l->back_dev))
-		return l->back_dev;
-	if (l->deleted || stat(l->file, &st) || st.st_dev != l->back_dev ||
-	    (uint64_t)st.st_ino != l->back_ino || !realpath(l->file, real) ||
-	    devres_find_mount(real, &line, &m))
+	if (major(dev))
+		return dev;
+	if (stat(file, &st) || st.st_dev != dev || (uint64_t)st.st_ino != ino ||
+	    !realpath(file, real) || devres_find_mount(real, &line, &m))
 		return 0;
 	found = bdev_of_path(m.source);
 	free(line);
 	return found;
+}
+
+static void file_mounts_free(struct filemount *fm, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(fm[i].file);
+		free(fm[i].mnt);
+	}
+	free(fm);
+}
+
+/* The filesystems mounted from a regular file (an anonymous device number
+ * and a source that is a path to one): 0, or -errno when the mount table
+ * cannot be read. */
+static int file_mounts(struct filemount **out, size_t *n)
+{
+	FILE *fp = fopen("/proc/self/mountinfo", "re");
+	struct filemount *fm = NULL;
+	char *line = NULL;
+	size_t cap = 0, cnt = 0;
+	int rc = 0;
+
+	*out = NULL;
+	*n = 0;
+	if (!fp)
+		return -errno;
+	while (!rc && getline(&line, &cap, fp) > 0) {
+		struct devres_mount m;
+		struct stat st;
+		if (devres_parse_mountinfo(line, &m) || major(m.dev) || m.source[0] != '/' ||
+		    stat(m.source, &st) || !S_ISREG(st.st_mode))
+			continue;
+		struct filemount *grown = realloc(fm, (cnt + 1) * sizeof(*fm));
+		if (!grown) {
+			rc = -ENOMEM;
+			break;
+		}
+		fm = grown;
+		fm[cnt] = (struct filemount){ .dev = st.st_dev, .ino = st.st_ino,
+					      .file = strdup(m.source), .mnt = strdup(m.mountpoint) };
+		if (!fm[cnt].file || !fm[cnt].mnt)
+			rc = -ENOMEM;
+		cnt++;
+	}
+	free(line);
+	fclose(fp);
+	for (size_t i = 0; !rc && i < cnt; i++)
+		fm[i].fs_dev = fs_block_device(fm[i].file, fm[i].dev, fm[i].ino);
+	if (rc) {
+		file_mounts_free(fm, cnt);
+		return rc;
+	}
+	*out = fm;
+	*n = cnt;
+	return 0;
 }
 
 /* Is inode ino of device dev an active swap file? 1, 0 or -errno. */
@@ -443,7 +511,8 @@ static int examine_dev(struct scan *s, dev_t dev, const char *rel, int depth);
 
 /* Loop devices stacked on member m: one backed by a file on m's filesystem
  * keeps that filesystem in use for as long as it exists; one backed by m
- * itself (a view of its bytes) counts when it is in use. */
+ * itself (a view of its bytes) counts when it is in use. A filesystem
+ * mounted from a file on m's filesystem is a use too. */
 static int check_stacked_loops(struct scan *s, const char *subj, const struct member *m,
 			       bool related, int depth)
 {
@@ -469,12 +538,20 @@ static int check_stacked_loops(struct scan *s, const char *subj, const struct me
 			}
 		}
 	}
+	for (size_t i = 0; !rc && i < s->nfmounts; i++) {
+		if (s->fmounts[i].fs_dev != m->dev)
+			continue;
+		add(s->f, "%s holds the filesystem of %s, which is mounted at %s", subj,
+		    s->fmounts[i].file, s->fmounts[i].mnt);
+		used(s->f, related, USE_FILEMOUNTS);
+	}
 	return rc;
 }
 
 /* Member l is a loop device: what backs it. A block device: l is in use
- * when that device is. A file: when it is an active swap file, or another
- * loop device over the same inode (at any offset) is in use. */
+ * when that device is. A file: when it is an active swap file or mounted
+ * itself (a file-backed mount), or another loop device over the same inode
+ * (at any offset) is in use. */
 static int check_loop_backing(struct scan *s, const char *subj, const struct devres_loop *l,
 			      bool related, int depth)
 {
@@ -495,6 +572,13 @@ static int check_loop_backing(struct scan *s, const char *subj, const struct dev
 		used(s->f, related, USE_SWAPFILE);
 	}
 	rc = 0;
+	for (size_t i = 0; i < s->nfmounts; i++) {
+		if (s->fmounts[i].dev != l->back_dev || s->fmounts[i].ino != l->back_ino)
+			continue;
+		add(s->f, "%s is backed by %s, which is mounted at %s", subj, s->fmounts[i].file,
+		    s->fmounts[i].mnt);
+		used(s->f, related, USE_FILEMOUNT);
+	}
 	/* every loop device over the inode is a sibling of l: mark them all
 	 * first, so each is named as l's sibling, not as a sibling's */
 	bool *todo = calloc(s->nloops ? s->nloops : 1, sizeof(*todo));
@@ -626,15 +710,28 @@ static int check_in_use(struct findings *f, const char *real, const struct membe
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < nl; i++)
-		fs_dev[i] = loops[i].back_rdev ? 0 : fs_block_device(&loops[i]);
+		fs_dev[i] = loops[i].back_rdev || loops[i].deleted ? 0 :
+			    fs_block_device(loops[i].file, loops[i].back_dev, loops[i].back_ino);
+	struct filemount *fm;
+	size_t nfm;
+	rc = file_mounts(&fm, &nfm);
+	if (rc) {
+		snprintf(err, errlen, "cannot read /proc/self/mountinfo: %s", strerror(-rc));
+		free(fs_dev);
+		free(loops);
+		return rc;
+	}
 	s.loops = loops;
 	s.fs_dev = fs_dev;
 	s.nloops = nl;
+	s.fmounts = fm;
+	s.nfmounts = nfm;
 	for (size_t i = 0; i < n; i++)
 		mark_seen(&s, m[i].dev);
 	rc = examine_members(&s, real, m, n, NULL, 0);
 	if (rc)
 		snprintf(err, errlen, "%s", s.err[0] ? s.err : strerror(-rc));
+	file_mounts_free(fm, nfm);
 	free(fs_dev);
 	free(loops);
 	return rc;

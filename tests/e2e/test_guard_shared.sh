@@ -16,6 +16,8 @@
 #     the device is written once that loop device is unmounted);
 #   - a loop device over an active swap file;
 #   - an image on btrfs (anonymous device numbers) attached as a loop device;
+#   - an erofs image mounted straight from its file: a loop device over it,
+#     and the device holding it;
 #   - bonnie -d on such a device is refused (not a directory), image unchanged.
 # Negative controls: a loop over a copy of a mounted image (same file name,
 # same bytes, another inode; its file on a mounted filesystem) and a loop
@@ -180,6 +182,36 @@ if command -v mkfs.btrfs >/dev/null; then
     "$t holds the filesystem of $mt/y.img, the backing file of $u"
 else
   echo "# skip: no mkfs.btrfs"
+fi
+
+# 6b. a filesystem mounted straight from a file (erofs, Linux 6.12+): a loop
+# device over that file, and the device holding the file
+if command -v mkfs.erofs >/dev/null && grep -qw erofs /proc/filesystems; then
+  mkdir -p "$d/erofs/src"; head -c 2M /dev/urandom >"$d/erofs/src/f"
+  truncate -s 16M "$d/erofs/disk.img"
+  e=$(attach "$d/erofs/disk.img") && mkfs4 "$e" && me=$(mnt "$e" noatime) || setup_failed "ext4 for an erofs image"
+  mkfs.erofs "$me/e.img" "$d/erofs/src" >/dev/null 2>>"$d/setup.err" || setup_failed "mkfs.erofs"
+  mef=$(tmpdir); reg mount "$mef"
+  if python3 - "$me/e.img" "$mef" 2>>"$d/setup.err" <<'EOF'
+import ctypes, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+if libc.mount(sys.argv[1].encode(), sys.argv[2].encode(), b"erofs", 1, None):  # MS_RDONLY
+    sys.exit(os.strerror(ctypes.get_errno()))
+EOF
+  then
+    el=$(attach "$me/e.img") || setup_failed "attach the erofs image"
+    refused "a loop device over a file mounted as erofs" "$el" "$me/e.img" \
+      "$el is backed by $me/e.img, which is mounted at $mef"
+    says "erofs file" "first unmount its backing file"
+    losetup -d "$el"
+    mount -o remount,ro "$me" || setup_failed "remount the filesystem holding the erofs image read-only"
+    refused "the device holding a file mounted as erofs" "$e" "$d/erofs/disk.img" \
+      "$e holds the filesystem of $me/e.img, which is mounted at $mef"
+  else
+    echo "# skip: this kernel cannot mount erofs from a file: $(tail -1 "$d/setup.err")"
+  fi
+else
+  echo "# skip: no mkfs.erofs (erofs-utils) or no erofs in this kernel"
 fi
 
 # 7. negative controls: a copy of a mounted image is another inode, whatever
