@@ -10,12 +10,13 @@
  *     never by name), used as swap (/proc/swaps), held by another device
  *     (/sys/class/block/X/holders: md, dm, LVM; followed recursively to say
  *     whether the holder is mounted), holding the filesystem of a loop
- *     device's backing file, or busy for an exclusive open;
+ *     device's backing file or of a file mounted itself (erofs), or busy
+ *     for an exclusive open;
  *   - or shares its storage with a device in use: a loop device over it,
  *     another loop device over the same backing inode (any offset), the
  *     block device a loop device is backed by (each examined by these same
- *     rules, recursively), or, for a loop device, an active swap file
- *     backing it;
+ *     rules, recursively), or, for a loop device, an active swap file or
+ *     a mounted file backing it;
  *   - or carries data: a filesystem, RAID, LVM, swap or partition-table
  *     signature (libblkid safe probing of the device and its partitions).
  * Data can be offered for destruction with --allow-destroy=DEVICE naming
