@@ -19,6 +19,7 @@
 #include "cmd/bonnie_args.h"
 #include "cmd/bonnie_sync.h"
 #include "cmd/envwatch.h"
+#include "cmd/memlimit.h"
 #include "cmd/signals.h"
 #include "report/bonnie_report.h"
 #include "report/env_report.h"
@@ -119,7 +120,8 @@ static int semaphores(int procs)
 	return 0;
 }
 
-static int prepare(struct bonnie_args *a, char *host, size_t hostlen, struct bonnie_barrier *bar)
+static int prepare(struct bonnie_args *a, char *host, size_t hostlen, struct bonnie_barrier *bar,
+		   struct memlimit *ml)
 {
 	struct bonnie_spec *s = &a->spec;
 	char why[512];
@@ -144,6 +146,10 @@ static int prepare(struct bonnie_args *a, char *host, size_t hostlen, struct bon
 		return error("you must use the \"-u\" switch when running as root (-u root is allowed)");
 	if (a->sync == BONNIE_SYNC_SEM && bonnie_barrier_open(bar, why, sizeof(why)) < 0)
 		return error("%s", why);
+	/* the cgroup is made and entered while still privileged; bonnie's
+	 * file is created inside it, so there is no cache to drop first */
+	if (memlimit_begin(ml, a->env.memory_limit, NULL, 0) < 0)
+		return -1;
 	if (a->user || a->group) {
 		if (bonnie_setugid(a->user, a->group, why, sizeof(why)) < 0)
 			return error("%s", why);
@@ -213,7 +219,7 @@ static void sync_phase(void *arg, unsigned phase)
 	}
 }
 
-static int run_tests(struct bonnie_args *a, struct bonnie_barrier *bar)
+static int run_tests(struct bonnie_args *a, struct bonnie_barrier *bar, struct memlimit *ml)
 {
 	volatile sig_atomic_t *stop = signals_install();
 	struct phase_sync ps = { .mode = a->sync, .bar = bar, .stop = stop,
@@ -264,6 +270,7 @@ static int run_tests(struct bonnie_args *a, struct bonnie_barrier *bar)
 			status = 1;
 	}
 	struct run_env *env = envwatch_end(&ew);
+	memlimit_end(ml, env);
 	struct anomaly_input in;
 	bonnie_anomaly_input(s, runs, nr, &in);
 	anomaly_check(&in, env);
@@ -290,6 +297,7 @@ static int bonnie_main(int argc, char **argv)
 {
 	struct bonnie_args a;
 	struct bonnie_barrier bar = { 0 };
+	struct memlimit ml = { 0 };
 	char why[512], host[256];
 	int status = 1;
 	if (bonnie_args_parse(argc, argv, &a, why, sizeof(why)) < 0) {
@@ -306,10 +314,11 @@ static int bonnie_main(int argc, char **argv)
 		status = semaphores(a.sem_procs);
 		goto out;
 	}
-	if (prepare(&a, host, sizeof(host), &bar) < 0)
+	if (prepare(&a, host, sizeof(host), &bar, &ml) < 0)
 		goto out;
-	status = run_tests(&a, &bar);
+	status = run_tests(&a, &bar, &ml);
 out:
+	memlimit_end(&ml, NULL);
 	bonnie_barrier_close(&bar);
 	bonnie_args_release(&a);
 	fflush(stdout);
