@@ -251,6 +251,11 @@ static int run_quick(int argc, char **argv)
 		status = quick_devices(paths, np, &o, &ra);
 		goto out;
 	}
+	if (np > 1 && !nbdev) {
+		error("quick takes one directory, or one or more block devices; got %zu paths "
+		      "('%s', '%s'%s)", np, paths[0], paths[1], np > 2 ? ", ..." : "");
+		goto out;
+	}
 	for (size_t i = 0; np > 1 && i < np; i++)
 		if (devres_is_block_device(paths[i]) != 1) {
 			error("quick measures one directory, or one or more block devices: '%s' is "

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,9 +84,9 @@ static int find_mount(const char *fstype, const char *opt, char *mnt, size_t mle
 		if (devres_parse_mountinfo(line, &m) || strcmp(m.fstype, fstype))
 			continue;
 		if (opt) {
-			char *o = m.super_options ? xstrdup(m.super_options) : xstrdup("");
+			char *o = m.super_options ? xstrdup(m.super_options) : xstrdup(""), *sp;
 			bool has = false;
-			for (char *t = strtok(o, ","); t && !has; t = strtok(NULL, ","))
+			for (char *t = strtok_r(o, ",", &sp); t && !has; t = strtok_r(NULL, ",", &sp))
 				has = !strcmp(t, opt);
 			free(o);
 			if (!has)
@@ -110,9 +111,14 @@ static void join_home(char *home, size_t len, const char *mnt, const char *root,
 	snprintf(home, len, "%s%s", mnt, strcmp(self, "/") ? self : "");
 }
 
-static int located(char *why, size_t len, int rc, const char *fmt, const char *a, const char *b)
+static int located(char *why, size_t len, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int located(char *why, size_t len, int rc, const char *fmt, ...)
 {
-	snprintf(why, len, fmt, a, b);
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(why, len, fmt, ap);
+	va_end(ap);
 	return rc;
 }
 
@@ -137,12 +143,12 @@ static int find_home(char *home, size_t hlen, unsigned *version, char *why, size
 		if (!exists(over, "memory.limit_in_bytes"))
 			return located(why, wlen, -ENOENT,
 				       "IOBENCH_CGROUP_ROOT '%s' is not a memory cgroup (it has neither "
-				       "cgroup.controllers nor memory.limit_in_bytes)%s", over, "");
+				       "cgroup.controllers nor memory.limit_in_bytes)", over);
 		return 0;
 	}
 	int rc = memcg_read_text("/proc/self/cgroup", text, sizeof(text));
 	if (rc < 0)
-		return located(why, wlen, rc, "cannot read /proc/self/cgroup: %s%s", strerror(-rc), "");
+		return located(why, wlen, rc, "cannot read /proc/self/cgroup: %s", strerror(-rc));
 	char v2where[PATH_MAX + 640] = "no cgroup2 filesystem is mounted";
 	if (find_mount("cgroup2", NULL, mnt, sizeof(mnt), root, sizeof(root)) == 0 &&
 	    memcg_parse_self(text, NULL, self, sizeof(self)) == 0) {
@@ -166,7 +172,7 @@ static int find_home(char *home, size_t hlen, unsigned *version, char *why, size
 		}
 	}
 	return located(why, wlen, -EOPNOTSUPP, "no memory cgroup can be made: %s, and no cgroup v1 "
-		       "memory hierarchy is mounted%s", v2where, "");
+		       "memory hierarchy is mounted", v2where);
 }
 
 int memcg_create(struct memcg *m, uint64_t limit, char *why, size_t whylen)
@@ -174,7 +180,7 @@ int memcg_create(struct memcg *m, uint64_t limit, char *why, size_t whylen)
 	memset(m, 0, sizeof(*m));
 	m->sock = -1;
 	char home[PATH_MAX];
-	unsigned version;
+	unsigned version = 0;
 	int rc = find_home(home, sizeof(home), &version, why, whylen);
 	if (rc < 0)
 		return rc;

@@ -160,7 +160,11 @@ int memcg_remove(struct memcg *m, char *why, size_t whylen)
 	int rc = -ECHILD;
 	if (m->sock >= 0) {
 		char c = m->entered ? 'M' : 'R';
-		if (send(m->sock, &c, 1, MSG_NOSIGNAL) == 1) {
+		ssize_t sent;
+		do
+			sent = send(m->sock, &c, 1, MSG_NOSIGNAL);
+		while (sent < 0 && errno == EINTR);
+		if (sent == 1) {
 			int32_t r;
 			ssize_t n;
 			do
@@ -205,7 +209,9 @@ void memcg_sweep_stale(const char *home, unsigned version)
 		if (strncmp(e->d_name, "iobench.", 8))
 			continue;
 		long pid = strtol(e->d_name + 8, &end, 10);
-		if (*end || pid <= 0 || pid == getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+		/* one named after this process is older than it: a stale one */
+		if (*end || pid <= 0 ||
+		    (pid != getpid() && (kill((pid_t)pid, 0) == 0 || errno != ESRCH)))
 			continue;
 		char p[PATH_MAX + 300], f[PATH_MAX + 330];
 		snprintf(p, sizeof(p), "%s/%s", home, e->d_name);

@@ -176,8 +176,10 @@ static void check_memory(const struct anomaly_input *in, struct run_env *e)
 				     xstrdup("memory-cgroup limit reclaim during the run: a cgroup's "
 					     "memory limit made its tasks reclaim"),
 				     xasprintf("pgscan_anon + pgscan_file +%" PRIu64 " pages beyond "
-					       "kswapd and direct reclaim (%.1f%% of RAM)",
-					       limit_scan, pct(limit_scan, ram_pages)),
+					       "kswapd and direct reclaim (%.1f%% of RAM)%s",
+					       limit_scan, pct(limit_scan, ram_pages),
+					       e->have_memcg ? ", not counting --memory-limit's "
+							       "own cgroup" : ""),
 				     xstrdup("raise the memory limit of the benchmark's cgroup (or of "
 					     "the busy one) or use direct=1"));
 		else if (ram_pages && v->pgscan_kswapd > ram_pages / 10)

@@ -5,7 +5,7 @@
 # unchanged (sha256 of their images); --allow-destroy=A adds A's write rows
 # only (A changes, B does not); a device with a mounted filesystem is read
 # as well and never written (even when --allow-destroy names it: refused);
-# a directory among devices is refused; one device in JSON carries the
+# a directory among devices, or a second directory, is refused; one device in JSON carries the
 # cached-read job; --memory-limit works on a device.
 . "$(dirname "$0")/lib.sh"
 need_root
@@ -88,6 +88,9 @@ check "quick on a mounted device: image unchanged" test "$(sha256sum <"$ib")" = 
 check "quick DEVICE DIR: exit 1" test $? -eq 1
 check "quick DEVICE DIR: says the paths must all be block devices" \
   grep -q "quick measures one directory, or one or more block devices: '$d' is not a block device" "$d/mix.err"
+"${q[@]}" "$d" "$mnt" >/dev/null 2>"$d/dirs.err"
+check "quick DIR DIR: refused, naming both" \
+  grep -q "quick takes one directory, or one or more block devices; got 2 paths ('$d', '$mnt')" "$d/dirs.err"
 "${q[@]}" "$a" --output-format=json >"$d/one.json" 2>/dev/null
 check "quick DEVICE --output-format=json: the jobs, hdparm -T's last" \
   test "$(json_get "$d/one.json" '",".join(j["jobname"] for j in d["jobs"])')" = \
