@@ -19,6 +19,7 @@
 #include "cmd/bonnie_args.h"
 #include "cmd/bonnie_sync.h"
 #include "cmd/envwatch.h"
+#include "cmd/memlimit.h"
 #include "cmd/signals.h"
 #include "report/bonnie_report.h"
 #include "report/env_report.h"
@@ -37,6 +38,7 @@ static const char bonnie_usage[] =
 	"                      [--random-data] [--output-format=normal|json]\n"
 	"                      [--allow-destroy=DEV] [--readonly] [--no-monitor]\n"
 	"                      [--monitor-interval=SEC] [--warn-slab=SIZE]\n"
+	"                      [--memory-limit=SIZE]\n"
 	"\n"
 	"Run bonnie++ 2.00a's tests with its flags and their meaning: per-char, block\n"
 	"and rewrite output, per-char and block input and random seeks on a file of\n"
@@ -65,6 +67,11 @@ static const char bonnie_usage[] =
 	"  --output-format=F  normal (bonnie++'s text table, then its CSV line) or json\n"
 	"  --allow-destroy=DEV, --readonly   the device guard, as for 'iobench run'\n"
 	ENVWATCH_USAGE
+	"                       With --memory-limit the RAM that -s's default and the\n"
+	"                       2xRAM rule count is the limit (unless -r says), so\n"
+	"                       -s 1024 -r 512 --memory-limit=512m reads its 1 GiB\n"
+	"                       from the device on any machine. The cgroup is made\n"
+	"                       before -u drops privileges and removed afterwards.\n"
 	"\n"
 	"Output: bonnie++'s 80-column table (K/sec, /sec, %CP, Latency lines;\n"
 	"files/s where bonnie++ 2.00a prints counts), a line saying what --precise\n"
@@ -90,7 +97,8 @@ static const char bonnie_usage[] =
 	"  read_merges, write_merges, read_bytes, write_bytes, read_ticks_ms,\n"
 	"  write_ticks_ms, in_queue_ms, io_ticks_ms, elapsed_ms, util_pct } ] }.\n"
 	"  The aggregate's rate is the sum of the copies' rates. Then \"sysinfo\",\n"
-	"  \"monitor\", \"process_io\" and \"warnings\" as in 'iobench help run'.\n"
+	"  \"monitor\", \"process_io\", \"memory_limit\" (with --memory-limit) and\n"
+	"  \"warnings\" as in 'iobench help run'.\n"
 	"\n"
 	"The machine is captured under -d before the first test (a short form heads\n"
 	"the text), sampled while the tests run (a summary and any warnings follow\n"
@@ -119,7 +127,8 @@ static int semaphores(int procs)
 	return 0;
 }
 
-static int prepare(struct bonnie_args *a, char *host, size_t hostlen, struct bonnie_barrier *bar)
+static int prepare(struct bonnie_args *a, char *host, size_t hostlen, struct bonnie_barrier *bar,
+		   struct memlimit *ml)
 {
 	struct bonnie_spec *s = &a->spec;
 	char why[512];
@@ -144,6 +153,10 @@ static int prepare(struct bonnie_args *a, char *host, size_t hostlen, struct bon
 		return error("you must use the \"-u\" switch when running as root (-u root is allowed)");
 	if (a->sync == BONNIE_SYNC_SEM && bonnie_barrier_open(bar, why, sizeof(why)) < 0)
 		return error("%s", why);
+	/* the cgroup is made and entered while still privileged; bonnie's
+	 * file is created inside it, so there is no cache to drop first */
+	if (memlimit_begin(ml, a->env.memory_limit, NULL, 0) < 0)
+		return -1;
 	if (a->user || a->group) {
 		if (bonnie_setugid(a->user, a->group, why, sizeof(why)) < 0)
 			return error("%s", why);
@@ -213,7 +226,7 @@ static void sync_phase(void *arg, unsigned phase)
 	}
 }
 
-static int run_tests(struct bonnie_args *a, struct bonnie_barrier *bar)
+static int run_tests(struct bonnie_args *a, struct bonnie_barrier *bar, struct memlimit *ml)
 {
 	volatile sig_atomic_t *stop = signals_install();
 	struct phase_sync ps = { .mode = a->sync, .bar = bar, .stop = stop,
@@ -264,6 +277,7 @@ static int run_tests(struct bonnie_args *a, struct bonnie_barrier *bar)
 			status = 1;
 	}
 	struct run_env *env = envwatch_end(&ew);
+	memlimit_end(ml, env);
 	struct anomaly_input in;
 	bonnie_anomaly_input(s, runs, nr, &in);
 	anomaly_check(&in, env);
@@ -290,6 +304,7 @@ static int bonnie_main(int argc, char **argv)
 {
 	struct bonnie_args a;
 	struct bonnie_barrier bar = { 0 };
+	struct memlimit ml = { 0 };
 	char why[512], host[256];
 	int status = 1;
 	if (bonnie_args_parse(argc, argv, &a, why, sizeof(why)) < 0) {
@@ -306,10 +321,11 @@ static int bonnie_main(int argc, char **argv)
 		status = semaphores(a.sem_procs);
 		goto out;
 	}
-	if (prepare(&a, host, sizeof(host), &bar) < 0)
+	if (prepare(&a, host, sizeof(host), &bar, &ml) < 0)
 		goto out;
-	status = run_tests(&a, &bar);
+	status = run_tests(&a, &bar, &ml);
 out:
+	memlimit_end(&ml, NULL);
 	bonnie_barrier_close(&bar);
 	bonnie_args_release(&a);
 	fflush(stdout);

@@ -311,12 +311,17 @@ static int apply_long(struct bonnie_args *a, int argc, char **argv, int *i, char
 }
 
 /* bonnie++: the RAM is detected unless -r says; without -s, the file is
- * twice the RAM, rounded up to a GiB when more than half a GiB over. */
+ * twice the RAM, rounded up to a GiB when more than half a GiB over. Under
+ * --memory-limit the RAM the test can use is the limit. */
 static void default_size(struct bonnie_args *a)
 {
 	struct bonnie_spec *s = &a->spec;
-	if (!a->ram_given)
-		s->ram_mb = sys_mem_bytes() / MIB;
+	if (!a->ram_given) {
+		uint64_t ram = sys_mem_bytes();
+		if (a->env.memory_limit && (!ram || a->env.memory_limit < ram))
+			ram = a->env.memory_limit;
+		s->ram_mb = ram / MIB;
+	}
 	if (!a->size_given && s->ram_mb) {
 		uint64_t mb = s->file_size / MIB;
 		if (mb < s->ram_mb * 2)

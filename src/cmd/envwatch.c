@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "sys/devres.h"
+#include "sys/memcg.h"
 #include "util/error.h"
 #include "util/units.h"
 #include "util/xmalloc.h"
@@ -49,6 +50,21 @@ int envwatch_parse_flag(struct envwatch_opts *o, const char *arg, char *whybuf, 
 			return -EINVAL;
 		}
 		o->warn_slab_bytes = v;
+		return 1;
+	}
+	if (!strncmp(arg, "--memory-limit=", 15)) {
+		uint64_t v;
+		if (parse_size(arg + 15, 1024, &v, &why) < 0) {
+			snprintf(whybuf, whylen, "bad --memory-limit '%s': %s", arg + 15,
+				 why ? why : "not a size");
+			return -EINVAL;
+		}
+		if (v < MEMCG_MIN_LIMIT) {
+			snprintf(whybuf, whylen, "--memory-limit '%s' is below 16m: iobench itself "
+				 "needs that much", arg + 15);
+			return -EINVAL;
+		}
+		o->memory_limit = v;
 		return 1;
 	}
 	return 0;

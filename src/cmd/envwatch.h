@@ -4,7 +4,8 @@
  * sample /proc with the monitor while the workload runs, note other
  * processes' storage I/O, and hand it all over as a struct run_env for the
  * anomaly checks and the reporters. Also the command-line flags that tune
- * it: --monitor-interval=SEC, --no-monitor, --warn-slab=SIZE.
+ * it: --monitor-interval=SEC, --no-monitor, --warn-slab=SIZE, and
+ * --memory-limit=SIZE (the workload's memory cgroup: cmd/memlimit.h).
  */
 #ifndef IOBENCH_CMD_ENVWATCH_H
 #define IOBENCH_CMD_ENVWATCH_H
@@ -21,6 +22,7 @@ struct envwatch_opts {
 	uint64_t interval_ns;   /* 0 = the monitor's default (1 s) */
 	bool no_monitor;
 	uint64_t warn_slab_bytes;
+	uint64_t memory_limit;  /* --memory-limit, 0 = none */
 };
 
 /* Usage lines for the flags, to paste into a command's usage text. */
@@ -29,7 +31,14 @@ struct envwatch_opts {
 	"                       runs (default 1; fractions allowed)\n" \
 	"  --no-monitor         do not sample (no monitor summary, fewer warnings)\n" \
 	"  --warn-slab=SIZE     warn when the buffer_head slab grows by more than SIZE\n" \
-	"                       during the run (default 256m)\n"
+	"                       during the run (default 256m)\n" \
+	"  --memory-limit=SIZE  run the workload in a memory cgroup made for it and\n" \
+	"                       limited to SIZE (at least 16m; cgroup v2, else v1),\n" \
+	"                       so its page cache cannot hold more than SIZE and a\n" \
+	"                       file larger than SIZE is read from the device however\n" \
+	"                       much RAM the machine has; the cgroup is removed\n" \
+	"                       afterwards. Needs write access to the memory cgroup\n" \
+	"                       (root); refused where none can be made\n"
 
 void envwatch_opts_init(struct envwatch_opts *o);
 /* If arg is one of the flags, apply it and return 1; 0 if it is not one;

@@ -4,7 +4,7 @@
  * and write at queue depth 32 and 1, on one file in DIR through io_uring,
  * with O_DIRECT when the filesystem allows it (otherwise buffered, and the
  * table says so). The file is removed at the end, also when the run fails
- * or is interrupted.
+ * or is interrupted. Block devices (one or several) are quick_dev.c's.
  */
 #include "cmd/command.h"
 
@@ -16,19 +16,23 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cmd/quick_dev.h"
 #include "cmd/runner.h"
 #include "engines/engine.h"
 #include "report/env_report.h"
 #include "report/report.h"
+#include "sys/devguard.h"
+#include "sys/devres.h"
 #include "util/error.h"
 #include "util/units.h"
 #include "util/xmalloc.h"
 #include "workload/options.h"
 
 static const char quick_usage[] =
-	"usage: iobench quick [DIR] [--size=SIZE] [--runtime=TIME] [--engine=NAME]\n"
-	"                     [--output-format=table|json|normal] [--no-monitor]\n"
-	"                     [--monitor-interval=SEC] [--warn-slab=SIZE]\n"
+	"usage: iobench quick [DIR | DEVICE...] [--size=SIZE] [--runtime=TIME] [--engine=NAME]\n"
+	"                     [--output-format=table|json|normal] [--allow-destroy=DEVICE]\n"
+	"                     [--memory-limit=SIZE] [--no-monitor] [--monitor-interval=SEC]\n"
+	"                     [--warn-slab=SIZE]\n"
 	"\n"
 	"Measure DIR (default .) the way CrystalDiskMark does: sequential 1 MiB\n"
 	"read and write at queue depth 8 and 1, random 4 KiB read and write at\n"
@@ -37,7 +41,24 @@ static const char quick_usage[] =
 	"--engine (default io_uring; a synchronous engine such as psync runs the\n"
 	"depth-1 rows only). The test file is removed afterwards. The table is\n"
 	"headed by a short system capture of DIR and followed by the monitor's\n"
-	"summary and any warnings (see 'iobench help run').\n";
+	"summary and any warnings (see 'iobench help run').\n"
+	"\n"
+	"Block devices (one or more, e.g. iobench quick /dev/sdb /dev/sdc /dev/md3)\n"
+	"are measured one after the other and printed in one table, a row group per\n"
+	"device, over the first --size bytes of each (at most the device): 'hdparm\n"
+	"-t' (the device's page cache dropped, then one buffered pass of 2 MiB\n"
+	"reads, as hdparm -t), 'hdparm -t --direct' (the same with O_DIRECT), the\n"
+	"SEQ1M and RND4K read rows (O_DIRECT), and 'hdparm -T' (the first 2 MiB\n"
+	"read over and over from the page cache: the memory's speed, not the\n"
+	"device's; its run is not monitored). A device is only read: nothing is\n"
+	"written to it unless --allow-destroy=DEVICE names it (repeatable), which\n"
+	"adds its SEQ1M and RND4K write rows and destroys its data; a device in use\n"
+	"(mounted, swap, held by md/dm) is refused even then. MB/s are 10^6 bytes\n"
+	"per second (hdparm's MB are MiB). Several paths must all be block devices;\n"
+	"other formats than the table take one device.\n"
+	"\n"
+	"options:\n"
+	ENVWATCH_USAGE;
 
 struct quick_test {
 	const char *label;
@@ -138,47 +159,13 @@ static void print_table(const struct run_result *r, const bool *ran, const char 
 	}
 }
 
-static int run_quick(int argc, char **argv)
+/* The directory form; the block-device form is quick_dev.c's. */
+static int quick_dir(const char *dir, const struct quick_opts *o, struct runner_args *ra)
 {
-	const char *dir = ".", *size = "1g", *runtime = "5s", *engine = "io_uring";
-	const char *fmt = "table";
-	struct runner_args ra;
-	runner_args_init(&ra);
-	int rc;
-	char why[256];
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			fputs(quick_usage, stdout);
-			return 0;
-		} else if (!strncmp(a, "--size=", 7)) {
-			size = a + 7;
-		} else if (!strncmp(a, "--runtime=", 10)) {
-			runtime = a + 10;
-		} else if (!strncmp(a, "--engine=", 9)) {
-			engine = a + 9;
-		} else if (!strncmp(a, "--output-format=", 16)) {
-			fmt = a + 16;
-		} else if ((rc = envwatch_parse_flag(&ra.env, a, why, sizeof(why))) != 0) {
-			if (rc < 0) {
-				error("%s", why);
-				return 1;
-			}
-		} else if (a[0] == '-') {
-			error("unknown flag '%s' for 'iobench quick'; see 'iobench help quick'", a);
-			return 1;
-		} else {
-			dir = a;
-		}
-	}
-	unsigned formats = 0;
-	if (strcmp(fmt, "table") && report_parse_formats(fmt, &formats) < 0) {
-		error("unknown --output-format '%s': use table, json, json+, terse or normal", fmt);
-		return 1;
-	}
+	const char *size = o->size, *runtime = o->runtime, *engine = o->engine;
 	struct stat st;
 	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
-		error("quick: '%s' is not a directory", dir);
+		error("quick: '%s' is not a directory or a block device", dir);
 		return 1;
 	}
 	bool direct = direct_supported(dir);
@@ -192,13 +179,13 @@ static int run_quick(int argc, char **argv)
 	}
 	if (!direct)
 		warning("'%s' does not support O_DIRECT: figures include the page cache", dir);
-	ra.env_path = dir;
+	ra->env_path = dir;
 	struct run_result res;
-	int status = runner_run(&l, &ra, &res);
+	int status = runner_run(&l, ra, &res);
 	unlink(path);
 	if (res.nr_jobs) {
-		if (formats)
-			report_write(&res, formats, stdout);
+		if (o->formats)
+			report_write(&res, o->formats, stdout);
 		else {
 			env_text_header(res.env, "", stdout);
 			print_table(&res, ran, dir, size, runtime, engine, direct);
@@ -211,9 +198,85 @@ static int run_quick(int argc, char **argv)
 	return status;
 }
 
+static int run_quick(int argc, char **argv)
+{
+	struct quick_opts o = { .size = "1g", .runtime = "5s", .engine = "io_uring" };
+	const char *fmt = "table";
+	struct runner_args ra;
+	runner_args_init(&ra);
+	const char **paths = xcalloc((size_t)argc + 1, sizeof(*paths));
+	const char **allow = xcalloc((size_t)argc + 1, sizeof(*allow));
+	size_t np = 0, na = 0, nbdev = 0;
+	int rc, status = 1;
+	char why[512];
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			fputs(quick_usage, stdout);
+			status = 0;
+			goto out;
+		} else if (!strncmp(a, "--size=", 7)) {
+			o.size = a + 7;
+		} else if (!strncmp(a, "--runtime=", 10)) {
+			o.runtime = a + 10;
+		} else if (!strncmp(a, "--engine=", 9)) {
+			o.engine = a + 9;
+		} else if (!strncmp(a, "--output-format=", 16)) {
+			fmt = a + 16;
+		} else if (!strncmp(a, "--allow-destroy=", 16) && a[16]) {
+			allow[na++] = a + 16;
+		} else if ((rc = envwatch_parse_flag(&ra.env, a, why, sizeof(why))) != 0) {
+			if (rc < 0) {
+				error("%s", why);
+				goto out;
+			}
+		} else if (a[0] == '-') {
+			error("unknown flag '%s' for 'iobench quick'; see 'iobench help quick'", a);
+			goto out;
+		} else {
+			paths[np++] = a;
+			nbdev += devres_is_block_device(a) == 1;
+		}
+	}
+	if (strcmp(fmt, "table") && report_parse_formats(fmt, &o.formats) < 0) {
+		error("unknown --output-format '%s': use table, json, json+, terse or normal", fmt);
+		goto out;
+	}
+	o.allow = (struct devguard_allow){ .devices = allow, .nr_devices = na };
+	if (devguard_allow_validate(&o.allow, why, sizeof(why)) < 0) {
+		error("%s", why);
+		goto out;
+	}
+	if (np && nbdev == np) {
+		status = quick_devices(paths, np, &o, &ra);
+		goto out;
+	}
+	if (np > 1 && !nbdev) {
+		error("quick takes one directory, or one or more block devices; got %zu paths "
+		      "('%s', '%s'%s)", np, paths[0], paths[1], np > 2 ? ", ..." : "");
+		goto out;
+	}
+	for (size_t i = 0; np > 1 && i < np; i++)
+		if (devres_is_block_device(paths[i]) != 1) {
+			error("quick measures one directory, or one or more block devices: '%s' is "
+			      "not a block device", paths[i]);
+			goto out;
+		}
+	if (na) {
+		error("--allow-destroy names a block device to write to; quick on a directory "
+		      "writes only its own test file");
+		goto out;
+	}
+	status = quick_dir(np ? paths[0] : ".", &o, &ra);
+out:
+	free(paths);
+	free(allow);
+	return status;
+}
+
 const struct command cmd_quick = {
 	.name = "quick",
-	.summary = "a one-minute CrystalDiskMark-like table for a directory",
+	.summary = "a one-minute CrystalDiskMark-like table for a directory or block devices",
 	.usage = quick_usage,
 	.run = run_quick,
 };

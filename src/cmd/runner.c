@@ -8,10 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd/memlimit.h"
 #include "cmd/signals.h"
 #include "report/env_report.h"
 #include "report/report.h"
 #include "util/error.h"
+#include "util/strutil.h"
 #include "util/xmalloc.h"
 #include "workload/anomaly.h"
 #include "workload/run.h"
@@ -49,8 +51,41 @@ static int exit_status(int rc)
 	return rc < 0 ? 1 : 0;
 }
 
+/* --memory-limit: the cgroup, with the page cache of every filename= the
+ * jobs name dropped (files named after the job are dropped by the job's own
+ * invalidate=1). 0 or -1 after printing why. */
+static int limit_begin(const struct job_list *list, const struct runner_args *ra,
+		       struct memlimit *ml)
+{
+	if (!ra->env.memory_limit)
+		return memlimit_begin(ml, 0, NULL, 0);
+	char **paths = NULL;
+	size_t n = 0;
+	for (size_t i = 0; i < list->nr; i++) {
+		const struct job_spec *s = &list->jobs[i];
+		if (!s->filename || !*s->filename)
+			continue;
+		char **names, **dirs = NULL;
+		size_t k = str_split_escaped(s->filename, ':', &names);
+		if (s->directory && *s->directory)
+			str_split_escaped(s->directory, ':', &dirs);
+		paths = xrealloc(paths, (n + k) * sizeof(*paths));
+		for (size_t j = 0; j < k; j++)
+			paths[n++] = names[j][0] != '/' && dirs ? xasprintf("%s/%s", dirs[0], names[j])
+								: xstrdup(names[j]);
+		str_list_free(names);
+		if (dirs)
+			str_list_free(dirs);
+	}
+	int rc = memlimit_begin(ml, ra->env.memory_limit, (const char *const *)paths, n);
+	for (size_t i = 0; i < n; i++)
+		free(paths[i]);
+	free(paths);
+	return rc;
+}
+
 static int run_watched(const struct job_list *list, const struct runner_args *ra,
-		       struct envwatch *ew, struct run_result *res)
+		       struct envwatch *ew, struct memlimit *ml, struct run_result *res)
 {
 	struct run_config cfg = {
 		.show_progress = ra->progress,
@@ -59,11 +94,13 @@ static int run_watched(const struct job_list *list, const struct runner_args *ra
 		.guard = {
 			.devices = ra->allow_destroy,
 			.nr_devices = ra->nr_allow_destroy,
-			.readonly_by = ra->readonly ? "--readonly" : NULL,
+			.readonly_by = ra->readonly_by ? ra->readonly_by
+				     : ra->readonly ? "--readonly" : NULL,
 		},
 	};
 	int rc = workload_run(list, &cfg, res);
 	res->env = envwatch_end(ew);
+	memlimit_end(ml, res->env);
 	struct anomaly_input in;
 	anomaly_input_from_run(res, &in);
 	anomaly_check(&in, res->env);
@@ -74,9 +111,14 @@ int runner_run(const struct job_list *list, const struct runner_args *ra, struct
 {
 	char *tmp;
 	struct envwatch ew;
+	struct memlimit ml;
+	if (limit_begin(list, ra, &ml) < 0) {
+		memset(res, 0, sizeof(*res));
+		return 1;
+	}
 	envwatch_begin(&ew, runner_env_path(list, ra, &tmp), &ra->env);
 	free(tmp);
-	return run_watched(list, ra, &ew, res);
+	return run_watched(list, ra, &ew, &ml, res);
 }
 
 /* fio's start-of-run lines: one per job definition, then the thread count. */
@@ -114,6 +156,12 @@ int runner_run_and_report(const struct job_list *list, const struct runner_args 
 	}
 	char *tmp;
 	struct envwatch ew;
+	struct memlimit ml;
+	if (limit_begin(list, ra, &ml) < 0) {
+		if (out != stdout)
+			fclose(out);
+		return 1;
+	}
 	envwatch_begin(&ew, runner_env_path(list, ra, &tmp), &ra->env);
 	free(tmp);
 	if (formats & REPORT_NORMAL) {
@@ -121,7 +169,7 @@ int runner_run_and_report(const struct job_list *list, const struct runner_args 
 		print_job_lines(list, out);
 	}
 	struct run_result res;
-	int status = run_watched(list, ra, &ew, &res);
+	int status = run_watched(list, ra, &ew, &ml, &res);
 	if (res.nr_jobs) {
 		if (report_write(&res, formats, out) < 0 && status == 0)
 			status = 1;

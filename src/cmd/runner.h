@@ -21,6 +21,8 @@ struct runner_args {
 	const char *const *allow_destroy; /* --allow-destroy=DEVICE values */
 	size_t nr_allow_destroy;
 	bool readonly;            /* --readonly: refuse every write and trim */
+	const char *readonly_by;  /* read-only mode set by something else (named in
+				     the refusal), or NULL */
 	struct envwatch_opts env; /* --monitor-interval, --no-monitor, --warn-slab */
 	const char *env_path;     /* where to capture the system; NULL = the first
 				     job's directory or file */

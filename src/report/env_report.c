@@ -3,8 +3,31 @@
  */
 #include "report/env_report.h"
 
+#include <inttypes.h>
+
 #include "report/monitor_report.h"
 #include "report/sysinfo_report.h"
+#include "util/units.h"
+
+/* What --memory-limit's cgroup did (sys/memcg.h). */
+static void json_memcg(struct json_writer *w, const struct memcg_stats *m)
+{
+	json_key(w, "memory_limit");
+	json_object_begin(w);
+	json_kv_uint(w, "cgroup_version", m->version);
+	json_kv_string(w, "cgroup", m->path);
+	json_kv_uint(w, "limit_bytes", m->limit_bytes);
+	json_kv_uint(w, "peak_bytes", m->peak_bytes);
+	json_kv_uint(w, "limit_hits", m->limit_hits);
+	json_kv_uint(w, "oom_kills", m->oom_kills);
+	if (m->have_scan)
+		json_kv_uint(w, "scan_pages", m->scan_pages);
+	json_kv_uint(w, "reclaim_pages", m->reclaim_pages);
+	json_kv_uint(w, "refault_anon_pages", m->refault_anon);
+	json_kv_uint(w, "refault_file_pages", m->refault_file);
+	json_kv_uint(w, "swap_bytes", m->swap_bytes);
+	json_object_end(w);
+}
 
 void env_json_members(struct json_writer *w, const struct run_env *e)
 {
@@ -42,6 +65,8 @@ void env_json_members(struct json_writer *w, const struct run_env *e)
 		json_array_end(w);
 		json_object_end(w);
 	}
+	if (e->have_memcg)
+		json_memcg(w, &e->memcg);
 	json_key(w, "warnings");
 	json_array_begin(w);
 	for (size_t i = 0; i < e->nr_warnings; i++) {
@@ -82,6 +107,16 @@ void env_text_footer(const struct run_env *e, FILE *out)
 	if (e->have_monitor) {
 		fputc('\n', out);
 		monitor_text_summary(out, &e->summary, e->series.all_disks);
+	}
+	if (e->have_memcg) {
+		const struct memcg_stats *m = &e->memcg;
+		char a[16], b[16];
+		fprintf(out, "\nMemory limit: %s (cgroup v%u %s): peak %s, limit reached %" PRIu64
+			" times, %" PRIu64 " pages %s, %" PRIu64 " OOM kills\n",
+			fmt_iec(m->limit_bytes, a, sizeof(a)), m->version, m->path,
+			fmt_iec(m->peak_bytes, b, sizeof(b)), m->limit_hits,
+			m->reclaim_pages,
+			m->version == 2 ? "reclaimed" : "uncharged (reclaimed or freed)", m->oom_kills);
 	}
 	if (e->nr_warnings) {
 		fputs("\nWarnings:\n", out);

@@ -163,13 +163,23 @@ static void check_memory(const struct anomaly_input *in, struct run_env *e)
 		uint64_t all = v->pgscan_anon + v->pgscan_file;
 		uint64_t known = v->pgscan_kswapd + v->pgscan_direct;
 		uint64_t limit_scan = all > known ? all - known : 0;
+		/* --memory-limit's own reclaim is the point of it; v1 does not
+		 * count scans per cgroup, so while its limit was reclaiming no
+		 * other cgroup's limit reclaim can be told apart */
+		if (e->have_memcg) {
+			uint64_t own = e->memcg.have_scan ? e->memcg.scan_pages :
+				       e->memcg.limit_hits ? limit_scan : 0;
+			limit_scan = limit_scan > own ? limit_scan - own : 0;
+		}
 		if (ram_pages && limit_scan > ram_pages / 100)
 			run_env_warn(e, "reclaim",
 				     xstrdup("memory-cgroup limit reclaim during the run: a cgroup's "
 					     "memory limit made its tasks reclaim"),
 				     xasprintf("pgscan_anon + pgscan_file +%" PRIu64 " pages beyond "
-					       "kswapd and direct reclaim (%.1f%% of RAM)",
-					       limit_scan, pct(limit_scan, ram_pages)),
+					       "kswapd and direct reclaim (%.1f%% of RAM)%s",
+					       limit_scan, pct(limit_scan, ram_pages),
+					       e->have_memcg ? ", not counting --memory-limit's "
+							       "own cgroup" : ""),
 				     xstrdup("raise the memory limit of the benchmark's cgroup (or of "
 					     "the busy one) or use direct=1"));
 		else if (ram_pages && v->pgscan_kswapd > ram_pages / 10)
@@ -248,8 +258,29 @@ static void check_load(const struct anomaly_input *in, struct run_env *e)
 		     xstrdup("find the other work (top, iotop) and repeat on a quiet system"));
 }
 
+/* Under --memory-limit the cgroup should squeeze the page cache only: OOM
+ * kills, swap or the process's own memory refaulting mean it squeezed the
+ * workload itself. */
+static void check_memory_limit(struct run_env *e)
+{
+	const struct memcg_stats *m = &e->memcg;
+	if (!e->have_memcg || (!m->oom_kills && !m->swap_bytes && m->refault_anon < 64))
+		return;
+	char a[16], b[16], c[16];
+	run_env_warn(e, "reclaim",
+		     xasprintf("the --memory-limit of %s squeezed the run's own memory, not only "
+			       "its page cache", B(m->limit_bytes, a)),
+		     xasprintf("cgroup v%u '%s': peak %s, limit reached %" PRIu64 " times, "
+			       "workingset_refault_anon +%" PRIu64 " pages, swap %s, OOM kills %" PRIu64,
+			       m->version, m->path, B(m->peak_bytes, b), m->limit_hits,
+			       m->refault_anon, B(m->swap_bytes, c), m->oom_kills),
+		     xstrdup("raise --memory-limit: it must hold the jobs' buffers and only the "
+			     "page cache should be short of room"));
+}
+
 void anomaly_check(const struct anomaly_input *in, struct run_env *e)
 {
+	check_memory_limit(e);
 	if (in->any_device_io) {
 		check_page_cache(in, e);
 		check_write_cache(in, e);

@@ -2,7 +2,8 @@
  * The machine around a run: what iobench captured once at the start (the
  * system capture, sys/sysinfo.h), what it sampled while the workload ran
  * (the monitor series and its summary, sys/monitor.h), which other
- * processes did storage I/O meanwhile, and the anomaly warnings judged at
+ * processes did storage I/O meanwhile, what a --memory-limit cgroup did
+ * (sys/memcg.h), and the anomaly warnings judged at
  * the end (workload/anomaly.h). run and quick results and bonnie results
  * each own one; reporters read it like the rest of a result.
  */
@@ -13,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sys/memcg.h"
 #include "sys/monitor.h"
 #include "sys/monitor_calc.h"
 #include "sys/procio.h"
@@ -37,6 +39,8 @@ struct run_env {
 					 and their storage I/O over the run */
 	size_t nr_others;
 	uint64_t warn_slab_bytes;     /* slab-growth threshold */
+	bool have_memcg;              /* the workload ran under --memory-limit ... */
+	struct memcg_stats memcg;     /* ... and this is what the limit did */
 	struct run_warning *warnings;
 	size_t nr_warnings;
 };

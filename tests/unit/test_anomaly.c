@@ -208,6 +208,55 @@ int main(void)
 	fixture_finish(&f);
 	expect(&f, &in, "reclaim", "beyond kswapd and direct", "memory-cgroup limit reclaim");
 
+	/* --memory-limit's own cgroup reclaiming at its limit is intended:
+	 * v1 counts no scans per cgroup, so none is blamed elsewhere ... */
+	fixture_init(&f);
+	quiet_input(&in);
+	f.s[1].vm.pgscan_file = 2000000;
+	f.s[1].vm.pgscan_anon = 10000;
+	fixture_finish(&f);
+	f.env.have_memcg = true;
+	f.env.memcg = (struct memcg_stats){ .version = 1, .limit_bytes = 512 * MiB,
+					    .limit_hits = 5000, .refault_file = 300000 };
+	expect(&f, &in, NULL, NULL, "v1: the run's own limit reclaim");
+	/* ... v2 subtracts its own scans: what is left is another cgroup's */
+	fixture_init(&f);
+	quiet_input(&in);
+	f.s[1].vm.pgscan_file = 2000000;
+	f.s[1].vm.pgscan_anon = 10000;
+	fixture_finish(&f);
+	f.env.have_memcg = true;
+	f.env.memcg = (struct memcg_stats){ .version = 2, .limit_bytes = 512 * MiB,
+					    .limit_hits = 5000, .have_scan = true,
+					    .scan_pages = 2000000 };
+	expect(&f, &in, NULL, NULL, "v2: the run's own scans");
+	fixture_init(&f);
+	quiet_input(&in);
+	f.s[1].vm.pgscan_file = 2000000;
+	f.s[1].vm.pgscan_anon = 10000;
+	fixture_finish(&f);
+	f.env.have_memcg = true;
+	f.env.memcg = (struct memcg_stats){ .version = 2, .limit_bytes = 512 * MiB,
+					    .limit_hits = 50, .have_scan = true, .scan_pages = 10000 };
+	expect(&f, &in, "reclaim", "+2000000 pages beyond", "v2: another cgroup's limit reclaim");
+	/* the limit squeezed the run's own memory */
+	fixture_init(&f);
+	quiet_input(&in);
+	fixture_finish(&f);
+	f.env.have_memcg = true;
+	f.env.memcg = (struct memcg_stats){ .version = 1, .limit_bytes = 32 * MiB,
+					    .peak_bytes = 32 * MiB, .limit_hits = 90,
+					    .refault_anon = 5000 };
+	snprintf(f.env.memcg.path, sizeof(f.env.memcg.path), "/cg/iobench.1");
+	expect(&f, &in, "reclaim", "workingset_refault_anon +5000 pages", "own memory refaulting");
+	fixture_init(&f);
+	quiet_input(&in);
+	fixture_finish(&f);
+	f.env.have_memcg = true;
+	f.env.memcg = (struct memcg_stats){ .version = 2, .limit_bytes = 32 * MiB,
+					    .oom_kills = 1 };
+	expect(&f, &in, "reclaim", "OOM kills 1", "an OOM kill under the limit");
+
 	fixture_init(&f);
 	quiet_input(&in);
 	f.s[1].vm.pgscan_file = 3000; /* kswapd's own scanning, counted in both */

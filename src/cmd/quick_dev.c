@@ -1,0 +1,362 @@
+/*
+ * `iobench quick /dev/X [/dev/Y...]`: per device, what seed 002 ran hdparm
+ * for, and CrystalDiskMark's rows, in one table with a row group per device.
+ * The rows: "hdparm -t" (the device's page cache dropped, then one buffered
+ * sequential pass of 2 MiB read() calls over the region, as hdparm -t after
+ * its BLKFLSBUF), "hdparm -t --direct" (the same with O_DIRECT), SEQ1M Q8T1
+ * and Q1T1 and RND4K Q32T1 and Q1T1 reads (O_DIRECT, time-based over the
+ * region), and "hdparm -T" (the first 2 MiB read again and again from the
+ * page cache: memory and CPU, not the device; primed during a ramp, run
+ * apart, unwatched, because it measures the cache by design). A device is
+ * only read unless --allow-destroy names it: then its write rows run too,
+ * after the device guard let them (a device in use is refused even so).
+ * The other devices run with read-only mode set, so the workload itself
+ * refuses any write to them.
+ */
+#include "cmd/quick_dev.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "engines/engine.h"
+#include "report/env_report.h"
+#include "report/report.h"
+#include "sys/devres.h"
+#include "sys/pagecache.h"
+#include "util/error.h"
+#include "util/units.h"
+#include "util/xmalloc.h"
+#include "workload/options.h"
+
+#define HDPARM_BLOCK (2ull << 20) /* hdparm's 2 MiB reads */
+
+struct dev_test {
+	const char *label; /* the row */
+	const char *name;  /* the job */
+	const char *rw, *bs, *depth;
+	bool write;
+	bool hdparm;       /* psync, one pass (not time-based) */
+	bool direct;       /* hdparm rows: O_DIRECT (the others follow the device) */
+};
+
+static const struct dev_test dev_tests[] = {
+	{ "hdparm -t", "hdparm-t-buffered", "read", "2m", "1", false, true, false },
+	{ "hdparm -t --direct", "hdparm-t-direct", "read", "2m", "1", false, true, true },
+	{ "SEQ1M Q8T1", "1m-read-q8", "read", "1m", "8", false, false, false },
+	{ "SEQ1M Q8T1", "1m-write-q8", "write", "1m", "8", true, false, false },
+	{ "SEQ1M Q1T1", "1m-read-q1", "read", "1m", "1", false, false, false },
+	{ "SEQ1M Q1T1", "1m-write-q1", "write", "1m", "1", true, false, false },
+	{ "RND4K Q32T1", "4k-randread-q32", "randread", "4k", "32", false, false, false },
+	{ "RND4K Q32T1", "4k-randwrite-q32", "randwrite", "4k", "32", true, false, false },
+	{ "RND4K Q1T1", "4k-randread-q1", "randread", "4k", "1", false, false, false },
+	{ "RND4K Q1T1", "4k-randwrite-q1", "randwrite", "4k", "1", true, false, false },
+};
+#define NR_DEV_TESTS (sizeof(dev_tests) / sizeof(dev_tests[0]))
+#define CACHED_LABEL "hdparm -T"
+
+struct dev_run {
+	const char *path;
+	uint64_t size, region;
+	bool writes;           /* --allow-destroy names it */
+	bool direct;           /* O_DIRECT opens work */
+	int job[NR_DEV_TESTS]; /* index into res.jobs, -1 not run */
+	struct run_result res;
+	struct run_result cached;
+	int status;
+};
+
+static int dset(struct job_spec *s, const char *k, const char *v)
+{
+	char why[256];
+	int rc = option_set(s, k, v, why, sizeof(why));
+	if (rc < 0)
+		error("quick: %s", why);
+	return rc;
+}
+
+static bool named(const struct devguard_allow *a, dev_t rdev)
+{
+	for (size_t i = 0; i < a->nr_devices; i++) {
+		struct stat st;
+		if (stat(a->devices[i], &st) == 0 && S_ISBLK(st.st_mode) && st.st_rdev == rdev)
+			return true;
+	}
+	return false;
+}
+
+/* Everything checked before any device is touched. */
+static int dev_prepare(struct dev_run *d, const struct quick_opts *o)
+{
+	struct stat st;
+	if (stat(d->path, &st) < 0 || !S_ISBLK(st.st_mode))
+		return error("quick: '%s' is not a block device", d->path);
+	int fd = open(d->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return error_errno(-errno, "quick: cannot open '%s'", d->path);
+	int rc = devres_bdev_size(fd, &d->size);
+	close(fd);
+	if (rc < 0)
+		return error_errno(rc, "quick: cannot read the size of '%s'", d->path);
+	const char *why = NULL;
+	uint64_t want;
+	if (parse_size(o->size, 1024, &want, &why) < 0)
+		return error("quick: bad --size '%s': %s", o->size, why ? why : "not a size");
+	d->region = want < d->size ? want : d->size;
+	d->region -= d->region % HDPARM_BLOCK;
+	if (d->region < HDPARM_BLOCK)
+		return error("quick: '%s' (%llu bytes) is smaller than the 2 MiB the tests need",
+			     d->path, (unsigned long long)d->size);
+	fd = open(d->path, O_RDONLY | O_DIRECT | O_CLOEXEC);
+	d->direct = fd >= 0;
+	if (fd >= 0)
+		close(fd);
+	d->writes = named(&o->allow, st.st_rdev);
+	if (d->writes) {
+		char w[2560];
+		if (devguard_check(d->path, DEVGUARD_WRITE, &o->allow, w, sizeof(w)) < 0)
+			return error("quick: refusing to write to '%s': %s", d->path, w);
+	}
+	return 0;
+}
+
+static bool engine_sync(const char *name)
+{
+	const struct engine_ops *e = engine_find(name);
+	return e && (e->flags & ENGINE_SYNC);
+}
+
+static int add_job(struct job_list *l, const struct dev_run *d, const struct dev_test *t,
+		   const char *engine, const char *runtime)
+{
+	char region[32];
+	snprintf(region, sizeof(region), "%llu", (unsigned long long)d->region);
+	bool direct = t->hdparm ? t->direct : d->direct;
+	struct job_spec *s = job_list_add(l);
+	if (dset(s, "name", t->name) || dset(s, "filename", d->path) || dset(s, "size", region) ||
+	    dset(s, "rw", t->rw) || dset(s, "bs", t->bs) || dset(s, "iodepth", t->depth) ||
+	    dset(s, "runtime", runtime) || dset(s, "ioengine", t->hdparm ? "psync" : engine) ||
+	    dset(s, "direct", direct ? "1" : "0") || dset(s, "stonewall", NULL) ||
+	    (!t->hdparm && dset(s, "time_based", NULL)))
+		return -EINVAL;
+	job_spec_finalize(s);
+	return job_spec_validate(s, NULL, NULL) < 0 ? -EINVAL : 0;
+}
+
+static int build_dev_jobs(struct job_list *l, struct dev_run *d, const struct quick_opts *o)
+{
+	bool sync = engine_sync(o->engine);
+	int k = 0;
+	for (size_t i = 0; i < NR_DEV_TESTS; i++) {
+		const struct dev_test *t = &dev_tests[i];
+		d->job[i] = -1;
+		if ((t->write && !d->writes) || (t->hdparm && t->direct && !d->direct) ||
+		    (!t->hdparm && sync && strcmp(t->depth, "1")))
+			continue;
+		if (add_job(l, d, t, o->engine, o->runtime) < 0)
+			return -EINVAL;
+		d->job[i] = k++;
+	}
+	return 0;
+}
+
+/* hdparm -T: the first 2 MiB over and over from the page cache, primed
+ * during the ramp, in a run of its own without the monitor or a memory
+ * limit: its warnings would only say what the row is for. */
+static int run_cached(struct dev_run *d, const struct quick_opts *o, const struct runner_args *ra)
+{
+	struct job_list l = { 0 };
+	struct job_spec *s = job_list_add(&l);
+	if (dset(s, "name", "hdparm-T-cached") || dset(s, "filename", d->path) ||
+	    dset(s, "size", "2m") || dset(s, "rw", "read") || dset(s, "bs", "2m") ||
+	    dset(s, "ioengine", "psync") || dset(s, "direct", "0") || dset(s, "invalidate", "0") ||
+	    dset(s, "time_based", NULL) || dset(s, "runtime", o->runtime) ||
+	    dset(s, "ramp_time", "200ms")) {
+		job_list_release(&l);
+		return 1;
+	}
+	job_spec_finalize(s);
+	if (job_spec_validate(s, NULL, NULL) < 0) {
+		job_list_release(&l);
+		return 1;
+	}
+	struct runner_args c = *ra;
+	c.env.no_monitor = true;
+	c.env.memory_limit = 0;
+	c.quiet = true;
+	int status = runner_run(&l, &c, &d->cached);
+	job_list_release(&l);
+	return status;
+}
+
+static int dev_measure(struct dev_run *d, const struct quick_opts *o, const struct runner_args *ra)
+{
+	struct job_list l = { 0 };
+	if (build_dev_jobs(&l, d, o) < 0) {
+		job_list_release(&l);
+		return 1;
+	}
+	struct runner_args r = *ra;
+	r.env_path = d->path;
+	r.quiet = true;
+	char *ro = NULL;
+	if (d->writes) {
+		r.allow_destroy = o->allow.devices;
+		r.nr_allow_destroy = o->allow.nr_devices;
+	} else {
+		ro = xasprintf("quick: '%s' is not named by --allow-destroy", d->path);
+		r.readonly_by = ro;
+	}
+	pagecache_drop(d->path); /* hdparm -t's BLKFLSBUF */
+	int status = runner_run(&l, &r, &d->res);
+	job_list_release(&l);
+	if (status < 128) {
+		int cs = run_cached(d, o, &r);
+		if (!status)
+			status = cs;
+	}
+	free(ro);
+	return status;
+}
+
+static void figures(const struct run_result *r, int k, enum ddir dd, double *mb, double *iops)
+{
+	*mb = *iops = -1;
+	if (k < 0 || (size_t)k >= r->nr_jobs)
+		return;
+	const struct dir_result *x = &r->jobs[k].dir[dd];
+	double sec = (double)x->runtime_ns / 1e9;
+	*mb = *iops = 0;
+	if (sec > 0) {
+		*mb = (double)x->io_bytes / 1e6 / sec;
+		*iops = (double)x->total_ios / sec;
+	}
+}
+
+static void cell(double v, const char *fmt)
+{
+	if (v < 0)
+		printf(" %12s", "-");
+	else
+		printf(fmt, v);
+}
+
+static void print_row(int w, const char *dev, const char *label, const double f[4])
+{
+	printf("%-*s %-20s", w, dev, label);
+	cell(f[0], " %12.2f");
+	cell(f[1], " %12.2f");
+	cell(f[2], " %12.0f");
+	cell(f[3], " %12.0f");
+	putchar('\n');
+}
+
+static void print_dev_rows(int w, const struct dev_run *d)
+{
+	const char *dev = d->path;
+	for (size_t i = 0; i < NR_DEV_TESTS; i++) {
+		if (i && !strcmp(dev_tests[i].label, dev_tests[i - 1].label))
+			continue; /* the write half of a pair */
+		bool pair = i + 1 < NR_DEV_TESTS && !strcmp(dev_tests[i].label, dev_tests[i + 1].label);
+		double f[4];
+		figures(&d->res, d->job[i], DDIR_READ, &f[0], &f[2]);
+		if (pair)
+			figures(&d->res, d->job[i + 1], DDIR_WRITE, &f[1], &f[3]);
+		else
+			f[1] = f[3] = -1;
+		if (f[0] < 0 && f[1] < 0)
+			continue;
+		print_row(w, dev, dev_tests[i].label, f);
+		dev = "";
+	}
+	double f[4] = { -1, -1, -1, -1 };
+	figures(&d->cached, d->cached.nr_jobs ? 0 : -1, DDIR_READ, &f[0], &f[2]);
+	if (f[0] >= 0)
+		print_row(w, dev, CACHED_LABEL, f);
+}
+
+static void print_table(const struct dev_run *runs, size_t n, const struct quick_opts *o)
+{
+	int w = 6;
+	for (size_t i = 0; i < n; i++)
+		if ((int)strlen(runs[i].path) > w)
+			w = (int)strlen(runs[i].path);
+	printf("iobench quick: %zu block device%s, %s per test, %s (hdparm rows: psync)\n", n,
+	       n == 1 ? "" : "s", o->runtime, o->engine);
+	for (size_t i = 0; i < n; i++) {
+		char a[16], b[16];
+		const struct dev_run *d = &runs[i];
+		printf("  %s: %s, region %s, %s, %s\n", d->path, fmt_iec(d->size, a, sizeof(a)),
+		       fmt_iec(d->region, b, sizeof(b)),
+		       d->direct ? "O_DIRECT" : "buffered (O_DIRECT unsupported: page cache included)",
+		       d->writes ? "written (--allow-destroy names it: its data is destroyed)"
+				 : "read only (--allow-destroy=DEVICE adds its write rows)");
+	}
+	printf("%-*s %-20s %12s %12s %12s %12s\n", w, "device", "test", "read MB/s", "write MB/s",
+	       "read IOPS", "write IOPS");
+	for (size_t i = 0; i < n; i++)
+		print_dev_rows(w, &runs[i]);
+}
+
+/* One device's report in fio's formats: hdparm -T joins as the last group. */
+static void report_one(struct dev_run *d, unsigned formats)
+{
+	struct run_result *r = &d->res, *c = &d->cached;
+	if (c->nr_jobs && r->nr_jobs) {
+		r->jobs = xrealloc(r->jobs, (r->nr_jobs + 1) * sizeof(*r->jobs));
+		r->jobs[r->nr_jobs] = c->jobs[0];
+		r->jobs[r->nr_jobs].groupid = r->jobs[r->nr_jobs - 1].groupid + 1;
+		r->nr_jobs++;
+		for (size_t i = 1; i < c->nr_jobs; i++)
+			job_result_release(&c->jobs[i]);
+		c->nr_jobs = 0;
+	}
+	if (r->nr_jobs)
+		report_write(r, formats, stdout);
+}
+
+int quick_devices(const char *const *devs, size_t n, const struct quick_opts *o,
+		  struct runner_args *ra)
+{
+	if (n > 1 && o->formats) {
+		error("quick: --output-format other than the table takes one device; give the "
+		      "devices one run each");
+		return 1;
+	}
+	struct dev_run *runs = xcalloc(n, sizeof(*runs));
+	int status = 0;
+	size_t done = 0;
+	for (size_t i = 0; i < n && !status; i++) {
+		runs[i].path = devs[i];
+		if (dev_prepare(&runs[i], o) < 0)
+			status = 1;
+	}
+	for (size_t i = 0; i < n && !status; i++, done++)
+		status = dev_measure(&runs[i], o, ra);
+	if (done && o->formats) {
+		report_one(&runs[0], o->formats);
+	} else if (done) {
+		bool many = n > 1;
+		for (size_t i = 0; i < done; i++) {
+			if (many)
+				printf("%s:\n", runs[i].path);
+			env_text_header(runs[i].res.env, many ? "  " : "", stdout);
+		}
+		print_table(runs, done, o);
+		for (size_t i = 0; i < done; i++) {
+			if (many)
+				printf("\n%s:", runs[i].path);
+			env_text_footer(runs[i].res.env, stdout);
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		run_result_release(&runs[i].res);
+		run_result_release(&runs[i].cached);
+	}
+	free(runs);
+	return status;
+}
