@@ -185,56 +185,19 @@ static int check_own(int fd, const struct stat *st, const char *path, const stru
 	return -EPERM;
 }
 
-/* Take (or share) the run's O_EXCL claim on the block device open on fd. */
-static int claim(struct devguard_claims *c, int fd, dev_t dev, bool *fresh)
-{
-	int rc = 0;
-
-	*fresh = false;
-	pthread_mutex_lock(&c->lock);
-	for (size_t i = 0; i < c->n; i++)
-		if (c->v[i].dev == dev) {
-			c->v[i].refs++;
-			goto out;
-		}
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? 2 * c->cap : 8;
-		struct devguard_claim *v = realloc(c->v, cap * sizeof(*v));
-		if (!v) {
-			rc = -ENOMEM;
-			goto out;
-		}
-		c->v = v;
-		c->cap = cap;
-	}
-	char node[64];
-	snprintf(node, sizeof(node), "/proc/self/fd/%d", fd);
-	int x = open(node, O_RDONLY | O_EXCL | O_CLOEXEC | O_NONBLOCK);
-	if (x < 0) {
-		rc = -errno;
-		goto out;
-	}
-	c->v[c->n++] = (struct devguard_claim){ dev, x, 1 };
-	*fresh = true;
-out:
-	pthread_mutex_unlock(&c->lock);
-	return rc;
-}
-
 /* A block device the job writes: claim it, then run the guard on it. */
 static int check_data_bdev(int fd, const struct stat *st, const char *path,
 			   const struct devguard_use *u, struct devguard_fd *out, char *why,
 			   size_t whylen)
 {
 	unsigned what = u->what ? u->what : DEVGUARD_WRITE;
-	bool fresh;
 
 	if (!u->claims) {
 		say(why, whylen, "'%s' is a block device, and this caller cannot hold it exclusively",
 		    path);
 		return -EPERM;
 	}
-	int rc = claim(u->claims, fd, st->st_rdev, &fresh);
+	int rc = devguard_claim(u->claims, fd, st->st_rdev);
 	if (rc == -EBUSY) {
 		/* somebody has it: the guard says who (or that it is claimed) */
 		rc = devguard_check_fd(fd, path, what, u->allow, false, why, whylen);
@@ -453,37 +416,4 @@ int devguard_fopen(const char *path, bool append, const struct devguard_allow *a
 		return rc;
 	}
 	return 0;
-}
-
-void devguard_claims_init(struct devguard_claims *c)
-{
-	memset(c, 0, sizeof(*c));
-	pthread_mutex_init(&c->lock, NULL);
-}
-
-void devguard_claims_release(struct devguard_claims *c)
-{
-	for (size_t i = 0; i < c->n; i++)
-		close(c->v[i].fd);
-	free(c->v);
-	c->v = NULL;
-	c->n = c->cap = 0;
-	pthread_mutex_destroy(&c->lock);
-}
-
-void devguard_unclaim(struct devguard_claims *c, dev_t dev)
-{
-	if (!c || !dev)
-		return;
-	pthread_mutex_lock(&c->lock);
-	for (size_t i = 0; i < c->n; i++) {
-		if (c->v[i].dev != dev)
-			continue;
-		if (!--c->v[i].refs) {
-			close(c->v[i].fd);
-			c->v[i] = c->v[--c->n];
-		}
-		break;
-	}
-	pthread_mutex_unlock(&c->lock);
 }

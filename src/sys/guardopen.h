@@ -75,6 +75,10 @@ struct devguard_claims {
 void devguard_claims_init(struct devguard_claims *c);
 /* Closes every claim still held. */
 void devguard_claims_release(struct devguard_claims *c);
+/* Take the claim on dev, the block device open on fd, or share it when it
+ * is held already: 0, -EBUSY when another open holds the device
+ * exclusively, or -errno. devguard_adopt/open do this for data writes. */
+int devguard_claim(struct devguard_claims *c, int fd, dev_t dev);
 /* Drop one use of the claim on dev (0: none; nothing happens). */
 void devguard_unclaim(struct devguard_claims *c, dev_t dev);
 
