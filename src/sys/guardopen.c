@@ -279,6 +279,8 @@ int devguard_may_create(int dirfd, const char *path, char *why, size_t whylen)
 	char dir[PATH_MAX];
 	const char *slash = strrchr(path, '/');
 
+	if (whylen)
+		why[0] = '\0';
 	if (!slash)
 		snprintf(dir, sizeof(dir), ".");
 	else if (slash == path)
