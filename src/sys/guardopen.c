@@ -355,8 +355,11 @@ int devguard_openat(int dirfd, const char *path, int flags, mode_t mode,
 		    readonly_by(u));
 		return -EROFS;
 	}
+	/* planned as missing: try to create it first (it is there only if
+	 * somebody else made it, and then it is opened and judged) */
+	bool create_first = (flags & O_CREAT) && u->seen && !u->seen->type;
 	for (int tries = 0; tries < CREATE_TRIES; tries++) {
-		if (!((flags & O_CREAT) && (flags & O_EXCL))) {
+		if (!((flags & O_CREAT) && (flags & O_EXCL)) && !(create_first && !tries)) {
 			rc = open_existing(dirfd, path, flags, nofollow, u, out, why, whylen);
 			if (rc != -ENOENT || !(flags & O_CREAT)) {
 				if (rc == -ENOENT)

@@ -167,6 +167,16 @@ static void test_seen(void)
 	      strstr(why, "a symbolic link to '/dev/null', character device"), "O_NOFOLLOW names it: %s",
 	      why);
 
+	/* planned as missing, but made by somebody else before the layout */
+	struct devguard_seen none = { 0 };
+	struct devguard_use u0 = { .kind = DEVGUARD_DATA, .what = DEVGUARD_WRITE, .seen = &none };
+	CHECK(devguard_open(p, O_RDWR | O_CREAT, 0644, &u0, &g, why, sizeof(why)) == 0 && !g.created &&
+	      g.st.st_size == 4, "planned missing, found a regular file: opened, not truncated: %s", why);
+	close(g.fd);
+	CHECK(devguard_open(link, O_RDWR | O_CREAT, 0644, &u0, &g, why, sizeof(why)) == -ELOOP &&
+	      strstr(why, "did not exist when the run was set up and is now a symbolic link to '/dev/null'"),
+	      "planned missing, found a symlink: refused: %s", why);
+
 	path_in(fifo, sizeof(fifo), "fifo");
 	CHECK(mkfifo(fifo, 0600) == 0, "mkfifo");
 	CHECK(devguard_open(fifo, O_RDWR, 0, &u, &g, why, sizeof(why)) == -EINVAL &&
