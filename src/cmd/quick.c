@@ -23,6 +23,7 @@
 #include "report/report.h"
 #include "sys/devguard.h"
 #include "sys/devres.h"
+#include "sys/guardopen.h"
 #include "util/error.h"
 #include "util/units.h"
 #include "util/xmalloc.h"
@@ -84,11 +85,16 @@ static const struct quick_test tests[] = {
 static bool direct_supported(const char *dir)
 {
 	char *p = xasprintf("%s/.iobench-odirect.%d", dir, (int)getpid());
-	int fd = open(p, O_RDWR | O_CREAT | O_EXCL | O_DIRECT | O_CLOEXEC, 0600);
-	bool ok = fd >= 0;
-	if (fd >= 0)
-		close(fd);
-	unlink(p);
+	/* a probe file of iobench's own, through the guarded open */
+	struct devguard_use u = { .kind = DEVGUARD_OWN, .what = DEVGUARD_WRITE };
+	struct devguard_fd g;
+	char why[512];
+	bool ok = devguard_open(p, O_RDWR | O_CREAT | O_EXCL | O_DIRECT, 0600, &u, &g, why,
+				sizeof(why)) == 0;
+	if (ok) {
+		close(g.fd);
+		unlink(p);
+	}
 	free(p);
 	return ok;
 }

@@ -12,6 +12,7 @@
 #include "cmd/signals.h"
 #include "report/env_report.h"
 #include "report/report.h"
+#include "sys/guardopen.h"
 #include "util/error.h"
 #include "util/strutil.h"
 #include "util/xmalloc.h"
@@ -148,9 +149,11 @@ int runner_run_and_report(const struct job_list *list, const struct runner_args 
 	}
 	FILE *out = stdout;
 	if (ra->output_path) {
-		out = fopen(ra->output_path, "w");
-		if (!out) {
-			error_errno(-errno, "cannot open --output file '%s'", ra->output_path);
+		/* the guarded open: never a block device, --readonly or not */
+		struct devguard_allow ro = { .readonly_by = ra->readonly ? "--readonly" : NULL };
+		char why[2560];
+		if (devguard_fopen(ra->output_path, false, &ro, &out, why, sizeof(why)) < 0) {
+			error("cannot write the report (--output) to '%s': %s", ra->output_path, why);
 			return 1;
 		}
 	}

@@ -48,6 +48,7 @@ struct findings {
 	size_t len, used;
 	unsigned in_use, data;
 	unsigned uses; /* USE_* kinds found, for the remedy */
+	bool excl_held; /* the caller holds the device open with O_EXCL: no probe of it */
 };
 
 static void vappend(struct findings *f, const char *sep, const char *fmt, va_list ap)
@@ -642,7 +643,9 @@ static int examine_members(struct scan *s, const char *node, const struct member
 		if (rc)
 			return rc;
 	}
-	if (f->in_use == before) {
+	/* the device asked about is not probed when the caller holds it
+	 * exclusively itself; the devices reached from it always are */
+	if (f->in_use == before && (related || !f->excl_held)) {
 		int fd = open(node, O_RDONLY | O_EXCL | O_CLOEXEC | O_NONBLOCK);
 		if (fd >= 0)
 			close(fd);
@@ -779,60 +782,59 @@ static bool allowed(const struct devguard_allow *allow, dev_t dev)
 	return false;
 }
 
-int devguard_check(const char *path, unsigned what, const struct devguard_allow *allow,
-		   char *why, size_t whylen)
+/* The checks on block device rdev. node is a path that opens it (probed
+ * with libblkid and, unless excl_held, with O_EXCL); shown is the name the
+ * messages use; path is what the caller named. */
+static int check_bdev(const char *path, const char *node, const char *shown, dev_t rdev,
+		      bool excl_held, unsigned what, const struct devguard_allow *allow,
+		      char *why, size_t whylen)
 {
-	char real[PATH_MAX], sysdir[PATH_MAX];
+	char sysdir[PATH_MAX];
 	struct member *m;
-	struct stat st;
 	size_t n;
 	int rc;
 
-	if (whylen)
-		why[0] = '\0';
-	if (!what)
-		return 0;
-	if (allow && allow->readonly_by) {
-		say(why, whylen, "read-only mode (%s) forbids every write, trim and format",
-		    allow->readonly_by);
-		return -EROFS;
-	}
-	if (!realpath(path, real) || stat(real, &st) || !S_ISBLK(st.st_mode))
-		return 0; /* not there yet, or not a block device */
-	rc = devres_sysdir_of_dev(st.st_rdev, sysdir);
+	rc = devres_sysdir_of_dev(rdev, sysdir);
 	if (rc) {
-		say(why, whylen, "%s: cannot find block device %u:%u in sysfs to check it: %s", real,
-		    major(st.st_rdev), minor(st.st_rdev), strerror(-rc));
+		say(why, whylen, "%s: cannot find block device %u:%u in sysfs to check it: %s", shown,
+		    major(rdev), minor(rdev), strerror(-rc));
 		return rc;
 	}
 	m = calloc(MAX_MEMBERS, sizeof(*m));
 	if (!m)
 		return -ENOMEM;
-	rc = collect_members(sysdir, st.st_rdev, m, &n);
+	rc = collect_members(sysdir, rdev, m, &n);
 	if (rc) {
-		say(why, whylen, "%s: cannot list its partitions in '%s': %s", real, sysdir, strerror(-rc));
+		say(why, whylen, "%s: cannot list its partitions in '%s': %s", shown, sysdir, strerror(-rc));
 		free(m);
 		return rc;
 	}
 
 	char found[2048] = "", err[256] = "";
-	struct findings f = { .buf = found, .len = sizeof(found) };
-	rc = check_in_use(&f, real, m, n, err, sizeof(err));
+	struct findings f = { .buf = found, .len = sizeof(found), .excl_held = excl_held };
+	rc = check_in_use(&f, node, m, n, err, sizeof(err));
 	if (rc) {
-		say(why, whylen, "%s: cannot check whether it is in use: %s", real, err);
+		say(why, whylen, "%s: cannot check whether it is in use: %s", shown, err);
 		free(m);
 		return rc;
 	}
-	rc = check_data(&f, real, m, n);
+	rc = check_data(&f, node, m, n);
 	free(m);
 	if (rc) {
-		say(why, whylen, "%s: cannot probe it for signatures: %s", real, strerror(-rc));
+		say(why, whylen, "%s: cannot probe it for signatures: %s", shown, strerror(-rc));
 		return rc;
 	}
 	/* name the device when the caller's path does not */
 	char dev_intro[PATH_MAX + 16] = "";
-	if (strcmp(path, real))
-		snprintf(dev_intro, sizeof(dev_intro), "it is %s: ", real);
+	if (strcmp(path, shown))
+		snprintf(dev_intro, sizeof(dev_intro), "it is %s: ", shown);
+	if (what & DEVGUARD_DESCRIBE) {
+		if (f.in_use || f.data)
+			say(why, whylen, "%s%s", dev_intro, found);
+		else
+			say(why, whylen, "%sno signature found, not in use", dev_intro);
+		return (f.in_use || f.data) ? 1 : 0;
+	}
 	if (f.in_use) {
 		char remedy[512] = "";
 		size_t used_len = 0;
@@ -847,12 +849,69 @@ int devguard_check(const char *path, unsigned what, const struct devguard_allow 
 			"--allow-destroy: first %s", dev_intro, found, remedy);
 		return -EBUSY;
 	}
-	if (f.data && !allowed(allow, st.st_rdev)) {
+	if (f.data && !allowed(allow, rdev)) {
 		say(why, whylen, "%s%s; to destroy its contents anyway, add --allow-destroy=%s",
-		    dev_intro, found, real);
+		    dev_intro, found, shown);
 		return -EPERM;
 	}
 	return 0;
+}
+
+/* Read-only mode refuses before anything is looked at. */
+static int readonly_refusal(unsigned what, const struct devguard_allow *allow, char *why,
+			    size_t whylen)
+{
+	if (!(what & DEVGUARD_DESCRIBE) && allow && allow->readonly_by) {
+		say(why, whylen, "read-only mode (%s) forbids every write, trim and format",
+		    allow->readonly_by);
+		return -EROFS;
+	}
+	return 0;
+}
+
+int devguard_check(const char *path, unsigned what, const struct devguard_allow *allow,
+		   char *why, size_t whylen)
+{
+	char real[PATH_MAX];
+	struct stat st;
+
+	if (whylen)
+		why[0] = '\0';
+	if (!what)
+		return 0;
+	int rc = readonly_refusal(what, allow, why, whylen);
+	if (rc)
+		return rc;
+	if (!realpath(path, real) || stat(real, &st) || !S_ISBLK(st.st_mode))
+		return 0; /* not there yet, or not a block device */
+	return check_bdev(path, real, real, st.st_rdev, false, what, allow, why, whylen);
+}
+
+int devguard_check_fd(int fd, const char *path, unsigned what, const struct devguard_allow *allow,
+		      bool excl_held, char *why, size_t whylen)
+{
+	char node[64], shown[PATH_MAX];
+	struct stat st;
+
+	if (whylen)
+		why[0] = '\0';
+	if (!what)
+		return 0;
+	int rc = readonly_refusal(what, allow, why, whylen);
+	if (rc)
+		return rc;
+	if (fstat(fd, &st))
+		return -errno;
+	if (!S_ISBLK(st.st_mode))
+		return 0;
+	/* the descriptor's own inode, whatever its name has become since */
+	snprintf(node, sizeof(node), "/proc/self/fd/%d", fd);
+	ssize_t n = readlink(node, shown, sizeof(shown) - 1);
+	if (n <= 0 || shown[0] != '/')
+		n = snprintf(shown, sizeof(shown), "block device %u:%u", major(st.st_rdev),
+			     minor(st.st_rdev));
+	shown[n < (ssize_t)sizeof(shown) ? n : (ssize_t)sizeof(shown) - 1] = '\0';
+	return check_bdev(path, node, shown, st.st_rdev, excl_held, what, allow, why, whylen);
 }
 
 int devguard_allow_validate(const struct devguard_allow *allow, char *why, size_t whylen)

@@ -26,6 +26,10 @@
  * Read-only mode (--readonly, readonly=1) refuses every write, trim and
  * format on any path. Regular files (and anything else that is not a block
  * device, or does not exist yet) pass otherwise.
+ *
+ * This checks a path at one moment. Whatever iobench then opens to write
+ * goes through devguard_open() (sys/guardopen.h), which checks the opened
+ * descriptor itself, so nothing can be swapped in between.
  */
 #ifndef IOBENCH_SYS_DEVGUARD_H
 #define IOBENCH_SYS_DEVGUARD_H
@@ -37,6 +41,11 @@
 #define DEVGUARD_WRITE  0x1u
 #define DEVGUARD_TRIM   0x2u
 #define DEVGUARD_FORMAT 0x4u
+/* Only say what is on the device and how it is used ("it is /dev/loop3:
+ * ext4 signature found, label 'x'"), for messages about a device found
+ * where it was not expected: returns 1 when something was found, 0 when
+ * not ("no signature found, not in use"), never a refusal. */
+#define DEVGUARD_DESCRIBE 0x8u
 
 /* What the user allowed, from the command line. Zeroed = nothing allowed. */
 struct devguard_allow {
@@ -64,6 +73,16 @@ struct devguard_allow {
  */
 int devguard_check(const char *path, unsigned what, const struct devguard_allow *allow,
 		   char *why, size_t whylen);
+
+/* devguard_check() on the block device open on fd (the descriptor's own
+ * inode, whatever its name has become): passes when fd is not a block
+ * device. excl_held: the caller holds the device with O_EXCL, so the
+ * "busy for an exclusive open" probe is skipped (it would find the
+ * caller). path is what the caller named, for the messages. Opening files
+ * to write them goes through devguard_open() (sys/guardopen.h), which calls
+ * this on the descriptor it opened. */
+int devguard_check_fd(int fd, const char *path, unsigned what, const struct devguard_allow *allow,
+		      bool excl_held, char *why, size_t whylen);
 
 /* Each --allow-destroy value must name an existing block device: 0, or
  * -ENOENT/-ENOTBLK with `why` naming the bad value. */

@@ -11,6 +11,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -18,7 +21,27 @@
 #include "sys/sysmem.h"
 #include "util/error.h"
 
-/* The offset/length alignment direct I/O needs on f, or 512 if unknown. */
+/* The logical block size of the device the filesystem of an existing path
+ * is on (its disk's, for a partition), or 0. */
+static unsigned fs_device_lbs(const char *path)
+{
+	char dir[PATH_MAX], file[PATH_MAX + 32], line[32];
+	struct stat st;
+	if (devres_existing_ancestor(path, dir, sizeof(dir), &st) < 0 ||
+	    devres_sysdir_of_dev(st.st_dev, dir) < 0)
+		return 0;
+	snprintf(file, sizeof(file), "%s/queue/logical_block_size", dir);
+	if (devres_read_line(file, line, sizeof(line)) < 0) {
+		snprintf(file, sizeof(file), "%s/../queue/logical_block_size", dir);
+		if (devres_read_line(file, line, sizeof(line)) < 0)
+			return 0;
+	}
+	return (unsigned)strtoul(line, NULL, 10);
+}
+
+/* The offset/length alignment direct I/O needs on f, or 512 if unknown. A
+ * file not laid out yet (the checks come first) is judged by its
+ * filesystem's device. */
 static unsigned dio_align(const struct job_file *f, unsigned *mem_align)
 {
 	struct statx stx;
@@ -27,6 +50,11 @@ static unsigned dio_align(const struct job_file *f, unsigned *mem_align)
 	    (stx.stx_mask & STATX_DIOALIGN) && stx.stx_dio_offset_align) {
 		*mem_align = stx.stx_dio_mem_align ? stx.stx_dio_mem_align : 512;
 		return stx.stx_dio_offset_align;
+	}
+	if (!f->is_bdev && access(f->path, F_OK) < 0) {
+		unsigned lbs = fs_device_lbs(f->path);
+		if (lbs > 512 && lbs <= 65536)
+			return lbs;
 	}
 	if (f->is_bdev) {
 		int fd = open(f->path, O_RDONLY | O_CLOEXEC);

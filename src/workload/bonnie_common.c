@@ -1,21 +1,24 @@
 /*
  * Helpers every part of the bonnie++ runner uses (bonnie_int.h): recording
- * a copy's first error, process CPU time, the phase timer and the data the
- * bulk phases write.
+ * a copy's first error, opening the test file through the guarded open,
+ * process CPU time, the phase timer and the data the bulk phases write.
  */
 #include "workload/bonnie_int.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
 
+#include "sys/guardopen.h"
 #include "util/xmalloc.h"
 
 int bon_failf(struct bon_copy *c, int err, const char *path, const char *fmt, ...)
 {
 	if (!c->error) {
-		char what[256];
+		char what[2600];
 		va_list ap;
 		va_start(ap, fmt);
 		vsnprintf(what, sizeof(what), fmt, ap);
@@ -30,6 +33,21 @@ int bon_failf(struct bon_copy *c, int err, const char *path, const char *fmt, ..
 int bon_fail(struct bon_copy *c, int err, const char *path, const char *what)
 {
 	return bon_failf(c, err, path, "%s: %s", what, strerror(-err));
+}
+
+int bon_open_iofile(struct bon_copy *c, int flags)
+{
+	static const struct devguard_seen regular = { .type = S_IFREG };
+	struct devguard_use u = { .kind = DEVGUARD_DATA, .what = DEVGUARD_WRITE,
+				  .allow = &c->spec->guard, .seen = &regular, .dir_checked = true };
+	struct devguard_fd g;
+	char why[2560];
+	int rc = devguard_openat(c->wfd, c->iofile_rel, flags, 0600, &u, &g, why, sizeof(why));
+	if (rc < 0 && !strncmp(why, "cannot ", 7)) /* the open failed: not a refusal */
+		return bon_fail(c, rc, c->iofile, flags & O_DIRECT ? "open with O_DIRECT" : "open");
+	if (rc < 0)
+		return bon_failf(c, rc, c->iofile, "%s", why);
+	return g.fd;
 }
 
 uint64_t bon_process_cpu_ns(void)

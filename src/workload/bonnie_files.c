@@ -45,6 +45,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "sys/guardopen.h"
 #include "util/error.h"
 #include "util/randperm.h"
 #include "util/xmalloc.h"
@@ -190,9 +191,17 @@ static int create_one(struct bon_files *f, uint64_t i)
 			return fail_at(f, -errno, f->path[i], "symlink");
 		return sync_dir(f, i);
 	}
-	int fd = openat(wfd, f->path[i], O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return fail_at(f, -errno, f->path[i], "create");
+	/* the guarded open: O_CREAT|O_EXCL in the copy's own directory makes a
+	 * new regular file or fails, so it costs no system call more */
+	struct devguard_use u = { .kind = DEVGUARD_DATA, .what = DEVGUARD_WRITE,
+				  .allow = &s->guard, .dir_checked = true };
+	struct devguard_fd g;
+	char why[256];
+	int grc = devguard_openat(wfd, f->path[i], O_WRONLY | O_CREAT | O_EXCL, 0600, &u, &g, why,
+				  sizeof(why));
+	if (grc < 0)
+		return fail_at(f, grc, f->path[i], "create");
+	int fd = g.fd;
 	uint64_t size = 0;
 	if (s->max_size > 0)
 		size = (uint64_t)s->min_size + rng_below(&f->c->rng, (uint64_t)(s->max_size - s->min_size) + 1);

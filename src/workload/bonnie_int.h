@@ -77,6 +77,11 @@ static inline bool bon_stopped(const struct bon_copy *c)
 /* Record the copy's first error ("path: what: strerror") and make every copy
  * stop; returns err (a negative errno). */
 int bon_fail(struct bon_copy *c, int err, const char *path, const char *what);
+/* Open the copy's test file (Bonnie.PID in its working directory) with
+ * flags through the guarded open (sys/guardopen.h): it must be the regular
+ * file the copy made, never a symlink or a device swapped in; the copy's
+ * error is recorded on failure. Returns the descriptor or a negative errno. */
+int bon_open_iofile(struct bon_copy *c, int flags);
 /* The same with a free-form message after "path: ". */
 int bon_failf(struct bon_copy *c, int err, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));

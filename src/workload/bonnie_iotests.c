@@ -32,9 +32,9 @@ static uint64_t putc_bytes(const struct bon_copy *c)
 
 static int open_io(struct bon_copy *c, int flags, bool direct)
 {
-	int fd = openat(c->wfd, c->iofile_rel, flags | O_CLOEXEC | (direct ? O_DIRECT : 0), 0600);
+	int fd = bon_open_iofile(c, flags | (direct ? O_DIRECT : 0));
 	if (fd < 0)
-		return bon_fail(c, -errno, c->iofile, direct ? "open with O_DIRECT" : "open");
+		return fd;
 	if (flags & O_CREAT)
 		c->iofile_exists = true;
 	return fd;

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "sys/devres.h"
+#include "sys/guardopen.h"
 #include "util/error.h"
 #include "util/timeutil.h"
 #include "util/xmalloc.h"
@@ -50,8 +51,19 @@ static int check_dir(const struct bonnie_spec *s, struct bonnie_result *res)
 		return set_error(res, err, xasprintf("%s: cannot use as the scratch directory: %s",
 						     s->dir, strerror(-err)));
 	}
-	if (S_ISDIR(st.st_mode))
+	if (S_ISDIR(st.st_mode)) {
+		/* the copies make their working directories and files in it:
+		 * never in /dev's own filesystem (devguard_may_create) */
+		char *probe = xasprintf("%s/Bonnie", s->dir), why[512];
+		int rc = devguard_may_create(AT_FDCWD, probe, why, sizeof(why));
+		free(probe);
+		if (rc == -ENOENT && why[0])
+			return set_error(res, -EPERM,
+					 xasprintf("%s: is /dev's own filesystem, where iobench creates no "
+						   "files; give a directory on a mounted filesystem",
+						   s->dir));
 		return 0;
+	}
 	/* Not a directory: bonnie++ needs one. Say what the guard knows about a
 	 * device, so the user sees what is on it. */
 	char why[512] = "";

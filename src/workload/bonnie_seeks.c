@@ -62,9 +62,9 @@ static void *seeker_main(void *arg)
 	struct bon_copy *c = s->c;
 	const struct clock *clk = &c->sh->clk;
 	uint64_t total = c->spec->seeks, nchunks = c->spec->file_size / c->spec->chunk_size;
-	int fd = openat(c->wfd, c->iofile_rel, O_RDWR | O_CLOEXEC | (c->spec->direct ? O_DIRECT : 0));
+	int fd = bon_open_iofile(c, O_RDWR | (c->spec->direct ? O_DIRECT : 0));
 	if (fd < 0) {
-		s->rc = bon_fail(c, -errno, c->iofile, c->spec->direct ? "open with O_DIRECT" : "open");
+		s->rc = fd;
 		return NULL;
 	}
 	uint64_t prev = clock_ns(clk);

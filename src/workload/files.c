@@ -2,10 +2,16 @@
  * A job's files: their names (filename= lists, or directory/jobname.jobnum.
  * filenum), sizes and I/O regions, laying them out before the run ("Laying
  * out IO file"), opening with the flags the spec implies, closing, and
- * unlinking. Every file a job writes or trims, and every layout, passes the
- * device guard (sys/devguard.h) first: a block device in use or carrying
- * data is refused before anything runs, and read-only mode (--readonly,
- * readonly=1) refuses writes altogether.
+ * unlinking. Setup is two steps: job_files_plan() decides everything and
+ * writes nothing (names, the device guard on every file the job writes or
+ * trims, sizes, whether a file may be created, what a verify pass expects
+ * to find), and job_files_layout() then creates and extends files, so that
+ * the run can make every check of every job before the first byte is
+ * written. Every open that writes, the layout's and the engine's at the
+ * start of the job, goes through the guarded open (sys/guardopen.h), which
+ * insists on what the plan saw: the descriptor the job uses is the one that
+ * was checked. Read-only mode (--readonly, readonly=1) refuses writes
+ * altogether.
  */
 #include "workload/job.h"
 
@@ -18,6 +24,7 @@
 #include <unistd.h>
 
 #include "sys/devguard.h"
+#include "sys/guardopen.h"
 #include "sys/devres.h"
 #include "util/error.h"
 #include "util/strutil.h"
@@ -152,33 +159,41 @@ static int guard_file(const struct job *j, const struct job_file *f, unsigned wh
 	return 0;
 }
 
-static int layout(struct job *j, struct job_file *f, bool exists, uint64_t end, bool quiet,
-		  const struct devguard_allow *g)
+/* Create or extend f as planned, through the guarded open: what is at the
+ * path must still be what the plan saw. */
+static int layout(struct job *j, struct job_file *f, struct job_file_plan *p, bool quiet)
 {
 	const struct job_spec *s = j->spec;
 	bool need_data = (s->rw & RW_READ) || s->overwrite;
-	int grc = guard_file(j, f, DEVGUARD_WRITE, "lay out", g);
-	if (grc)
-		return grc;
-	if (!exists && !s->allow_file_create)
-		return error("job '%s': '%s' does not exist and allow_file_create=0", s->name, f->path);
-	int fd = open(f->path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return error_errno(-errno, "job '%s': cannot create '%s'", s->name, f->path);
-	f->laid_out_here = !exists;
+	struct devguard_use u = { .kind = DEVGUARD_DATA, .what = DEVGUARD_WRITE, .allow = &j->guard,
+				  .seen = &p->seen, .claims = j->claims };
+	struct devguard_fd g;
+	char why[2560];
+	int rc = devguard_open(f->path, O_WRONLY | O_CREAT, 0644, &u, &g, why, sizeof(why));
+	if (rc < 0)
+		return error("job '%s': refusing to lay out '%s': %s", s->name, f->path, why);
+	uint64_t size = g.created ? 0 : (uint64_t)g.st.st_size;
+	p->seen.type = S_IFREG; /* what the guarded open found: insisted on from now */
+	if (!g.created && size >= p->layout_end) {
+		/* an earlier job of the run laid it out already */
+		close(g.fd);
+		f->real_size = size;
+		return 0;
+	}
+	f->laid_out_here = g.created;
 	if (!quiet && need_data)
 		fprintf(stderr, "%s: Laying out IO file (1 file / %lluMiB)\n", s->name,
-			(unsigned long long)(end >> 20));
-	int rc = need_data ? layout_fill(j, f, fd, exists ? f->real_size : 0, end)
-			   : layout_alloc(s, f, fd, end);
-	close(fd);
+			(unsigned long long)(p->layout_end >> 20));
+	rc = need_data ? layout_fill(j, f, g.fd, size, p->layout_end)
+		       : layout_alloc(s, f, g.fd, p->layout_end);
+	close(g.fd);
 	if (rc < 0) {
 		if (f->laid_out_here)
 			unlink(f->path);
 		f->laid_out_here = false;
 		return rc;
 	}
-	f->real_size = end;
+	f->real_size = p->layout_end;
 	return 0;
 }
 
@@ -208,22 +223,84 @@ static uint64_t pick_filesize(const struct job_spec *s, unsigned nfiles, unsigne
 	return s->size ? s->size / nfiles : 0;
 }
 
-static int setup_one(struct job *j, struct job_file *f, unsigned i, bool quiet,
-		     const struct devguard_allow *g)
+/* What the job does to its files that the guard must allow: verify_only
+ * replaces the writes (and with them the whole loop) by reads of what they
+ * wrote. */
+static unsigned job_what(const struct job_spec *s)
+{
+	if (s->verify_only && (s->rw & RW_WRITE))
+		return 0;
+	return (s->rw & RW_WRITE ? DEVGUARD_WRITE : 0) | (s->rw & RW_TRIM ? DEVGUARD_TRIM : 0);
+}
+
+/* A pass that checks what an earlier write pass wrote and writes nothing:
+ * verify= on a job that neither writes nor trims, or verify_only. It never
+ * creates, extends or lays out the file it verifies. */
+static bool verify_pass_only(const struct job_spec *s)
+{
+	return s->verify != VERIFY_NONE && s->verify != VERIFY_NULL &&
+	       (s->verify_only || !(s->rw & (RW_WRITE | RW_TRIM)));
+}
+
+/* An earlier job of the run that lays out path: the file will be there, at
+ * the largest size they plan (0: none does). */
+static uint64_t planned_before(const char *path, const struct job *prev, size_t nprev)
+{
+	uint64_t end = 0;
+	for (size_t k = 0; k < nprev; k++)
+		for (unsigned i = 0; prev[k].plans && i < prev[k].nr_files; i++)
+			if (prev[k].plans[i].layout && prev[k].plans[i].layout_end > end &&
+			    !strcmp(prev[k].files[i].path, path))
+				end = prev[k].plans[i].layout_end;
+	return end;
+}
+
+/* The layout f needs to reach end bytes: checked now, done by layout(). */
+static int plan_layout(struct job *j, struct job_file *f, struct job_file_plan *p, bool exists,
+		       uint64_t end, const struct devguard_allow *g)
+{
+	const struct job_spec *s = j->spec;
+	char why[1024];
+	int rc = guard_file(j, f, DEVGUARD_WRITE, "lay out", g);
+	if (rc)
+		return rc;
+	if (!exists && !s->allow_file_create)
+		return error("job '%s': '%s' does not exist and allow_file_create=0", s->name, f->path);
+	if (!exists && (rc = devguard_may_create(AT_FDCWD, f->path, why, sizeof(why))) < 0)
+		return why[0] ? error("job '%s': %s", s->name, why)
+			      : error_errno(rc, "job '%s': cannot create '%s'", s->name, f->path);
+	bool fills = (s->rw & RW_READ) || s->overwrite;
+	bool allocates = s->fallocate == FALLOC_NATIVE || s->fallocate == FALLOC_POSIX ||
+			 s->fallocate == FALLOC_KEEP;
+	p->layout = true;
+	p->layout_from = exists ? f->real_size : 0;
+	p->layout_end = end;
+	p->layout_need = fills || allocates ? end - p->layout_from : 0;
+	return 0;
+}
+
+static int plan_one(struct job *j, struct job_file *f, struct job_file_plan *p, unsigned i,
+		    const struct devguard_allow *g, const struct job *prev, size_t nprev)
 {
 	const struct job_spec *s = j->spec;
 	bool nofile = j->eng.ops->flags & ENGINE_NO_FILE;
-	unsigned what = (s->rw & RW_WRITE ? DEVGUARD_WRITE : 0) | (s->rw & RW_TRIM ? DEVGUARD_TRIM : 0);
-	struct stat st;
+	unsigned what = job_what(s);
+	struct stat st, lst;
 
+	p->what = nofile ? 0 : what;
 	if (!nofile && what) {
 		int rc = guard_file(j, f, what, NULL, g);
 		if (rc)
 			return rc;
 	}
 	bool exists = !nofile && stat(f->path, &st) == 0;
+	uint64_t later = nofile ? 0 : planned_before(f->path, prev, nprev);
+	if (!nofile && lstat(f->path, &lst) == 0 && S_ISLNK(lst.st_mode))
+		p->seen.symlink = true;
 	if (exists && S_ISBLK(st.st_mode)) {
 		f->is_bdev = true;
+		p->seen.type = S_IFBLK;
+		p->seen.rdev = st.st_rdev;
 		int rc = probe_bdev_size(f);
 		if (rc)
 			return rc;
@@ -232,7 +309,19 @@ static int setup_one(struct job *j, struct job_file *f, unsigned i, bool quiet,
 			     s->name, f->path);
 	} else if (exists) {
 		f->real_size = (uint64_t)st.st_size;
+		p->seen.type = st.st_mode & S_IFMT;
+		p->seen.rdev = S_ISCHR(st.st_mode) ? st.st_rdev : 0;
 	}
+	if (later && (!exists || (S_ISREG(st.st_mode) && f->real_size < later))) {
+		/* as if that job had laid it out already (it will have) */
+		exists = true;
+		st.st_mode = S_IFREG;
+		p->seen.type = S_IFREG;
+		f->real_size = later;
+	}
+	if (!nofile && !exists && verify_pass_only(s))
+		return error("job '%s': '%s' does not exist: a verify pass checks what a write pass "
+			     "wrote, and never creates the file it verifies", s->name, f->path);
 
 	uint64_t want = pick_filesize(s, j->nr_files, i);
 	if (s->size_pct) {
@@ -261,8 +350,14 @@ static int setup_one(struct job *j, struct job_file *f, unsigned i, bool quiet,
 		return 0;
 	if (exists && S_ISCHR(st.st_mode))
 		return 0;
+	if (exists && f->real_size < off + want && verify_pass_only(s))
+		return error("job '%s': '%s' is %llu bytes, the write pass wrote %llu (offset %llu + "
+			     "size %llu): it was truncated or replaced since, and a verify pass never "
+			     "extends or lays out the file it verifies", s->name, f->path,
+			     (unsigned long long)f->real_size, (unsigned long long)(off + want),
+			     (unsigned long long)off, (unsigned long long)want);
 	if (!exists || f->real_size < off + want)
-		return layout(j, f, exists, off + want, quiet, g);
+		return plan_layout(j, f, p, exists, off + want, g);
 	return 0;
 }
 
@@ -281,20 +376,21 @@ static int check_readonly(const struct job_spec *s, const char *by)
 	return 0;
 }
 
-int job_files_setup(struct job *j, bool quiet, const struct devguard_allow *guard)
+int job_files_plan(struct job *j, const struct devguard_allow *guard, const struct job *prev,
+		   size_t nprev)
 {
 	const struct job_spec *s = j->spec;
-	struct devguard_allow g = { 0 };
 	if (guard)
-		g = *guard;
-	if (s->readonly && !g.readonly_by)
-		g.readonly_by = "readonly=1";
-	int rc = check_readonly(s, g.readonly_by);
+		j->guard = *guard;
+	if (s->readonly && !j->guard.readonly_by)
+		j->guard.readonly_by = "readonly=1";
+	int rc = check_readonly(s, j->guard.readonly_by);
 	if (rc)
 		return rc;
 	unsigned n;
 	char **paths = file_paths(s, &n);
 	j->files = xcalloc(n, sizeof(*j->files));
+	j->plans = xcalloc(n, sizeof(*j->plans));
 	j->nr_files = n;
 	for (unsigned i = 0; i < n; i++) {
 		j->files[i].path = paths[i];
@@ -305,7 +401,7 @@ int job_files_setup(struct job *j, bool quiet, const struct devguard_allow *guar
 		return error("job '%s': fill_device is not implemented yet", s->name);
 	uint64_t total = 0;
 	for (unsigned i = 0; i < n; i++) {
-		rc = setup_one(j, &j->files[i], i, quiet, &g);
+		rc = plan_one(j, &j->files[i], &j->plans[i], i, &j->guard, prev, nprev);
 		if (rc < 0)
 			return rc;
 		total += j->files[i].io_size;
@@ -313,13 +409,30 @@ int job_files_setup(struct job *j, bool quiet, const struct devguard_allow *guar
 	/* io_size in whole blocks too: fio rounds it up */
 	uint64_t bs = min_bs_all(s);
 	j->bytes_total = s->io_size ? (s->io_size + bs - 1) / bs * bs : total;
-	int flags = (s->rw & (RW_WRITE | RW_TRIM)) ? O_RDWR : O_RDONLY;
+	int flags = job_what(s) ? O_RDWR : O_RDONLY;
 	if (s->direct)
 		flags |= O_DIRECT;
 	if (s->sync_io)
 		flags |= O_SYNC;
-	for (unsigned i = 0; i < n; i++)
-		j->files[i].open_flags = flags | O_CLOEXEC;
+	for (unsigned i = 0; i < n; i++) {
+		const struct job_file_plan *p = &j->plans[i];
+		/* a regular file the job writes is never reached through a
+		 * symlink that was not there when it was planned */
+		bool nofollow = p->what && (!p->seen.type || p->seen.type == S_IFREG) && !p->seen.symlink;
+		j->files[i].open_flags = flags | O_CLOEXEC | (nofollow ? O_NOFOLLOW : 0);
+	}
+	return 0;
+}
+
+int job_files_layout(struct job *j, bool quiet)
+{
+	for (unsigned i = 0; i < j->nr_files; i++) {
+		if (!j->plans[i].layout)
+			continue;
+		int rc = layout(j, &j->files[i], &j->plans[i], quiet);
+		if (rc < 0)
+			return rc;
+	}
 	return 0;
 }
 
@@ -338,16 +451,44 @@ void job_files_invalidate(struct job *j)
 int job_files_open(struct job *j)
 {
 	const struct job_spec *s = j->spec;
+	char why[2560];
 	for (unsigned i = 0; i < j->nr_files; i++) {
 		struct job_file *f = &j->files[i];
+		struct job_file_plan *p = &j->plans[i];
 		int rc = j->eng.ops->open_file(&j->eng, f);
 		if (rc == -EINVAL && s->direct)
 			return error_errno(rc, "job '%s': cannot open '%s' with O_DIRECT (direct=1): "
 					   "the filesystem does not support direct I/O", s->name, f->path);
+		if (rc < 0 && p->what && rc == -ELOOP && (f->open_flags & O_NOFOLLOW)) {
+			/* the name became a symlink since it was planned: say to what */
+			struct devguard_use u = { .kind = DEVGUARD_DATA, .what = p->what,
+						  .allow = &j->guard, .seen = &p->seen };
+			struct devguard_fd g;
+			if (devguard_open(f->path, O_RDONLY, 0, &u, &g, why, sizeof(why)) == 0)
+				close(g.fd);
+			else
+				return error("job '%s': refusing to %s '%s': %s", s->name,
+					     devguard_verb(p->what), f->path, why);
+		}
 		if (rc < 0)
 			return error_errno(rc, "job '%s': cannot open '%s'", s->name, f->path);
 		if (f->fd < 0)
 			continue;
+		if (p->what) {
+			/* judge the very descriptor the job is about to use */
+			struct devguard_use u = { .kind = DEVGUARD_DATA, .what = p->what,
+						  .allow = &j->guard, .seen = &p->seen,
+						  .claims = j->claims };
+			struct devguard_fd g;
+			rc = devguard_adopt(f->fd, f->path, &u, &g, why, sizeof(why));
+			if (rc < 0) {
+				j->eng.ops->close_file(&j->eng, f);
+				f->fd = -1;
+				return error("job '%s': refusing to %s '%s': %s", s->name,
+					     devguard_verb(p->what), f->path, why);
+			}
+			p->claimed = g.claimed;
+		}
 		/* Without the hint, readahead on each random miss pulls in
 		 * neighbouring blocks and later "random" reads hit the cache. */
 		if (s->fadvise_hint)
@@ -365,6 +506,10 @@ void job_files_close(struct job *j)
 		if (f->fd >= 0 || (j->eng.ops && (j->eng.ops->flags & ENGINE_NO_FILE)))
 			j->eng.ops->close_file(&j->eng, f);
 		f->fd = -1;
+		if (j->plans && j->plans[i].claimed) {
+			devguard_unclaim(j->claims, j->plans[i].claimed);
+			j->plans[i].claimed = 0;
+		}
 	}
 }
 
@@ -385,6 +530,8 @@ void job_files_release(struct job *j)
 	for (unsigned i = 0; i < j->nr_files; i++)
 		free(j->files[i].path);
 	free(j->files);
+	free(j->plans);
 	j->files = NULL;
+	j->plans = NULL;
 	j->nr_files = 0;
 }

@@ -15,6 +15,7 @@
 
 #include "engines/engine.h"
 #include "stats/sampler.h"
+#include "sys/guardopen.h"
 #include "util/clock.h"
 #include "util/distrib.h"
 #include "util/rand.h"
@@ -43,6 +44,18 @@ struct file_gen {
 	uint64_t seq_pos;
 };
 
+/* What setup found and decided for one file (files.c), before any byte of
+ * the run is written; the guarded opens insist on it (sys/guardopen.h). */
+struct job_file_plan {
+	struct devguard_seen seen; /* what was at the path */
+	unsigned what;             /* DEVGUARD_WRITE | DEVGUARD_TRIM the job does to it */
+	bool layout;               /* setup creates or extends it */
+	uint64_t layout_from;      /* its size when planned (0: did not exist) */
+	uint64_t layout_end;       /* the size the layout gives it */
+	uint64_t layout_need;      /* bytes the layout allocates on its filesystem */
+	dev_t claimed;             /* block device claimed while the job has it open */
+};
+
 /* How job threads tell the main thread they are done (no polling delay). */
 struct run_sync {
 	pthread_mutex_t lock;
@@ -57,6 +70,9 @@ struct job {
 	unsigned index;                 /* position in the run */
 	struct engine_ctx eng;
 	struct job_file *files;
+	struct job_file_plan *plans;    /* one per file */
+	struct devguard_allow guard;    /* the run's, with readonly=1 applied */
+	struct devguard_claims *claims; /* the run's exclusive device claims */
 	struct file_gen *gens;
 	unsigned nr_files;
 	unsigned next_file;
@@ -126,16 +142,27 @@ static inline uint64_t job_now(const struct job *j)
 	return clock_ns(j->clk);
 }
 
-/* files.c: resolve names and sizes, lay out, open, close, unlink. Setup
- * passes every write, trim and layout through the device guard. */
-struct devguard_allow;
-int job_files_setup(struct job *j, bool quiet, const struct devguard_allow *guard);
+/* files.c: resolve names and sizes, lay out, open, close, unlink.
+ * job_files_plan() makes every check and writes nothing: names, the device
+ * guard on every file written or trimmed, sizes, allow_file_create, no
+ * file created in /dev, a verify pass's file as the write pass left it.
+ * prev[0..nprev) are the run's earlier jobs: what they lay out counts as
+ * there. job_files_layout() then creates and extends files as planned;
+ * job_files_open() has the engine open them and judges each descriptor
+ * (sys/guardopen.h) before the job uses it. */
+int job_files_plan(struct job *j, const struct devguard_allow *guard, const struct job *prev,
+		   size_t nprev);
+int job_files_layout(struct job *j, bool quiet);
 int job_files_open(struct job *j);
 void job_files_close(struct job *j);
 void job_files_invalidate(struct job *j);
 void job_files_release(struct job *j);
 /* unlink=1: remove the job's regular files after the run. */
 void job_files_unlink(struct job *j);
+
+/* space.c: refuse layouts that need more than their filesystems have
+ * free (summed over all the jobs' files on each filesystem). */
+int job_files_check_space(const struct job *jobs, size_t nr);
 
 /* align.c: refuse direct=1 jobs whose sizes or offsets are misaligned. */
 int job_check_direct_alignment(const struct job *j);

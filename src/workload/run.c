@@ -59,7 +59,8 @@ static int resolve_wait_for(struct job *jobs, size_t nr, size_t i)
 }
 
 static int setup_jobs(struct job *jobs, size_t nr, const struct job_list *l,
-		      const struct run_config *cfg, const struct clock *clk)
+		      const struct run_config *cfg, const struct clock *clk,
+		      struct devguard_claims *claims)
 {
 	int rc = 0;
 	for (size_t i = 0; i < nr; i++) {
@@ -68,6 +69,7 @@ static int setup_jobs(struct job *jobs, size_t nr, const struct job_list *l,
 		j->clk = clk;
 		j->index = (unsigned)i;
 		j->stop = cfg->stop;
+		j->claims = claims;
 		job_result_init_zeroed(&j->res); /* jobs[] is calloc'd */
 		j->eng.spec = j->spec;
 		j->eng.ops = engine_find(j->spec->ioengine ? j->spec->ioengine : "psync");
@@ -81,12 +83,15 @@ static int setup_jobs(struct job *jobs, size_t nr, const struct job_list *l,
 	}
 	if (rc)
 		return rc;
-	/* Resolve and lay out every file before anything runs, so a bad
-	 * filename or a refused device stops the run before any I/O. */
+	/* Every check of every job before the first byte is written: names,
+	 * the device guard, sizes, direct=1 alignment, free space, engines
+	 * and buffers; only then are files laid out. */
 	for (size_t i = 0; i < nr; i++)
-		if ((rc = job_files_setup(&jobs[i], cfg->quiet, &cfg->guard)) < 0 ||
+		if ((rc = job_files_plan(&jobs[i], &cfg->guard, jobs, i)) < 0 ||
 		    (rc = job_check_direct_alignment(&jobs[i])) < 0)
 			return rc;
+	if ((rc = job_files_check_space(jobs, nr)) < 0)
+		return rc;
 	for (size_t i = 0; i < nr; i++) {
 		struct job *j = &jobs[i];
 		if (j->eng.ops->priv_size)
@@ -101,6 +106,9 @@ static int setup_jobs(struct job *jobs, size_t nr, const struct job_list *l,
 			return error_errno(rc, "job '%s': the %s engine cannot register its buffers",
 					   j->spec->name, j->eng.ops->name);
 	}
+	for (size_t i = 0; i < nr; i++)
+		if ((rc = job_files_layout(&jobs[i], cfg->quiet)) < 0)
+			return rc;
 	return 0;
 }
 
@@ -250,14 +258,17 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 	/* One clock for the whole run (fio's clocksource is global too): the
 	 * first job's choice, an invariant TSC when there is one. */
 	struct clock clk;
+	struct devguard_claims claims; /* the devices the jobs write, held O_EXCL while open */
+	devguard_claims_init(&claims);
 	rc = clock_init(&clk, nr ? expanded.jobs[0].clocksource : CLOCK_SRC_AUTO);
 	if (rc < 0)
 		error("%s", clk.why);
 	else
-		rc = setup_jobs(jobs, nr, &expanded, cfg, &clk);
+		rc = setup_jobs(jobs, nr, &expanded, cfg, &clk, &claims);
 	if (rc < 0) {
 		remove_laid_out(jobs, nr);
 		release_jobs(jobs, nr);
+		devguard_claims_release(&claims);
 		expanded.global_opts = NULL;
 		job_list_release(&expanded);
 		return rc;
@@ -310,6 +321,7 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 		if (jobs[i].spec->unlink)
 			job_files_unlink(&jobs[i]);
 	release_jobs(jobs, nr);
+	devguard_claims_release(&claims);
 	expanded.global_opts = NULL;
 	expanded.nr_global_opts = 0;
 	job_list_release(&expanded);

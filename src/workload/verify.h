@@ -203,8 +203,10 @@ struct verify_saved {
 
 /* "local-NAME-INDEX-verify.state" in the current directory, as fio. */
 void verify_state_path(const char *name, unsigned index, char *out, size_t outlen);
+/* 0, or -errno with why saying what failed (the file is opened through the
+ * guarded open: a name leading to a block device is refused). */
 int verify_state_save(const char *path, const char *name, unsigned index,
-		      const struct verify_saved *v);
+		      const struct verify_saved *v, char *why, size_t whylen);
 /* 0, -ENOENT when there is no file, -EINVAL (why says) when it is not one of ours. */
 int verify_state_load(const char *path, const char *name, unsigned index,
 		      struct verify_saved *v, char *why, size_t whylen);

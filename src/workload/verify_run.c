@@ -525,12 +525,11 @@ static void save_state(struct job *j)
 		.seed = vs->cfg.seed, .loop = vs->loop, .writes = vs->seq - vs->loop_seq0,
 		.seq = vs->seq, .complete = j->loop >= (s->loops ? s->loops : 1) && !*j->stop,
 	};
-	char path[4096];
+	char path[4096], why[2560];
 	verify_state_path(s->name, j->index, path, sizeof(path));
-	int rc = verify_state_save(path, s->name, j->index, &v);
+	int rc = verify_state_save(path, s->name, j->index, &v, why, sizeof(why));
 	if (rc < 0)
-		warning("job '%s': cannot save the verify state in '%s': %s", s->name, path,
-			strerror(-rc));
+		warning("job '%s': cannot save the verify state in '%s': %s", s->name, path, why);
 }
 
 void verify_finish(struct job *j)

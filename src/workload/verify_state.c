@@ -12,6 +12,8 @@
  *   seq S           (writes of the whole job)
  *   complete 0|1    (all loops ran)
  * written to a temporary file and renamed, so a crash leaves the old state.
+ * The temporary file is opened through the guarded open (sys/guardopen.h),
+ * so a name that leads to a block device is refused, not written.
  */
 #include "workload/verify.h"
 
@@ -21,6 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "sys/guardopen.h"
 
 #define STATE_MAGIC "iobench-verify-state 1"
 
@@ -34,13 +38,14 @@ void verify_state_path(const char *name, unsigned index, char *out, size_t outle
 }
 
 int verify_state_save(const char *path, const char *name, unsigned index,
-		      const struct verify_saved *v)
+		      const struct verify_saved *v, char *why, size_t whylen)
 {
 	char tmp[4200];
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	FILE *f = fopen(tmp, "w");
-	if (!f)
-		return -errno;
+	FILE *f;
+	int orc = devguard_fopen(tmp, false, NULL, &f, why, whylen);
+	if (orc < 0)
+		return orc;
 	fprintf(f, "%s\njob %s\nindex %u\nseed 0x%" PRIx64 "\nloop %u\nwrites %" PRIu64
 		"\nseq %" PRIu64 "\ncomplete %d\n", STATE_MAGIC, name, index, v->seed, v->loop,
 		v->writes, v->seq, v->complete ? 1 : 0);
@@ -49,8 +54,10 @@ int verify_state_save(const char *path, const char *name, unsigned index,
 		rc = -errno;
 	if (!rc && rename(tmp, path))
 		rc = -errno;
-	if (rc)
+	if (rc) {
 		unlink(tmp);
+		snprintf(why, whylen, "%s", strerror(-rc));
+	}
 	return rc;
 }
 

@@ -8,8 +8,10 @@ need_root
 d=$(tmpdir)
 
 mnt=$(mkfs_mount ext4 32M) || { not_ok "mount a 32 MiB ext4"; finish; }
+# fallocate=none: a sparse layout, so the writes meet the full disk (a
+# preallocated layout that cannot fit is refused before the run starts)
 "$IOBENCH" run --name=full --rw=write --bs=64k --size=64m --filename="$mnt/full.dat" \
-  --output-format=json >"$d/full.json" 2>"$d/full.err"
+  --fallocate=none --output-format=json >"$d/full.json" 2>"$d/full.err"
 rc=$?
 check "ENOSPC: non-zero exit" test $rc -ne 0
 check "ENOSPC: message names file, offset and errno text" \

@@ -273,7 +273,7 @@ static void test_state(void)
 	CHECK(mkdtemp(dir) != NULL, "temp dir");
 	snprintf(path, sizeof(path), "%s/s.state", dir);
 	struct verify_saved v = { .seed = 0xabcdef, .loop = 2, .writes = 1234, .seq = 5000, .complete = false }, w;
-	CHECK(verify_state_save(path, "job a", 3, &v) == 0, "save");
+	CHECK(verify_state_save(path, "job a", 3, &v, why, sizeof(why)) == 0, "save");
 	CHECK(verify_state_load(path, "job a", 3, &w, why, sizeof(why)) == 0 && w.seed == 0xabcdef &&
 	      w.loop == 2 && w.writes == 1234 && w.seq == 5000 && !w.complete, "load what was saved");
 	CHECK(verify_state_load(path, "job b", 3, &w, why, sizeof(why)) == -EINVAL, "another job's state refused");
