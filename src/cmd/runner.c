@@ -83,7 +83,7 @@ int runner_run(const struct job_list *list, const struct runner_args *ra, struct
 static void print_job_lines(const struct job_list *list, FILE *out)
 {
 	struct job_list x;
-	workload_expand((struct job_list *)list, &x);
+	workload_expand(list, &x);
 	for (size_t i = 0; i < x.nr; i++)
 		if (x.jobs[i].jobnum == 0)
 			report_job_line(&x.jobs[i], x.jobs[i].groupid,
@@ -91,8 +91,6 @@ static void print_job_lines(const struct job_list *list, FILE *out)
 	fprintf(out, "iobench-%s\nStarting %zu thread%s\n", IOBENCH_VERSION, x.nr,
 		x.nr == 1 ? "" : "s");
 	fflush(out);
-	x.global_opts = NULL;
-	x.nr_global_opts = 0;
 	job_list_release(&x);
 }
 

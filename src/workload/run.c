@@ -19,14 +19,14 @@
 #include "workload/job.h"
 #include "workload/progress.h"
 
-void workload_expand(struct job_list *in, struct job_list *out)
+void workload_expand(const struct job_list *in, struct job_list *out)
 {
 	unsigned group = 0;
 	memset(out, 0, sizeof(*out));
-	out->global_opts = in->global_opts;
+	out->global_opts = job_kv_copy(in->global_opts, in->nr_global_opts);
 	out->nr_global_opts = in->nr_global_opts;
 	for (size_t i = 0; i < in->nr; i++) {
-		struct job_spec *src = &in->jobs[i];
+		const struct job_spec *src = &in->jobs[i];
 		if (i && (src->stonewall || src->new_group))
 			group++;
 		unsigned n = src->numjobs ? src->numjobs : 1;
@@ -231,7 +231,7 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 		 struct run_result *out)
 {
 	struct job_list expanded;
-	workload_expand((struct job_list *)list, &expanded);
+	workload_expand(list, &expanded);
 	size_t nr = expanded.nr;
 	struct job *jobs = xcalloc(nr ? nr : 1, sizeof(*jobs));
 	int rc;
@@ -258,7 +258,6 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 	if (rc < 0) {
 		remove_laid_out(jobs, nr);
 		release_jobs(jobs, nr);
-		expanded.global_opts = NULL;
 		job_list_release(&expanded);
 		return rc;
 	}
@@ -310,8 +309,6 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 		if (jobs[i].spec->unlink)
 			job_files_unlink(&jobs[i]);
 	release_jobs(jobs, nr);
-	expanded.global_opts = NULL;
-	expanded.nr_global_opts = 0;
 	job_list_release(&expanded);
 	return rc;
 }
