@@ -4,7 +4,8 @@
  * and vmstat side by side: every interval a vmstat line and an iostat -x
  * table of the devices (all whole disks that did I/O when none is named), or
  * with --json one JSON object a line. Runs until COUNT intervals are shown
- * or SIGINT/SIGTERM, which ends it cleanly (exit 0, no line half-written).
+ * or SIGINT/SIGTERM/SIGHUP/SIGQUIT, which ends it cleanly (exit 0, no line
+ * half-written); a closed stdout ends it with an error.
  */
 #include "cmd/command.h"
 
@@ -92,7 +93,7 @@ static int parse_args(int argc, char **argv, struct monitor_opts *o, int *first_
 	return 0;
 }
 
-/* Print one interval with SIGINT/SIGTERM held off, so a signal cannot cut
+/* Print one interval with the stop signals held off, so a signal cannot cut
  * a line in half; the flag they set is seen right after. */
 static int print_interval(const struct monitor_opts *o, const struct monitor_interval *iv,
 			  bool only_active)
@@ -101,8 +102,7 @@ static int print_interval(const struct monitor_opts *o, const struct monitor_int
 	int ret = 0;
 
 	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
+	signals_add_stop_set(&block);
 	sigprocmask(SIG_BLOCK, &block, &old);
 	if (o->json)
 		ret = monitor_json_line(stdout, iv, only_active);

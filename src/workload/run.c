@@ -114,10 +114,15 @@ static int run_batch(struct job *jobs, size_t from, size_t to, const struct run_
 		jobs[i].sync = sync;
 		int rc = pthread_create(&jobs[i].thread, NULL, job_thread_main, &jobs[i]);
 		if (rc) {
-			*cfg->stop = 1;
+			/* the run cannot be what was asked: stop the jobs that
+			 * did start (waking any that sleep) and say why once */
+			error_errno(-rc, "cannot start the thread of job '%s' (%zu of %zu in "
+				    "this batch started); stopping the run", jobs[i].spec->name,
+				    i - from, to - from);
+			run_sync_stop(sync);
 			for (size_t k = from; k < i; k++)
 				pthread_join(jobs[k].thread, NULL);
-			return error_errno(-rc, "cannot start a thread for job '%s'", jobs[i].spec->name);
+			return -rc;
 		}
 	}
 	/* Wake when a job finishes, or every 100 ms for the progress line and
@@ -128,6 +133,10 @@ static int run_batch(struct job *jobs, size_t from, size_t to, const struct run_
 		struct timespec ts = { .tv_sec = (time_t)(deadline / NSEC_PER_SEC),
 				       .tv_nsec = (long)(deadline % NSEC_PER_SEC) };
 		pthread_cond_timedwait(&sync->cond, &sync->lock, &ts);
+		if (*cfg->stop && !sync->stopping) {
+			sync->stopping = true; /* end every sleep: rate, startdelay, wait_for */
+			pthread_cond_broadcast(&sync->wake);
+		}
 		if (prog) {
 			pthread_mutex_unlock(&sync->lock);
 			progress_update(prog, now_ns());
@@ -276,9 +285,10 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&sync.cond, &ca);
+	pthread_cond_init(&sync.wake, &ca);
 	pthread_condattr_destroy(&ca);
 	pthread_mutex_init(&sync.lock, NULL);
-	for (size_t from = 0; from < nr && !*cfg->stop;) {
+	for (size_t from = 0; from < nr && !*cfg->stop && !sync.stopping;) {
 		size_t to = from + 1;
 		while (to < nr && !jobs[to].spec->stonewall)
 			to++;
@@ -289,6 +299,7 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 	for (size_t i = 0; i < nr; i++)
 		jobs[i].sync = NULL;
 	pthread_cond_destroy(&sync.cond);
+	pthread_cond_destroy(&sync.wake);
 	pthread_mutex_destroy(&sync.lock);
 	if (show)
 		progress_clear(&prog);
