@@ -18,6 +18,7 @@
 #include "sys/devguard.h"
 #include "util/error.h"
 #include "util/xmalloc.h"
+#include "workload/run.h"
 
 static const char run_usage[] =
 	"usage: iobench run [OPTIONS] [JOBFILE...] [--name=NAME --OPTION=VALUE...]\n"
@@ -182,6 +183,10 @@ static int run_run(int argc, char **argv)
 		goto out;
 	}
 	if (parse_only) {
+		if (workload_check_threads(&list) < 0) {
+			job_list_release(&list);
+			goto out;
+		}
 		printf("%zu job(s) parsed, no errors\n", list.nr);
 		job_list_release(&list);
 		status = 0;

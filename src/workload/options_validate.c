@@ -46,6 +46,10 @@ static void check_counts(struct vstate *v)
 	const struct job_spec *s = v->s;
 	if (!s->numjobs)
 		problem(v, "numjobs", "numjobs must be at least 1");
+	else if (s->numjobs > JOB_MAX_THREADS)
+		problem(v, "numjobs", "numjobs=%u is more than %u, the most threads a run may have "
+			"(as in fio): every clone is a thread with its own buffers and files",
+			s->numjobs, JOB_MAX_THREADS);
 	if (!s->iodepth)
 		problem(v, "iodepth", "iodepth must be at least 1");
 	if (!s->nrfiles)

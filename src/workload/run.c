@@ -42,6 +42,19 @@ void workload_expand(const struct job_list *in, struct job_list *out)
 	}
 }
 
+int workload_check_threads(const struct job_list *l)
+{
+	uint64_t total = 0;
+	for (size_t i = 0; i < l->nr; i++)
+		total += l->jobs[i].numjobs ? l->jobs[i].numjobs : 1;
+	if (total > JOB_MAX_THREADS)
+		return error("the jobs add up to %llu threads (numjobs summed over %zu job%s); a run "
+			     "has at most %u, as in fio: every clone is a thread with its own "
+			     "buffers and files", (unsigned long long)total, l->nr,
+			     l->nr == 1 ? "" : "s", JOB_MAX_THREADS);
+	return 0;
+}
+
 static int resolve_wait_for(struct job *jobs, size_t nr, size_t i)
 {
 	struct job *j = &jobs[i];
@@ -116,9 +129,9 @@ static int run_batch(struct job *jobs, size_t from, size_t to, const struct run_
 		if (rc) {
 			/* the run cannot be what was asked: stop the jobs that
 			 * did start (waking any that sleep) and say why once */
-			error_errno(-rc, "cannot start the thread of job '%s' (%zu of %zu in "
-				    "this batch started); stopping the run", jobs[i].spec->name,
-				    i - from, to - from);
+			error("cannot start the thread of job '%s': %s (%zu of the %zu threads "
+			      "of its batch had started); the run stops", jobs[i].spec->name,
+			      strerror(rc), i - from, to - from);
 			run_sync_stop(sync);
 			for (size_t k = from; k < i; k++)
 				pthread_join(jobs[k].thread, NULL);
@@ -239,13 +252,15 @@ static void remove_laid_out(struct job *jobs, size_t nr)
 int workload_run(const struct job_list *list, const struct run_config *cfg,
 		 struct run_result *out)
 {
+	int rc;
+	memset(out, 0, sizeof(*out));
+	if ((rc = workload_check_threads(list)) < 0)
+		return rc;
 	struct job_list expanded;
 	workload_expand(list, &expanded);
 	size_t nr = expanded.nr;
 	struct job *jobs = xcalloc(nr ? nr : 1, sizeof(*jobs));
-	int rc;
 
-	memset(out, 0, sizeof(*out));
 	out->version = RESULTS_VERSION;
 	out->timestamp_ms = wall_time_ms();
 	out->timestamp = out->timestamp_ms / 1000;

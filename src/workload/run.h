@@ -28,6 +28,11 @@ struct run_config {
  * exposed for `--parse-only` style checks and tests). */
 void workload_expand(const struct job_list *in, struct job_list *out);
 
+/* Refuse a list whose jobs add up to more than JOB_MAX_THREADS threads
+ * (numjobs summed): 0 or -EINVAL after the message. workload_run checks it
+ * too, before anything is cloned. */
+int workload_check_threads(const struct job_list *l);
+
 /* Run every job; fills *out (release with run_result_release). Returns 0 when
  * all jobs finished without error, -EINTR when stopped, or the first job's
  * negative errno (results so far are in *out in every case). */
