@@ -17,6 +17,7 @@
 #include "workload/jobsched.h"
 #include "workload/errpolicy.h"
 #include "workload/verify.h"
+#include "util/checked.h"
 #include "util/error.h"
 #include "util/xmalloc.h"
 
@@ -175,16 +176,19 @@ static bool rate_wait(struct job *j, enum ddir d, uint64_t len)
 {
 	const struct job_spec *s = j->spec;
 	uint64_t due = 0;
+	/* 128-bit products: bytes * 1e9 passes 2^64 after 18 GB */
 	if (s->rate[d])
-		due = j->rate_bytes[d] * NSEC_PER_SEC / s->rate[d];
+		due = mul_div(j->rate_bytes[d], NSEC_PER_SEC, s->rate[d]);
 	if (s->rate_iops[d]) {
-		uint64_t due2 = j->rate_ios[d] * NSEC_PER_SEC / s->rate_iops[d];
+		uint64_t due2 = mul_div(j->rate_ios[d], NSEC_PER_SEC, s->rate_iops[d]);
 		if (due2 > due)
 			due = due2;
 	}
 	j->rate_bytes[d] += len;
 	j->rate_ios[d]++;
-	uint64_t until = j->rate_start_ns + due;
+	uint64_t until;
+	if (!ck_add(j->rate_start_ns, due, &until))
+		until = UINT64_MAX;
 	if (!due || job_now(j) >= until)
 		return true;
 	bool capped = j->end_ns && j->end_ns < until;
@@ -438,9 +442,10 @@ void *job_thread_main(void *arg)
 	uint64_t now = job_now(j);
 	j->start_ns = now;
 	j->in_ramp = s->ramp_time > 0;
-	j->ramp_end_ns = now + s->ramp_time;
-	if (s->runtime)
-		j->end_ns = j->ramp_end_ns + s->runtime;
+	if (!ck_add(now, s->ramp_time, &j->ramp_end_ns))
+		j->ramp_end_ns = UINT64_MAX;
+	if (s->runtime && !ck_add(j->ramp_end_ns, s->runtime, &j->end_ns))
+		j->end_ns = UINT64_MAX;
 	if (j->in_ramp) {
 		atomic_store(&j->state, JOB_RAMP);
 		cpu_usage_thread(&cpu0);
