@@ -144,6 +144,9 @@ int job_files_open(struct job *j);
 void job_files_close(struct job *j);
 void job_files_invalidate(struct job *j);
 void job_files_release(struct job *j);
+/* vanished.c: before closing, fail the job (res.error ENOENT, message) if
+ * one of its open regular files was deleted or replaced while it ran. */
+int job_files_check_present(struct job *j);
 /* unlink=1: remove the job's regular files after the run. */
 void job_files_unlink(struct job *j);
 

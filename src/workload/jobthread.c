@@ -480,6 +480,7 @@ void *job_thread_main(void *arg)
 	if (rc >= 0 && s->fsync_on_close && (s->rw & RW_WRITE))
 		rc = do_sync_all(j, DDIR_SYNC, NULL);
 	finish_results(j, job_now(j), &cpu0);
+	job_files_check_present(j);
 out:
 	verify_finish(j);
 	job_files_close(j);
