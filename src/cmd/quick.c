@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cmd/output.h"
 #include "cmd/runner.h"
 #include "engines/engine.h"
 #include "report/env_report.h"
@@ -142,6 +143,7 @@ static int run_quick(int argc, char **argv)
 {
 	const char *dir = ".", *size = "1g", *runtime = "5s", *engine = "io_uring";
 	const char *fmt = "table";
+	bool dir_given = false;
 	struct runner_args ra;
 	runner_args_init(&ra);
 	int rc;
@@ -167,13 +169,20 @@ static int run_quick(int argc, char **argv)
 		} else if (a[0] == '-') {
 			error("unknown flag '%s' for 'iobench quick'; see 'iobench help quick'", a);
 			return 1;
+		} else if (dir_given) {
+			error("'iobench quick' measures one directory, not both '%s' and '%s'", dir, a);
+			return 1;
 		} else {
 			dir = a;
+			dir_given = true;
 		}
 	}
 	unsigned formats = 0;
-	if (strcmp(fmt, "table") && report_parse_formats(fmt, &formats) < 0) {
-		error("unknown --output-format '%s': use table, json, json+, terse or normal", fmt);
+	const char *bad;
+	int badlen;
+	if (strcmp(fmt, "table") && report_formats_parse(fmt, &formats, &bad, &badlen) < 0) {
+		error("unknown output format '%.*s' in --output-format=%s: use table, json, json+, "
+		      "terse or normal", badlen, bad, fmt);
 		return 1;
 	}
 	struct stat st;
@@ -205,6 +214,8 @@ static int run_quick(int argc, char **argv)
 			env_text_footer(res.env, stdout);
 		}
 	}
+	if (output_check(stdout, formats ? "the report" : "the table", NULL) < 0 && status == 0)
+		status = 1;
 	run_result_release(&res);
 	job_list_release(&l);
 	free(path);
