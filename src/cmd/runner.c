@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd/output.h"
 #include "cmd/signals.h"
 #include "report/env_report.h"
 #include "report/report.h"
@@ -90,26 +91,79 @@ static void print_job_lines(const struct job_list *list, FILE *out)
 					x.jobs[i].numjobs ? x.jobs[i].numjobs : 1, out);
 	fprintf(out, "iobench-%s\nStarting %zu thread%s\n", IOBENCH_VERSION, x.nr,
 		x.nr == 1 ? "" : "s");
-	fflush(out);
-	job_list_release(&x);
+	job_list_release(&x); /* the caller flushes and checks */
+}
+
+static FILE *open_output(const struct runner_args *ra)
+{
+	if (!ra->output_path)
+		return stdout;
+	FILE *out = fopen(ra->output_path, "w");
+	if (!out)
+		error_errno(-errno, "cannot open --output file '%s'", ra->output_path);
+	return out;
+}
+
+/* Check and close out; status stays what it was unless it was 0. */
+static int close_output(const struct runner_args *ra, FILE *out, int status)
+{
+	if (output_check(out, "the report", ra->output_path) < 0 && status == 0)
+		status = 1;
+	if (out != stdout && fclose(out) != 0 && status == 0) {
+		error_errno(-errno, "cannot write '%s'", ra->output_path);
+		status = 1;
+	}
+	return status;
+}
+
+static bool wants_json(unsigned formats)
+{
+	return formats & (REPORT_JSON | REPORT_JSONPLUS);
+}
+
+static void write_error_json(const struct error_capture *errs, FILE *out)
+{
+	char *why = NULL;
+	int sig = signals_caught();
+	if (!errs->nr && sig)
+		why = xasprintf("stopped by signal %d (%s) before the run started", sig,
+				strsignal(sig));
+	const char *one = why;
+	if (why)
+		report_write_json_error(&one, 1, out);
+	else
+		report_write_json_error((const char *const *)errs->msgs, errs->nr, out);
+	free(why);
+}
+
+int runner_report_failure(const struct runner_args *ra, const struct error_capture *errs)
+{
+	unsigned formats = REPORT_NORMAL;
+	if (ra->formats_text && report_parse_formats(ra->formats_text, &formats) < 0)
+		return 1;
+	if (!wants_json(formats))
+		return 1;
+	FILE *out = open_output(ra);
+	if (!out)
+		return 1;
+	write_error_json(errs, out);
+	close_output(ra, out, 1);
+	return 1;
 }
 
 int runner_run_and_report(const struct job_list *list, const struct runner_args *ra)
 {
 	unsigned formats = REPORT_NORMAL;
-	if (ra->formats_text && report_parse_formats(ra->formats_text, &formats) < 0) {
-		error("unknown --output-format '%s': use normal, json, json+ or terse, "
-		      "comma-separated", ra->formats_text);
+	if (ra->formats_text && report_parse_formats(ra->formats_text, &formats) < 0)
 		return 1;
-	}
-	FILE *out = stdout;
-	if (ra->output_path) {
-		out = fopen(ra->output_path, "w");
-		if (!out) {
-			error_errno(-errno, "cannot open --output file '%s'", ra->output_path);
-			return 1;
-		}
-	}
+	FILE *out = open_output(ra);
+	if (!out)
+		return 1;
+	/* a run that fails before it starts still gives a JSON document, and
+	 * it says why: keep the messages */
+	struct error_capture errs = { 0 };
+	if (wants_json(formats))
+		error_capture_begin(&errs);
 	char *tmp;
 	struct envwatch ew;
 	envwatch_begin(&ew, runner_env_path(list, ra, &tmp), &ra->env);
@@ -117,24 +171,38 @@ int runner_run_and_report(const struct job_list *list, const struct runner_args 
 	if (formats & REPORT_NORMAL) {
 		env_text_header(ew.env, "", out);
 		print_job_lines(list, out);
+		/* where the start of the report cannot go, the rest cannot
+		 * either: refuse to run rather than measure for nothing */
+		if (output_check(out, "the report", ra->output_path) < 0) {
+			error_capture_end();
+			error_capture_release(&errs);
+			run_env_free(envwatch_end(&ew));
+			close_output(ra, out, 1);
+			return 1;
+		}
 	}
 	struct run_result res;
 	int status = run_watched(list, ra, &ew, &res);
+	error_capture_end();
+	int wrc;
 	if (res.nr_jobs) {
-		if (report_write(&res, formats, out) < 0 && status == 0)
-			status = 1;
+		if ((wrc = report_write(&res, formats, out)) < 0) {
+			output_failed(out, wrc, "the report", ra->output_path);
+			if (status == 0)
+				status = 1;
+		}
+	} else if (wants_json(formats) && status) {
+		write_error_json(&errs, out);
 	}
-	if (!(formats & REPORT_NORMAL) && res.env && res.env->nr_warnings) {
+	error_capture_release(&errs);
+	/* warnings about the measurement of a run that never measured are noise */
+	if (res.nr_jobs && !(formats & REPORT_NORMAL) && res.env && res.env->nr_warnings) {
 		fputs("iobench: the run raised warnings (also in the report):\n", stderr);
 		env_text_warnings(res.env, stderr);
 	}
 	if (res.interrupted)
 		warning("stopped by a signal: the results above cover the time until then");
-	if (out != stdout && fclose(out) != 0 && status == 0) {
-		error_errno(-errno, "cannot write '%s'", ra->output_path);
-		status = 1;
-	}
-	fflush(stdout);
+	status = close_output(ra, out, status);
 	run_result_release(&res);
 	return status;
 }

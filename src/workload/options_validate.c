@@ -3,8 +3,9 @@
  * see (bs larger than size, bssplit shares, rwmix sum, min_bs > max_bs,
  * numjobs/iodepth/nrfiles 0, a directory that does not exist, filename count
  * versus nrfiles, time_based without runtime, sizes and offsets whose sums
- * and products with numjobs and nrfiles overflow). Each problem names the
- * options to blame so the job-file parser can point at file:line:col.
+ * and products with numjobs and nrfiles overflow, readonly=1 with writes).
+ * Each problem names the options to blame so the job-file parser can point
+ * at file:line:col.
  * check_sched() re-checks cpus_allowed/cpumask against this machine's CPUs
  * and refuses clocksource=cpu without an invariant TSC.
  */
@@ -153,6 +154,21 @@ static void check_offsets(struct vstate *v)
 			"%llu bytes is more than 2^64 bytes", clones, files, (unsigned long long)end);
 }
 
+/* readonly=1 refuses a job that writes: say so when the job is parsed
+ * (also under --parse-only), where the option's line is known. */
+static void check_readonly(struct vstate *v)
+{
+	const struct job_spec *s = v->s;
+	if (!s->readonly)
+		return;
+	if (s->rw & (RW_WRITE | RW_TRIM))
+		problem(v, "readonly|rw", "the job writes or trims, but readonly=1 forbids every write "
+			"and trim");
+	else if (s->unlink)
+		problem(v, "readonly|unlink", "the job deletes its files (unlink=1), but readonly=1 "
+			"forbids every write");
+}
+
 static void check_files(struct vstate *v)
 {
 	const struct job_spec *s = v->s;
@@ -216,6 +232,7 @@ int job_spec_validate(const struct job_spec *s, spec_problem_fn report, void *ar
 	check_counts(&v);
 	check_block_sizes(&v);
 	check_offsets(&v);
+	check_readonly(&v);
 	check_files(&v);
 	check_sched(&v);
 	check_faulty(&v);
