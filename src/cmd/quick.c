@@ -203,8 +203,16 @@ static int run_quick(int argc, char **argv)
 		warning("'%s' does not support O_DIRECT: figures include the page cache", dir);
 	ra.env_path = dir;
 	struct run_result res;
+	struct error_capture errs = { 0 };
+	bool json = formats & (REPORT_JSON | REPORT_JSONPLUS);
+	if (json)
+		error_capture_begin(&errs);
 	int status = runner_run(&l, &ra, &res);
+	error_capture_end();
 	unlink(path);
+	if (!res.nr_jobs && json && status)
+		report_write_json_error((const char *const *)errs.msgs, errs.nr, stdout);
+	error_capture_release(&errs);
 	if (res.nr_jobs) {
 		if (formats)
 			report_write(&res, formats, stdout);

@@ -210,8 +210,8 @@ static int run_run(int argc, char **argv)
 		rc = error("the job files define no jobs");
 	if (!rc && parse_only && ra.readonly)
 		rc = check_readonly(&list); /* a run refuses them at setup */
-	if (!rc && parse_only)
-		rc = workload_check_threads(&list);
+	if (!rc)
+		rc = workload_check_threads(&list); /* before anything clones them */
 	error_capture_end();
 	if (rc < 0) {
 		status = runner_report_failure(&ra, &errs);

@@ -161,12 +161,13 @@ static void check_readonly(struct vstate *v)
 	const struct job_spec *s = v->s;
 	if (!s->readonly)
 		return;
+	const char *name = s->name ? s->name : "?";
 	if (s->rw & (RW_WRITE | RW_TRIM))
-		problem(v, "readonly|rw", "the job writes or trims, but readonly=1 forbids every write "
-			"and trim");
+		problem(v, "readonly|rw", "job '%s' writes or trims, but read-only mode (readonly=1) "
+			"forbids every write and trim", name);
 	else if (s->unlink)
-		problem(v, "readonly|unlink", "the job deletes its files (unlink=1), but readonly=1 "
-			"forbids every write");
+		problem(v, "readonly|unlink", "job '%s' deletes its files (unlink=1), but read-only "
+			"mode (readonly=1) forbids every write", name);
 }
 
 static void check_files(struct vstate *v)

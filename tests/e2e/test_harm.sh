@@ -212,7 +212,7 @@ check "... and the message says the file was deleted" grep -qF "'$d/gone/g.0.0' 
 
 # --- parse-level --------------------------------------------------------------
 "$A" run --parse-only --name=r --rw=write --readonly=1 --size=64k --filename="$d/p" >/dev/null 2>"$d/p.err"
-refused "--parse-only refuses rw=write with readonly=1" "readonly=1 forbids every write" /dev/null "$d/p.err" $?
+refused "--parse-only refuses rw=write with readonly=1" "read-only mode (readonly=1) forbids every write" /dev/null "$d/p.err" $?
 "$A" run --parse-only --readonly --name=r --rw=write --size=64k --filename="$d/p" >/dev/null 2>"$d/p.err"
 refused "--parse-only --readonly refuses rw=write" "read-only mode (--readonly) forbids" /dev/null "$d/p.err" $?
 mkdir -p "$d/qa" "$d/qb"
