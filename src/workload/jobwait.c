@@ -49,7 +49,9 @@ static bool wait_cond(struct job *j, uint64_t deadline, bool (*done)(const struc
 
 bool job_wait_until(struct job *j, uint64_t deadline_ns)
 {
-	return !wait_cond(j, deadline_ns ? deadline_ns : 1, NULL);
+	if (!deadline_ns)
+		return !job_stopping(j); /* 0 is no deadline to wait_cond: nothing to wait for */
+	return !wait_cond(j, deadline_ns, NULL);
 }
 
 static bool waited_jobs_done(const struct job *j)
