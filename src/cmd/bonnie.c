@@ -20,6 +20,7 @@
 #include "cmd/bonnie_sync.h"
 #include "cmd/envwatch.h"
 #include "cmd/memlimit.h"
+#include "cmd/output.h"
 #include "cmd/signals.h"
 #include "report/bonnie_report.h"
 #include "report/env_report.h"
@@ -226,6 +227,15 @@ static void sync_phase(void *arg, unsigned phase)
 	}
 }
 
+/* A report write failed with rc: one message (for stdout; a failing
+ * stderr has nowhere to say it), exit status 1. */
+static int write_failed(int rc, FILE *f)
+{
+	if (f == stdout)
+		output_failed(stdout, rc, "the report", NULL);
+	return 1;
+}
+
 static int run_tests(struct bonnie_args *a, struct bonnie_barrier *bar, struct memlimit *ml)
 {
 	volatile sig_atomic_t *stop = signals_install();
@@ -237,7 +247,7 @@ static int run_tests(struct bonnie_args *a, struct bonnie_barrier *bar, struct m
 	bool json = a->output == BONNIE_OUT_JSON;
 	struct bonnie_result *runs = xcalloc(s->repeats, sizeof(*runs));
 	size_t nr = 0;
-	int status = 0;
+	int status = 0, rc0;
 	/* the text (and the machine around it) goes where bonnie++ puts its
 	 * text: stderr with -q, nowhere but stderr with -x's CSV-only stdout */
 	FILE *text = s->quiet || a->repeats_given ? stderr : stdout;
@@ -245,9 +255,13 @@ static int run_tests(struct bonnie_args *a, struct bonnie_barrier *bar, struct m
 	envwatch_begin(&ew, s->dir, &a->env);
 	if (!json)
 		env_text_header(ew.env, "", text);
-
-	if (!json && a->repeats_given && s->repeats > 1 && bonnie_report_csv_header(stdout) < 0)
+	/* a report that cannot be written is not worth the test: say so now */
+	if (!json && text == stdout && output_check(stdout, "the report", NULL) < 0)
 		status = 1;
+
+	if (!status && !json && a->repeats_given && s->repeats > 1 &&
+	    (rc0 = bonnie_report_csv_header(stdout)) < 0)
+		status = write_failed(rc0, stdout);
 	for (unsigned i = 0; i < s->repeats && !status && !*stop; i++) {
 		struct bonnie_result *r = &runs[nr++];
 		int rc = bonnie_run(s, stop, r);
@@ -273,20 +287,22 @@ static int run_tests(struct bonnie_args *a, struct bonnie_barrier *bar, struct m
 			status = 1;
 			break;
 		}
-		if (!json && report_normal(a, r, text) < 0)
-			status = 1;
+		if (!json && (rc = report_normal(a, r, text)) < 0)
+			status = write_failed(rc, text);
 	}
 	struct run_env *env = envwatch_end(&ew);
 	memlimit_end(ml, env);
 	struct anomaly_input in;
 	bonnie_anomaly_input(s, runs, nr, &in);
 	anomaly_check(&in, env);
-	if (json && bonnie_report_json(s, runs, nr, env, stdout) < 0)
-		status = 1;
+	if (json && (rc0 = bonnie_report_json(s, runs, nr, env, stdout)) < 0)
+		status = write_failed(rc0, stdout);
 	if (!json) {
 		env_text_footer(env, text);
 		if (!a->repeats_given && nr == 1 && !status && !runs[0].interrupted &&
-		    bonnie_report_csv(s, &runs[0], stdout) < 0)
+		    (rc0 = bonnie_report_csv(s, &runs[0], stdout)) < 0)
+			status = write_failed(rc0, stdout);
+		if (!status && output_check(text, "the report", NULL) < 0)
 			status = 1;
 	} else if (env->nr_warnings) {
 		fputs("iobench: the run raised warnings (also in the report):\n", stderr);

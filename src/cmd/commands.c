@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cmd/output.h"
 #include "engines/engine.h"
 #include "util/error.h"
 #include "util/strutil.h"
@@ -70,7 +71,10 @@ int cmd_main(int argc, char **argv)
 		return 1;
 	if (argc < 2) {
 		char *quick_argv[] = { (char *)"quick", (char *)".", NULL };
-		return cmd_quick.run(2, quick_argv);
+		int status = cmd_quick.run(2, quick_argv);
+		if (status == 0 && output_check(stdout, NULL, NULL) < 0)
+			status = 1;
+		return status;
 	}
 	const char *name = argv[1];
 	if (!strcmp(name, "--version") || !strcmp(name, "-V"))
@@ -80,5 +84,11 @@ int cmd_main(int argc, char **argv)
 	const struct command *c = command_find(name);
 	if (!c)
 		return unknown_command(name);
-	return c->run(argc - 1, argv + 1);
+	int status = c->run(argc - 1, argv + 1);
+	/* whatever a command that succeeded printed must have reached stdout
+	 * (commands with a report check it themselves, naming it; one that
+	 * failed has said why, and says nothing twice) */
+	if (status == 0 && output_check(stdout, NULL, NULL) < 0)
+		status = 1;
+	return status;
 }

@@ -29,6 +29,11 @@ static int run_help(int argc, char **argv)
 		print_overview(stdout);
 		return 0;
 	}
+	if (argc > 2) {
+		error("'iobench help' takes one topic, not '%s' after '%s'; see 'iobench help'",
+		      argv[2], argv[1]);
+		return 1;
+	}
 	if (!strcmp(argv[1], "options")) {
 		options_print_help(stdout);
 		return 0;

@@ -4,7 +4,8 @@
  * and vmstat side by side: every interval a vmstat line and an iostat -x
  * table of the devices (all whole disks that did I/O when none is named), or
  * with --json one JSON object a line. Runs until COUNT intervals are shown
- * or SIGINT/SIGTERM, which ends it cleanly (exit 0, no line half-written).
+ * or SIGINT/SIGTERM/SIGHUP/SIGQUIT, which ends it cleanly (exit 0, no line
+ * half-written); a closed stdout ends it with an error.
  */
 #include "cmd/command.h"
 
@@ -16,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cmd/output.h"
 #include "cmd/signals.h"
 #include "report/monitor_report.h"
 #include "sys/monitor.h"
@@ -92,7 +94,7 @@ static int parse_args(int argc, char **argv, struct monitor_opts *o, int *first_
 	return 0;
 }
 
-/* Print one interval with SIGINT/SIGTERM held off, so a signal cannot cut
+/* Print one interval with the stop signals held off, so a signal cannot cut
  * a line in half; the flag they set is seen right after. */
 static int print_interval(const struct monitor_opts *o, const struct monitor_interval *iv,
 			  bool only_active)
@@ -101,15 +103,17 @@ static int print_interval(const struct monitor_opts *o, const struct monitor_int
 	int ret = 0;
 
 	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
+	signals_add_stop_set(&block);
 	sigprocmask(SIG_BLOCK, &block, &old);
 	if (o->json)
 		ret = monitor_json_line(stdout, iv, only_active);
 	else
 		monitor_text_interval(stdout, iv, only_active);
-	if (fflush(stdout) != 0 || ferror(stdout))
-		ret = -EIO;
+	int wrc = output_check(stdout, NULL, NULL); /* says why: ENOSPC, EPIPE */
+	if (wrc < 0)
+		ret = wrc;
+	else if (ret < 0)
+		error_errno(ret, "cannot write the output");
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return ret;
 }
@@ -123,12 +127,16 @@ static int watch(struct monitor_probe *p, const struct monitor_opts *o)
 	struct monitor_dev_interval *devs = xcalloc(p->ndev + 1, sizeof(*devs));
 	int ret = monitor_probe_take(p, &a, da);
 	uint64_t t0 = a.t_ns;
+	bool printed = false;
 
 	if (ret)
 		goto out;
 	if (!o->json) {
 		monitor_text_header(stdout);
-		fflush(stdout);
+		if ((ret = output_check(stdout, NULL, NULL)) < 0) {
+			printed = true;
+			goto out;
+		}
 	}
 	for (uint64_t k = 1; !*stop && (!o->count || k <= o->count); k++) {
 		uint64_t deadline = t0 + k * o->interval_ns;
@@ -141,17 +149,17 @@ static int watch(struct monitor_probe *p, const struct monitor_opts *o)
 		struct monitor_interval iv = { .devs = devs };
 		monitor_interval_compute(&a, da, &b, db, (const char (*)[64])p->names, p->ndev, t0,
 					 &iv);
-		if ((ret = print_interval(o, &iv, p->all_disks)))
+		if ((ret = print_interval(o, &iv, p->all_disks))) {
+			printed = true; /* and said why */
 			break;
+		}
 		a = b;
 		struct diskstat *t = da;
 		da = db;
 		db = t;
 	}
 out:
-	if (ret == -EIO)
-		error("cannot write the output");
-	else if (ret)
+	if (ret && !printed)
 		error_errno(ret, "cannot read the system statistics");
 	free(da);
 	free(db);

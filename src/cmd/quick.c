@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cmd/output.h"
 #include "cmd/quick_dev.h"
 #include "cmd/runner.h"
 #include "engines/engine.h"
@@ -187,8 +188,16 @@ static int quick_dir(const char *dir, const struct quick_opts *o, struct runner_
 		warning("'%s' does not support O_DIRECT: figures include the page cache", dir);
 	ra->env_path = dir;
 	struct run_result res;
+	struct error_capture errs = { 0 };
+	bool json = o->formats & (REPORT_JSON | REPORT_JSONPLUS);
+	if (json)
+		error_capture_begin(&errs);
 	int status = runner_run(&l, ra, &res);
+	error_capture_end();
 	unlink(path);
+	if (!res.nr_jobs && json && status)
+		report_write_json_error((const char *const *)errs.msgs, errs.nr, stdout);
+	error_capture_release(&errs);
 	if (res.nr_jobs) {
 		if (o->formats)
 			report_write(&res, o->formats, stdout);
@@ -198,6 +207,8 @@ static int quick_dir(const char *dir, const struct quick_opts *o, struct runner_
 			env_text_footer(res.env, stdout);
 		}
 	}
+	if (output_check(stdout, o->formats ? "the report" : "the table", NULL) < 0 && status == 0)
+		status = 1;
 	run_result_release(&res);
 	job_list_release(&l);
 	free(path);
@@ -244,8 +255,11 @@ static int run_quick(int argc, char **argv)
 			nbdev += devres_is_block_device(a) == 1;
 		}
 	}
-	if (strcmp(fmt, "table") && report_parse_formats(fmt, &o.formats) < 0) {
-		error("unknown --output-format '%s': use table, json, json+, terse or normal", fmt);
+	const char *bad;
+	int badlen;
+	if (strcmp(fmt, "table") && report_formats_parse(fmt, &o.formats, &bad, &badlen) < 0) {
+		error("unknown output format '%.*s' in --output-format=%s: use table, json, json+, "
+		      "terse or normal", badlen, bad, fmt);
 		goto out;
 	}
 	o.allow = (struct devguard_allow){ .devices = allow, .nr_devices = na };

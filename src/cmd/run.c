@@ -15,9 +15,11 @@
 
 #include "cmd/runner.h"
 #include "jobfile/jobfile.h"
+#include "report/report.h"
 #include "sys/devguard.h"
 #include "util/error.h"
 #include "util/xmalloc.h"
+#include "workload/run.h"
 
 static const char run_usage[] =
 	"usage: iobench run [OPTIONS] [JOBFILE...] [--name=NAME --OPTION=VALUE...]\n"
@@ -29,7 +31,9 @@ static const char run_usage[] =
 	"\n"
 	"options:\n"
 	"  --output-format=FMT  normal, json, json+ or terse; comma-combinable\n"
-	"                       (default normal). JSON is the only thing on stdout.\n"
+	"                       (default normal). JSON is the only thing on stdout;\n"
+	"                       a run that fails before it starts gives a JSON\n"
+	"                       object with \"jobs\": [] and its error under \"iobench\"\n"
 	"  --output=FILE        write the report to FILE instead of stdout\n"
 	"  --set KEY=VALUE      override option KEY in every job (repeatable), e.g.\n"
 	"                       --set size=64m --set directory=/mnt/test\n"
@@ -71,7 +75,8 @@ static const char run_usage[] =
 	"is created in /dev, and nothing is written before every job passed.\n"
 	"\n"
 	"Job options: 'iobench help options'. Exit status: 0 on success, 1 on a bad\n"
-	"job file or an I/O error, 128+N when stopped by signal N. continue_on_error\n"
+	"job file, an I/O error or a report that could not be written, 128+N when\n"
+	"stopped by signal N (SIGINT, SIGTERM, SIGHUP, SIGQUIT). continue_on_error\n"
 	"(and ignore_error) let a job go on after the errors they cover and count them\n"
 	"(total_err, first_error); unlike fio, the exit status is still 1 when any\n"
 	"error happened.\n";
@@ -83,6 +88,22 @@ static bool takes(const char *arg, const char *flag, const char **val)
 		return false;
 	*val = arg + n + 1;
 	return true;
+}
+
+/* --parse-only --readonly: the refusal the run would give at setup. */
+static int check_readonly(const struct job_list *l)
+{
+	int rc = 0;
+	for (size_t i = 0; i < l->nr; i++) {
+		const struct job_spec *s = &l->jobs[i];
+		if (s->rw & (RW_WRITE | RW_TRIM))
+			rc = error("job '%s' writes or trims, but read-only mode (--readonly) forbids "
+				   "every write and trim", s->name);
+		else if (s->unlink)
+			rc = error("job '%s' deletes its files (unlink=1), but read-only mode "
+				   "(--readonly) forbids every write", s->name);
+	}
+	return rc;
 }
 
 static int run_run(int argc, char **argv)
@@ -161,39 +182,52 @@ static int run_run(int argc, char **argv)
 			files[nf++] = a;
 		}
 	}
+	/* the output format first: its error is the only one, and a JSON
+	 * format makes every later error part of the JSON document */
+	unsigned formats = REPORT_NORMAL;
+	if (ra.formats_text && report_parse_formats(ra.formats_text, &formats) < 0)
+		goto out;
 	if (!nf && !nj) {
 		error("no job file and no --name=JOB given; see 'iobench help run'");
 		goto out;
 	}
+	struct error_capture errs = { 0 };
+	if (formats & (REPORT_JSON | REPORT_JSONPLUS))
+		error_capture_begin(&errs);
 	ra.allow_destroy = allow;
 	ra.nr_allow_destroy = na;
 	struct devguard_allow ga = { .devices = allow, .nr_devices = na };
-	if (devguard_allow_validate(&ga, why, sizeof(why)) < 0) {
-		error("%s", why);
-		goto out;
-	}
-
 	struct job_list list = { 0 };
 	struct jobfile_ctx ctx = { .set_opts = sets, .nr_set = ns };
-	rc = 0;
-	for (size_t i = 0; i < nf; i++)
+	if (devguard_allow_validate(&ga, why, sizeof(why)) < 0) {
+		error("%s", why);
+		rc = -EINVAL;
+	} else {
+		/* a bad --set is reported once, not once per job file */
+		rc = jobfile_check_sets(&ctx);
+	}
+	bool parse = rc == 0; /* every file's errors are reported, not just the first's */
+	for (size_t i = 0; parse && i < nf; i++)
 		if (jobfile_parse_file(files[i], (unsigned)i, &list, &ctx) < 0)
 			rc = -EINVAL;
-	if (nj && jobfile_parse_args((int)nj, jobargs, &list, &ctx) < 0)
+	if (parse && nj && jobfile_parse_args((int)nj, jobargs, &list, &ctx) < 0)
 		rc = -EINVAL;
-	if (rc < 0 || !list.nr) {
-		if (!rc)
-			error("the job files define no jobs");
-		job_list_release(&list);
-		goto out;
-	}
-	if (parse_only) {
+	if (!rc && !list.nr)
+		rc = error("the job files define no jobs");
+	if (!rc && parse_only && ra.readonly)
+		rc = check_readonly(&list); /* a run refuses them at setup */
+	if (!rc)
+		rc = workload_check_threads(&list); /* before anything clones them */
+	error_capture_end();
+	if (rc < 0) {
+		status = runner_report_failure(&ra, &errs);
+	} else if (parse_only) {
 		printf("%zu job(s) parsed, no errors\n", list.nr);
-		job_list_release(&list);
 		status = 0;
-		goto out;
+	} else {
+		status = runner_run_and_report(&list, &ra);
 	}
-	status = runner_run_and_report(&list, &ra);
+	error_capture_release(&errs);
 	job_list_release(&list);
 out:
 	free(files);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cmd/memlimit.h"
+#include "cmd/output.h"
 #include "cmd/signals.h"
 #include "report/env_report.h"
 #include "report/report.h"
@@ -126,68 +127,140 @@ int runner_run(const struct job_list *list, const struct runner_args *ra, struct
 static void print_job_lines(const struct job_list *list, FILE *out)
 {
 	struct job_list x;
-	workload_expand((struct job_list *)list, &x);
+	workload_expand(list, &x);
 	for (size_t i = 0; i < x.nr; i++)
 		if (x.jobs[i].jobnum == 0)
 			report_job_line(&x.jobs[i], x.jobs[i].groupid,
 					x.jobs[i].numjobs ? x.jobs[i].numjobs : 1, out);
 	fprintf(out, "iobench-%s\nStarting %zu thread%s\n", IOBENCH_VERSION, x.nr,
 		x.nr == 1 ? "" : "s");
-	fflush(out);
-	x.global_opts = NULL;
-	x.nr_global_opts = 0;
-	job_list_release(&x);
+	job_list_release(&x); /* the caller flushes and checks */
+}
+
+static FILE *open_output(const struct runner_args *ra)
+{
+	if (!ra->output_path)
+		return stdout;
+	/* the guarded open: never a block device, --readonly or not */
+	struct devguard_allow ro = { .readonly_by = ra->readonly ? "--readonly" : NULL };
+	char why[2560];
+	FILE *out;
+	if (devguard_fopen(ra->output_path, false, &ro, &out, why, sizeof(why)) < 0) {
+		error("cannot write the report (--output) to '%s': %s", ra->output_path, why);
+		return NULL;
+	}
+	return out;
+}
+
+/* Check and close out; status stays what it was unless it was 0. */
+static int close_output(const struct runner_args *ra, FILE *out, int status)
+{
+	if (output_check(out, "the report", ra->output_path) < 0 && status == 0)
+		status = 1;
+	if (out != stdout && fclose(out) != 0 && status == 0) {
+		error_errno(-errno, "cannot write '%s'", ra->output_path);
+		status = 1;
+	}
+	return status;
+}
+
+static bool wants_json(unsigned formats)
+{
+	return formats & (REPORT_JSON | REPORT_JSONPLUS);
+}
+
+static void write_error_json(const struct error_capture *errs, FILE *out)
+{
+	char *why = NULL;
+	int sig = signals_caught();
+	if (!errs->nr && sig)
+		why = xasprintf("stopped by signal %d (%s) before the run started", sig,
+				strsignal(sig));
+	const char *one = why;
+	if (why)
+		report_write_json_error(&one, 1, out);
+	else
+		report_write_json_error((const char *const *)errs->msgs, errs->nr, out);
+	free(why);
+}
+
+int runner_report_failure(const struct runner_args *ra, const struct error_capture *errs)
+{
+	unsigned formats = REPORT_NORMAL;
+	if (ra->formats_text && report_parse_formats(ra->formats_text, &formats) < 0)
+		return 1;
+	if (!wants_json(formats))
+		return 1;
+	FILE *out = open_output(ra);
+	if (!out)
+		return 1;
+	write_error_json(errs, out);
+	close_output(ra, out, 1);
+	return 1;
 }
 
 int runner_run_and_report(const struct job_list *list, const struct runner_args *ra)
 {
 	unsigned formats = REPORT_NORMAL;
-	if (ra->formats_text && report_parse_formats(ra->formats_text, &formats) < 0) {
-		error("unknown --output-format '%s': use normal, json, json+ or terse, "
-		      "comma-separated", ra->formats_text);
+	if (ra->formats_text && report_parse_formats(ra->formats_text, &formats) < 0)
 		return 1;
-	}
-	FILE *out = stdout;
-	if (ra->output_path) {
-		/* the guarded open: never a block device, --readonly or not */
-		struct devguard_allow ro = { .readonly_by = ra->readonly ? "--readonly" : NULL };
-		char why[2560];
-		if (devguard_fopen(ra->output_path, false, &ro, &out, why, sizeof(why)) < 0) {
-			error("cannot write the report (--output) to '%s': %s", ra->output_path, why);
-			return 1;
-		}
-	}
+	FILE *out = open_output(ra);
+	if (!out)
+		return 1;
+	/* a run that fails before it starts still gives a JSON document, and
+	 * it says why: keep the messages */
+	struct error_capture errs = { 0 };
+	if (wants_json(formats))
+		error_capture_begin(&errs);
 	char *tmp;
 	struct envwatch ew;
 	struct memlimit ml;
 	if (limit_begin(list, ra, &ml) < 0) {
-		if (out != stdout)
-			fclose(out);
-		return 1;
+		error_capture_end();
+		if (wants_json(formats))
+			write_error_json(&errs, out);
+		error_capture_release(&errs);
+		return close_output(ra, out, 1);
 	}
 	envwatch_begin(&ew, runner_env_path(list, ra, &tmp), &ra->env);
 	free(tmp);
 	if (formats & REPORT_NORMAL) {
 		env_text_header(ew.env, "", out);
 		print_job_lines(list, out);
+		/* where the start of the report cannot go, the rest cannot
+		 * either: refuse to run rather than measure for nothing */
+		if (output_check(out, "the report", ra->output_path) < 0) {
+			error_capture_end();
+			error_capture_release(&errs);
+			struct run_env *env = envwatch_end(&ew);
+			memlimit_end(&ml, env);
+			run_env_free(env);
+			close_output(ra, out, 1);
+			return 1;
+		}
 	}
 	struct run_result res;
 	int status = run_watched(list, ra, &ew, &ml, &res);
+	error_capture_end();
+	int wrc;
 	if (res.nr_jobs) {
-		if (report_write(&res, formats, out) < 0 && status == 0)
-			status = 1;
+		if ((wrc = report_write(&res, formats, out)) < 0) {
+			output_failed(out, wrc, "the report", ra->output_path);
+			if (status == 0)
+				status = 1;
+		}
+	} else if (wants_json(formats) && status) {
+		write_error_json(&errs, out);
 	}
-	if (!(formats & REPORT_NORMAL) && res.env && res.env->nr_warnings) {
+	error_capture_release(&errs);
+	/* warnings about the measurement of a run that never measured are noise */
+	if (res.nr_jobs && !(formats & REPORT_NORMAL) && res.env && res.env->nr_warnings) {
 		fputs("iobench: the run raised warnings (also in the report):\n", stderr);
 		env_text_warnings(res.env, stderr);
 	}
 	if (res.interrupted)
 		warning("stopped by a signal: the results above cover the time until then");
-	if (out != stdout && fclose(out) != 0 && status == 0) {
-		error_errno(-errno, "cannot write '%s'", ra->output_path);
-		status = 1;
-	}
-	fflush(stdout);
+	status = close_output(ra, out, status);
 	run_result_release(&res);
 	return status;
 }

@@ -29,6 +29,11 @@ struct runner_args {
 };
 
 void runner_args_init(struct runner_args *ra);
+/* The run failed before a runner_run_and_report (bad job files): under a
+ * JSON format, write the JSON error document of the messages in errs to
+ * stdout or --output. Returns the exit status, 1. */
+struct error_capture;
+int runner_report_failure(const struct runner_args *ra, const struct error_capture *errs);
 /* Run and report; returns the exit status (0, 1, or 128+signal). */
 int runner_run_and_report(const struct job_list *list, const struct runner_args *ra);
 /* Run only; fills *res, with res->env: the system captured at the start,

@@ -1,7 +1,10 @@
 /*
- * SIGINT/SIGTERM handling shared by the commands that run workloads: the
- * first signal asks every job to stop (results so far are still reported),
- * a second one of the same kind kills the process the default way.
+ * Signal handling shared by the commands that run workloads: the first
+ * SIGINT, SIGTERM, SIGHUP or SIGQUIT asks every job to stop (results so far
+ * are still reported, files the run made are removed) and the command exits
+ * with 128 + that signal; a second one of the same kind kills the process
+ * the default way. SIGPIPE is ignored, so a closed stdout is a write error
+ * that the command reports rather than a silent death.
  */
 #ifndef IOBENCH_CMD_SIGNALS_H
 #define IOBENCH_CMD_SIGNALS_H
@@ -10,7 +13,9 @@
 
 /* Install the handlers; returns the flag the workload polls. */
 volatile sig_atomic_t *signals_install(void);
-/* The signal that stopped the run (0 if none): exit with 128 + it. */
+/* Add the signals that stop a run to *set (to hold them off briefly). */
+void signals_add_stop_set(sigset_t *set);
+/* The first signal that stopped the run (0 if none): exit with 128 + it. */
 int signals_caught(void);
 
 #endif

@@ -5,6 +5,7 @@
  * queue tunables, as text or as one JSON object.
  */
 #include "cmd/command.h"
+#include "cmd/output.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -73,8 +74,10 @@ static int run_sysinfo(int argc, char **argv)
 		ret = sysinfo_text_write(&si, stdout);
 	}
 	sysinfo_release(&si);
-	if (fflush(stdout) || ret) {
-		error("sysinfo: writing the output failed");
+	if (output_check(stdout, NULL, NULL) < 0)
+		return 1;
+	if (ret) {
+		error_errno(ret, "sysinfo: cannot write the output");
 		return 1;
 	}
 	return 0;

@@ -4,6 +4,7 @@
  * printing "FILE:LINE:COL: error: ..." lines (one per problem, counted).
  */
 #include "jobfile/jobfile_int.h"
+#include "util/error.h"
 #include "util/xmalloc.h"
 
 #include <stdarg.h>
@@ -22,7 +23,9 @@ void jf_error(struct jf_items *it, const struct jf_loc *loc, unsigned col, const
 	for (char *p = msg; *p; p++)
 		if (*p == '\n' || *p == '\r')
 			*p = ' ';
-	fprintf(stderr, "%s:%u:%u: error: %s\n", loc->file, loc->line, col ? col : loc->col, msg);
+	char where[1200];
+	snprintf(where, sizeof(where), "%s:%u:%u", loc->file, loc->line, col ? col : loc->col);
+	error_at(where, "%s", msg);
 	it->errors++;
 }
 

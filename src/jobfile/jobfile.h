@@ -26,6 +26,14 @@ struct jobfile_ctx {
 };
 
 /*
+ * Check the --set overrides on their own, once: each bad one is reported
+ * as "<--set>:N:COL: error: ..." and -EINVAL returned. Parsing a file checks
+ * them again against its jobs, so a caller with several job files checks
+ * first and parses nothing when they are bad (one message, not one per file).
+ */
+int jobfile_check_sets(const struct jobfile_ctx *ctx);
+
+/*
  * Parse one job file and append its jobs to list in order (numjobs is not
  * expanded). file_index > 0 makes the file's first job a stonewall, as fio
  * separates job files. The [global] options of file 0 go to

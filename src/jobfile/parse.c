@@ -210,6 +210,18 @@ static void read_sets(struct builder *b, const struct jobfile_ctx *ctx)
 	job_spec_release(&scratch);
 }
 
+int jobfile_check_sets(const struct jobfile_ctx *ctx)
+{
+	struct jf_items it = { 0 };
+	struct job_list none = { 0 };
+	struct builder b = { .it = &it, .list = &none };
+	read_sets(&b, ctx);
+	int errors = it.errors;
+	jf_items_release(&b.sets);
+	jf_items_release(&it);
+	return errors ? -EINVAL : 0;
+}
+
 int jf_build_jobs(struct jf_items *it, unsigned file_index, bool record_globals,
 		  struct job_list *list, const struct jobfile_ctx *ctx)
 {

@@ -126,6 +126,8 @@ int bonnie_report_csv(const struct bonnie_spec *s, const struct bonnie_result *r
 	for (int t = 0; t < BON_FILE_TESTS; t++)
 		latency_field(&f->file[t], out);
 	fputs("\n", out);
-	fflush(out);
+	errno = 0;
+	if (fflush(out) != 0)
+		return errno ? -errno : -EIO; /* ENOSPC, EPIPE: the reason, for the message */
 	return ferror(out) ? -EIO : 0;
 }

@@ -152,6 +152,8 @@ int bonnie_report_json(const struct bonnie_spec *s, const struct bonnie_result *
 	env_json_members(&w, env);
 	json_object_end(&w);
 	int rc = json_finish(&w);
-	fflush(out);
+	errno = 0;
+	if (fflush(out) != 0)
+		return errno ? -errno : -EIO; /* ENOSPC, EPIPE: the reason, for the message */
 	return rc;
 }

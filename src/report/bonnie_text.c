@@ -162,6 +162,8 @@ int bonnie_report_text(const struct bonnie_spec *s, const struct bonnie_result *
 	precise_line(s, &r->total, out);
 	if (devices)
 		bonnie_devtext(s, &r->total, out);
-	fflush(out);
+	errno = 0;
+	if (fflush(out) != 0)
+		return errno ? -errno : -EIO; /* ENOSPC, EPIPE: the reason, for the message */
 	return ferror(out) ? -EIO : 0;
 }

@@ -21,13 +21,11 @@ static const struct {
 	{ "terse", REPORT_TERSE },
 };
 
-int report_parse_formats(const char *s, unsigned *formats)
+int report_formats_parse(const char *s, unsigned *formats, const char **bad, int *badlen)
 {
 	unsigned mask = 0;
-	const char *p = s;
+	const char *p = s ? s : "";
 
-	if (!s || !*s)
-		return error("empty output format");
 	for (;;) {
 		size_t len = strcspn(p, ",");
 		bool found = false;
@@ -39,14 +37,28 @@ int report_parse_formats(const char *s, unsigned *formats)
 				found = true;
 			}
 		}
-		if (!found)
-			return error("unknown output format '%.*s' (normal, json, json+, terse)",
-				     (int)len, p);
+		if (!found) {
+			*bad = p;
+			*badlen = (int)len;
+			return -EINVAL;
+		}
 		if (!p[len])
 			break;
 		p += len + 1;
 	}
 	*formats = mask;
+	return 0;
+}
+
+int report_parse_formats(const char *s, unsigned *formats)
+{
+	const char *bad;
+	int len;
+	if (!s || !*s)
+		return error("empty output format");
+	if (report_formats_parse(s, formats, &bad, &len) < 0)
+		return error("unknown output format '%.*s' in --output-format=%s (use normal, json, "
+			     "json+ or terse, comma-separated)", len, bad, s);
 	return 0;
 }
 
@@ -71,7 +83,9 @@ int report_write(const struct run_result *r, unsigned formats, FILE *out)
 		if (err && !ret)
 			ret = err;
 	}
-	if (fflush(out) && !ret)
-		ret = -EIO;
+	/* the flush's errno says why (ENOSPC, EPIPE) better than a format's -EIO */
+	errno = 0;
+	if (fflush(out) != 0)
+		ret = errno ? -errno : -EIO;
 	return ret;
 }

@@ -23,10 +23,18 @@ enum report_format {
 /* Parse "normal", "json", "json+", "terse", comma-combinable, into a mask.
  * Returns 0, or -EINVAL (after printing an error) for an unknown name. */
 int report_parse_formats(const char *s, unsigned *formats);
+/* The same without a message: on -EINVAL, *bad and *badlen give the name
+ * that is not a format (empty for "" or "normal,"). */
+int report_formats_parse(const char *s, unsigned *formats, const char **bad, int *badlen);
 
 /* Write each requested format to out. Returns 0 or a negative errno
  * (-EINVAL for an empty mask, -EIO if writing failed). */
 int report_write(const struct run_result *r, unsigned formats, FILE *out);
+
+/* The JSON document of a run that failed before it started: fio's head
+ * keys, "jobs": [] and "iobench": {"error": msgs[0], "errors": msgs}.
+ * Returns 0 or -EIO if writing failed. */
+int report_write_json_error(const char *const *msgs, size_t nr, FILE *out);
 
 /* One format each (report_write calls these). */
 int report_write_normal(const struct run_result *r, FILE *out);

@@ -26,6 +26,7 @@
 #include "sys/devguard.h"
 #include "sys/guardopen.h"
 #include "sys/devres.h"
+#include "util/checked.h"
 #include "util/error.h"
 #include "util/strutil.h"
 #include "util/xmalloc.h"
@@ -327,19 +328,27 @@ static int plan_one(struct job *j, struct job_file *f, struct job_file_plan *p, 
 	if (s->size_pct) {
 		if (!exists)
 			return error("job '%s': size=%u%% needs '%s' to exist", s->name, s->size_pct, f->path);
-		want = f->real_size * s->size_pct / 100;
+		want = mul_div(f->real_size, s->size_pct, 100);
 	}
-	uint64_t off = s->offset;
+	uint64_t off = s->offset, inc, end;
 	if (s->offset_pct)
-		off = f->real_size * s->offset_pct / 100;
-	off += s->offset_increment * s->jobnum;
+		off = mul_div(f->real_size, s->offset_pct, 100);
+	if (!ck_mul(s->offset_increment, s->jobnum, &inc) || !ck_region_end(off, inc, &off))
+		return error("job '%s': offset %llu plus clone %u times offset_increment=%llu is "
+			     "beyond the largest file offset (%llu)", s->name,
+			     (unsigned long long)off, s->jobnum,
+			     (unsigned long long)s->offset_increment, (unsigned long long)OFFSET_MAX);
 	if (!want) {
 		if (!exists || f->real_size <= off)
 			return error("job '%s': no size for '%s': give size= or use an existing file",
 				     s->name, f->path);
 		want = f->real_size - off;
 	}
-	if (f->is_bdev && off + want > f->real_size)
+	if (!ck_region_end(off, want, &end))
+		return error("job '%s': %llu bytes at offset %llu of '%s' end beyond the largest "
+			     "file offset (%llu)", s->name, (unsigned long long)want,
+			     (unsigned long long)off, f->path, (unsigned long long)OFFSET_MAX);
+	if (f->is_bdev && end > f->real_size)
 		return error("job '%s': region %llu+%llu is beyond the end of '%s' (%llu bytes)",
 			     s->name, (unsigned long long)off, (unsigned long long)want, f->path,
 			     (unsigned long long)f->real_size);
@@ -350,14 +359,14 @@ static int plan_one(struct job *j, struct job_file *f, struct job_file_plan *p, 
 		return 0;
 	if (exists && S_ISCHR(st.st_mode))
 		return 0;
-	if (exists && f->real_size < off + want && verify_pass_only(s))
+	if (exists && f->real_size < end && verify_pass_only(s))
 		return error("job '%s': '%s' is %llu bytes, the write pass wrote %llu (offset %llu + "
 			     "size %llu): it was truncated or replaced since, and a verify pass never "
 			     "extends or lays out the file it verifies", s->name, f->path,
-			     (unsigned long long)f->real_size, (unsigned long long)(off + want),
+			     (unsigned long long)f->real_size, (unsigned long long)end,
 			     (unsigned long long)off, (unsigned long long)want);
-	if (!exists || f->real_size < off + want)
-		return plan_layout(j, f, p, exists, off + want, g);
+	if (!exists || f->real_size < end)
+		return plan_layout(j, f, p, exists, end, g);
 	return 0;
 }
 

@@ -56,11 +56,14 @@ struct job_file_plan {
 	dev_t claimed;             /* block device claimed while the job has it open */
 };
 
-/* How job threads tell the main thread they are done (no polling delay). */
+/* How job threads tell the main thread they are done (no polling delay),
+ * and how the main thread wakes sleeping jobs when the run stops. */
 struct run_sync {
 	pthread_mutex_t lock;
-	pthread_cond_t cond;  /* on CLOCK_MONOTONIC */
+	pthread_cond_t cond;  /* on CLOCK_MONOTONIC: a job finished */
+	pthread_cond_t wake;  /* on CLOCK_MONOTONIC: stopping, or a job finished */
 	unsigned done;
+	_Atomic bool stopping; /* the run stops: every wait and every job ends */
 };
 
 struct job {
@@ -142,6 +145,13 @@ static inline uint64_t job_now(const struct job *j)
 	return clock_ns(j->clk);
 }
 
+/* The run is stopping: a signal, or a job thread that could not start. */
+static inline bool job_stopping(const struct job *j)
+{
+	return *j->stop ||
+	       (j->sync && atomic_load_explicit(&j->sync->stopping, memory_order_relaxed));
+}
+
 /* files.c: resolve names and sizes, lay out, open, close, unlink.
  * job_files_plan() makes every check and writes nothing: names, the device
  * guard on every file written or trimmed, sizes, allow_file_create, no
@@ -157,6 +167,9 @@ int job_files_open(struct job *j);
 void job_files_close(struct job *j);
 void job_files_invalidate(struct job *j);
 void job_files_release(struct job *j);
+/* vanished.c: before closing, fail the job (res.error ENOENT, message) if
+ * one of its open regular files was deleted or replaced while it ran. */
+int job_files_check_present(struct job *j);
 /* unlink=1: remove the job's regular files after the run. */
 void job_files_unlink(struct job *j);
 
@@ -176,6 +189,15 @@ void job_buffer_fill(struct job *j, struct io_unit *u);
 int job_gens_init(struct job *j);
 int job_next_io(struct job *j, struct io_unit *u);
 void job_gens_new_pass(struct job *j);
+
+/* jobwait.c: the job's sleeps, ended early by a stop request. Wait until
+ * deadline_ns (CLOCK_MONOTONIC); false when the run stops first. */
+bool job_wait_until(struct job *j, uint64_t deadline_ns);
+/* wait_for=: wait until every job in wait_jobs is done; false when the
+ * run stops first. */
+bool job_wait_for_jobs(struct job *j);
+/* Make every job waiting in s return (the main thread, on a stop). */
+void run_sync_stop(struct run_sync *s);
 
 /* jobthread.c: the thread body and per-I/O accounting. */
 void *job_thread_main(void *arg);

@@ -17,6 +17,10 @@
 
 #define MAX_BSSPLIT 64
 #define MAX_PERCENTILES 64
+/* The most threads (jobs times numjobs) one run may have: fio's limit too.
+ * Every clone is a thread with its own buffers, files and results, so far
+ * more is a typo or a memory exhaustion, not a benchmark. */
+#define JOB_MAX_THREADS 4096
 
 enum random_dist {
 	DIST_RANDOM = 0, /* uniform */

@@ -17,6 +17,7 @@
 #include "workload/jobsched.h"
 #include "workload/errpolicy.h"
 #include "workload/verify.h"
+#include "util/checked.h"
 #include "util/error.h"
 #include "util/xmalloc.h"
 
@@ -168,22 +169,32 @@ void job_account_sync(struct job *j, struct io_unit *u, uint64_t now)
 	j->res.sync.total_ios++;
 }
 
-/* Throttle to rate= / rate_iops= by sleeping until the schedule allows. */
-static void rate_wait(struct job *j, enum ddir d, uint64_t len)
+/* Throttle to rate= / rate_iops= by waiting until the schedule allows.
+ * false when the I/O must not be issued: the run stopped, or the job's
+ * runtime ends before the schedule would allow it. */
+static bool rate_wait(struct job *j, enum ddir d, uint64_t len)
 {
 	const struct job_spec *s = j->spec;
 	uint64_t due = 0;
+	/* 128-bit products: bytes * 1e9 passes 2^64 after 18 GB */
 	if (s->rate[d])
-		due = j->rate_bytes[d] * NSEC_PER_SEC / s->rate[d];
+		due = mul_div(j->rate_bytes[d], NSEC_PER_SEC, s->rate[d]);
 	if (s->rate_iops[d]) {
-		uint64_t due2 = j->rate_ios[d] * NSEC_PER_SEC / s->rate_iops[d];
+		uint64_t due2 = mul_div(j->rate_ios[d], NSEC_PER_SEC, s->rate_iops[d]);
 		if (due2 > due)
 			due = due2;
 	}
 	j->rate_bytes[d] += len;
 	j->rate_ios[d]++;
-	if (due && job_now(j) < j->rate_start_ns + due)
-		sleep_until_ns(j->rate_start_ns + due);
+	uint64_t until;
+	if (!ck_add(j->rate_start_ns, due, &until))
+		until = UINT64_MAX;
+	if (!due || job_now(j) >= until)
+		return true;
+	bool capped = j->end_ns && j->end_ns < until;
+	if (!job_wait_until(j, capped ? j->end_ns : until))
+		return false;
+	return !capped;
 }
 
 static bool rate_limited(const struct job_spec *s)
@@ -265,7 +276,7 @@ int job_sync_issue(struct job *j, struct io_unit *u)
 
 static bool limits_reached(struct job *j, uint64_t now)
 {
-	if (*j->stop)
+	if (job_stopping(j))
 		return true;
 	if (j->end_ns && now >= j->end_ns)
 		return true;
@@ -314,8 +325,11 @@ static int run_pass(struct job *j, struct cpu_usage *cpu0)
 		}
 		if (u->ddir == DDIR_WRITE)
 			job_buffer_fill(j, u);
-		if (paced)
-			rate_wait(j, u->ddir, u->buflen);
+		if (paced && !rate_wait(j, u->ddir, u->buflen)) {
+			if (!sync)
+				async_put_unit(j, u);
+			break;
+		}
 		j->bytes_issued += u->buflen;
 		j->ios_issued++;
 		enum ddir d = u->ddir; /* u may be recycled once issued */
@@ -390,13 +404,6 @@ static void finish_results(struct job *j, uint64_t end, const struct cpu_usage *
 	}
 }
 
-static void wait_for_jobs(struct job *j)
-{
-	for (unsigned i = 0; i < j->nr_wait; i++)
-		while (!atomic_load(&j->wait_jobs[i]->done_flag) && !*j->stop)
-			sleep_until_ns(now_ns() + 10 * NSEC_PER_MSEC);
-}
-
 void *job_thread_main(void *arg)
 {
 	struct job *j = arg;
@@ -405,17 +412,18 @@ void *job_thread_main(void *arg)
 	uint64_t t0 = job_now(j);
 	int rc = 0;
 
-	wait_for_jobs(j);
+	if (!job_wait_for_jobs(j))
+		goto out;
 	uint64_t delay = s->startdelay_min;
 	if (s->startdelay_max > s->startdelay_min) {
 		struct rng r;
 		rng_seed(&r, t0 ^ j->index);
 		delay += rng_below(&r, s->startdelay_max - s->startdelay_min);
 	}
-	if (delay)
-		sleep_until_ns(now_ns() + delay);
+	if (delay && !job_wait_until(j, now_ns() + delay))
+		goto out;
 	atomic_store(&j->state, JOB_STARTING);
-	if (*j->stop)
+	if (job_stopping(j))
 		goto out;
 	char why[256];
 	if ((rc = job_sched_apply(s, j->index, why, sizeof(why))) < 0) {
@@ -434,9 +442,10 @@ void *job_thread_main(void *arg)
 	uint64_t now = job_now(j);
 	j->start_ns = now;
 	j->in_ramp = s->ramp_time > 0;
-	j->ramp_end_ns = now + s->ramp_time;
-	if (s->runtime)
-		j->end_ns = j->ramp_end_ns + s->runtime;
+	if (!ck_add(now, s->ramp_time, &j->ramp_end_ns))
+		j->ramp_end_ns = UINT64_MAX;
+	if (s->runtime && !ck_add(j->ramp_end_ns, s->runtime, &j->end_ns))
+		j->end_ns = UINT64_MAX;
 	if (j->in_ramp) {
 		atomic_store(&j->state, JOB_RAMP);
 		cpu_usage_thread(&cpu0);
@@ -458,7 +467,7 @@ void *job_thread_main(void *arg)
 			rc = run_pass(j, &cpu0);
 		if (rc >= 0 && j->vfy)
 			rc = verify_loop_end(j); /* do_verify: read back this loop's writes */
-		if (rc < 0 || s->time_based || *j->stop || (j->end_ns && job_now(j) >= j->end_ns))
+		if (rc < 0 || s->time_based || job_stopping(j) || (j->end_ns && job_now(j) >= j->end_ns))
 			break;
 	}
 	/* never leave I/O in flight into buffers that are about to go away */
@@ -471,6 +480,7 @@ void *job_thread_main(void *arg)
 	if (rc >= 0 && s->fsync_on_close && (s->rw & RW_WRITE))
 		rc = do_sync_all(j, DDIR_SYNC, NULL);
 	finish_results(j, job_now(j), &cpu0);
+	job_files_check_present(j);
 out:
 	verify_finish(j);
 	job_files_close(j);
@@ -481,6 +491,7 @@ out:
 		pthread_mutex_lock(&j->sync->lock);
 		j->sync->done++;
 		pthread_cond_signal(&j->sync->cond);
+		pthread_cond_broadcast(&j->sync->wake); /* wait_for= */
 		pthread_mutex_unlock(&j->sync->lock);
 	}
 	return NULL;

@@ -132,7 +132,7 @@ const struct option_def option_table[] = {
 	BOOL("verify_state_save", verify_state_save, "1", "save how far the write phase got in local-NAME-N-verify.state"),
 	BOOL("verify_state_load", verify_state_load, "0", "with verify_only: check only what the saved state says was written"),
 	/* grouping */
-	UINT("numjobs", numjobs, 1, 0, "1", "number of clones of this job"),
+	UINT("numjobs", numjobs, 1, 0, "1", "number of clones of this job (a run has at most 4096 threads in all)"),
 	BOOL("thread", thread, "0", "run jobs as threads (iobench always does)"),
 	BOOL("group_reporting", group_reporting, "0", "report a group's jobs as one"),
 	BOOL("new_group", new_group, "0", "start a new reporting group"),

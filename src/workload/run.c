@@ -19,14 +19,14 @@
 #include "workload/job.h"
 #include "workload/progress.h"
 
-void workload_expand(struct job_list *in, struct job_list *out)
+void workload_expand(const struct job_list *in, struct job_list *out)
 {
 	unsigned group = 0;
 	memset(out, 0, sizeof(*out));
-	out->global_opts = in->global_opts;
+	out->global_opts = job_kv_copy(in->global_opts, in->nr_global_opts);
 	out->nr_global_opts = in->nr_global_opts;
 	for (size_t i = 0; i < in->nr; i++) {
-		struct job_spec *src = &in->jobs[i];
+		const struct job_spec *src = &in->jobs[i];
 		if (i && (src->stonewall || src->new_group))
 			group++;
 		unsigned n = src->numjobs ? src->numjobs : 1;
@@ -40,6 +40,19 @@ void workload_expand(struct job_list *in, struct job_list *out)
 				dst->stonewall = false; /* clones run beside the first */
 		}
 	}
+}
+
+int workload_check_threads(const struct job_list *l)
+{
+	uint64_t total = 0;
+	for (size_t i = 0; i < l->nr; i++)
+		total += l->jobs[i].numjobs ? l->jobs[i].numjobs : 1;
+	if (total > JOB_MAX_THREADS)
+		return error("the jobs add up to %llu threads (numjobs summed over %zu job%s); a run "
+			     "has at most %u, as in fio: every clone is a thread with its own "
+			     "buffers and files", (unsigned long long)total, l->nr,
+			     l->nr == 1 ? "" : "s", JOB_MAX_THREADS);
+	return 0;
 }
 
 static int resolve_wait_for(struct job *jobs, size_t nr, size_t i)
@@ -122,10 +135,15 @@ static int run_batch(struct job *jobs, size_t from, size_t to, const struct run_
 		jobs[i].sync = sync;
 		int rc = pthread_create(&jobs[i].thread, NULL, job_thread_main, &jobs[i]);
 		if (rc) {
-			*cfg->stop = 1;
+			/* the run cannot be what was asked: stop the jobs that
+			 * did start (waking any that sleep) and say why once */
+			error("cannot start the thread of job '%s': %s (%zu of the %zu threads "
+			      "of its batch had started); the run stops", jobs[i].spec->name,
+			      strerror(rc), i - from, to - from);
+			run_sync_stop(sync);
 			for (size_t k = from; k < i; k++)
 				pthread_join(jobs[k].thread, NULL);
-			return error_errno(-rc, "cannot start a thread for job '%s'", jobs[i].spec->name);
+			return -rc;
 		}
 	}
 	/* Wake when a job finishes, or every 100 ms for the progress line and
@@ -136,6 +154,10 @@ static int run_batch(struct job *jobs, size_t from, size_t to, const struct run_
 		struct timespec ts = { .tv_sec = (time_t)(deadline / NSEC_PER_SEC),
 				       .tv_nsec = (long)(deadline % NSEC_PER_SEC) };
 		pthread_cond_timedwait(&sync->cond, &sync->lock, &ts);
+		if (*cfg->stop && !sync->stopping) {
+			sync->stopping = true; /* end every sleep: rate, startdelay, wait_for */
+			pthread_cond_broadcast(&sync->wake);
+		}
 		if (prog) {
 			pthread_mutex_unlock(&sync->lock);
 			progress_update(prog, now_ns());
@@ -238,13 +260,15 @@ static void remove_laid_out(struct job *jobs, size_t nr)
 int workload_run(const struct job_list *list, const struct run_config *cfg,
 		 struct run_result *out)
 {
+	int rc;
+	memset(out, 0, sizeof(*out));
+	if ((rc = workload_check_threads(list)) < 0)
+		return rc;
 	struct job_list expanded;
-	workload_expand((struct job_list *)list, &expanded);
+	workload_expand(list, &expanded);
 	size_t nr = expanded.nr;
 	struct job *jobs = xcalloc(nr ? nr : 1, sizeof(*jobs));
-	int rc;
 
-	memset(out, 0, sizeof(*out));
 	out->version = RESULTS_VERSION;
 	out->timestamp_ms = wall_time_ms();
 	out->timestamp = out->timestamp_ms / 1000;
@@ -269,7 +293,6 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 		remove_laid_out(jobs, nr);
 		release_jobs(jobs, nr);
 		devguard_claims_release(&claims);
-		expanded.global_opts = NULL;
 		job_list_release(&expanded);
 		return rc;
 	}
@@ -288,9 +311,10 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&sync.cond, &ca);
+	pthread_cond_init(&sync.wake, &ca);
 	pthread_condattr_destroy(&ca);
 	pthread_mutex_init(&sync.lock, NULL);
-	for (size_t from = 0; from < nr && !*cfg->stop;) {
+	for (size_t from = 0; from < nr && !*cfg->stop && !sync.stopping;) {
 		size_t to = from + 1;
 		while (to < nr && !jobs[to].spec->stonewall)
 			to++;
@@ -301,6 +325,7 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 	for (size_t i = 0; i < nr; i++)
 		jobs[i].sync = NULL;
 	pthread_cond_destroy(&sync.cond);
+	pthread_cond_destroy(&sync.wake);
 	pthread_mutex_destroy(&sync.lock);
 	if (show)
 		progress_clear(&prog);
@@ -322,8 +347,6 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 			job_files_unlink(&jobs[i]);
 	release_jobs(jobs, nr);
 	devguard_claims_release(&claims);
-	expanded.global_opts = NULL;
-	expanded.nr_global_opts = 0;
 	job_list_release(&expanded);
 	return rc;
 }

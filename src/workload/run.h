@@ -22,9 +22,16 @@ struct run_config {
 					the device guard every write passes */
 };
 
-/* Expand numjobs and assign group ids in place (done by workload_run too;
+/* Expand numjobs and assign group ids into *out, a list of its own: every
+ * spec and the global option echo are copied, so *out is released with
+ * job_list_release and *in is left as it was (done by workload_run too;
  * exposed for `--parse-only` style checks and tests). */
-void workload_expand(struct job_list *in, struct job_list *out);
+void workload_expand(const struct job_list *in, struct job_list *out);
+
+/* Refuse a list whose jobs add up to more than JOB_MAX_THREADS threads
+ * (numjobs summed): 0 or -EINVAL after the message. workload_run checks it
+ * too, before anything is cloned. */
+int workload_check_threads(const struct job_list *l);
 
 /* Run every job; fills *out (release with run_result_release). Returns 0 when
  * all jobs finished without error, -EINTR when stopped, or the first job's

@@ -293,7 +293,7 @@ static int replay(struct job *j, uint64_t seq0, uint64_t seq_end, uint64_t seq_m
 	int rc = 0;
 	vs->gen_ios = 0;
 	vs->phase = read;
-	while (seq < seq_end && !vs->stop && !*j->stop) {
+	while (seq < seq_end && !vs->stop && !job_stopping(j)) {
 		struct io_unit *u = read ? get_unit(j, sync, &rc) : &j->units[0];
 		if (!u)
 			break;
@@ -330,7 +330,7 @@ static int check_ring(struct job *j)
 	int state = atomic_load(&j->state);
 	atomic_store(&j->state, JOB_VERIFY);
 	vs->phase = true;
-	for (uint64_t i = 0; i < vs->ring_n && !vs->stop && !*j->stop; i++) {
+	for (uint64_t i = 0; i < vs->ring_n && !vs->stop && !job_stopping(j); i++) {
 		struct io_unit *u = get_unit(j, sync, &rc);
 		if (!u)
 			break;
@@ -361,7 +361,7 @@ int verify_loop_end(struct job *j)
 {
 	struct verify_state *vs = j->vfy;
 	const struct job_spec *s = j->spec;
-	if (!vs->writes || s->verify_only || !s->do_verify || *j->stop)
+	if (!vs->writes || s->verify_only || !s->do_verify || job_stopping(j))
 		return vs->stop ? -EILSEQ : 0;
 	if (vs->ring)
 		return check_ring(j);
@@ -523,7 +523,7 @@ static void save_state(struct job *j)
 		return;
 	struct verify_saved v = {
 		.seed = vs->cfg.seed, .loop = vs->loop, .writes = vs->seq - vs->loop_seq0,
-		.seq = vs->seq, .complete = j->loop >= (s->loops ? s->loops : 1) && !*j->stop,
+		.seq = vs->seq, .complete = j->loop >= (s->loops ? s->loops : 1) && !job_stopping(j),
 	};
 	char path[4096], why[2560];
 	verify_state_path(s->name, j->index, path, sizeof(path));

@@ -39,8 +39,6 @@ static void expand(struct job_list *list)
 	workload_expand(list, &out);
 	if (out.nr != total)
 		abort();
-	out.global_opts = NULL; /* shared with list */
-	out.nr_global_opts = 0;
 	job_list_release(&out);
 }
 
