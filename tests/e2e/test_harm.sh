@@ -74,8 +74,10 @@ case_ guard "refusing to write to '$dev'" "--rw=write --bs=4k" "--size=1m --file
 check "guard refusals: the device is unchanged" test "$(md5sum <"$dev")" = "$sum0"
 case_ align "is not a multiple of" "--direct=1 --rw=write" "--bs=1000 --size=64k --filename=$d/al"
 mnt=$(mkfs_mount ext4 16M)
-case_ enospc "No space left on device" "--rw=read --bs=64k" "--size=64m --filename=$mnt/full"
-check "ENOSPC during layout: the file it created is gone" test ! -e "$mnt/full"
+# a layout larger than the free space is refused before it starts (the
+# mid-run ENOSPC is test_error_policy's)
+case_ enospc "needs 64.0 MiB (67108864 bytes), but the filesystem at $mnt" "--rw=read --bs=64k" "--size=64m --filename=$mnt/full"
+check "layout beyond the free space: no file was created" test ! -e "$mnt/full"
 mkdir -p "$d/adir"
 case_ directory "is a directory, not a file" "--rw=read --bs=4k" "--size=64k --filename=$d/adir"
 case_ pct_missing "size=50% needs" "--rw=read --bs=4k" "--size=50% --filename=$d/missing"
@@ -217,7 +219,7 @@ refused "--parse-only refuses rw=write with readonly=1" "read-only mode (readonl
 refused "--parse-only --readonly refuses rw=write" "read-only mode (--readonly) forbids" /dev/null "$d/p.err" $?
 mkdir -p "$d/qa" "$d/qb"
 "$A" quick "$d/qa" "$d/qb" --size=1m --runtime=1s >/dev/null 2>"$d/q.err"
-refused "quick A B is refused" "measures one directory, not both" /dev/null "$d/q.err" $?
+refused "quick A B is refused" "quick takes one directory, or one or more block devices; got 2 paths" /dev/null "$d/q.err" $?
 check "quick A B: nothing written in either" test -z "$(find "$d/qa" "$d/qb" -mindepth 1)"
 "$A" run --output-format=json,xml --name=f --size=64k --filename="$d/p" >/dev/null 2>"$d/p.err"
 refused "--output-format=json,xml: the error once" "unknown output format 'xml'" /dev/null "$d/p.err" $?
