@@ -153,7 +153,7 @@ static void check_memory(const struct anomaly_input *in, struct run_env *e)
 			     xasprintf("allocstall +%" PRIu64 ", pgscan_direct +%" PRIu64
 				       ", pgsteal_direct +%" PRIu64 " pages (max %.0f pages/s)",
 				       v->allocstall, v->pgscan_direct, v->pgsteal_direct,
-				       e->summary.pgscan_direct_max_s),
+				       e->summary.max.pgscan_direct_s),
 			     xstrdup("free memory before the run (other processes, drop_caches) or use "
 				     "direct=1; figures measured under reclaim are not the device's"));
 	else {
@@ -244,7 +244,7 @@ static void check_load(const struct anomaly_input *in, struct run_env *e)
 			       jobs == 1 ? "" : "s"),
 		     xasprintf("up to %" PRIu64 " tasks running or blocked, %" PRIu64
 			       " blocked on I/O at once; load average up to %.1f; iowait up to %.0f%%",
-			       busiest, blocked, e->summary.load1_max, e->summary.wa_max),
+			       busiest, blocked, e->summary.max.load.avg1, e->summary.max.vm.wa),
 		     xstrdup("find the other work (top, iotop) and repeat on a quiet system"));
 }
 
