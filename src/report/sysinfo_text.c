@@ -152,6 +152,9 @@ static void print_geometry(const struct sysinfo_fs *fs, FILE *out)
 {
 	struct line l = { .len = 0 };
 
+	if (fs->geometry_error)
+		fprintf(out, "    geometry: not read: %s\n", fs->geometry_error);
+
 	if (fs->xfs) {
 		const struct sysinfo_xfs *x = fs->xfs;
 		add_num(&l, "isize", x->inodesize);

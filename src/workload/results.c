@@ -186,6 +186,11 @@ void run_result_release(struct run_result *r)
 	free(r->disks);
 	r->disks = NULL;
 	r->nr_disks = 0;
+	for (size_t i = 0; i < r->nr_batches; i++)
+		free(r->batches[i].disks);
+	free(r->batches);
+	r->batches = NULL;
+	r->nr_batches = 0;
 	for (size_t i = 0; i < r->nr_global_opts; i++) {
 		free(r->global_opts[i].key);
 		free(r->global_opts[i].value);

@@ -185,10 +185,10 @@ static void collect(struct job *jobs, size_t nr, struct run_result *out)
 	}
 }
 
-/* The devices under every file of the jobs that do file I/O. */
-static void disks_collect(struct job *jobs, size_t nr, struct diskres *d)
+/* The devices under every file of jobs from..to that do file I/O. */
+static void disks_collect(struct job *jobs, size_t from, size_t to, struct diskres *d)
 {
-	for (size_t i = 0; i < nr; i++) {
+	for (size_t i = from; i < to; i++) {
 		if (jobs[i].eng.ops->flags & ENGINE_NO_FILE)
 			continue; /* no device does this job's I/O */
 		for (unsigned f = 0; f < jobs[i].nr_files; f++)
@@ -264,7 +264,7 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 	}
 
 	struct diskres disks = { 0 };
-	disks_collect(jobs, nr, &disks);
+	disks_collect(jobs, 0, nr, &disks);
 	diskres_begin(&disks);
 	uint64_t t0 = now_ns();
 	struct progress prog;
@@ -279,11 +279,27 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 	pthread_cond_init(&sync.cond, &ca);
 	pthread_condattr_destroy(&ca);
 	pthread_mutex_init(&sync.lock, NULL);
+	out->batches = xcalloc(nr ? nr : 1, sizeof(*out->batches));
 	for (size_t from = 0; from < nr && !*cfg->stop;) {
 		size_t to = from + 1;
 		while (to < nr && !jobs[to].spec->stonewall)
 			to++;
-		if ((rc = run_batch(jobs, from, to, cfg, show ? &prog : NULL, &sync)) < 0)
+		struct run_batch *b = &out->batches[out->nr_batches++];
+		b->group_first = jobs[from].spec->groupid;
+		b->group_last = jobs[to - 1].spec->groupid;
+		struct diskres bd = { 0 };
+		disks_collect(jobs, from, to, &bd);
+		if (cfg->batch_edge)
+			cfg->batch_edge(cfg->batch_edge_arg, b->group_first, b->group_last, false);
+		diskres_begin(&bd);
+		uint64_t b0 = now_ns();
+		rc = run_batch(jobs, from, to, cfg, show ? &prog : NULL, &sync);
+		b->elapsed_ms = (now_ns() - b0) / NSEC_PER_MSEC;
+		diskres_end(&bd, b->elapsed_ms, &b->disks, &b->nr_disks);
+		diskres_release(&bd);
+		if (cfg->batch_edge)
+			cfg->batch_edge(cfg->batch_edge_arg, b->group_first, b->group_last, true);
+		if (rc < 0)
 			break;
 		from = to;
 	}

@@ -160,13 +160,14 @@ absent $(but page-cache-write write-cache load cpu-bound)
 EOF
 # the same warnings close the normal text report
 "$IOBENCH" run --name=pcw --filename="$A/w16" --size=16m --rw=write --bs=64k >"$d/pcw.txt" 2>"$d/pcw.txterr"
-check "pcw: the text report ends with a Warnings: section listing both, each with evidence and advice" \
+check "pcw: the text report ends with a Warnings: section listing both, each naming its group and job, with evidence and advice" \
   python3 - "$d/pcw.txt" <<'EOF'
 import re, sys
 t = open(sys.argv[1]).read()
 sec = t[t.rindex("\nWarnings:\n") + 11:]
 for wid in ("page-cache-write", "write-cache"):
-    assert re.search(r"^  %s: .+\n    evidence: .+\n    what to do: .+$" % wid, sec, re.M), (wid, sec)
+    assert re.search(r"^  %s \(group 0, job 'pcw'\): .+\n    evidence: .+\n    what to do: .+$" % wid,
+                     sec, re.M), (wid, sec)
 EOF
 rm -f "$A/w64" "$A/w16"; sync
 
