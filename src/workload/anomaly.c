@@ -93,11 +93,13 @@ static void subject(char *buf, size_t len, const struct anomaly_names *who, cons
 		snprintf(buf + off, len - off, " and %u more", who->n - ANOMALY_MAX_NAMES);
 }
 
-/* Append a warning about the jobs `who` of in's groups. */
+/* Append a warning about the jobs `who` of in's groups (NULL: all of them). */
 static void warn(struct run_env *e, const struct anomaly_input *in, const struct anomaly_names *who,
 		 const char *id, char *message, char *evidence, char *advice)
 {
 	struct run_warning *w = run_env_warn(e, id, message, evidence, advice);
+	if (!who && in->group_first >= 0)
+		who = &in->all;
 	char groups[64] = "", names[512] = "";
 	w->group_first = in->group_first;
 	w->group_last = in->group_last;

@@ -68,6 +68,7 @@ struct anomaly_input {
 	struct anomaly_names writers;  /* jobs that wrote buffered, unflushed */
 	struct anomaly_names unflushed;/* jobs that wrote with no flush */
 	struct anomaly_names cachers;  /* buffered readers with invalidate=0 */
+	struct anomaly_names all;      /* every job judged (named by warnings about all) */
 	double max_job_cpu_pct;        /* usr + sys of the busiest job thread, % of a core */
 	double max_job_cpu_busy_pct;   /* its time running or waiting to run, % (schedstat) */
 	char max_cpu_job[64];

@@ -34,6 +34,7 @@ static void add_job(const struct job_result *j, struct anomaly_input *in)
 	const struct job_spec *s = j->spec;
 	const char *name = j->name ? j->name : "?";
 	in->nr_jobs += j->nr_jobs ? j->nr_jobs : 1;
+	anomaly_names_add(&in->all, name);
 	double cpu = j->usr_cpu + j->sys_cpu;
 	/* the busiest job by either measure */
 	if (cpu > in->max_job_cpu_pct || j->busy_pct > in->max_job_cpu_busy_pct) {
