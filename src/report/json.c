@@ -298,6 +298,8 @@ static void json_iobench(struct json_writer *w, const struct run_result *r)
 		else
 			json_null(w);
 		json_kv_uint(w, "runtime_ns", j->runtime_ns);
+		if (j->have_unwritten)
+			json_kv_uint(w, "unwritten_bytes", j->unwritten_bytes);
 		json_object_end(w);
 	}
 	json_array_end(w);

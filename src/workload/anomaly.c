@@ -163,26 +163,35 @@ static void check_page_cache(const struct anomaly_input *in, struct run_env *e, 
 			       B(in->cached_working_set, a), B(avail, b)),
 		     xstrdup("keep invalidate=1 (the default) or use direct=1"));
 	}
+	/* writes: what was still in memory when the jobs ended (cachestat)
+	 * says it for their own files; without it, what the device wrote
+	 * beyond the direct jobs' bytes */
+	uint64_t wrote = in->buffered_unsynced_write_bytes;
 	uint64_t dev_wr = left(in->dev_write_bytes, in->direct_write_bytes);
-	if (in->buffered_unsynced_write_bytes < ANOMALY_MIN_CACHE_BYTES ||
-	    (in->device && dev_wr >= in->buffered_unsynced_write_bytes / 2))
+	if (wrote < ANOMALY_MIN_CACHE_BYTES)
+		return;
+	if (in->have_unwritten ? in->buffered_unwritten_bytes < wrote / 2
+			       : in->device && dev_wr >= wrote / 2)
 		return;
 	subject(who, sizeof(who), &in->writers, wd->job);
-	char *ev;
-	if (!in->device)
-		ev = xasprintf("%s wrote %s through the page cache and no block device lies under "
-			       "the files", who, B(in->buffered_unsynced_write_bytes, a));
-	else if (in->direct_write_bytes)
-		ev = xasprintf("%s wrote %s through the page cache with no fsync; %s wrote %s %s, "
-			       "%s of it direct writes, leaving %s (%.1f%%) for the buffered ones",
-			       who, B(in->buffered_unsynced_write_bytes, a), in->device,
-			       B(in->dev_write_bytes, b), v->during, B(in->direct_write_bytes, c),
-			       B(dev_wr, d), pct(dev_wr, in->buffered_unsynced_write_bytes));
+	char *ev, dev[160] = "";
+	if (in->device && in->direct_write_bytes)
+		snprintf(dev, sizeof(dev), "%s wrote %s %s, %s of it direct writes, leaving %s "
+			 "(%.1f%%) for the buffered ones", in->device, B(in->dev_write_bytes, b),
+			 v->during, B(in->direct_write_bytes, c), B(dev_wr, d), pct(dev_wr, wrote));
+	else if (in->device)
+		snprintf(dev, sizeof(dev), "%s wrote %s (%.1f%%) %s", in->device, B(dev_wr, b),
+			 pct(dev_wr, wrote), v->during);
 	else
-		ev = xasprintf("%s wrote %s through the page cache with no fsync; %s wrote %s "
-			       "(%.1f%%) %s", who, B(in->buffered_unsynced_write_bytes, a),
-			       in->device, B(dev_wr, b),
-			       pct(dev_wr, in->buffered_unsynced_write_bytes), v->during);
+		snprintf(dev, sizeof(dev), "no block device lies under the files");
+	if (in->have_unwritten)
+		ev = xasprintf("%s wrote %s through the page cache with no fsync; %s (%.1f%%) of it "
+			       "was still in memory, unwritten, when %s ended; %s", who, B(wrote, a),
+			       B(in->buffered_unwritten_bytes, c), pct(in->buffered_unwritten_bytes, wrote),
+			       in->writers.n == 1 ? "it" : "they", dev);
+	else
+		ev = xasprintf("%s wrote %s through the page cache with no fsync; %s", who, B(wrote, a),
+			       dev);
 	warn(e, in, &in->writers, "page-cache-write",
 	     xstrdup("the write figures are the page cache absorbing writes, not the device "
 		     "writing them"), ev,

@@ -62,6 +62,10 @@ struct anomaly_input {
 	uint64_t unsynced_write_bytes; /* written (buffered or direct) with no flush at all */
 	uint64_t direct_read_bytes, direct_write_bytes; /* around the page cache: the device
 					  did these whatever the cache did */
+	bool have_unwritten;           /* every buffered unflushed writer measured ... */
+	bool unwritten_missing;        /* (one was not) */
+	uint64_t buffered_unwritten_bytes; /* ... how much of its data was still in memory,
+					  dirty or under writeback, when it ended */
 	uint64_t cached_working_set;   /* bytes read buffered by jobs that keep the cache
 					  (invalidate=0): data may predate the run */
 	struct anomaly_names readers;  /* jobs that read buffered */

@@ -55,6 +55,11 @@ static void add_job(const struct job_result *j, struct anomaly_input *in)
 		if (!flushed && wr) {
 			in->buffered_unsynced_write_bytes += wr;
 			anomaly_names_add(&in->writers, name);
+			if (j->have_unwritten)
+				in->buffered_unwritten_bytes += j->unwritten_bytes;
+			else
+				in->unwritten_missing = true;
+			in->have_unwritten = !in->unwritten_missing;
 		}
 		if (!s->invalidate && rd) {
 			in->cached_working_set += s->size;

@@ -139,6 +139,8 @@ void job_result_merge(struct job_result *dst, const struct job_result *src)
 	dst->ctx += src->ctx;
 	dst->majf += src->majf;
 	dst->minf += src->minf;
+	dst->have_unwritten |= src->have_unwritten;
+	dst->unwritten_bytes += src->unwritten_bytes;
 
 	for (int d = 0; d < DDIR_RWDIR_CNT; d++)
 		dir_result_merge(&dst->dir[d], &src->dir[d]);

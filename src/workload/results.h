@@ -61,6 +61,9 @@ struct job_result {
 	double busy_pct;      /* running or waiting for a CPU, percent of runtime
 				 (schedstat; 0 when unknown): near 100 = CPU-bound */
 	uint64_t ctx, majf, minf;
+	bool have_unwritten;  /* unwritten_bytes was measured (buffered writers) */
+	uint64_t unwritten_bytes; /* of its files' page cache, dirty or under
+				     writeback when its batch ended (cachestat) */
 	uint64_t iodepth_level[NR_IODEPTH_BUCKETS];
 	uint64_t iodepth_submit[NR_IODEPTH_BUCKETS];
 	uint64_t iodepth_complete[NR_IODEPTH_BUCKETS];

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sys/pagecache.h"
 #include "util/error.h"
 #include "util/timeutil.h"
 #include "util/xmalloc.h"
@@ -185,6 +186,34 @@ static void collect(struct job *jobs, size_t nr, struct run_result *out)
 	}
 }
 
+/* For the buffered writers of jobs from..to: how much of their files' page
+ * cache the device has not written yet, each file counted once. */
+static void measure_unwritten(struct job *jobs, size_t from, size_t to)
+{
+	const char **done = NULL;
+	size_t nr = 0, alloc = 0;
+	for (size_t i = from; i < to; i++) {
+		struct job *j = &jobs[i];
+		if (j->spec->direct || !(j->spec->rw & RW_WRITE) ||
+		    (j->eng.ops->flags & ENGINE_NO_FILE))
+			continue;
+		for (unsigned f = 0; f < j->nr_files; f++) {
+			const char *path = j->files[f].path;
+			bool seen = !path;
+			for (size_t k = 0; k < nr && !seen; k++)
+				seen = !strcmp(done[k], path);
+			uint64_t bytes;
+			if (seen || pagecache_unwritten(path, &bytes) < 0)
+				continue;
+			done = xgrow(done, &alloc, nr, sizeof(*done));
+			done[nr++] = path;
+			j->res.have_unwritten = true;
+			j->res.unwritten_bytes += bytes;
+		}
+	}
+	free(done);
+}
+
 /* The devices under every file of jobs from..to that do file I/O. */
 static void disks_collect(struct job *jobs, size_t from, size_t to, struct diskres *d)
 {
@@ -296,6 +325,7 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 		rc = run_batch(jobs, from, to, cfg, show ? &prog : NULL, &sync);
 		b->elapsed_ms = (now_ns() - b0) / NSEC_PER_MSEC;
 		diskres_end(&bd, b->elapsed_ms, &b->disks, &b->nr_disks);
+		measure_unwritten(jobs, from, to);
 		diskres_release(&bd);
 		if (cfg->batch_edge)
 			cfg->batch_edge(cfg->batch_edge_arg, b->group_first, b->group_last, true);

@@ -139,6 +139,27 @@ int main(void)
 	fixture_finish(&f);
 	expect(&f, &in, "page-cache-write", "10.0MiB", "absorbed writes");
 
+	/* cachestat's word wins over the device's: another file's writeback
+	 * made the device busy, yet the job's data stayed in memory ... */
+	fixture_init(&f);
+	quiet_input(&in);
+	in.buffered_write_bytes = in.buffered_unsynced_write_bytes = 100 * MiB;
+	in.dev_write_bytes = 300 * MiB;
+	in.have_unwritten = true;
+	in.buffered_unwritten_bytes = 90 * MiB;
+	fixture_finish(&f);
+	expect(&f, &in, "page-cache-write", "90.0MiB (90.0%) of it was still in memory",
+	       "absorbed writes beside another file's writeback");
+	/* ... and a job whose data was written while it ran is not blamed */
+	fixture_init(&f);
+	quiet_input(&in);
+	in.buffered_write_bytes = in.buffered_unsynced_write_bytes = 100 * MiB;
+	in.dev_write_bytes = 0;
+	in.have_unwritten = true;
+	in.buffered_unwritten_bytes = 20 * MiB;
+	fixture_finish(&f);
+	expect(&f, &in, NULL, NULL, "buffered writes that reached the device");
+
 	fixture_init(&f);
 	quiet_input(&in);
 	in.unsynced_write_bytes = 32 * MiB;
