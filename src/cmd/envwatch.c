@@ -111,7 +111,6 @@ void envwatch_begin(struct envwatch *w, const char *path, const struct envwatch_
 		ndev = MONITOR_MAX_DEVS;
 	for (size_t i = 0; i < ndev; i++)
 		devs[i] = names[i];
-	w->no_monitor = o->no_monitor;
 	if (o->no_monitor) {
 		run_env_unwatched(w->env, "system monitor",
 				  xstrdup("--no-monitor: no monitor summary; reclaim, swap, "

@@ -49,7 +49,6 @@ struct envwatch {
 	uint64_t self_rd, self_wr;
 	bool have_dev;
 	dev_t dev;        /* the filesystem (or block device) under the path */
-	bool no_monitor;
 	int self_fd;      /* /proc/self/io, opened while root (procio_self_fd) */
 	struct procio_sampler sampler; /* with drops_root, as root */
 	/* the open window (envwatch_window_begin): */

@@ -38,18 +38,38 @@ EN=$(basename "$(findmnt -n -o SOURCE "$E")")
 S3SET=(--set directory="$E" --set size=16m --set runtime=2)
 S3FILES=("$S3/random-write-test.fio" "$S3/random-write-test-buf.fio"
          "$S3/sequential-write-test.fio" "$S3/sequential-write-test-buf.fio")
-# One run gives both reports (normal,json: the JSON, then the text).
-"$IOBENCH" run --output-format=normal,json "${S3SET[@]}" "${S3FILES[@]}" >"$t/s3.out" 2>"$t/s3.err"
-check "seed 003: the run exits 0" test $? -eq 0
-find "$E" -maxdepth 1 -type f -delete; sync
-pycheck "seed 003: the output holds the JSON and the text report" "$t/s3.out" "$t/s3.json" "$t/s3.txt" <<'EOF'
+# One run gives both reports (normal,json: the JSON, then the text). The
+# provocation is partly the machine's: a system-wide writeback (other work
+# dirtying memory past the background limit, or lowering vm.dirty_bytes)
+# writes a buffered group's data while it runs, and then no warning is due.
+# So the run is repeated, up to three times, until every buffered group
+# left at least half of its data unwritten (cachestat's count, in the JSON)
+# and every direct group reached the device; then the verdicts must be exact.
+for attempt in 1 2 3; do
+  "$IOBENCH" run --output-format=normal,json "${S3SET[@]}" "${S3FILES[@]}" >"$t/s3.out" 2>"$t/s3.err"
+  rc=$?
+  find "$E" -maxdepth 1 -type f -delete; sync
+  [ $rc -eq 0 ] || break
+  python3 - "$t/s3.out" "$t/s3.json" "$t/s3.txt" "$EN" <<'EOF' && break
 import json, sys
 t = open(sys.argv[1]).read()
 at = t.index("\n{\n") + 1
 j, end = json.JSONDecoder().raw_decode(t, at)
 json.dump(j, open(sys.argv[2], "w"))
 open(sys.argv[3], "w").write(t[:at] + t[end:])
+extra = {x["jobname"]: x for x in j["iobench"]["jobs"]}
+for x, job in zip(j["iobench"]["groups"], j["jobs"]):
+    dev = next(d for d in x["disks"] if d["name"] == sys.argv[4])["write_bytes"]
+    wrote, left = job["write"]["io_bytes"], extra[job["jobname"]].get("unwritten_bytes", 0)
+    if job["jobname"].endswith("direct") and dev < wrote or \
+       not job["jobname"].endswith("direct") and left < wrote / 2:
+        print("# %s wrote %d, %s wrote %d during its group, %d unwritten at its end: again"
+              % (job["jobname"], wrote, sys.argv[4], dev, left))
+        sys.exit(1)
 EOF
+  sleep 3
+done
+check "seed 003: the run exits 0 (attempt $attempt)" test $rc -eq 0
 pycheck "seed 003: groups[] holds the four batches, each with its job and its devices" "$t/s3.json" "$EN" <<'EOF'
 import json, sys
 j = json.load(open(sys.argv[1]))
