@@ -55,6 +55,14 @@ struct envwatch {
 	struct procio_snapshot win_before;
 	uint64_t win_rd, win_wr;
 	long win_sample;  /* its first monitor sample, -1 none */
+	/* the end of the last window, which the next one starts from when it
+	 * follows at once (stonewall batches run back to back) */
+	bool have_edge;
+	uint64_t edge_ns;
+	struct procio_snapshot edge_procs;
+	bool edge_self_io;
+	uint64_t edge_rd, edge_wr;
+	long edge_sample;
 };
 
 /* Capture the system under path (the workload's directory or file; one
