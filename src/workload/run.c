@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sys/pagecache.h"
+#include "sys/cachestat.h"
 #include "util/error.h"
 #include "util/timeutil.h"
 #include "util/xmalloc.h"
@@ -203,7 +203,7 @@ static void measure_unwritten(struct job *jobs, size_t from, size_t to)
 			for (size_t k = 0; k < nr && !seen; k++)
 				seen = !strcmp(done[k], path);
 			uint64_t bytes;
-			if (seen || pagecache_unwritten(path, &bytes) < 0)
+			if (seen || cachestat_unwritten(path, &bytes) < 0)
 				continue;
 			done = xgrow(done, &alloc, nr, sizeof(*done));
 			done[nr++] = path;

@@ -1,9 +1,9 @@
 /*
- * cachestat(2) for pagecache.h. glibc 2.36 has no wrapper and Debian 12's
+ * cachestat(2) for cachestat.h. glibc 2.36 has no wrapper and Debian 12's
  * kernel headers no struct, so both are spelled out here (the syscall
  * number is the same on every architecture).
  */
-#include "sys/pagecache.h"
+#include "sys/cachestat.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -22,7 +22,7 @@ struct cachestat_out {
 	uint64_t nr_cache, nr_dirty, nr_writeback, nr_evicted, nr_recently_evicted;
 };
 
-int pagecache_unwritten(const char *path, uint64_t *bytes)
+int cachestat_unwritten(const char *path, uint64_t *bytes)
 {
 	*bytes = 0;
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);

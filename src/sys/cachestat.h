@@ -6,13 +6,13 @@
  * processes). Older kernels answer -ENOSYS and the callers fall back to
  * device statistics.
  */
-#ifndef IOBENCH_SYS_PAGECACHE_H
-#define IOBENCH_SYS_PAGECACHE_H
+#ifndef IOBENCH_SYS_CACHESTAT_H
+#define IOBENCH_SYS_CACHESTAT_H
 
 #include <stdint.h>
 
 /* Bytes of path's page cache that are dirty or under writeback now;
  * 0 or -errno (-ENOSYS: no cachestat on this kernel). */
-int pagecache_unwritten(const char *path, uint64_t *bytes);
+int cachestat_unwritten(const char *path, uint64_t *bytes);
 
 #endif
