@@ -1,7 +1,8 @@
 /*
  * `iobench bonnie`: bonnie++ 2.00a's command line and output. Flags are
  * parsed by bonnie_args.c and checked by bonnie_spec_validate(); as root the
- * run needs -u and drops to that user first; -p/-y synchronise processes;
+ * run needs -u and drops to that user before the tests, once the machine's
+ * watch has read and opened what needs root; -p/-y synchronise processes;
  * each of -x's tests is one bonnie_run(). Output is bonnie++'s text table
  * and CSV line (the text on stderr with -q; CSV lines only with -x), or
  * one JSON document with --output-format=json. A signal stops the run,
@@ -55,7 +56,10 @@ static const char bonnie_usage[] =
 	"per-char tests (-fN makes them N MiB; 2.00a's default is 3 MiB, not the\n"
 	"20 MiB its man page says), -z/-Z seed the\n"
 	"random numbers, -m names the machine (default the host name). As root, -u\n"
-	"is required (-u root allowed) and the tests run as that user and group.\n"
+	"is required (-u root allowed) and the tests run as that user and group;\n"
+	"what watching the machine needs root for (the ext superblock, the slab\n"
+	"caches, other processes' I/O) is read or opened before that, or by a\n"
+	"small sampler that stays root.\n"
 	"-p N creates the semaphores for N processes (-p -1 removes them); -y s\n"
 	"makes a process wait on them before each phase so all N start it together,\n"
 	"-y p waits for Enter instead.\n"
@@ -93,13 +97,14 @@ static const char bonnie_usage[] =
 	"  PHASE is putc, put_block, rewrite, getc, get_block, seeks, seq_create,\n"
 	"  seq_stat, seq_del, ran_create, ran_stat or ran_del; each is {\"ran\": false}\n"
 	"  or { ran, too_short, rate, rate_unit (KiB/s, seeks/s, files/s), work,\n"
-	"  work_unit (bytes, seeks, files), elapsed_s, cpu_pct, repeats,\n"
+	"  work_unit (bytes, seeks, files), elapsed_s, cpu_pct, sched_busy_pct (time\n"
+	"  its threads ran or waited for a CPU, % of the phase), repeats,\n"
 	"  latency_us: { p50, p99, max }, disks: [ { name, read_ios, write_ios,\n"
 	"  read_merges, write_merges, read_bytes, write_bytes, read_ticks_ms,\n"
 	"  write_ticks_ms, in_queue_ms, io_ticks_ms, elapsed_ms, util_pct } ] }.\n"
 	"  The aggregate's rate is the sum of the copies' rates. Then \"sysinfo\",\n"
-	"  \"monitor\", \"process_io\", \"memory_limit\" (with --memory-limit) and\n"
-	"  \"warnings\" as in 'iobench help run'.\n"
+	"  \"monitor\", \"process_io\", \"unwatched\", \"memory_limit\" (with\n"
+	"  --memory-limit) and \"warnings\" as in 'iobench help run'.\n"
 	"\n"
 	"The machine is captured under -d before the first test (a short form heads\n"
 	"the text), sampled while the tests run (a summary and any warnings follow\n"
@@ -158,12 +163,20 @@ static int prepare(struct bonnie_args *a, char *host, size_t hostlen, struct bon
 	 * file is created inside it, so there is no cache to drop first */
 	if (memlimit_begin(ml, a->env.memory_limit, NULL, 0) < 0)
 		return -1;
-	if (a->user || a->group) {
-		if (bonnie_setugid(a->user, a->group, why, sizeof(why)) < 0)
-			return error("%s", why);
-		if (!s->quiet)
-			fprintf(stderr, "Using uid:%d, gid:%d.\n", (int)getuid(), (int)getgid());
-	}
+	return 0;
+}
+
+/* -u/-g: become that user and group, after the machine's watch has read
+ * and opened what needs root (envwatch drops_root). */
+static int drop_privileges(const struct bonnie_args *a)
+{
+	char why[512];
+	if (!a->user && !a->group)
+		return 0;
+	if (bonnie_setugid(a->user, a->group, why, sizeof(why)) < 0)
+		return error("%s", why);
+	if (!a->spec.quiet)
+		fprintf(stderr, "Using uid:%d, gid:%d.\n", (int)getuid(), (int)getgid());
 	return 0;
 }
 
@@ -252,7 +265,13 @@ static int run_tests(struct bonnie_args *a, struct bonnie_barrier *bar, struct m
 	 * text: stderr with -q, nowhere but stderr with -x's CSV-only stdout */
 	FILE *text = s->quiet || a->repeats_given ? stderr : stdout;
 	struct envwatch ew;
+	a->env.drops_root = geteuid() == 0 && (a->user || a->group);
 	envwatch_begin(&ew, s->dir, &a->env);
+	if (drop_privileges(a) < 0) {
+		run_env_free(envwatch_end(&ew));
+		free(runs);
+		return 1;
+	}
 	if (!json)
 		env_text_header(ew.env, "", text);
 	/* a report that cannot be written is not worth the test: say so now */
@@ -295,6 +314,7 @@ static int run_tests(struct bonnie_args *a, struct bonnie_barrier *bar, struct m
 	struct anomaly_input in;
 	bonnie_anomaly_input(s, runs, nr, &in);
 	anomaly_check(&in, env);
+	anomaly_check_memory_limit(env);
 	if (json && (rc0 = bonnie_report_json(s, runs, nr, env, stdout)) < 0)
 		status = write_failed(rc0, stdout);
 	if (!json) {

@@ -3,8 +3,11 @@
  * sequential 1 MiB read and write at queue depth 8 and 1, random 4 KiB read
  * and write at queue depth 32 and 1, on one file in DIR through io_uring,
  * with O_DIRECT when the filesystem allows it (otherwise buffered, and the
- * table says so). The file is removed at the end, also when the run fails
- * or is interrupted. Block devices (one or several) are quick_dev.c's.
+ * table says so). Each write row ends with fsync, so its figure includes
+ * the flush (--no-flush leaves it out, as fio's default does), and the
+ * warnings' advice names quick's own flags. The file is removed at the
+ * end, also when the run fails or is interrupted. Block devices (one or
+ * several) are quick_dev.c's.
  */
 #include "cmd/command.h"
 
@@ -32,18 +35,22 @@
 
 static const char quick_usage[] =
 	"usage: iobench quick [DIR | DEVICE...] [--size=SIZE] [--runtime=TIME] [--engine=NAME]\n"
-	"                     [--output-format=table|json|normal] [--allow-destroy=DEVICE]\n"
-	"                     [--memory-limit=SIZE] [--no-monitor] [--monitor-interval=SEC]\n"
-	"                     [--warn-slab=SIZE]\n"
+	"                     [--no-flush] [--output-format=table|json|normal]\n"
+	"                     [--allow-destroy=DEVICE] [--memory-limit=SIZE] [--no-monitor]\n"
+	"                     [--monitor-interval=SEC] [--warn-slab=SIZE]\n"
 	"\n"
 	"Measure DIR (default .) the way CrystalDiskMark does: sequential 1 MiB\n"
 	"read and write at queue depth 8 and 1, random 4 KiB read and write at\n"
 	"queue depth 32 and 1, each for --runtime (default 5s) over a --size file\n"
 	"(default 1g), with O_DIRECT where the filesystem supports it, through\n"
 	"--engine (default io_uring; a synchronous engine such as psync runs the\n"
-	"depth-1 rows only). The test file is removed afterwards. The table is\n"
-	"headed by a short system capture of DIR and followed by the monitor's\n"
-	"summary and any warnings (see 'iobench help run').\n"
+	"depth-1 rows only). Each write row ends with an fsync of the file and its\n"
+	"time counts, so the write figures include the flush of any volatile write\n"
+	"cache; --no-flush leaves it out (the figures are then what reached the\n"
+	"device's cache, as with fio's default). The test file is removed\n"
+	"afterwards. The table is headed by a short system capture of DIR and\n"
+	"followed by the monitor's summary and any warnings (see 'iobench help\n"
+	"run'), whose advice names quick's flags.\n"
 	"\n"
 	"Block devices (one or more, e.g. iobench quick /dev/sdb /dev/sdc /dev/md3)\n"
 	"are measured one after the other and printed in one table, a row group per\n"
@@ -116,7 +123,7 @@ static bool engine_is_sync(const char *name)
 }
 
 static int build_jobs(struct job_list *l, const char *path, const char *size,
-		      const char *runtime, const char *engine, bool direct, bool *ran)
+		      const char *runtime, const char *engine, bool direct, bool flush, bool *ran)
 {
 	bool sync = engine_is_sync(engine);
 	for (size_t i = 0; i < NR_TESTS; i++) {
@@ -131,7 +138,8 @@ static int build_jobs(struct job_list *l, const char *path, const char *size,
 		    set(s, "iodepth", tests[i].depth) ||
 		    set(s, "runtime", runtime) || set(s, "time_based", NULL) ||
 		    set(s, "ioengine", engine) || set(s, "direct", direct ? "1" : "0") ||
-		    set(s, "stonewall", NULL) || set(s, "overwrite", "1"))
+		    set(s, "stonewall", NULL) || set(s, "overwrite", "1") ||
+		    (flush && !tests[i].is_read && set(s, "end_fsync", "1")))
 			return -EINVAL;
 		job_spec_finalize(s);
 		if (job_spec_validate(s, NULL, NULL) < 0)
@@ -141,10 +149,15 @@ static int build_jobs(struct job_list *l, const char *path, const char *size,
 }
 
 static void print_table(const struct run_result *r, const bool *ran, const char *dir,
-			const char *size, const char *runtime, const char *engine, bool direct)
+			const char *size, const char *runtime, const char *engine, bool direct,
+			bool flush)
 {
 	printf("iobench quick: %s, %s file, %s per test, %s, %s\n", dir, size, runtime, engine,
 	       direct ? "O_DIRECT" : "buffered (O_DIRECT unsupported: page cache included)");
+	printf("%s\n", flush ? "write figures include the flush: each write test ends with "
+			       "fsync, and its time counts (--no-flush leaves it out)"
+			     : "write figures leave out the flush (--no-flush): what reached the "
+			       "device's cache may still sit in it");
 	printf("%-12s %12s %12s %12s %12s\n", "test", "read MB/s", "write MB/s", "read IOPS",
 	       "write IOPS");
 	size_t k = 0; /* index into r->jobs: only the tests that ran have entries */
@@ -170,6 +183,7 @@ static void print_table(const struct run_result *r, const bool *ran, const char 
 static int quick_dir(const char *dir, const struct quick_opts *o, struct runner_args *ra)
 {
 	const char *size = o->size, *runtime = o->runtime, *engine = o->engine;
+	bool flush = o->flush;
 	struct stat st;
 	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
 		error("quick: '%s' is not a directory or a block device", dir);
@@ -179,7 +193,7 @@ static int quick_dir(const char *dir, const struct quick_opts *o, struct runner_
 	char *path = xasprintf("%s/iobench-quick.%d.tmp", dir, (int)getpid());
 	struct job_list l = { 0 };
 	bool ran[NR_TESTS];
-	if (build_jobs(&l, path, size, runtime, engine, direct, ran) < 0) {
+	if (build_jobs(&l, path, size, runtime, engine, direct, flush, ran) < 0) {
 		job_list_release(&l);
 		free(path);
 		return 1;
@@ -187,6 +201,7 @@ static int quick_dir(const char *dir, const struct quick_opts *o, struct runner_
 	if (!direct)
 		warning("'%s' does not support O_DIRECT: figures include the page cache", dir);
 	ra->env_path = dir;
+	ra->words = &anomaly_words_quick;
 	struct run_result res;
 	struct error_capture errs = { 0 };
 	bool json = o->formats & (REPORT_JSON | REPORT_JSONPLUS);
@@ -203,7 +218,7 @@ static int quick_dir(const char *dir, const struct quick_opts *o, struct runner_
 			report_write(&res, o->formats, stdout);
 		else {
 			env_text_header(res.env, "", stdout);
-			print_table(&res, ran, dir, size, runtime, engine, direct);
+			print_table(&res, ran, dir, size, runtime, engine, direct, flush);
 			env_text_footer(res.env, stdout);
 		}
 	}
@@ -217,7 +232,7 @@ static int quick_dir(const char *dir, const struct quick_opts *o, struct runner_
 
 static int run_quick(int argc, char **argv)
 {
-	struct quick_opts o = { .size = "1g", .runtime = "5s", .engine = "io_uring" };
+	struct quick_opts o = { .size = "1g", .runtime = "5s", .engine = "io_uring", .flush = true };
 	const char *fmt = "table";
 	struct runner_args ra;
 	runner_args_init(&ra);
@@ -240,6 +255,8 @@ static int run_quick(int argc, char **argv)
 			o.engine = a + 9;
 		} else if (!strncmp(a, "--output-format=", 16)) {
 			fmt = a + 16;
+		} else if (!strcmp(a, "--no-flush")) {
+			o.flush = false;
 		} else if (!strncmp(a, "--allow-destroy=", 16) && a[16]) {
 			allow[na++] = a + 16;
 		} else if ((rc = envwatch_parse_flag(&ra.env, a, why, sizeof(why))) != 0) {

@@ -15,6 +15,7 @@ struct quick_opts {
 	const char *runtime;    /* --runtime per test */
 	const char *engine;     /* --engine */
 	unsigned formats;       /* --output-format as REPORT_* bits; 0 = the table */
+	bool flush;             /* write rows end with fsync (not --no-flush) */
 	struct devguard_allow allow; /* --allow-destroy */
 };
 

@@ -86,6 +86,16 @@ static int limit_begin(const struct job_list *list, const struct runner_args *ra
 	return rc;
 }
 
+/* workload_run's batch edges: each batch is a window of its own. */
+static void batch_edge(void *arg, unsigned g0, unsigned g1, bool end)
+{
+	struct envwatch *ew = arg;
+	if (end)
+		envwatch_window_end(ew);
+	else
+		envwatch_window_begin(ew, g0, g1);
+}
+
 static int run_watched(const struct job_list *list, const struct runner_args *ra,
 		       struct envwatch *ew, struct memlimit *ml, struct run_result *res)
 {
@@ -99,13 +109,18 @@ static int run_watched(const struct job_list *list, const struct runner_args *ra
 			.readonly_by = ra->readonly_by ? ra->readonly_by
 				     : ra->readonly ? "--readonly" : NULL,
 		},
+		.batch_edge = batch_edge,
+		.batch_edge_arg = ew,
 	};
 	int rc = workload_run(list, &cfg, res);
 	res->env = envwatch_end(ew);
 	memlimit_end(ml, res->env);
-	struct anomaly_input in;
-	anomaly_input_from_run(res, &in);
-	anomaly_check(&in, res->env);
+	struct anomaly_input *in;
+	size_t n = anomaly_inputs_from_run(res, ra->words, &in);
+	for (size_t i = 0; i < n; i++)
+		anomaly_check(&in[i], res->env);
+	free(in);
+	anomaly_check_memory_limit(res->env);
 	return exit_status(rc);
 }
 

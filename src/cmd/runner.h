@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "cmd/envwatch.h"
+#include "workload/anomaly.h"
 #include "workload/jobspec.h"
 #include "workload/results.h"
 
@@ -26,6 +27,8 @@ struct runner_args {
 	struct envwatch_opts env; /* --monitor-interval, --no-monitor, --warn-slab */
 	const char *env_path;     /* where to capture the system; NULL = the first
 				     job's directory or file */
+	const struct anomaly_words *words; /* how the warnings' advice names options;
+					      NULL = fio's job options */
 };
 
 void runner_args_init(struct runner_args *ra);

@@ -5,10 +5,11 @@
  *     "runs": [ { "run", "seed", "interrupted", "error",
  *                 "aggregate": { PHASE: {...}, ... },
  *                 "copies": [ { "copy", "phases": { PHASE: {...} } } ] } ],
- *     "sysinfo", "monitor", "process_io", "warnings" (report/env_report.h) }
+ *     "sysinfo", "monitor", "process_io", "unwatched", "warnings"
+ *     (report/env_report.h) }
  * where PHASE is a CSV name (putc ... ran_del) and a phase that ran is
  *   { "ran": true, "too_short", "rate", "rate_unit", "work", "work_unit",
- *     "elapsed_s", "cpu_pct", "repeats",
+ *     "elapsed_s", "cpu_pct", "sched_busy_pct", "repeats",
  *     "latency_us": { "p50", "p99", "max" }, "disks": [ {...} ] }
  * and one that did not is { "ran": false }.
  */
@@ -54,6 +55,7 @@ static void phase(struct json_writer *w, const char *name, const struct bonnie_p
 		json_kv_string(w, "work_unit", work_unit);
 		json_kv_double(w, "elapsed_s", (double)p->elapsed_ns / 1e9);
 		json_kv_double(w, "cpu_pct", bonnie_phase_cpu_pct(p));
+		json_kv_double(w, "sched_busy_pct", bonnie_phase_busy_pct(p));
 		json_kv_uint(w, "repeats", p->repeats);
 		json_kv_object_begin(w, "latency_us");
 		json_kv_double(w, "p50", (double)hist_percentile(&p->lat, 50.0) / 1e3);

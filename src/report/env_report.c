@@ -29,6 +29,43 @@ static void json_memcg(struct json_writer *w, const struct memcg_stats *m)
 	json_object_end(w);
 }
 
+static void json_process_io(struct json_writer *w, uint64_t rd, uint64_t wr,
+			    const struct procio_entry *others, size_t nr)
+{
+	json_key(w, "process_io");
+	json_object_begin(w);
+	json_key(w, "read_bytes");
+	json_uint(w, rd);
+	json_key(w, "write_bytes");
+	json_uint(w, wr);
+	json_key(w, "others");
+	json_array_begin(w);
+	for (size_t i = 0; i < nr; i++) {
+		json_object_begin(w);
+		json_key(w, "pid");
+		json_int(w, others[i].pid);
+		json_key(w, "comm");
+		json_string(w, others[i].comm);
+		json_key(w, "read_bytes");
+		json_uint(w, others[i].read_bytes);
+		json_key(w, "write_bytes");
+		json_uint(w, others[i].write_bytes);
+		json_object_end(w);
+	}
+	json_array_end(w);
+	json_object_end(w);
+}
+
+void env_json_window(struct json_writer *w, const struct run_env *e, const struct run_window *x)
+{
+	if (x->have_self_io)
+		json_process_io(w, x->self_read_bytes, x->self_write_bytes, x->others, x->nr_others);
+	if (x->have_samples) {
+		json_key(w, "monitor");
+		monitor_json_summary(w, &x->summary, e->series.all_disks);
+	}
+}
+
 void env_json_members(struct json_writer *w, const struct run_env *e)
 {
 	if (!e)
@@ -41,30 +78,17 @@ void env_json_members(struct json_writer *w, const struct run_env *e)
 		json_key(w, "monitor");
 		monitor_json_series(w, &e->series);
 	}
-	if (e->have_self_io) {
-		json_key(w, "process_io");
+	if (e->have_self_io)
+		json_process_io(w, e->self_read_bytes, e->self_write_bytes, e->others, e->nr_others);
+	json_key(w, "unwatched");
+	json_array_begin(w);
+	for (size_t i = 0; i < e->nr_unwatched; i++) {
 		json_object_begin(w);
-		json_key(w, "read_bytes");
-		json_uint(w, e->self_read_bytes);
-		json_key(w, "write_bytes");
-		json_uint(w, e->self_write_bytes);
-		json_key(w, "others");
-		json_array_begin(w);
-		for (size_t i = 0; i < e->nr_others; i++) {
-			json_object_begin(w);
-			json_key(w, "pid");
-			json_int(w, e->others[i].pid);
-			json_key(w, "comm");
-			json_string(w, e->others[i].comm);
-			json_key(w, "read_bytes");
-			json_uint(w, e->others[i].read_bytes);
-			json_key(w, "write_bytes");
-			json_uint(w, e->others[i].write_bytes);
-			json_object_end(w);
-		}
-		json_array_end(w);
+		json_kv_string(w, "what", e->unwatched[i].what);
+		json_kv_string(w, "why", e->unwatched[i].why);
 		json_object_end(w);
 	}
+	json_array_end(w);
 	if (e->have_memcg)
 		json_memcg(w, &e->memcg);
 	json_key(w, "warnings");
@@ -80,6 +104,20 @@ void env_json_members(struct json_writer *w, const struct run_env *e)
 		json_string(w, x->evidence);
 		json_key(w, "advice");
 		json_string(w, x->advice);
+		if (x->scope)
+			json_kv_string(w, "scope", x->scope);
+		if (x->group_first >= 0) {
+			json_kv_array_begin(w, "groups");
+			for (int g = x->group_first; g <= x->group_last; g++)
+				json_int(w, g);
+			json_array_end(w);
+		}
+		if (x->nr_jobs) {
+			json_kv_array_begin(w, "jobs");
+			for (size_t k = 0; k < x->nr_jobs; k++)
+				json_string(w, x->jobs[k]);
+			json_array_end(w);
+		}
 		json_object_end(w);
 	}
 	json_array_end(w);
@@ -91,12 +129,28 @@ void env_text_header(const struct run_env *e, const char *prefix, FILE *out)
 		sysinfo_text_short(&e->si, prefix, out);
 }
 
+static void text_unwatched(const struct run_env *e, const char *indent, FILE *out)
+{
+	for (size_t i = 0; i < e->nr_unwatched; i++)
+		fprintf(out, "%s%s: %s\n", indent, e->unwatched[i].what, e->unwatched[i].why);
+}
+
+static void text_warning(const struct run_warning *x, FILE *out)
+{
+	fprintf(out, "  %s%s%s%s: %s\n    evidence: %s\n    what to do: %s\n", x->id,
+		x->scope ? " (" : "", x->scope ? x->scope : "", x->scope ? ")" : "", x->message,
+		x->evidence, x->advice);
+}
+
 void env_text_warnings(const struct run_env *e, FILE *out)
 {
-	for (size_t i = 0; e && i < e->nr_warnings; i++) {
-		const struct run_warning *x = &e->warnings[i];
-		fprintf(out, "  %s: %s\n    evidence: %s\n    what to do: %s\n", x->id, x->message,
-			x->evidence, x->advice);
+	if (!e)
+		return;
+	for (size_t i = 0; i < e->nr_warnings; i++)
+		text_warning(&e->warnings[i], out);
+	if (e->nr_unwatched) {
+		fputs("  not watched:\n", out);
+		text_unwatched(e, "    ", out);
 	}
 }
 
@@ -118,9 +172,14 @@ void env_text_footer(const struct run_env *e, FILE *out)
 			m->reclaim_pages,
 			m->version == 2 ? "reclaimed" : "uncharged (reclaimed or freed)", m->oom_kills);
 	}
+	if (e->nr_unwatched) {
+		fputs("\nNot watched:\n", out);
+		text_unwatched(e, "  ", out);
+	}
 	if (e->nr_warnings) {
 		fputs("\nWarnings:\n", out);
-		env_text_warnings(e, out);
+		for (size_t i = 0; i < e->nr_warnings; i++)
+			text_warning(&e->warnings[i], out);
 	} else {
 		fputs("\nWarnings: none\n", out);
 	}

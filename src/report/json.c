@@ -230,6 +230,45 @@ static void json_disk(struct json_writer *w, const struct disk_result *d)
 	json_object_end(w);
 }
 
+/* Each stonewall batch as the warnings judged it: its groups and jobs, its
+ * devices, and its window of the run environment. */
+static void json_groups(struct json_writer *w, const struct run_result *r)
+{
+	json_kv_array_begin(w, "groups");
+	for (size_t b = 0; b < r->nr_batches; b++) {
+		const struct run_batch *rb = &r->batches[b];
+		json_object_begin(w);
+		json_kv_array_begin(w, "groups");
+		for (unsigned g = rb->group_first; g <= rb->group_last; g++)
+			json_uint(w, g);
+		json_array_end(w);
+		json_kv_array_begin(w, "jobs");
+		for (size_t i = 0; i < r->nr_jobs; i++)
+			if (r->jobs[i].groupid >= rb->group_first && r->jobs[i].groupid <= rb->group_last)
+				json_string(w, r->jobs[i].name ? r->jobs[i].name : "");
+		json_array_end(w);
+		json_kv_uint(w, "elapsed_ms", rb->elapsed_ms);
+		json_kv_array_begin(w, "disks");
+		for (size_t i = 0; i < rb->nr_disks; i++) {
+			const struct disk_result *d = &rb->disks[i];
+			json_object_begin(w);
+			json_kv_string(w, "name", d->name);
+			json_kv_uint(w, "read_ios", d->read_ios);
+			json_kv_uint(w, "write_ios", d->write_ios);
+			json_kv_uint(w, "read_bytes", d->read_sectors * 512);
+			json_kv_uint(w, "write_bytes", d->write_sectors * 512);
+			json_kv_double(w, "util", disk_util_pct(d));
+			json_object_end(w);
+		}
+		json_array_end(w);
+		for (size_t i = 0; r->env && i < r->env->nr_windows; i++)
+			if (r->env->windows[i].group_first == rb->group_first)
+				env_json_window(w, r->env, &r->env->windows[i]);
+		json_object_end(w);
+	}
+	json_array_end(w);
+}
+
 /* What iobench adds to fio's layout, all under one key. */
 static void json_iobench(struct json_writer *w, const struct run_result *r)
 {
@@ -259,9 +298,12 @@ static void json_iobench(struct json_writer *w, const struct run_result *r)
 		else
 			json_null(w);
 		json_kv_uint(w, "runtime_ns", j->runtime_ns);
+		if (j->have_unwritten)
+			json_kv_uint(w, "unwritten_bytes", j->unwritten_bytes);
 		json_object_end(w);
 	}
 	json_array_end(w);
+	json_groups(w, r);
 	env_json_members(w, r->env);
 	json_object_end(w);
 }

@@ -197,6 +197,24 @@ void monitor_json_interval(struct json_writer *w, const struct monitor_interval 
 	json_object_end(w);
 }
 
+/* The summarised figures of iv by name (monitor_sys_figures), those of a
+ * PSI resource only where the whole window has it. */
+static void json_figures(struct json_writer *w, const char *key, const struct monitor_interval *iv,
+			 const struct monitor_interval *whole)
+{
+	json_kv_object_begin(w, key);
+	for (size_t f = 0; f < monitor_nr_sys_figures; f++) {
+		const struct monitor_figure *fig = &monitor_sys_figures[f];
+		if (fig->psi >= 0 && !whole->psi_have[fig->psi])
+			continue;
+		if (fig->u64)
+			json_kv_uint(w, fig->name, (uint64_t)monitor_figure_value(fig, iv));
+		else
+			json_kv_double(w, fig->name, monitor_figure_value(fig, iv));
+	}
+	json_object_end(w);
+}
+
 void monitor_json_summary(struct json_writer *w, const struct monitor_summary *sum,
 			  bool only_active)
 {
@@ -212,30 +230,10 @@ void monitor_json_summary(struct json_writer *w, const struct monitor_summary *s
 	json_kv_object_begin(w, "psi");
 	json_psi(w, &sum->whole);
 	json_object_end(w);
-	json_kv_object_begin(w, "max");
-	json_kv_double(w, "load1", sum->load1_max);
-	json_kv_uint(w, "procs_blocked", sum->procs_blocked_max);
-	json_kv_double(w, "us", sum->us_max);
-	json_kv_double(w, "sy", sum->sy_max);
-	json_kv_double(w, "wa", sum->wa_max);
-	json_kv_uint(w, "dirty_kb", sum->dirty_max_kb);
-	json_kv_uint(w, "writeback_kb", sum->writeback_max_kb);
-	json_kv_uint(w, "nr_dirty", sum->nr_dirty_max);
-	json_kv_uint(w, "nr_writeback", sum->nr_writeback_max);
-	json_kv_uint(w, "buffer_head_bytes", sum->buffer_head_max_bytes);
-	json_kv_double(w, "pgscan_direct/s", sum->pgscan_direct_max_s);
-	json_kv_double(w, "allocstall/s", sum->allocstall_max_s);
-	json_kv_double(w, "pswpout/s", sum->pswpout_max_s);
-	for (unsigned r = 0; r < PSI_NR; r++) {
-		if (!sum->whole.psi_have[r])
-			continue;
-		char key[32];
-		snprintf(key, sizeof(key), "psi_%s_some", psi_resource_name(r));
-		json_kv_double(w, key, sum->psi_some_max[r]);
-		snprintf(key, sizeof(key), "psi_%s_full", psi_resource_name(r));
-		json_kv_double(w, key, sum->psi_full_max[r]);
-	}
-	json_object_end(w);
+	json_kv_uint(w, "intervals", sum->nintervals);
+	json_figures(w, "mean", &sum->whole, &sum->whole);
+	json_figures(w, "min", &sum->min, &sum->whole);
+	json_figures(w, "max", &sum->max, &sum->whole);
 	json_kv_array_begin(w, "disks");
 	for (unsigned d = 0; d < sum->ndev; d++) {
 		const struct monitor_dev_summary *ds = &sum->devs[d];
@@ -244,10 +242,12 @@ void monitor_json_summary(struct json_writer *w, const struct monitor_summary *s
 		json_object_begin(w);
 		json_kv_string(w, "name", ds->name);
 		json_iostat(w, &ds->whole);
-		json_kv_double(w, "max_%util", ds->util_max);
-		json_kv_double(w, "max_aqu-sz", ds->aqu_max);
-		json_kv_double(w, "max_r_await", ds->r_await_max);
-		json_kv_double(w, "max_w_await", ds->w_await_max);
+		json_kv_object_begin(w, "min");
+		json_iostat(w, &ds->min);
+		json_object_end(w);
+		json_kv_object_begin(w, "max");
+		json_iostat(w, &ds->max);
+		json_object_end(w);
 		json_kv_object_begin(w, "delta");
 		json_diskstat(w, &ds->delta);
 		json_object_end(w);

@@ -78,7 +78,7 @@ void monitor_text_summary(FILE *out, const struct monitor_summary *sum, bool onl
 	fprintf(out, "System (monitor, %zu samples over %.1fs):\n", sum->nsamples, sum->dt_s);
 	fprintf(out, "  cpu: us=%.1f%% sy=%.1f%% wa=%.1f%% id=%.1f%% (max wa=%.1f%%), "
 		"load max=%.2f, procs blocked max=%llu\n", v->us, v->sy, v->wa, v->id,
-		sum->wa_max, sum->load1_max, (unsigned long long)sum->procs_blocked_max);
+		sum->max.vm.wa, sum->max.load.avg1, (unsigned long long)sum->max.vm.b);
 	for (unsigned d = 0; d < sum->ndev; d++) {
 		const struct monitor_dev_summary *ds = &sum->devs[d];
 		const struct iostat_x *x = &ds->whole;
@@ -86,7 +86,7 @@ void monitor_text_summary(FILE *out, const struct monitor_summary *sum, bool onl
 			continue;
 		fprintf(out, "  %s: util=%.1f%% (max %.1f%%), aqu-sz=%.2f (max %.2f), "
 			"r/s=%.1f w/s=%.1f rkB/s=%.1f wkB/s=%.1f, r_await=%.2fms w_await=%.2fms\n",
-			ds->name, x->util_pct, ds->util_max, x->aqu_sz, ds->aqu_max, x->r_s, x->w_s,
+			ds->name, x->util_pct, ds->max.util_pct, x->aqu_sz, ds->max.aqu_sz, x->r_s, x->w_s,
 			x->rkb_s, x->wkb_s, x->r_await, x->w_await);
 	}
 }

@@ -194,6 +194,8 @@ static void write_fs(struct json_writer *w, const struct sysinfo_fs *fs)
 		write_ext(w, fs->ext);
 	if (fs->btrfs)
 		write_btrfs(w, fs->btrfs);
+	if (fs->geometry_error)
+		json_kv_string(w, "geometry_error", fs->geometry_error);
 	json_object_end(w);
 }
 

@@ -152,6 +152,9 @@ static void print_geometry(const struct sysinfo_fs *fs, FILE *out)
 {
 	struct line l = { .len = 0 };
 
+	if (fs->geometry_error)
+		fprintf(out, "    geometry: not read: %s\n", fs->geometry_error);
+
 	if (fs->xfs) {
 		const struct sysinfo_xfs *x = fs->xfs;
 		add_num(&l, "isize", x->inodesize);
@@ -345,10 +348,23 @@ int sysinfo_text_short(const struct sysinfo *si, const char *prefix, FILE *out)
 	l = (struct line){ .len = 0 };
 	vm_line(&l, &si->host, true);
 	fprintf(out, "%svm: %s\n", prefix, l.buf);
-	if (si->nr_fs) {
+	/* a file's filesystem; a block device has no filesystem line (any
+	 * filesystem below it holds a loop's backing file, not the data): its
+	 * chain instead */
+	const struct sysinfo_node *top = si->nr_nodes > 1 && si->nodes[1].parent == 0 ?
+		&si->nodes[1] : NULL;
+	if (top && top->kind == SYSINFO_NODE_FS) {
 		l = (struct line){ .len = 0 };
-		fs_short(&l, &si->fs[0]);
+		fs_short(&l, &si->fs[top->index]);
 		fprintf(out, "%sfs: %s\n", prefix, l.buf);
+	} else if (top && top->kind == SYSINFO_NODE_BDEV) {
+		l = (struct line){ .len = 0 };
+		for (size_t i = 0; i < si->nr_nodes; i++) {
+			if (i)
+				add(&l, " > ");
+			node_line(&l, si, &si->nodes[i]);
+		}
+		fprintf(out, "%schain: %s\n", prefix, l.buf);
 	}
 	/* the devices, chain order, and the queue of the first whole device */
 	if (si->nr_bdevs) {

@@ -25,21 +25,27 @@ int cpu_usage_thread(struct cpu_usage *u)
 	u->ctx = (uint64_t)ru.ru_nvcsw + (uint64_t)ru.ru_nivcsw;
 	u->majflt = (uint64_t)ru.ru_majflt;
 	u->minflt = (uint64_t)ru.ru_minflt;
-	u->run_ns = u->wait_ns = 0;
+	cpu_sched_thread(&u->run_ns, &u->wait_ns);
+	return 0;
+}
+
+int cpu_sched_thread(uint64_t *run_ns, uint64_t *wait_ns)
+{
 	char buf[128];
+	unsigned long long run, wait;
+	*run_ns = *wait_ns = 0;
 	int fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		ssize_t n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		unsigned long long run, wait;
-		if (n > 0) {
-			buf[n] = '\0';
-			if (sscanf(buf, "%llu %llu", &run, &wait) == 2) {
-				u->run_ns = run;
-				u->wait_ns = wait;
-			}
-		}
-	}
+	if (fd < 0)
+		return -ENOENT;
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -ENOENT;
+	buf[n] = '\0';
+	if (sscanf(buf, "%llu %llu", &run, &wait) != 2)
+		return -ENOENT;
+	*run_ns = run;
+	*wait_ns = wait;
 	return 0;
 }
 

@@ -19,6 +19,9 @@ struct cpu_usage {
 
 /* Sample the calling thread; returns 0 or -errno. */
 int cpu_usage_thread(struct cpu_usage *u);
+/* The calling thread's schedstat alone: ns on a CPU and ns waiting for
+ * one; -ENOENT (both 0) when the kernel has no schedstats. */
+int cpu_sched_thread(uint64_t *run_ns, uint64_t *wait_ns);
 /* d = b - a (a is the earlier sample); a field that went backwards gives 0. */
 void cpu_usage_delta(const struct cpu_usage *a, const struct cpu_usage *b, struct cpu_usage *d);
 

@@ -148,3 +148,10 @@ void diskstat_delta(const struct diskstat *a, const struct diskstat *b, struct d
 	r.in_flight = b->in_flight;
 	*d = r;
 }
+
+void diskstat_accumulate(struct diskstat *acc, const struct diskstat *a, const struct diskstat *b)
+{
+	for (unsigned i = 0; i < DISKSTAT_NFIELDS; i++)
+		*field(acc, i) += counter_delta(get_field(a, i), get_field(b, i));
+	acc->in_flight = b->in_flight;
+}

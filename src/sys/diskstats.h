@@ -33,5 +33,8 @@ int diskstat_find(const char *name, struct diskstat *out);
  * backwards from a larger value was reset and gives 0. in_flight is a gauge:
  * d gets b's value. d may alias a or b. */
 void diskstat_delta(const struct diskstat *a, const struct diskstat *b, struct diskstat *d);
+/* acc += diskstat_delta(a, b) counter by counter (in_flight: b's), so a
+ * series of readings becomes one whose counters never go back. */
+void diskstat_accumulate(struct diskstat *acc, const struct diskstat *a, const struct diskstat *b);
 
 #endif

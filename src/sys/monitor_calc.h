@@ -95,34 +95,57 @@ void monitor_interval_compute(const struct monitor_sample *a, const struct disks
 void monitor_series_interval(const struct monitor_series *s, size_t i,
 			     struct monitor_interval *iv);
 
-/* What a run's normal output and the anomaly warnings need from a series. */
+/* What a run's normal output and the anomaly warnings need from a series.
+ * Every summarised figure has a mean, a minimum and a maximum. The mean is
+ * the whole window as one interval (what iostat/vmstat would print for
+ * one interval that long). The extremes are over the window's intervals,
+ * where an interval shorter than half the nominal one (a last sample at
+ * the stop time, a mark between two regular samples) is merged into the one
+ * before it, so a 10 ms tail in which a flush completed cannot pose as the
+ * worst second; the mean is their weighted mean (by time, I/Os or ticks),
+ * so min <= mean <= max holds for every figure. Gauges (load, dirty
+ * pages, vmstat's r, b and memory columns) take their extremes over every
+ * sample, their "mean" being the value at the end. */
 struct monitor_dev_summary {
 	char name[64];
 	bool active;
-	struct iostat_x whole;       /* from the first to the last sample */
-	struct diskstat delta;       /* the same, raw */
-	double util_max, aqu_max, r_await_max, w_await_max; /* worst full interval */
+	struct iostat_x whole;       /* the mean: from the first to the last sample */
+	struct iostat_x min, max;    /* over the intervals */
+	struct diskstat delta;       /* the whole window, raw */
 };
 
 struct monitor_summary {
-	size_t nsamples, nintervals;
+	size_t nsamples, nintervals; /* nintervals: after merging the short ones */
 	double dt_s;                 /* first to last sample */
 	struct monitor_interval whole; /* the whole window as one interval (devs: NULL) */
-	double load1_max;
-	uint64_t procs_blocked_max;
-	double wa_max, us_max, sy_max;
-	double psi_some_max[PSI_NR], psi_full_max[PSI_NR];
-	uint64_t dirty_max_kb, writeback_max_kb;
-	uint64_t nr_dirty_max, nr_writeback_max;
-	uint64_t buffer_head_max_bytes;
-	double pgscan_direct_max_s, allocstall_max_s, pswpout_max_s;
+	struct monitor_interval min, max; /* the figures of monitor_sys_figures, field by field */
 	unsigned ndev;
 	struct monitor_dev_summary *devs; /* xmalloc'ed, freed by monitor_summary_release */
 };
 
-/* Summarize a series of at least one sample. Maxima are over intervals at
- * least half the nominal interval long (a short last one is left out). */
+/* The summarised figures: a name (vmstat's, iostat's or /proc's), where
+ * the value sits (in a struct monitor_interval, or a struct iostat_x for
+ * the device figures), its type, and whether it is a gauge. */
+struct monitor_figure {
+	const char *name;
+	size_t off;
+	bool u64;     /* uint64_t, else double */
+	bool gauge;   /* a reading at a sample, not a rate over an interval */
+	int psi;      /* a PSI figure of this resource (needs psi_have), or -1 */
+};
+extern const struct monitor_figure monitor_sys_figures[];
+extern const size_t monitor_nr_sys_figures;
+extern const struct monitor_figure monitor_dev_figures[];
+extern const size_t monitor_nr_dev_figures;
+/* The value of figure f in base (a struct monitor_interval or iostat_x). */
+double monitor_figure_value(const struct monitor_figure *f, const void *base);
+
+/* Summarize a series of at least one sample. */
 void monitor_summarize(const struct monitor_series *s, struct monitor_summary *sum);
 void monitor_summary_release(struct monitor_summary *sum);
+/* Samples first..last (inclusive) of s as a series of their own, sharing
+ * s's arrays (never release it). */
+void monitor_series_view(const struct monitor_series *s, size_t first, size_t last,
+			 struct monitor_series *view);
 
 #endif

@@ -3,7 +3,9 @@
  * to CLOCK_MONOTONIC with absolute deadlines first + k * interval, so the
  * intervals do not drift and monitor_stop() wakes it at once; a deadline
  * missed (a stalled machine) is skipped, not caught up. The thread blocks
- * every signal, so SIGINT reaches the workload's thread.
+ * every signal, so SIGINT reaches the workload's thread. monitor_mark()
+ * has it take one sample out of turn (a workload's phase starts or ends)
+ * without moving the regular deadlines.
  */
 #include "sys/monitor.h"
 
@@ -23,6 +25,8 @@ struct monitor {
 	pthread_mutex_t lock;
 	pthread_cond_t wake;
 	bool stop;
+	bool mark;                      /* monitor_mark() waits for a sample */
+	pthread_cond_t marked;
 	int error;
 	struct monitor_probe probe;
 	struct monitor_series series;   /* appended under lock */
@@ -45,10 +49,12 @@ static void *sampler_main(void *arg)
 	pthread_mutex_lock(&m->lock);
 	while (!m->stop) {
 		struct timespec ts = to_timespec(deadline);
-		pthread_cond_timedwait(&m->wake, &m->lock, &ts);
+		if (!m->mark) /* one asked while a sample was being read */
+			pthread_cond_timedwait(&m->wake, &m->lock, &ts);
 		if (m->stop)
 			break;
-		if (now_ns() < deadline)
+		bool mark = m->mark;
+		if (!mark && now_ns() < deadline)
 			continue; /* spurious wake-up */
 		pthread_mutex_unlock(&m->lock);
 		int ret = monitor_probe_take(&m->probe, &m->scratch, m->scratch_disks);
@@ -58,17 +64,26 @@ static void *sampler_main(void *arg)
 			break;
 		}
 		monitor_series_add(&m->series, &m->scratch, m->scratch_disks);
+		if (mark) {
+			m->mark = false;
+			pthread_cond_broadcast(&m->marked);
+			if (now_ns() < deadline)
+				continue;
+		}
 		uint64_t now = now_ns();
 		deadline += interval;
 		while (deadline <= now)
 			deadline += interval;
 	}
+	m->mark = false; /* a waiting monitor_mark() gets no sample */
+	pthread_cond_broadcast(&m->marked);
 	pthread_mutex_unlock(&m->lock);
 	return NULL;
 }
 
 static void monitor_free(struct monitor *m)
 {
+	pthread_cond_destroy(&m->marked);
 	pthread_cond_destroy(&m->wake);
 	pthread_mutex_destroy(&m->lock);
 	monitor_probe_close(&m->probe);
@@ -90,9 +105,11 @@ int monitor_start(struct monitor **out, const char *const *devs, unsigned ndev,
 	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
 	pthread_cond_init(&m->wake, &attr);
 	pthread_condattr_destroy(&attr);
+	pthread_cond_init(&m->marked, NULL);
 	ret = monitor_probe_open(&m->probe, devs, ndev);
 	if (ret) {
 		free(m->scratch_disks);
+		pthread_cond_destroy(&m->marked);
 		pthread_cond_destroy(&m->wake);
 		pthread_mutex_destroy(&m->lock);
 		free(m);
@@ -138,6 +155,24 @@ int monitor_stop(struct monitor *m, struct monitor_series *series)
 	memset(&m->series, 0, sizeof(m->series));
 	monitor_free(m);
 	return ret;
+}
+
+long monitor_mark(struct monitor *m)
+{
+	long index = -1;
+
+	pthread_mutex_lock(&m->lock);
+	size_t before = m->series.n;
+	if (!m->stop && !m->error) {
+		m->mark = true;
+		pthread_cond_signal(&m->wake);
+		while (m->mark)
+			pthread_cond_wait(&m->marked, &m->lock);
+		if (m->series.n > before)
+			index = (long)m->series.n - 1;
+	}
+	pthread_mutex_unlock(&m->lock);
+	return index;
 }
 
 size_t monitor_latest(struct monitor *m, struct monitor_sample *s, struct diskstat *disks)

@@ -45,6 +45,16 @@ int procio_parse(const char *text, uint64_t *read_bytes, uint64_t *write_bytes)
 	return 0;
 }
 
+int procio_self_fd(int fd, uint64_t *read_bytes, uint64_t *write_bytes)
+{
+	char buf[1024];
+	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	return procio_parse(buf, read_bytes, write_bytes);
+}
+
 int procio_self(uint64_t *read_bytes, uint64_t *write_bytes)
 {
 	char buf[1024];
@@ -84,7 +94,7 @@ static int read_stat(int pid, struct procio_entry *e)
 	return 0;
 }
 
-int procio_snapshot_take(struct procio_snapshot *s)
+int procio_snapshot_take(struct procio_snapshot *s, int skip_pid)
 {
 	s->v = NULL;
 	s->n = 0;
@@ -98,7 +108,7 @@ int procio_snapshot_take(struct procio_snapshot *s)
 		if (!isdigit((unsigned char)de->d_name[0]))
 			continue;
 		int pid = atoi(de->d_name);
-		if (pid == self)
+		if (pid == self || pid == skip_pid)
 			continue;
 		struct procio_entry e = { .pid = pid };
 		if (read_stat(pid, &e) < 0)

@@ -28,9 +28,14 @@ struct procio_snapshot {
 
 /* The calling process's read_bytes and write_bytes; 0 or -errno. */
 int procio_self(uint64_t *read_bytes, uint64_t *write_bytes);
-/* Every readable user process but the caller; processes that vanish while
- * it reads are skipped. Returns 0 or -errno when /proc cannot be listed. */
-int procio_snapshot_take(struct procio_snapshot *s);
+/* The same through fd, /proc/self/io opened earlier: a process that gave
+ * up root cannot open its own io file any more (it is no longer dumpable,
+ * so the file belongs to root), but reads it through an open one. */
+int procio_self_fd(int fd, uint64_t *read_bytes, uint64_t *write_bytes);
+/* Every readable user process but the caller and skip_pid (0: none);
+ * processes that vanish while it reads are skipped. Returns 0 or -errno
+ * when /proc cannot be listed. */
+int procio_snapshot_take(struct procio_snapshot *s, int skip_pid);
 void procio_snapshot_release(struct procio_snapshot *s);
 /* The processes whose read_bytes + write_bytes grew by at least min_bytes
  * from a to b (one that started in between counts from zero), largest

@@ -105,6 +105,7 @@ struct sysinfo_fs {
 	struct sysinfo_xfs *xfs;     /* geometry of the one that applies, else NULL */
 	struct sysinfo_ext *ext;
 	struct sysinfo_btrfs *btrfs;
+	char *geometry_error;        /* why a known type's geometry is missing, or NULL */
 };
 
 /* One block device: sysfs facts and queue tunables. Partitions have no

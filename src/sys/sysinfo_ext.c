@@ -122,9 +122,16 @@ void sysinfo_ext_capture(struct sysinfo_fs *fs)
 
 	if (!fs->source || fs->source[0] != '/')
 		return;
-	if (ext2fs_open2(fs->source, NULL, EXT2_FLAG_SUPER_ONLY | EXT2_FLAG_64BITS | EXT2_FLAG_IGNORE_CSUM_ERRORS,
-			 0, 0, unix_io_manager, &e2))
+	errcode_t err = ext2fs_open2(fs->source, NULL, EXT2_FLAG_SUPER_ONLY | EXT2_FLAG_64BITS |
+				     EXT2_FLAG_IGNORE_CSUM_ERRORS, 0, 0, unix_io_manager, &e2);
+	if (err) {
+		/* libext2fs passes the open's errno on; its own codes are large */
+		fs->geometry_error = err < 4096 ?
+			xasprintf("cannot read the superblock of %s: %s", fs->source, strerror((int)err)) :
+			xasprintf("cannot read the superblock of %s: libext2fs error %ld", fs->source,
+				  (long)err);
 		return;
+	}
 	struct sysinfo_ext *e = xcalloc(1, sizeof(*e));
 	from_super(e, e2->super);
 	if (e->journal_inode > 0)

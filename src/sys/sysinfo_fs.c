@@ -55,6 +55,7 @@ void sysinfo_fs_release(struct sysinfo_fs *fs)
 	free(fs->options);
 	free(fs->super_options);
 	free(fs->devno);
+	free(fs->geometry_error);
 	if (fs->xfs) {
 		free(fs->xfs->features);
 		free(fs->xfs);

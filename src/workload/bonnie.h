@@ -93,6 +93,9 @@ struct bonnie_phase {
 	uint64_t elapsed_ns;  /* wall time of all repeats, fsync + close included
 				 (aggregate: the longest copy's) */
 	uint64_t cpu_ns;      /* user + system time of the process during it */
+	uint64_t busy_ns;     /* time its threads ran or waited for a CPU (schedstat;
+				 0 when unknown), summed over threads (aggregate: copies) */
+	unsigned threads;     /* threads that did its work: 1, or the seekers */
 	unsigned repeats;     /* 1, or more when --precise lengthened the phase */
 	struct hist lat;      /* per operation, ns; bonnie++'s Latency is its max */
 	uint64_t max_lat_ns;
@@ -141,6 +144,10 @@ void bonnie_anomaly_input(const struct bonnie_spec *s, const struct bonnie_resul
 /* CPU percent = cpu_ns / elapsed_ns × 100 (for the aggregate, the whole
  * process's CPU over the longest copy's time); 0 if the phase did not run. */
 double bonnie_phase_cpu_pct(const struct bonnie_phase *p);
+/* busy_ns / (elapsed_ns × threads) × 100: the share of its runtime each
+ * of the phase's threads spent running or waiting for a CPU (near 100:
+ * CPU-bound); 0 if the phase did not run or the kernel has no schedstats. */
+double bonnie_phase_busy_pct(const struct bonnie_phase *p);
 /* true when the phase ran for under BONNIE_MIN_TIME_NS: "+++++". */
 bool bonnie_phase_too_short(const struct bonnie_phase *p);
 

@@ -2,9 +2,11 @@
  * What the anomaly checks (anomaly.h) need to know about bonnie++ tests:
  * the bytes the I/O phases read and wrote through the page cache (per-char
  * always; block phases unless -D), what the disk under -d saw during those
- * phases, and the busiest phase's CPU. Every bulk phase ends with fsync, so
- * no write is unflushed. The per-char phases are left out of the CPU check:
- * they measure system-call cost on purpose.
+ * phases, and the busiest phase's CPU, in bonnie's vocabulary (phases, -D,
+ * -s). Every bulk phase ends with fsync, so no write is unflushed. The
+ * CPU check leaves out the per-char phases (they measure system-call cost
+ * on purpose) and every phase too short to measure, the ones printed as
+ * +++++: their CPU share is a few clock ticks over a few milliseconds.
  */
 #include "workload/bonnie.h"
 
@@ -12,6 +14,11 @@
 #include <string.h>
 
 #include "workload/anomaly.h"
+
+static const char *const phase_names[BON_IO_TESTS] = {
+	"per-char output", "block output", "rewrite", "per-char input", "block input",
+	"random seeks",
+};
 
 static void add_disk(struct anomaly_input *in, const struct bonnie_phase *p, bool reads)
 {
@@ -27,10 +34,29 @@ static void add_disk(struct anomaly_input *in, const struct bonnie_phase *p, boo
 		in->dev_write_bytes += p->disks[0].write_sectors * 512;
 }
 
+/* Phase t of one copy as a CPU-bound candidate. */
+static void judge_cpu(const struct bonnie_phase *p, int t, unsigned copies,
+		      struct anomaly_input *in)
+{
+	if (!p->ran || bonnie_phase_too_short(p))
+		return;
+	/* process CPU: the copies' and seekers' threads together */
+	unsigned threads = copies * (p->threads ? p->threads : 1);
+	double cpu = bonnie_phase_cpu_pct(p) / (threads ? threads : 1);
+	double busy = bonnie_phase_busy_pct(p);
+	if (cpu > in->max_job_cpu_pct || busy > in->max_job_cpu_busy_pct) {
+		in->max_job_cpu_pct = cpu;
+		in->max_job_cpu_busy_pct = busy;
+		snprintf(in->max_cpu_job, sizeof(in->max_cpu_job), "%s", phase_names[t]);
+	}
+}
+
 void bonnie_anomaly_input(const struct bonnie_spec *s, const struct bonnie_result *runs,
 			  size_t nr, struct anomaly_input *in)
 {
 	memset(in, 0, sizeof(*in));
+	in->group_first = in->group_last = -1;
+	in->words = &anomaly_words_bonnie;
 	in->nr_jobs = s->concurrency ? s->concurrency : 1;
 	for (size_t i = 0; i < nr; i++) {
 		const struct bonnie_figures *f = &runs[i].total;
@@ -44,6 +70,7 @@ void bonnie_anomaly_input(const struct bonnie_spec *s, const struct bonnie_resul
 			if (t == BON_GETC || t == BON_GET_BLOCK) {
 				if (buffered) {
 					in->buffered_read_bytes += p->work;
+					anomaly_names_add(&in->readers, phase_names[t]);
 					add_disk(in, p, true);
 				}
 			} else if (t != BON_SEEKS && buffered) {
@@ -51,19 +78,8 @@ void bonnie_anomaly_input(const struct bonnie_spec *s, const struct bonnie_resul
 			}
 			if (per_char)
 				continue;
-			for (unsigned c = 0; c < runs[i].nr_copies; c++) {
-				double cpu = bonnie_phase_cpu_pct(&runs[i].copies[c].io[t]);
-				/* process CPU: the copies' and seekers' threads together */
-				unsigned threads = runs[i].nr_copies * (t == BON_SEEKS ? s->seekers : 1);
-				cpu /= threads ? threads : 1;
-				if (cpu > in->max_job_cpu_pct) {
-					in->max_job_cpu_pct = cpu;
-					snprintf(in->max_cpu_job, sizeof(in->max_cpu_job), "%s",
-						 t == BON_PUT_BLOCK ? "block output" :
-						 t == BON_REWRITE ? "rewrite" :
-						 t == BON_GET_BLOCK ? "block input" : "random seeks");
-				}
-			}
+			for (unsigned c = 0; c < runs[i].nr_copies; c++)
+				judge_cpu(&runs[i].copies[c].io[t], t, runs[i].nr_copies, in);
 		}
 	}
 }

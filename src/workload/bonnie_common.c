@@ -13,6 +13,7 @@
 #include <sys/resource.h>
 
 #include "sys/guardopen.h"
+#include "sys/cpuusage.h"
 #include "util/xmalloc.h"
 
 int bon_failf(struct bon_copy *c, int err, const char *path, const char *fmt, ...)
@@ -59,12 +60,23 @@ uint64_t bon_process_cpu_ns(void)
 	       ((uint64_t)ru.ru_utime.tv_usec + (uint64_t)ru.ru_stime.tv_usec) * 1000ull;
 }
 
+uint64_t bon_thread_busy_ns(void)
+{
+	uint64_t run, wait;
+	cpu_sched_thread(&run, &wait);
+	return run + wait;
+}
+
 void bon_timer_stop(const struct bon_copy *c, const struct bon_timer *t, struct bonnie_phase *p)
 {
 	uint64_t now = clock_ns(&c->sh->clk);
 	uint64_t cpu = bon_process_cpu_ns();
+	uint64_t busy = bon_thread_busy_ns();
 	p->elapsed_ns += now > t->t0 ? now - t->t0 : 0;
 	p->cpu_ns += cpu > t->cpu0 ? cpu - t->cpu0 : 0;
+	p->busy_ns += busy > t->busy0 ? busy - t->busy0 : 0;
+	if (!p->threads)
+		p->threads = 1;
 }
 
 /* bonnie++ writes a mostly-zero buffer whose bytes it bumps as it goes (the

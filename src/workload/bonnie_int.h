@@ -89,13 +89,18 @@ int bon_failf(struct bon_copy *c, int err, const char *path, const char *fmt, ..
 /* Process CPU (user + system) in ns, getrusage(RUSAGE_SELF): bonnie++'s %CP. */
 uint64_t bon_process_cpu_ns(void);
 
+/* The calling thread's time running or waiting for a CPU (schedstat), ns. */
+uint64_t bon_thread_busy_ns(void);
+
 /* Times one pass of a phase: start after the file is open, stop after its
- * fsync + close; adds wall time and process CPU to the phase. */
+ * fsync + close; adds wall time, process CPU and the calling thread's
+ * scheduler time to the phase. */
 struct bon_timer {
-	uint64_t t0, cpu0;
+	uint64_t t0, cpu0, busy0;
 };
 static inline void bon_timer_start(const struct bon_copy *c, struct bon_timer *t)
 {
+	t->busy0 = bon_thread_busy_ns();
 	t->cpu0 = bon_process_cpu_ns();
 	t->t0 = clock_ns(&c->sh->clk);
 }

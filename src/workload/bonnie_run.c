@@ -115,6 +115,8 @@ static void phase_add(struct bonnie_phase *tot, const struct bonnie_phase *q)
 		tot->elapsed_ns = q->elapsed_ns;
 		tot->cpu_ns = q->cpu_ns;
 	}
+	tot->busy_ns += q->busy_ns;
+	tot->threads += q->threads;
 	if (q->repeats > tot->repeats)
 		tot->repeats = q->repeats;
 	hist_merge(&tot->lat, &q->lat);

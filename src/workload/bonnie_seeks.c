@@ -27,6 +27,7 @@ struct seeker {
 	struct hist lat;
 	unsigned char *buf;
 	uint64_t done;
+	uint64_t busy_ns;  /* its time running or waiting for a CPU */
 	int rc;
 	pthread_t thread;
 };
@@ -67,6 +68,7 @@ static void *seeker_main(void *arg)
 		s->rc = fd;
 		return NULL;
 	}
+	uint64_t busy0 = bon_thread_busy_ns();
 	uint64_t prev = clock_ns(clk);
 	while (atomic_fetch_add(s->next, 1) < total) {
 		if (bon_stopped(c)) {
@@ -87,6 +89,8 @@ static void *seeker_main(void *arg)
 		s->rc = bon_fail(c, -errno, c->iofile, "fsync");
 	if (close(fd) < 0 && s->rc == 0)
 		s->rc = bon_fail(c, -errno, c->iofile, "close");
+	uint64_t busy = bon_thread_busy_ns();
+	s->busy_ns = busy > busy0 ? busy - busy0 : 0;
 	return NULL;
 }
 
@@ -119,9 +123,13 @@ int bon_seeks(struct bon_copy *c, struct bonnie_phase *p)
 	}
 	for (unsigned i = 0; i < started; i++)
 		pthread_join(s[i].thread, NULL);
+	uint64_t waiter = p->busy_ns;
 	bon_timer_stop(c, &t, p);
+	p->busy_ns = waiter; /* this thread only waited: the seekers' time instead */
+	p->threads = n;
 	for (unsigned i = 0; i < n; i++) {
 		p->work += s[i].done;
+		p->busy_ns += s[i].busy_ns;
 		hist_merge(&p->lat, &s[i].lat);
 		hist_release(&s[i].lat);
 		if (s[i].rc < 0 && (rc == 0 || rc == -EINTR))

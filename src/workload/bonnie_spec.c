@@ -94,6 +94,13 @@ double bonnie_phase_cpu_pct(const struct bonnie_phase *p)
 	return 100.0 * (double)p->cpu_ns / (double)p->elapsed_ns;
 }
 
+double bonnie_phase_busy_pct(const struct bonnie_phase *p)
+{
+	if (!p->ran || !p->elapsed_ns)
+		return 0.0;
+	return 100.0 * (double)p->busy_ns / ((double)p->elapsed_ns * (p->threads ? p->threads : 1));
+}
+
 bool bonnie_phase_too_short(const struct bonnie_phase *p)
 {
 	return p->elapsed_ns < BONNIE_MIN_TIME_NS;

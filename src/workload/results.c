@@ -139,6 +139,8 @@ void job_result_merge(struct job_result *dst, const struct job_result *src)
 	dst->ctx += src->ctx;
 	dst->majf += src->majf;
 	dst->minf += src->minf;
+	dst->have_unwritten |= src->have_unwritten;
+	dst->unwritten_bytes += src->unwritten_bytes;
 
 	for (int d = 0; d < DDIR_RWDIR_CNT; d++)
 		dir_result_merge(&dst->dir[d], &src->dir[d]);
@@ -186,6 +188,11 @@ void run_result_release(struct run_result *r)
 	free(r->disks);
 	r->disks = NULL;
 	r->nr_disks = 0;
+	for (size_t i = 0; i < r->nr_batches; i++)
+		free(r->batches[i].disks);
+	free(r->batches);
+	r->batches = NULL;
+	r->nr_batches = 0;
 	for (size_t i = 0; i < r->nr_global_opts; i++) {
 		free(r->global_opts[i].key);
 		free(r->global_opts[i].value);

@@ -61,6 +61,9 @@ struct job_result {
 	double busy_pct;      /* running or waiting for a CPU, percent of runtime
 				 (schedstat; 0 when unknown): near 100 = CPU-bound */
 	uint64_t ctx, majf, minf;
+	bool have_unwritten;  /* unwritten_bytes was measured (buffered writers) */
+	uint64_t unwritten_bytes; /* of its files' page cache, dirty or under
+				     writeback when its batch ended (cachestat) */
 	uint64_t iodepth_level[NR_IODEPTH_BUCKETS];
 	uint64_t iodepth_submit[NR_IODEPTH_BUCKETS];
 	uint64_t iodepth_complete[NR_IODEPTH_BUCKETS];
@@ -83,6 +86,16 @@ struct disk_result {
 	double util;                      /* percent */
 };
 
+/* One stonewall batch: the jobs that ran together (reporting groups
+ * group_first..group_last), and what their devices did meanwhile. The
+ * anomaly checks judge each batch on its own. */
+struct run_batch {
+	unsigned group_first, group_last;
+	uint64_t elapsed_ms;
+	struct disk_result *disks;        /* devices under the batch's files */
+	size_t nr_disks;
+};
+
 struct run_result {
 	unsigned version;     /* RESULTS_VERSION */
 	uint64_t timestamp;   /* wall seconds at start */
@@ -92,6 +105,8 @@ struct run_result {
 	size_t nr_jobs;
 	struct disk_result *disks;
 	size_t nr_disks;
+	struct run_batch *batches;        /* in the order they ran */
+	size_t nr_batches;
 	struct job_kv *global_opts;
 	size_t nr_global_opts;
 	bool interrupted;     /* stopped by SIGINT/SIGTERM */

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sys/cachestat.h"
 #include "util/error.h"
 #include "util/timeutil.h"
 #include "util/xmalloc.h"
@@ -215,10 +216,38 @@ static void collect(struct job *jobs, size_t nr, struct run_result *out)
 	}
 }
 
-/* The devices under every file of the jobs that do file I/O. */
-static void disks_collect(struct job *jobs, size_t nr, struct diskres *d)
+/* For the buffered writers of jobs from..to: how much of their files' page
+ * cache the device has not written yet, each file counted once. */
+static void measure_unwritten(struct job *jobs, size_t from, size_t to)
 {
-	for (size_t i = 0; i < nr; i++) {
+	const char **done = NULL;
+	size_t nr = 0, alloc = 0;
+	for (size_t i = from; i < to; i++) {
+		struct job *j = &jobs[i];
+		if (j->spec->direct || !(j->spec->rw & RW_WRITE) ||
+		    (j->eng.ops->flags & ENGINE_NO_FILE))
+			continue;
+		for (unsigned f = 0; f < j->nr_files; f++) {
+			const char *path = j->files[f].path;
+			bool seen = !path;
+			for (size_t k = 0; k < nr && !seen; k++)
+				seen = !strcmp(done[k], path);
+			uint64_t bytes;
+			if (seen || cachestat_unwritten(path, &bytes) < 0)
+				continue;
+			done = xgrow(done, &alloc, nr, sizeof(*done));
+			done[nr++] = path;
+			j->res.have_unwritten = true;
+			j->res.unwritten_bytes += bytes;
+		}
+	}
+	free(done);
+}
+
+/* The devices under every file of jobs from..to that do file I/O. */
+static void disks_collect(struct job *jobs, size_t from, size_t to, struct diskres *d)
+{
+	for (size_t i = from; i < to; i++) {
 		if (jobs[i].eng.ops->flags & ENGINE_NO_FILE)
 			continue; /* no device does this job's I/O */
 		for (unsigned f = 0; f < jobs[i].nr_files; f++)
@@ -298,7 +327,7 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 	}
 
 	struct diskres disks = { 0 };
-	disks_collect(jobs, nr, &disks);
+	disks_collect(jobs, 0, nr, &disks);
 	diskres_begin(&disks);
 	uint64_t t0 = now_ns();
 	struct progress prog;
@@ -314,11 +343,28 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 	pthread_cond_init(&sync.wake, &ca);
 	pthread_condattr_destroy(&ca);
 	pthread_mutex_init(&sync.lock, NULL);
+	out->batches = xcalloc(nr ? nr : 1, sizeof(*out->batches));
 	for (size_t from = 0; from < nr && !*cfg->stop && !sync.stopping;) {
 		size_t to = from + 1;
 		while (to < nr && !jobs[to].spec->stonewall)
 			to++;
-		if ((rc = run_batch(jobs, from, to, cfg, show ? &prog : NULL, &sync)) < 0)
+		struct run_batch *b = &out->batches[out->nr_batches++];
+		b->group_first = jobs[from].spec->groupid;
+		b->group_last = jobs[to - 1].spec->groupid;
+		struct diskres bd = { 0 };
+		disks_collect(jobs, from, to, &bd);
+		if (cfg->batch_edge)
+			cfg->batch_edge(cfg->batch_edge_arg, b->group_first, b->group_last, false);
+		diskres_begin(&bd);
+		uint64_t b0 = now_ns();
+		rc = run_batch(jobs, from, to, cfg, show ? &prog : NULL, &sync);
+		b->elapsed_ms = (now_ns() - b0) / NSEC_PER_MSEC;
+		diskres_end(&bd, b->elapsed_ms, &b->disks, &b->nr_disks);
+		measure_unwritten(jobs, from, to);
+		diskres_release(&bd);
+		if (cfg->batch_edge)
+			cfg->batch_edge(cfg->batch_edge_arg, b->group_first, b->group_last, true);
+		if (rc < 0)
 			break;
 		from = to;
 	}

@@ -2,7 +2,8 @@
  * Running a list of jobs: clone numjobs, assign reporting groups, lay out
  * files, start each stonewall-separated batch of jobs as threads, show a
  * progress line, honour a stop request, then collect results (merged per
- * group under group_reporting) and disk statistics into a run_result.
+ * group under group_reporting) and disk statistics, for the whole run and
+ * for each batch, into a run_result.
  */
 #ifndef IOBENCH_WORKLOAD_RUN_H
 #define IOBENCH_WORKLOAD_RUN_H
@@ -20,6 +21,11 @@ struct run_config {
 	volatile sig_atomic_t *stop; /* set asynchronously to stop all jobs */
 	struct devguard_allow guard; /* --allow-destroy devices and --readonly, for
 					the device guard every write passes */
+	/* Called just before a stonewall batch's threads start (end false) and
+	 * just after they have all finished (end true), for what watches the
+	 * run per batch; NULL = nothing to call. */
+	void (*batch_edge)(void *arg, unsigned group_first, unsigned group_last, bool end);
+	void *batch_edge_arg;
 };
 
 /* Expand numjobs and assign group ids into *out, a list of its own: every

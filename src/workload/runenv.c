@@ -8,12 +8,21 @@
 
 #include "util/xmalloc.h"
 
-void run_env_warn(struct run_env *e, const char *id, char *message, char *evidence, char *advice)
+struct run_warning *run_env_warn(struct run_env *e, const char *id, char *message, char *evidence,
+				 char *advice)
 {
 	e->warnings = xrealloc(e->warnings, (e->nr_warnings + 1) * sizeof(*e->warnings));
-	e->warnings[e->nr_warnings++] = (struct run_warning){
+	e->warnings[e->nr_warnings] = (struct run_warning){
 		.id = id, .message = message, .evidence = evidence, .advice = advice,
+		.group_first = -1, .group_last = -1,
 	};
+	return &e->warnings[e->nr_warnings++];
+}
+
+void run_env_unwatched(struct run_env *e, const char *what, char *why)
+{
+	e->unwatched = xrealloc(e->unwatched, (e->nr_unwatched + 1) * sizeof(*e->unwatched));
+	e->unwatched[e->nr_unwatched++] = (struct run_unwatched){ .what = what, .why = why };
 }
 
 const struct monitor_dev_summary *run_env_device(const struct run_env *e, const char *name)
@@ -35,10 +44,24 @@ void run_env_release(struct run_env *e)
 		monitor_series_release(&e->series);
 	}
 	free(e->others);
+	for (size_t i = 0; i < e->nr_windows; i++) {
+		if (e->windows[i].have_samples)
+			monitor_summary_release(&e->windows[i].summary);
+		free(e->windows[i].others);
+	}
+	free(e->windows);
+	for (size_t i = 0; i < e->nr_unwatched; i++)
+		free(e->unwatched[i].why);
+	free(e->unwatched);
 	for (size_t i = 0; i < e->nr_warnings; i++) {
-		free(e->warnings[i].message);
-		free(e->warnings[i].evidence);
-		free(e->warnings[i].advice);
+		struct run_warning *w = &e->warnings[i];
+		free(w->message);
+		free(w->evidence);
+		free(w->advice);
+		free(w->scope);
+		for (size_t k = 0; k < w->nr_jobs; k++)
+			free(w->jobs[k]);
+		free(w->jobs);
 	}
 	free(e->warnings);
 	memset(e, 0, sizeof(*e));

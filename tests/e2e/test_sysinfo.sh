@@ -183,6 +183,22 @@ fi
 (cd "$emnt" && "$IOBENCH" sysinfo >"$d/dot" 2>&1)
 check "no PATH means ." grep -q "on ext4 $emnt " "$d/dot"
 
+# the header of a run on a raw block device (issue 11 item 6): no fs: line
+# (the ext4 under the loop's backing file holds no data of the target), the
+# device chain instead; a file target keeps its fs: line
+rdev=$(mkloop 64M)
+devtxt=$d/dev.txt filetxt=$d/file.txt # (check's own $d hides ours)
+"$IOBENCH" run --no-monitor --name=r --filename="$rdev" --rw=read --bs=1m --size=16m >"$devtxt" 2>&1
+hdr() { sed -n '1,/^r: (g=0)/p' "$devtxt"; }
+check "device target: the run printed its header" eval 'hdr | grep -q "^host: "'
+check "device target: no fs: line in the header" eval '! hdr | grep -q "^fs:"'
+rback=$(losetup -nO BACK-FILE "$rdev")
+check "device target: the chain from $rdev through its backing file $rback" \
+  eval 'hdr | grep -Eq "^chain: $rdev > device ${rdev#/dev/} [0-9.]+MiB loop > backing file $rback > on [a-z0-9]+ "'
+"$IOBENCH" run --no-monitor --name=r --filename="$emnt/f" --rw=read --bs=1m --size=16m >"$filetxt" 2>&1
+check "file target: the fs: line names its filesystem, no chain line" \
+  eval 'grep -q "^fs: ext4 on $emnt (" "$filetxt" && ! grep -q "^chain:" "$filetxt"'
+
 "$IOBENCH" sysinfo "$d/does/not/exist" >"$d/ne.out" 2>"$d/ne.err"; rc=$?
 check "a path that does not exist: exit 1" test $rc -eq 1
 check "... one line on stderr, naming it" test "$(wc -l <"$d/ne.err")" -eq 1 -a -n "$(grep -F "$d/does/not/exist" "$d/ne.err")"

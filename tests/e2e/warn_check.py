@@ -23,7 +23,9 @@
 #                                   r (counters that moved, b - a), j (the
 #                                   report), s (the sampler's maxima)
 #         has ID :: REGEX           warning ID is there once, with a message,
-#                                   advice and evidence matching REGEX
+#                                   advice and evidence matching REGEX (and
+#                                   perhaps the scope, groups and jobs it is
+#                                   about)
 #         absent ID...              none of these warnings is there
 #         only ID...                no warning but these is there
 #         note LABEL :: EXPR        print "# CASE: LABEL VALUE"
@@ -157,7 +159,8 @@ def verdict(case, d):
             print("# %s: %s %s" % (case, what, eval(expr, env)))
         elif verb == "has":
             got = [x for x in w if x.get("id") == what]
-            good = (len(got) == 1 and set(got[0]) == {"id", "message", "evidence", "advice"} and
+            good = (len(got) == 1 and {"id", "message", "evidence", "advice"} <= set(got[0]) and
+                    set(got[0]) <= {"id", "message", "evidence", "advice", "scope", "groups", "jobs"} and
                     got[0]["message"] and got[0]["advice"] and re.search(expr, got[0]["evidence"]))
             result(good, "warning %s with evidence matching '%s'" % (what, expr),
                    "warnings: %s" % ids)

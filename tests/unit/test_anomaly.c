@@ -139,6 +139,27 @@ int main(void)
 	fixture_finish(&f);
 	expect(&f, &in, "page-cache-write", "10.0MiB", "absorbed writes");
 
+	/* cachestat's word wins over the device's: another file's writeback
+	 * made the device busy, yet the job's data stayed in memory ... */
+	fixture_init(&f);
+	quiet_input(&in);
+	in.buffered_write_bytes = in.buffered_unsynced_write_bytes = 100 * MiB;
+	in.dev_write_bytes = 300 * MiB;
+	in.have_unwritten = true;
+	in.buffered_unwritten_bytes = 90 * MiB;
+	fixture_finish(&f);
+	expect(&f, &in, "page-cache-write", "90.0MiB (90.0%) of it was still in memory",
+	       "absorbed writes beside another file's writeback");
+	/* ... and a job whose data was written while it ran is not blamed */
+	fixture_init(&f);
+	quiet_input(&in);
+	in.buffered_write_bytes = in.buffered_unsynced_write_bytes = 100 * MiB;
+	in.dev_write_bytes = 0;
+	in.have_unwritten = true;
+	in.buffered_unwritten_bytes = 20 * MiB;
+	fixture_finish(&f);
+	expect(&f, &in, NULL, NULL, "buffered writes that reached the device");
+
 	fixture_init(&f);
 	quiet_input(&in);
 	in.unsynced_write_bytes = 32 * MiB;
@@ -354,5 +375,58 @@ int main(void)
 	      in.dev_write_bytes == 2048, "device figures");
 	for (int i = 0; i < 3; i++)
 		job_spec_release(&specs[i]);
+
+	/* per batch: seed 003's shape. Batch 0 (group 0) runs a direct and a
+	 * buffered writer side by side; the device wrote what the direct one
+	 * did, which is more than half of the buffered one's bytes, so only
+	 * taking the direct bytes off catches the buffered job. Batch 1
+	 * (group 1) is a direct writer alone: nothing to say about the cache. */
+	struct job_spec bs[3];
+	struct job_result bj[3];
+	memset(bj, 0, sizeof(bj));
+	for (int i = 0; i < 3; i++) {
+		job_spec_defaults(&bs[i]);
+		bj[i].spec = &bs[i];
+		bj[i].nr_jobs = 1;
+		bj[i].dir[DDIR_WRITE].io_bytes = 100 * MiB;
+	}
+	bs[0].direct = true;
+	bj[0].name = (char *)"seq-direct";
+	bj[1].name = (char *)"seq-buf";
+	bs[2].direct = true;
+	bj[2].name = (char *)"rand-direct";
+	bj[2].groupid = 1;
+	struct disk_result d0 = { .name = "vdx", .write_sectors = 100 * 2048 };
+	struct disk_result d1 = { .name = "vdx", .write_sectors = 100 * 2048 };
+	struct run_batch batches[2] = {
+		{ .group_first = 0, .group_last = 0, .disks = &d0, .nr_disks = 1 },
+		{ .group_first = 1, .group_last = 1, .disks = &d1, .nr_disks = 1 },
+	};
+	struct run_result br = { .jobs = bj, .nr_jobs = 3, .batches = batches, .nr_batches = 2 };
+	struct anomaly_input *per;
+	size_t nb = anomaly_inputs_from_run(&br, NULL, &per);
+	CHECK(nb == 2 && per[0].group_first == 0 && per[1].group_first == 1 &&
+	      per[0].direct_write_bytes == 100 * MiB && per[0].buffered_unsynced_write_bytes == 100 * MiB &&
+	      per[1].buffered_unsynced_write_bytes == 0 && per[1].nr_jobs == 1,
+	      "one input per batch with its own jobs");
+	CHECK(per[0].writers.n == 1 && !strcmp(per[0].writers.v[0], "seq-buf"),
+	      "the buffered writer is named");
+	struct run_env be = { 0 };
+	for (size_t i = 0; i < nb; i++)
+		anomaly_check(&per[i], &be);
+	const struct run_warning *pw = find(&be, "page-cache-write");
+	CHECK(pw && pw->group_first == 0 && pw->group_last == 0 && pw->nr_jobs == 1 &&
+	      !strcmp(pw->jobs[0], "seq-buf") && !strcmp(pw->scope, "group 0, job 'seq-buf'"),
+	      "page-cache-write names group 0 and its buffered job: %s", pw && pw->scope ? pw->scope : "");
+	CHECK(pw && strstr(pw->evidence, "100MiB of it direct writes, leaving 0B (0.0%) for the buffered"),
+	      "the direct writes were taken off: %s", pw ? pw->evidence : "");
+	size_t npcw = 0;
+	for (size_t i = 0; i < be.nr_warnings; i++)
+		npcw += !strcmp(be.warnings[i].id, "page-cache-write");
+	CHECK(npcw == 1, "none for the direct group: %zu page-cache-write", npcw);
+	run_env_release(&be);
+	free(per);
+	for (int i = 0; i < 3; i++)
+		job_spec_release(&bs[i]);
 	return check_done("test_anomaly");
 }

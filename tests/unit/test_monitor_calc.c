@@ -175,16 +175,22 @@ static void test_summary(void)
 	}
 	struct monitor_summary sum;
 	monitor_summarize(&s, &sum);
-	CHECK(sum.nsamples == 4 && sum.nintervals == 3 && NEAR(sum.dt_s, 2.1), "counts %zu %f",
+	CHECK(sum.nsamples == 4 && sum.nintervals == 2 && NEAR(sum.dt_s, 2.1), "counts %zu %f",
 	      sum.nsamples, sum.dt_s);
 	CHECK(NEAR(sum.devs[0].whole.r_s, 310 / 2.1) && NEAR(sum.devs[0].whole.util_pct, 1200 / 21.0),
 	      "whole window r/s %f util %f", sum.devs[0].whole.r_s, sum.devs[0].whole.util_pct);
-	CHECK(NEAR(sum.devs[0].util_max, 90), "short last interval (100%%) left out of the max: %f",
-	      sum.devs[0].util_max);
-	CHECK(NEAR(sum.devs[0].r_await_max, (300 * 3 - 100 * 2) / 200.0), "r_await max %f",
-	      sum.devs[0].r_await_max);
-	CHECK(sum.load1_max == 3.0 && sum.dirty_max_kb == 4096, "sample maxima");
-	CHECK(NEAR(sum.wa_max, 75), "wa max %f", sum.wa_max);
+	CHECK(sum.nintervals == 2, "the 0.1 s tail merged into the interval before: %zu intervals",
+	      sum.nintervals);
+	CHECK(NEAR(sum.devs[0].max.util_pct, 1000 / 11.0) && NEAR(sum.devs[0].min.util_pct, 20),
+	      "util extremes over [0,1] and [1,2.1]: %f %f", sum.devs[0].min.util_pct,
+	      sum.devs[0].max.util_pct);
+	CHECK(NEAR(sum.devs[0].max.r_await, (310 * 4 - 100 * 2) / 210.0), "r_await max %f",
+	      sum.devs[0].max.r_await);
+	CHECK(sum.max.load.avg1 == 3.0 && sum.min.load.avg1 == 0.5 && sum.max.mem.dirty_kb == 4096,
+	      "gauge extremes over the samples");
+	/* iowait went back from 300 to 0: that step counts 0, in the whole too */
+	CHECK(NEAR(sum.max.vm.wa, 60) && NEAR(sum.whole.vm.wa, 50) && NEAR(sum.min.vm.wa, 0),
+	      "wa min %f mean %f max %f", sum.min.vm.wa, sum.whole.vm.wa, sum.max.vm.wa);
 	CHECK(sum.devs[0].active && !strcmp(sum.devs[0].name, "vdb"), "device identity");
 
 	/* outputs */
@@ -213,7 +219,7 @@ static void test_summary(void)
 	f = open_memstream(&text, &len);
 	monitor_text_summary(f, &sum, true);
 	fclose(f);
-	CHECK(strstr(text, "vdb: util=57.1% (max 90.0%)") != NULL, "text summary: %s", text);
+	CHECK(strstr(text, "vdb: util=57.1% (max 90.9%)") != NULL, "text summary: %s", text);
 	CHECK(strstr(text, "load max=3.00") != NULL, "text summary load");
 	free(text);
 
@@ -231,7 +237,7 @@ static void test_summary(void)
 	CHECK(json_finish(&w) == 0, "series JSON is well formed");
 	fclose(f);
 	CHECK(strstr(text, "\"intervals\"") && strstr(text, "\"summary\"") &&
-	      strstr(text, "\"max_%util\" : 90.000000"), "series JSON content");
+	      strstr(text, "\"%util\" : 90.909091"), "series JSON content");
 	free(text);
 
 	monitor_summary_release(&sum);

@@ -4,7 +4,8 @@
  * never come before their deadline (first + k * interval), a last sample
  * at stop, monitor_latest() while running, and the figures of the series
  * are sane (percentages sum to 100; util within 100% give or take a 10 ms
- * tick). No timing is asserted beyond order.
+ * tick); monitor_mark() takes a sample at once, after the call, and the
+ * regular samples keep their schedule. No timing is asserted beyond order.
  */
 #include "sys/monitor.h"
 #include "sys/monitor_calc.h"
@@ -107,8 +108,28 @@ static void test_sampler(void)
 	CHECK(monitor_start(&m, bad, 1, interval) == -ENODEV && m == NULL, "unknown device refused");
 }
 
+static void test_mark(void)
+{
+	struct monitor *m = NULL;
+	struct monitor_series s;
+	/* an interval no test run reaches: every sample but the first and the
+	 * last is a mark */
+	CHECK(monitor_start(&m, NULL, 0, 3600 * NSEC_PER_SEC) == 0, "start an hourly sampler");
+	if (!m)
+		return;
+	uint64_t t0 = now_ns();
+	long a = monitor_mark(m);
+	long b = monitor_mark(m);
+	CHECK(a == 1 && b == 2, "marks are samples 1 and 2: %ld %ld", a, b);
+	CHECK(monitor_stop(m, &s) == 0 && s.n == 4, "stop adds the last sample: %zu", s.n);
+	CHECK(s.n == 4 && s.samples[1].t_ns >= t0 && s.samples[2].t_ns >= s.samples[1].t_ns,
+	      "a mark's sample is taken after the call");
+	monitor_series_release(&s);
+}
+
 int main(void)
 {
+	test_mark();
 	test_resolve();
 	test_probe();
 	test_sampler();

@@ -90,7 +90,7 @@ int main(void)
 	rmdir(dir);
 
 	struct procio_snapshot s;
-	CHECK(procio_snapshot_take(&s) == 0 && s.n > 0, "a snapshot of this machine's processes");
+	CHECK(procio_snapshot_take(&s, 0) == 0 && s.n > 0, "a snapshot of this machine's processes");
 	bool self_in = false;
 	for (size_t i = 0; i < s.n; i++)
 		self_in |= s.v[i].pid == getpid();
