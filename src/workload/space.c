@@ -6,6 +6,8 @@
  * what statvfs says an unprivileged writer may still use (f_bavail). A run
  * that would not fit is refused before the first byte is written, naming
  * both figures and the filesystem, instead of laying out until ENOSPC.
+ * A filesystem that reports no size at all (ramfs: f_blocks 0) has no
+ * limit to compare with and is not checked.
  */
 #include "workload/job.h"
 
@@ -130,6 +132,8 @@ int job_files_check_space(const struct job *jobs, size_t nr)
 		struct statvfs sv;
 		if (statvfs(v[i].probe, &sv) < 0)
 			continue; /* cannot tell: the layout finds out */
+		if (!sv.f_blocks)
+			continue; /* no size at all (ramfs): nothing to compare with */
 		uint64_t avail = (uint64_t)sv.f_bavail * (sv.f_frsize ? sv.f_frsize : sv.f_bsize);
 		if (v[i].need > avail)
 			rc = refuse(&v[i], avail);
