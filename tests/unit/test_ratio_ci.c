@@ -2,7 +2,9 @@
  * Confidence intervals of the ratio B/A. Known answer: Fieller's interval
  * for Colquhoun's example (DC-Stats; a = 14 +- 3, b = 7 +- 2, independent,
  * t(0.95 one-sided, 10 df) = 1.8125 -> ratio 2, g = 0.268164, interval
- * 1.051413 to 4.414296). Properties, for Fieller and the percentile and BCa
+ * 1.051413 to 4.414296); the percentile bootstrap of a ratio of medians
+ * against the exact bootstrap distribution of the median (Efron 1982).
+ * Properties, for Fieller and the percentile and BCa
  * bootstraps: identical samples give an interval containing 1 (no real
  * difference); B = 1.5 A + noise gives one containing 1.5 and excluding 1;
  * the bootstrap is a function of the seed; single runs give -EDOM; a zero
@@ -16,7 +18,9 @@
  * figures are the same on every run.
  */
 #include <errno.h>
+#include <gsl/gsl_cdf.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
@@ -33,6 +37,66 @@ static double gauss(struct rng *r)
 static int rel_near(double a, double b, double tol)
 {
 	return fabs(a - b) <= tol * fabs(b);
+}
+
+static int cmp_double(const void *pa, const void *pb)
+{
+	double a = *(const double *)pa, b = *(const double *)pb;
+	return (a > b) - (a < b);
+}
+
+static int cmp_pair(const void *pa, const void *pb)
+{
+	const double *a = pa, *b = pb;
+	return (a[0] > b[0]) - (a[0] < b[0]);
+}
+
+/*
+ * The exact bootstrap distribution of the median of n (odd) sorted values
+ * (Efron 1982, ch. 10): median* <= x_(k) when at least (n+1)/2 draws are
+ * among the k smallest, so P(median* = x_(k)) = P(Bin(n, k/n) >= m) -
+ * P(Bin(n, (k-1)/n) >= m). Fills pmf[0..n).
+ */
+static void exact_median_pmf(size_t n, double *pmf)
+{
+	unsigned m = (unsigned)(n + 1) / 2;
+	double prev = 0;
+	for (size_t k = 1; k <= n; k++) {
+		double cdf = k == n ? 1 : gsl_cdf_binomial_Q(m - 1, (double)k / (double)n, (unsigned)n);
+		pmf[k - 1] = cdf - prev;
+		prev = cdf;
+	}
+}
+
+/* the exact bootstrap distribution of median(B*) / median(A*), sorted */
+static double pairs[15 * 15][2];
+
+static size_t exact_ratio_dist(const double *sa, const double *sb, size_t n)
+{
+	double pa[15], pb[15];
+	exact_median_pmf(n, pa);
+	exact_median_pmf(n, pb);
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < n; j++) {
+			pairs[m][0] = sb[j] / sa[i];
+			pairs[m][1] = pa[i] * pb[j];
+			m++;
+		}
+	qsort(pairs, m, sizeof(pairs[0]), cmp_pair);
+	return m;
+}
+
+/* its q-quantile: the first support point where the cumulative reaches q */
+static double exact_quantile(size_t m, double q)
+{
+	double cum = 0;
+	for (size_t k = 0; k < m; k++) {
+		cum += pairs[k][1];
+		if (cum >= q)
+			return pairs[k][0];
+	}
+	return pairs[m - 1][0];
 }
 
 static int contains(const struct ratio_ci *c, double v)
@@ -134,6 +198,37 @@ int main(void)
 	/* BCa of means should land near Fieller on near-normal data */
 	CHECK(fabs(bs.lo - f.lo) < 0.03 && fabs(bs.hi - f.hi) < 0.03, "bca [%g, %g] vs fieller [%g, %g]", bs.lo,
 	      bs.hi, f.lo, f.hi);
+
+	/*
+	 * The percentile bootstrap of a ratio of medians against the exact
+	 * bootstrap distribution: with 200000 resamples each end must lie
+	 * between the exact quantiles at 2.5% -+ 5 Monte Carlo standard errors
+	 * (the distribution is discrete, so that is a handful of support
+	 * points).
+	 */
+	{
+		double sa[15], sb[15];
+		for (int i = 0; i < 15; i++) {
+			sa[i] = 100 * exp(0.3 * gauss(&r));
+			sb[i] = 140 * exp(0.3 * gauss(&r));
+		}
+		struct bootstrap_opts eo = BOOTSTRAP_OPTS_DEFAULT;
+		eo.resamples = 200000;
+		struct ratio_ci e;
+		CHECK(ratio_ci_bootstrap(sa, 15, sb, 15, &eo, &e) == 0, "bootstrap of 15 + 15");
+		qsort(sa, 15, sizeof(double), cmp_double);
+		qsort(sb, 15, sizeof(double), cmp_double);
+		size_t m = exact_ratio_dist(sa, sb, 15);
+		/* 5 Monte Carlo standard errors of a share around 0.025 */
+		double tol = 5 * sqrt(0.025 * 0.975 / eo.resamples);
+		double l0 = exact_quantile(m, 0.025 - tol), l1 = exact_quantile(m, 0.025 + tol);
+		double h0 = exact_quantile(m, 0.975 - tol), h1 = exact_quantile(m, 0.975 + tol);
+		CHECK(e.lo >= l0 && e.lo <= l1, "lower end %.5f, exact %.5f (%.5f..%.5f)", e.lo,
+		      exact_quantile(m, 0.025), l0, l1);
+		CHECK(e.hi >= h0 && e.hi <= h1, "upper end %.5f, exact %.5f (%.5f..%.5f)", e.hi,
+		      exact_quantile(m, 0.975), h0, h1);
+		CHECK(l1 / l0 < 1.05 && h1 / h0 < 1.05, "the window is narrow: %.5f..%.5f, %.5f..%.5f", l0, l1, h0, h1);
+	}
 
 	/* single runs, zero denominators, constant samples, bad options */
 	o = (struct bootstrap_opts)BOOTSTRAP_OPTS_DEFAULT;
