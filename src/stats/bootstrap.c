@@ -164,8 +164,10 @@ int ratio_ci_bootstrap(const double *a, size_t na, const double *b, size_t nb,
 	double plo = alpha / 2, phi = 1 - alpha / 2;
 	if (opts->bca) {
 		rc = bca_levels(ratios, r, res.ratio, opts->conf, opts->stat, a, na, b, nb, buf, &res, &plo, &phi);
-		if (rc < 0)
+		if (rc < 0) {
+			res.lo = res.hi = NAN;
 			goto out;
+		}
 	}
 	res.lo = sample_quantile_sorted(ratios, r, plo);
 	res.hi = sample_quantile_sorted(ratios, r, phi);

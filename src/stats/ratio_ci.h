@@ -21,11 +21,16 @@
  * run-to-run variation and no interval can be given: both return -EDOM.
  * reps.h estimates how many repetitions an interval of a given width needs.
  *
- * Which to use: Fieller assumes normally distributed run results but holds
- * its coverage at 3-5 repetitions; the bootstrap assumes nothing about the
- * shape and is the one for medians, but undercovers with few repetitions
- * (a resample of 3 values can only take a handful of medians). See the
- * coverage simulations in tests/unit/test_ratio_ci.c.
+ * Which to use (coverage of nominal 95% intervals measured over 1000
+ * simulated experiments per cell, true ratio 1.5, normal data with CV 10%
+ * and lognormal data with sigma 0.3 giving the same picture):
+ *     n per side          3      5     10     20
+ *     Fieller (means)    95%    96%    96%    94%  (lognormal n = 3: 6% unbounded)
+ *     bootstrap medians  89%    98%    97%    96%  (BCa: 89, 97, 95, 94)
+ *     bootstrap means    79%    88%    93%    92%  (BCa: the same)
+ * Fieller holds its level from 3 runs but assumes roughly normal results;
+ * the percentile bootstrap of medians assumes nothing about their shape and
+ * is right from 5 runs; the bootstrap of means undercovers at these sizes.
  */
 #ifndef IOBENCH_STATS_RATIO_CI_H
 #define IOBENCH_STATS_RATIO_CI_H
@@ -61,7 +66,7 @@ struct ratio_ci {
 
 struct bootstrap_opts {
 	enum ratio_stat stat;
-	unsigned resamples; /* >= 100; 10000 gives percentiles to ~0.2% */
+	unsigned resamples; /* >= 100; at 10000 each end's level is off by ~0.16 points */
 	uint64_t seed;
 	double conf;        /* 0 < conf < 1 */
 	bool bca;
@@ -75,7 +80,8 @@ struct bootstrap_opts {
  * modified). 0; -EINVAL for bad options or a non-finite value; -EDOM when
  * na or nb < 2 (no interval from single runs) or stat(A) is 0 in the data
  * or in a resample (ratio undefined); -ERANGE when BCa cannot correct
- * (every resample on one side of the estimate); -ENOMEM. Allocates
+ * (every resample on one side of the estimate; out->ratio is set, the ends
+ * are NAN); -ENOMEM. Allocates
  * resamples + na + nb doubles once; the resampling loop does not allocate.
  */
 int ratio_ci_bootstrap(const double *a, size_t na, const double *b, size_t nb,
