@@ -45,7 +45,8 @@ static const char bonnie_usage[] =
 	"and delete -n x1024 files in sequential and random order (-n 0 skips them;\n"
 	"max -1 makes hard links, -2 symlinks). -c N runs N copies at once, each in\n"
 	"its own directory, and reports their sum. -x N repeats the test, printing\n"
-	"a CSV line each time. -b (no write buffering) fsyncs each block written back\n"
+	"a CSV line each time, every test with one seed as in bonnie++ (the same\n"
+	"files each time). -b (no write buffering) fsyncs each block written back\n"
 	"by the seek test and each file (and its directory) created or deleted, as\n"
 	"bonnie++ 2.00a does; -D uses O_DIRECT in every bulk phase (the per-char\n"
 	"phases stay buffered: a 1-byte O_DIRECT write is impossible); -f skips the\n"
@@ -238,6 +239,9 @@ static int run_tests(struct bonnie_args *a, struct bonnie_barrier *bar)
 	for (unsigned i = 0; i < s->repeats && !status && !*stop; i++) {
 		struct bonnie_result *r = &runs[nr++];
 		int rc = bonnie_run(s, stop, r);
+		/* as bonnie++ 2.00a: every -x test reuses the first one's seed */
+		a->spec.seed = r->seed;
+		a->spec.have_seed = true;
 		if (ps.shown >= 0 && rc == 0)
 			progress_done(&ps);
 		else if (ps.shown >= 0)

@@ -6,8 +6,11 @@
  *            random letters and digits, so names sort in creation order;
  *            random: the random characters first, then the number;
  *   dirs     with -n :::dirs (more than 1), subdirectories 00000, 00001...;
- *            sequential files fill them in blocks, random ones go to a
- *            random subdirectory;
+ *            both tests fill them in order, n/dirs + 1 files each
+ *            (bon_file_dir: 257, 257, 257, 253 for -n 1:0:0:4; only 512 of
+ *            -n 1:0:0:1000's directories get files), as 2.00a does; the
+ *            random test differs by its names, and by the order of its
+ *            stat and delete, which is random across all the files;
  *   create   open(O_CREAT|O_EXCL), a random size in [min,max] written in
  *            file-chunk pieces, close; max -1 makes the first file and
  *            hard-links the rest to it, -2 symlinks them; -b adds fsync()
@@ -62,6 +65,7 @@ struct bon_files {
 	int *dfd;                /* with -b: each directory's fd (ndirs, or 1) */
 	unsigned char *buf;      /* file_chunk_size */
 	uint64_t perm_seed;
+	struct rng rng;          /* names, sizes, orders: from the run's seed alone */
 };
 
 static const char alnum[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
@@ -69,9 +73,9 @@ static const char alnum[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmno
 static void make_name(struct bon_files *f, uint64_t i)
 {
 	char rnd[13];
-	unsigned k = (unsigned)rng_below(&f->c->rng, 13);
+	unsigned k = (unsigned)rng_below(&f->rng, 13);
 	for (unsigned j = 0; j < k; j++)
-		rnd[j] = alnum[rng_below(&f->c->rng, sizeof(alnum) - 1)];
+		rnd[j] = alnum[rng_below(&f->rng, sizeof(alnum) - 1)];
 	rnd[k] = 0;
 	char dir[12] = "";
 	if (f->ndirs)
@@ -90,18 +94,22 @@ struct bon_files *bon_files_new(struct bon_copy *c, bool random)
 	f->random = random;
 	f->n = (uint64_t)c->spec->num_files * 1024;
 	f->ndirs = c->spec->num_dirs > 1 ? c->spec->num_dirs : 0;
+	/* Its own stream, so that a seed gives the same names and sizes
+	 * whatever the I/O tests before drew (--precise repeats them a number
+	 * of times that depends on the machine): each -x line, which reuses
+	 * the seed as bonnie++ 2.00a does, creates the same files. */
+	uint64_t k = c->sh->seed;
+	rng_seed(&f->rng, splitmix64(&k) ^ ((uint64_t)c->index << 1 | random));
 	f->path = xcalloc(f->n, sizeof(*f->path));
 	f->dir = xcalloc(f->n, sizeof(*f->dir));
 	for (uint64_t i = 0; i < f->n; i++) {
-		if (f->ndirs)
-			f->dir[i] = random ? (uint32_t)rng_below(&c->rng, f->ndirs)
-					   : (uint32_t)(i * f->ndirs / f->n);
+		f->dir[i] = bon_file_dir(i, f->n, f->ndirs);
 		make_name(f, i);
 	}
 	if (posix_memalign((void **)&f->buf, 4096, c->spec->file_chunk_size))
 		die("out of memory for a %u-byte file buffer", c->spec->file_chunk_size);
 	bon_fill(c, f->buf, c->spec->file_chunk_size);
-	f->perm_seed = rng_next(&c->rng);
+	f->perm_seed = rng_next(&f->rng);
 	return f;
 }
 
@@ -195,7 +203,7 @@ static int create_one(struct bon_files *f, uint64_t i)
 		return fail_at(f, -errno, f->path[i], "create");
 	uint64_t size = 0;
 	if (s->max_size > 0)
-		size = (uint64_t)s->min_size + rng_below(&f->c->rng, (uint64_t)(s->max_size - s->min_size) + 1);
+		size = (uint64_t)s->min_size + rng_below(&f->rng, (uint64_t)(s->max_size - s->min_size) + 1);
 	int rc = 0;
 	while (size && rc == 0) {
 		size_t len = size < s->file_chunk_size ? (size_t)size : s->file_chunk_size;
