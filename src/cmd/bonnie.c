@@ -60,8 +60,9 @@ static const char bonnie_usage[] =
 	"\n"
 	"options beyond bonnie++:\n"
 	"  --precise          repeat any phase shorter than 0.5 s until it lasts 0.5 s,\n"
-	"                     so no figure is +++++ (default with JSON)\n"
-	"  --no-precise       print +++++ for such phases, as bonnie++ (default for text)\n"
+	"                     so no figure is +++++ (the default, in every format)\n"
+	"  --no-precise       run each phase once and print +++++ for one under 0.5 s,\n"
+	"                     as bonnie++ 2.00a does\n"
 	"  --random-data      write incompressible data instead of bonnie++'s zeros\n"
 	"  --output-format=F  normal (bonnie++'s text table, then its CSV line) or json\n"
 	"  --allow-destroy=DEV, --readonly   the device guard, as for 'iobench run'\n"
@@ -305,7 +306,7 @@ static int bonnie_main(int argc, char **argv)
 		status = 0;
 		goto out;
 	}
-	a.spec.precise = a.precise >= 0 ? a.precise == 1 : a.output == BONNIE_OUT_JSON;
+	a.spec.precise = a.precise != 0; /* --precise unless --no-precise, in every format */
 	if (a.sem_procs) {
 		status = semaphores(a.sem_procs);
 		goto out;

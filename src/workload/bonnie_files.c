@@ -28,14 +28,16 @@
  * A latency is one file's whole operation. The work of each phase is the
  * number of files.
  *
- * --precise on file tests: the three phases depend on each other (stat and
- * delete need the files create made), so a phase cannot be repeated on its
- * own. The runner repeats the whole cycle instead: create, stat, delete,
- * each measured separately and each added to its own phase, again and
- * again until each of the three phases has lasted at least 0.5 s in total
- * (a phase that was long enough keeps accumulating; its rate stays the
- * mean over all its cycles). `repeats` is the number of cycles. With -c the
- * copies agree by vote after each cycle, so they all run the same cycles.
+ * --precise on file tests: stat changes nothing, so its pass is repeated
+ * inside its phase until the passes have lasted 0.5 s, on the same files.
+ * Create and delete depend on each other (delete needs the files create
+ * made, create needs them gone), so neither can be repeated on its own:
+ * the runner repeats the whole cycle instead, create, stat, delete, each
+ * measured separately and each added to its own phase, again until each of
+ * the three phases has lasted at least 0.5 s in total (a phase that was
+ * long enough keeps accumulating; its rate stays the mean over all its
+ * passes). `repeats` counts the passes of a phase. With -c the copies agree
+ * by vote after each cycle, so they all run the same cycles.
  */
 #include "workload/bonnie_int.h"
 
