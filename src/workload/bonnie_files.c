@@ -10,12 +10,17 @@
  *            (bon_file_dir: 257, 257, 257, 253 for -n 1:0:0:4; only 512 of
  *            -n 1:0:0:1000's directories get files), as 2.00a does; the
  *            random test differs by its names, and by the order of its
- *            stat and delete, which is random across all the files;
+ *            stat and delete, which is random across all the files. Each
+ *            subdirectory stays open during the test (as 2.00a's do with
+ *            -b), and a file's calls name it from its directory's fd
+ *            ("name" where 2.00a says "00000/name" from its working
+ *            directory: the same file, one path lookup fewer);
  *   create   open(O_CREAT|O_EXCL), a random size in [min,max] written in
  *            file-chunk pieces, close; max -1 makes the first file and
  *            hard-links the rest to it, -2 symlinks them; -b adds fsync()
- *            of the file and then of its directory, before the close. The phase ends with a sync
- *            of the filesystem, counted in its time (bonnie++ calls sync();
+ *            of the file and then of its directory, before the close. The
+ *            phase ends with a sync of the filesystem, counted in its time
+ *            (bonnie++ calls sync();
  *            syncfs() on the test directory flushes the same filesystem
  *            without waiting for every other one on the machine);
  *   stat     sequential: readdir() order, directory by directory; random:
@@ -55,6 +60,8 @@
 #include "util/xmalloc.h"
 
 #define NAME_LEN 48 /* "ddddd/" + 12 random + 10 hex + NUL, with room gcc can prove */
+#define DIR_PREFIX 6 /* "ddddd/" */
+#define DIR_FDS_MAX 4096 /* without -b, more subdirectories are named by path */
 
 struct bon_files {
 	struct bon_copy *c;
@@ -64,7 +71,7 @@ struct bon_files {
 	unsigned ndirs;          /* subdirectories; 0 = all in the working dir */
 	char (*path)[NAME_LEN];  /* relative to the working directory */
 	uint32_t *dir;           /* its subdirectory */
-	int *dfd;                /* with -b: each directory's fd (ndirs, or 1) */
+	int *dfd;                /* each directory's fd (ndirs, or 1), or NULL */
 	unsigned char *buf;      /* file_chunk_size */
 	uint64_t perm_seed;
 	struct rng rng;          /* names, sizes, orders: from the run's seed alone */
@@ -145,11 +152,14 @@ static int fail_at(struct bon_files *f, int err, const char *rel, const char *wh
 	return rc;
 }
 
-/* Subdirectories (not timed), and with -b an fd on each directory. */
+/* Subdirectories (not timed), and an fd on each: -b fsyncs them, and each
+ * call on a file then names it relative to its own directory (one lookup
+ * fewer than "ddddd/name"). Without -b, running out of fds (thousands of
+ * directories, many -c copies) falls back to the paths. */
 static int make_dirs(struct bon_files *f)
 {
 	unsigned nd = f->ndirs ? f->ndirs : 1;
-	if (f->s->sync_writes) {
+	if (f->s->sync_writes || (f->ndirs && f->ndirs <= DIR_FDS_MAX)) {
 		f->dfd = xmalloc(nd * sizeof(*f->dfd));
 		for (unsigned d = 0; d < nd; d++)
 			f->dfd[d] = f->ndirs ? -1 : f->c->wfd;
@@ -159,10 +169,26 @@ static int make_dirs(struct bon_files *f)
 		snprintf(name, sizeof(name), "%05u", d);
 		if (mkdirat(f->c->wfd, name, 0700) < 0)
 			return fail_at(f, -errno, name, "mkdir");
-		if (f->dfd && (f->dfd[d] = openat(f->c->wfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
-			return fail_at(f, -errno, name, "open directory");
+		if (f->dfd && (f->dfd[d] = openat(f->c->wfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
+			int err = -errno;
+			if (f->s->sync_writes || (err != -EMFILE && err != -ENFILE))
+				return fail_at(f, err, name, "open directory");
+			close_dirs(f);
+		}
 	}
 	return 0;
+}
+
+/* The fd to name file i from and its name there: its directory's fd and
+ * its bare name, or the working directory and "ddddd/name". */
+static int file_at(const struct bon_files *f, uint64_t i, const char **name)
+{
+	if (f->dfd && f->ndirs) {
+		*name = f->path[i] + DIR_PREFIX;
+		return f->dfd[f->dir[i]];
+	}
+	*name = f->path[i];
+	return f->c->wfd;
 }
 
 static int remove_dirs(struct bon_files *f)
@@ -179,7 +205,7 @@ static int remove_dirs(struct bon_files *f)
 
 static int sync_dir(struct bon_files *f, uint64_t i)
 {
-	if (f->dfd && fsync(f->dfd[f->ndirs ? f->dir[i] : 0]) < 0)
+	if (f->s->sync_writes && fsync(f->dfd[f->ndirs ? f->dir[i] : 0]) < 0)
 		return fail_at(f, -errno, f->path[i], "fsync of its directory");
 	return 0;
 }
@@ -187,20 +213,21 @@ static int sync_dir(struct bon_files *f, uint64_t i)
 static int create_one(struct bon_files *f, uint64_t i)
 {
 	const struct bonnie_spec *s = f->s;
-	int wfd = f->c->wfd;
+	const char *name, *first;
+	int dfd = file_at(f, i, &name), dfd0 = file_at(f, 0, &first);
 	if (i && s->max_size == BONNIE_HARD_LINKS) {
-		if (linkat(wfd, f->path[0], wfd, f->path[i], 0) < 0)
+		if (linkat(dfd0, first, dfd, name, 0) < 0)
 			return fail_at(f, -errno, f->path[i], "link");
 		return sync_dir(f, i);
 	}
 	if (i && s->max_size == BONNIE_SOFT_LINKS) {
 		char target[NAME_LEN + 3];
 		snprintf(target, sizeof(target), "%s%s", f->ndirs ? "../" : "", f->path[0]);
-		if (symlinkat(target, wfd, f->path[i]) < 0)
+		if (symlinkat(target, dfd, name) < 0)
 			return fail_at(f, -errno, f->path[i], "symlink");
 		return sync_dir(f, i);
 	}
-	int fd = openat(wfd, f->path[i], O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	int fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return fail_at(f, -errno, f->path[i], "create");
 	uint64_t size = 0;
@@ -343,9 +370,11 @@ static int walk_random(struct bon_files *f, struct bonnie_phase *p, bool del, ui
 		if (bon_stopped(f->c))
 			return -EINTR;
 		uint64_t k = randperm_at(&perm, i);
+		const char *name;
+		int dfd = file_at(f, k, &name);
 		if (!del)
-			rc = stat_one(f, f->c->wfd, f->path[k], f->path[k]);
-		else if (unlinkat(f->c->wfd, f->path[k], 0) < 0)
+			rc = stat_one(f, dfd, name, f->path[k]);
+		else if (unlinkat(dfd, name, 0) < 0)
 			rc = fail_at(f, -errno, f->path[k], "unlink");
 		else
 			rc = sync_dir(f, k);

@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """The create phases of a bonnie++ or iobench bonnie run, from its strace
-(`strace -f -e trace=openat`): one line per create phase,
+(`strace -f -y -e trace=openat`: -y prints the path of the fd each create
+returns, so the file's directory is known whichever fd it was named from):
+one line per create phase,
 
     test=T kind=K dirs=D names=H
 
@@ -19,7 +21,8 @@ import itertools
 import re
 import sys
 
-OPEN = re.compile(r'openat\([^,]+, "([^"]*)", [^)]*O_CREAT')
+# the created file's path: ".../Bonnie.PID[.COPY]/[ddddd/]name"
+OPEN = re.compile(r'openat\(.*O_CREAT.*= \d+<[^>]*/Bonnie\.\d+(?:\.\d+)?/([^>]*)>')
 
 
 def kind(names):

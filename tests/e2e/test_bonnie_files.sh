@@ -17,7 +17,7 @@ bd=$mnt/b
 mkdir -p "$bd"
 creates() { python3 "$TOP/tests/e2e/bonnie_creates.py" "$@"; }
 # only openat stops the tracee (--seccomp-bpf): the run stays fast
-st() { local out=$1; shift; strace --seccomp-bpf -f -e trace=openat -o "$out" "$@"; }
+st() { local out=$1; shift; strace --seccomp-bpf -f -y -e trace=openat -o "$out" "$@"; }
 
 # --- the directories of each create phase, against bonnie++'s ---------------
 for nd in 4 50; do
