@@ -3,7 +3,8 @@
  * sizes: every phase runs and does exactly its work (bytes, seeks, files =
  * num_files×1024), skipped phases are not run, links and subdirectories,
  * -c 2 (two working sets, aggregate = sum of the copies), --precise (every
- * phase lasts 0.5 s, repeats counted), --random-data with a seed, a stop,
+ * phase lasts 0.5 s, repeats counted, each phase announced once however
+ * many cycles the file tests took), --random-data with a seed, a stop,
  * errors that name the path, and nothing is ever left in the directory.
  * Also the files per directory of -n :::dirs, as bonnie++ 2.00a's strace
  * shows them (n/dirs + 1 to each directory in order).
@@ -194,8 +195,16 @@ static void test_copies(void)
 	bonnie_result_release(&r);
 }
 
+static void count_phase(void *arg, unsigned phase)
+{
+	unsigned *seen = arg;
+	if (phase < BON_IO_TESTS + BON_FILE_TESTS)
+		seen[phase]++;
+}
+
 static void test_precise(void)
 {
+	unsigned seen[BON_IO_TESTS + BON_FILE_TESTS] = { 0 };
 	struct bonnie_spec s;
 	struct bonnie_result r;
 	volatile sig_atomic_t stop = 0;
@@ -207,8 +216,14 @@ static void test_precise(void)
 	s.min_size = 0;
 	s.num_dirs = 0;
 	s.precise = true;
+	s.before_phase = count_phase;
+	s.before_phase_arg = seen;
 	int rc = bonnie_run(&s, &stop, &r);
 	CHECK(rc == 0, "--precise: %d %s", rc, r.error_msg ? r.error_msg : "");
+	/* however many cycles: each phase announced once (-y s counts on it) */
+	for (int k = 0; k < BON_IO_TESTS + BON_FILE_TESTS; k++)
+		CHECK(seen[k] == 1, "phase %d announced %u times", k, seen[k]);
+	CHECK(r.total.file[BON_SEQ_CREATE].repeats > 1, "tiny file tests needed more than one cycle");
 	unsigned more = 0;
 	for (int t = 0; t < BON_IO_TESTS; t++) {
 		const struct bonnie_phase *p = &r.total.io[t];
