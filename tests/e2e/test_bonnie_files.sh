@@ -3,7 +3,8 @@
 # seen with strace (bonnie_creates.py): with -n 1:0:0:4 and 1:0:0:50 both
 # the sequential and the random create fill the directories in order with
 # the counts bonnie++'s own run shows (257, 257, 257, 253 for 4), sequential
-# names start with the file's number and random ones end with it; -x 3 makes
+# names start with the file's number and random ones end with it; both make
+# the same fsync and sync calls, with and without -b; -x 3 makes
 # the same files on every line under one seed, as bonnie++ does (which the
 # test checks on bonnie++ too), and -z keeps its seed on every line.
 . "$(dirname "$0")/lib.sh"
@@ -42,6 +43,21 @@ check "-n 1:0:0:4: random create puts 257, 257, 257, 253 files in 00000..00003, 
   grep -qx 'kind=ran dirs=00000:257,00001:257,00002:257,00003:253' "$t/our4.k"
 check "-n 1:0:0:50: 48 directories of 21 files, then 16 in 00048 (00049 stays empty)" \
   bash -c "grep '^kind=ran ' '$t/our50.k' | grep -q 'dirs=00000:21,.*00047:21,00048:16\$'"
+
+# --- the syncs: none per file without -b, a file and a directory fsync per
+# create and one per delete with -b; a filesystem sync after each create and
+# delete phase (bonnie++'s sync(), iobench's syncfs()) -----------------------
+syncs() { # strace file -> "fsync=N sync=M"
+  echo "fsync=$(grep -c 'fsync(' "$1") sync=$(grep -cE ' sync\(|syncfs\(' "$1")"
+}
+for b in "" -b; do
+  strace --seccomp-bpf -f -e trace=fsync,fdatasync,sync,syncfs -o "$t/refs.st" \
+    bonnie++ -d "$bd" -s 0 -n 1:0:0:4 -z 7 -u root -q $b >/dev/null 2>&1
+  strace --seccomp-bpf -f -e trace=fsync,fdatasync,sync,syncfs -o "$t/ours.st" \
+    "$IOBENCH" bonnie -d "$bd" -s 0 -n 1:0:0:4 -z 7 -u root -q --no-precise $b >/dev/null 2>&1
+  r=$(syncs "$t/refs.st"); o=$(syncs "$t/ours.st")
+  check "-n 1:0:0:4 ${b:-without -b}: the same syncs as bonnie++ (bonnie++ $r, iobench $o)" test "$r" = "$o"
+done
 
 # --- -x: one seed on every line ---------------------------------------------
 st "$t/refx.st" bonnie++ -d "$bd" -s 0 -n 1:0:0:4 -x 2 -u root -q >"$t/refx.csv" 2>/dev/null
