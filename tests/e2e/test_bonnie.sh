@@ -102,6 +102,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 r = d["runs"][0]
 assert d["options"]["concurrency"] == 4
+assert d["options"]["precise"] is False, "--no-precise in JSON too"
 assert len(r["copies"]) == 4, "four copies"
 for ph in ("put_block", "rewrite", "get_block", "seeks", "seq_create", "seq_stat", "seq_del",
            "ran_create", "ran_stat", "ran_del"):
