@@ -49,7 +49,8 @@ static const char bonnie_usage[] =
 	"and delete -n x1024 files in sequential and random order (-n 0 skips them;\n"
 	"max -1 makes hard links, -2 symlinks). -c N runs N copies at once, each in\n"
 	"its own directory, and reports their sum. -x N repeats the test, printing\n"
-	"a CSV line each time. -b (no write buffering) fsyncs each block written back\n"
+	"a CSV line each time, every test with one seed as in bonnie++ (the same\n"
+	"files each time). -b (no write buffering) fsyncs each block written back\n"
 	"by the seek test and each file (and its directory) created or deleted, as\n"
 	"bonnie++ 2.00a does; -D uses O_DIRECT in every bulk phase (the per-char\n"
 	"phases stay buffered: a 1-byte O_DIRECT write is impossible); -f skips the\n"
@@ -66,8 +67,9 @@ static const char bonnie_usage[] =
 	"\n"
 	"options beyond bonnie++:\n"
 	"  --precise          repeat any phase shorter than 0.5 s until it lasts 0.5 s,\n"
-	"                     so no figure is +++++ (default with JSON)\n"
-	"  --no-precise       print +++++ for such phases, as bonnie++ (default for text)\n"
+	"                     so no figure is +++++ (the default, in every format)\n"
+	"  --no-precise       run each phase once and print +++++ for one under 0.5 s,\n"
+	"                     as bonnie++ 2.00a does\n"
 	"  --random-data      write incompressible data instead of bonnie++'s zeros\n"
 	"  --output-format=F  normal (bonnie++'s text table, then its CSV line) or json\n"
 	"  --allow-destroy=DEV, --readonly   the device guard, as for 'iobench run'\n"
@@ -284,6 +286,9 @@ static int run_tests(struct bonnie_args *a, struct bonnie_barrier *bar, struct m
 	for (unsigned i = 0; i < s->repeats && !status && !*stop; i++) {
 		struct bonnie_result *r = &runs[nr++];
 		int rc = bonnie_run(s, stop, r);
+		/* as bonnie++ 2.00a: every -x test reuses the first one's seed */
+		a->spec.seed = r->seed;
+		a->spec.have_seed = true;
 		if (ps.shown >= 0 && rc == 0)
 			progress_done(&ps);
 		else if (ps.shown >= 0)
@@ -352,7 +357,7 @@ static int bonnie_main(int argc, char **argv)
 		status = 0;
 		goto out;
 	}
-	a.spec.precise = a.precise >= 0 ? a.precise == 1 : a.output == BONNIE_OUT_JSON;
+	a.spec.precise = a.precise != 0; /* --precise unless --no-precise, in every format */
 	if (a.sem_procs) {
 		status = semaphores(a.sem_procs);
 		goto out;

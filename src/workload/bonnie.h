@@ -81,7 +81,9 @@ struct bonnie_spec {
 	struct devguard_allow guard; /* --allow-destroy / --readonly */
 	/* Called by one thread before each phase that runs, before its clock
 	 * starts (progress lines; -y: wait for the other processes or for
-	 * Enter); phase is an enum bonnie_io_test, or BON_IO_TESTS + an enum
+	 * Enter), once per phase: the further cycles of --precise file tests,
+	 * whose number differs from process to process, are not announced.
+	 * phase is an enum bonnie_io_test, or BON_IO_TESTS + an enum
 	 * bonnie_file_test. NULL = none. */
 	void (*before_phase)(void *arg, unsigned phase);
 	void *before_phase_arg;

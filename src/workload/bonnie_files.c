@@ -6,13 +6,21 @@
  *            random letters and digits, so names sort in creation order;
  *            random: the random characters first, then the number;
  *   dirs     with -n :::dirs (more than 1), subdirectories 00000, 00001...;
- *            sequential files fill them in blocks, random ones go to a
- *            random subdirectory;
+ *            both tests fill them in order, n/dirs + 1 files each
+ *            (bon_file_dir: 257, 257, 257, 253 for -n 1:0:0:4; only 512 of
+ *            -n 1:0:0:1000's directories get files), as 2.00a does; the
+ *            random test differs by its names, and by the order of its
+ *            stat and delete, which is random across all the files. Each
+ *            subdirectory stays open during the test (as 2.00a's do with
+ *            -b), and a file's calls name it from its directory's fd
+ *            ("name" where 2.00a says "00000/name" from its working
+ *            directory: the same file, one path lookup fewer);
  *   create   open(O_CREAT|O_EXCL), a random size in [min,max] written in
  *            file-chunk pieces, close; max -1 makes the first file and
  *            hard-links the rest to it, -2 symlinks them; -b adds fsync()
- *            of the file and then of its directory, before the close. The phase ends with a sync
- *            of the filesystem, counted in its time (bonnie++ calls sync();
+ *            of the file and then of its directory, before the close. The
+ *            phase ends with a sync of the filesystem, counted in its time
+ *            (bonnie++ calls sync();
  *            syncfs() on the test directory flushes the same filesystem
  *            without waiting for every other one on the machine);
  *   stat     sequential: readdir() order, directory by directory; random:
@@ -25,14 +33,16 @@
  * A latency is one file's whole operation. The work of each phase is the
  * number of files.
  *
- * --precise on file tests: the three phases depend on each other (stat and
- * delete need the files create made), so a phase cannot be repeated on its
- * own. The runner repeats the whole cycle instead: create, stat, delete,
- * each measured separately and each added to its own phase, again and
- * again until each of the three phases has lasted at least 0.5 s in total
- * (a phase that was long enough keeps accumulating; its rate stays the
- * mean over all its cycles). `repeats` is the number of cycles. With -c the
- * copies agree by vote after each cycle, so they all run the same cycles.
+ * --precise on file tests: stat changes nothing, so its pass is repeated
+ * inside its phase until the passes have lasted 0.5 s, on the same files.
+ * Create and delete depend on each other (delete needs the files create
+ * made, create needs them gone), so neither can be repeated on its own:
+ * the runner repeats the whole cycle instead, create, stat, delete, each
+ * measured separately and each added to its own phase, again until each of
+ * the three phases has lasted at least 0.5 s in total (a phase that was
+ * long enough keeps accumulating; its rate stays the mean over all its
+ * passes). `repeats` counts the passes of a phase. With -c the copies agree
+ * by vote after each cycle, so they all run the same cycles.
  */
 #include "workload/bonnie_int.h"
 
@@ -51,6 +61,8 @@
 #include "util/xmalloc.h"
 
 #define NAME_LEN 48 /* "ddddd/" + 12 random + 10 hex + NUL, with room gcc can prove */
+#define DIR_PREFIX 6 /* "ddddd/" */
+#define DIR_FDS_MAX 4096 /* without -b, more subdirectories are named by path */
 
 struct bon_files {
 	struct bon_copy *c;
@@ -60,9 +72,10 @@ struct bon_files {
 	unsigned ndirs;          /* subdirectories; 0 = all in the working dir */
 	char (*path)[NAME_LEN];  /* relative to the working directory */
 	uint32_t *dir;           /* its subdirectory */
-	int *dfd;                /* with -b: each directory's fd (ndirs, or 1) */
+	int *dfd;                /* each directory's fd (ndirs, or 1), or NULL */
 	unsigned char *buf;      /* file_chunk_size */
 	uint64_t perm_seed;
+	struct rng rng;          /* names, sizes, orders: from the run's seed alone */
 };
 
 static const char alnum[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
@@ -70,9 +83,9 @@ static const char alnum[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmno
 static void make_name(struct bon_files *f, uint64_t i)
 {
 	char rnd[13];
-	unsigned k = (unsigned)rng_below(&f->c->rng, 13);
+	unsigned k = (unsigned)rng_below(&f->rng, 13);
 	for (unsigned j = 0; j < k; j++)
-		rnd[j] = alnum[rng_below(&f->c->rng, sizeof(alnum) - 1)];
+		rnd[j] = alnum[rng_below(&f->rng, sizeof(alnum) - 1)];
 	rnd[k] = 0;
 	char dir[12] = "";
 	if (f->ndirs)
@@ -91,18 +104,22 @@ struct bon_files *bon_files_new(struct bon_copy *c, bool random)
 	f->random = random;
 	f->n = (uint64_t)c->spec->num_files * 1024;
 	f->ndirs = c->spec->num_dirs > 1 ? c->spec->num_dirs : 0;
+	/* Its own stream, so that a seed gives the same names and sizes
+	 * whatever the I/O tests before drew (--precise repeats them a number
+	 * of times that depends on the machine): each -x line, which reuses
+	 * the seed as bonnie++ 2.00a does, creates the same files. */
+	uint64_t k = c->sh->seed;
+	rng_seed(&f->rng, splitmix64(&k) ^ ((uint64_t)c->index << 1 | random));
 	f->path = xcalloc(f->n, sizeof(*f->path));
 	f->dir = xcalloc(f->n, sizeof(*f->dir));
 	for (uint64_t i = 0; i < f->n; i++) {
-		if (f->ndirs)
-			f->dir[i] = random ? (uint32_t)rng_below(&c->rng, f->ndirs)
-					   : (uint32_t)(i * f->ndirs / f->n);
+		f->dir[i] = bon_file_dir(i, f->n, f->ndirs);
 		make_name(f, i);
 	}
 	if (posix_memalign((void **)&f->buf, 4096, c->spec->file_chunk_size))
 		die("out of memory for a %u-byte file buffer", c->spec->file_chunk_size);
 	bon_fill(c, f->buf, c->spec->file_chunk_size);
-	f->perm_seed = rng_next(&c->rng);
+	f->perm_seed = rng_next(&f->rng);
 	return f;
 }
 
@@ -136,11 +153,14 @@ static int fail_at(struct bon_files *f, int err, const char *rel, const char *wh
 	return rc;
 }
 
-/* Subdirectories (not timed), and with -b an fd on each directory. */
+/* Subdirectories (not timed), and an fd on each: -b fsyncs them, and each
+ * call on a file then names it relative to its own directory (one lookup
+ * fewer than "ddddd/name"). Without -b, running out of fds (thousands of
+ * directories, many -c copies) falls back to the paths. */
 static int make_dirs(struct bon_files *f)
 {
 	unsigned nd = f->ndirs ? f->ndirs : 1;
-	if (f->s->sync_writes) {
+	if (f->s->sync_writes || (f->ndirs && f->ndirs <= DIR_FDS_MAX)) {
 		f->dfd = xmalloc(nd * sizeof(*f->dfd));
 		for (unsigned d = 0; d < nd; d++)
 			f->dfd[d] = f->ndirs ? -1 : f->c->wfd;
@@ -150,10 +170,26 @@ static int make_dirs(struct bon_files *f)
 		snprintf(name, sizeof(name), "%05u", d);
 		if (mkdirat(f->c->wfd, name, 0700) < 0)
 			return fail_at(f, -errno, name, "mkdir");
-		if (f->dfd && (f->dfd[d] = openat(f->c->wfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
-			return fail_at(f, -errno, name, "open directory");
+		if (f->dfd && (f->dfd[d] = openat(f->c->wfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
+			int err = -errno;
+			if (f->s->sync_writes || (err != -EMFILE && err != -ENFILE))
+				return fail_at(f, err, name, "open directory");
+			close_dirs(f);
+		}
 	}
 	return 0;
+}
+
+/* The fd to name file i from and its name there: its directory's fd and
+ * its bare name, or the working directory and "ddddd/name". */
+static int file_at(const struct bon_files *f, uint64_t i, const char **name)
+{
+	if (f->dfd && f->ndirs) {
+		*name = f->path[i] + DIR_PREFIX;
+		return f->dfd[f->dir[i]];
+	}
+	*name = f->path[i];
+	return f->c->wfd;
 }
 
 static int remove_dirs(struct bon_files *f)
@@ -170,7 +206,7 @@ static int remove_dirs(struct bon_files *f)
 
 static int sync_dir(struct bon_files *f, uint64_t i)
 {
-	if (f->dfd && fsync(f->dfd[f->ndirs ? f->dir[i] : 0]) < 0)
+	if (f->s->sync_writes && fsync(f->dfd[f->ndirs ? f->dir[i] : 0]) < 0)
 		return fail_at(f, -errno, f->path[i], "fsync of its directory");
 	return 0;
 }
@@ -178,16 +214,17 @@ static int sync_dir(struct bon_files *f, uint64_t i)
 static int create_one(struct bon_files *f, uint64_t i)
 {
 	const struct bonnie_spec *s = f->s;
-	int wfd = f->c->wfd;
+	const char *name, *first;
+	int dfd = file_at(f, i, &name), dfd0 = file_at(f, 0, &first);
 	if (i && s->max_size == BONNIE_HARD_LINKS) {
-		if (linkat(wfd, f->path[0], wfd, f->path[i], 0) < 0)
+		if (linkat(dfd0, first, dfd, name, 0) < 0)
 			return fail_at(f, -errno, f->path[i], "link");
 		return sync_dir(f, i);
 	}
 	if (i && s->max_size == BONNIE_SOFT_LINKS) {
 		char target[NAME_LEN + 3];
 		snprintf(target, sizeof(target), "%s%s", f->ndirs ? "../" : "", f->path[0]);
-		if (symlinkat(target, wfd, f->path[i]) < 0)
+		if (symlinkat(target, dfd, name) < 0)
 			return fail_at(f, -errno, f->path[i], "symlink");
 		return sync_dir(f, i);
 	}
@@ -197,14 +234,14 @@ static int create_one(struct bon_files *f, uint64_t i)
 				  .allow = &s->guard, .dir_checked = true };
 	struct devguard_fd g;
 	char why[256];
-	int grc = devguard_openat(wfd, f->path[i], O_WRONLY | O_CREAT | O_EXCL, 0600, &u, &g, why,
+	int grc = devguard_openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL, 0600, &u, &g, why,
 				  sizeof(why));
 	if (grc < 0)
 		return fail_at(f, grc, f->path[i], "create");
 	int fd = g.fd;
 	uint64_t size = 0;
 	if (s->max_size > 0)
-		size = (uint64_t)s->min_size + rng_below(&f->c->rng, (uint64_t)(s->max_size - s->min_size) + 1);
+		size = (uint64_t)s->min_size + rng_below(&f->rng, (uint64_t)(s->max_size - s->min_size) + 1);
 	int rc = 0;
 	while (size && rc == 0) {
 		size_t len = size < s->file_chunk_size ? (size_t)size : s->file_chunk_size;
@@ -342,9 +379,11 @@ static int walk_random(struct bon_files *f, struct bonnie_phase *p, bool del, ui
 		if (bon_stopped(f->c))
 			return -EINTR;
 		uint64_t k = randperm_at(&perm, i);
+		const char *name;
+		int dfd = file_at(f, k, &name);
 		if (!del)
-			rc = stat_one(f, f->c->wfd, f->path[k], f->path[k]);
-		else if (unlinkat(f->c->wfd, f->path[k], 0) < 0)
+			rc = stat_one(f, dfd, name, f->path[k]);
+		else if (unlinkat(dfd, name, 0) < 0)
 			rc = fail_at(f, -errno, f->path[k], "unlink");
 		else
 			rc = sync_dir(f, k);

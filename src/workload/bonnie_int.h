@@ -123,6 +123,13 @@ int bon_seeks(struct bon_copy *c, struct bonnie_phase *p);
  * sequential (random = false) or random test, as three phases that the
  * caller brackets with bon_phase_begin/end. */
 struct bon_files;
+/* The subdirectory of file i of n with -n :::ndirs (0 when ndirs is 0): as
+ * bonnie++ 2.00a, the files go in order, n/ndirs + 1 to a directory, so the
+ * last directories may get fewer files or none. */
+static inline uint32_t bon_file_dir(uint64_t i, uint64_t n, unsigned ndirs)
+{
+	return ndirs ? (uint32_t)(i / (n / ndirs + 1)) : 0;
+}
 struct bon_files *bon_files_new(struct bon_copy *c, bool random);
 void bon_files_free(struct bon_files *f);
 int bon_files_create(struct bon_files *f, struct bonnie_phase *p);

@@ -2,7 +2,9 @@
 # `iobench bonnie` against bonnie++ 2.00a on a small loop ext4: the command
 # lines of seeds 000 and 004 (sizes shrunk) run unchanged and their CSV lines
 # render in bon_csv2html and bon_csv2txt with every column where bonnie++'s
-# own lands (bonnie_layout.py); -q splits CSV (stdout) from text (stderr);
+# own lands (bonnie_layout.py), measured with --precise, the default (no
+# +++++; --no-precise prints it as bonnie++ and bon_csv2html shows it);
+# -q splits CSV (stdout) from text (stderr);
 # -x 2 prints a header and two lines; the JSON has every figure and -c 4's
 # aggregate is the sum of its four copies; -u drops privileges; -p/-y s
 # synchronise two processes; bad flags give one line and exit 1; SIGINT
@@ -57,7 +59,13 @@ EOF
 check "-q: the text table is on stderr" grep -q '^Name:Size etc        /sec %CP  /sec %CP' "$t/our6.err"
 check "-q: the file section too" grep -q '^              files  /sec %CP' "$t/our6.err"
 check "-q: stdout holds the CSV line only" grep -q '^1\.98,' "$t/our6.csv"
-check "text says what --precise did" grep -q '^Precise: off' "$t/our6.err"
+check "text says what --precise (the default) did" grep -q '^Precise: on: ' "$t/our6.err"
+check "--precise by default: no +++++ in the CSV" bash -c "! grep -q '+++' '$t/our6.csv'"
+ib -n 1 -s 0 -u 0 -d "$bd" -q --no-precise >"$t/np.csv" 2>"$t/np.err"
+check "--no-precise: +++++ for the short phases, as bonnie++" grep -q ',+++++,+++,' "$t/np.csv"
+check "--no-precise: the text says so" grep -q '^Precise: off: +++++ marks ' "$t/np.err"
+check "--no-precise: bon_csv2html reads the CSV and shows the +++++" \
+  bash -c "bon_csv2html <'$t/np.csv' 2>'$t/np.html.err' | grep -q '+++++' && [ ! -s '$t/np.html.err' ]"
 ib -n 1 -s 2 -r 1 -f -u 0 -d "$ext" >"$t/plain.out" 2>"$t/plain.err"
 check "without -q: table then CSV line on stdout" bash -c "grep -q '^Latency ' '$t/plain.out' && tail -1 '$t/plain.out' | grep -q '^1\.98,'"
 check "without -q: the devices under -d per phase" bash -c "grep -q '^phase      device' '$t/plain.out' && grep -q '^Block out  loop' '$t/plain.out'"
@@ -94,6 +102,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 r = d["runs"][0]
 assert d["options"]["concurrency"] == 4
+assert d["options"]["precise"] is False, "--no-precise in JSON too"
 assert len(r["copies"]) == 4, "four copies"
 for ph in ("put_block", "rewrite", "get_block", "seeks", "seq_create", "seq_stat", "seq_del",
            "ran_create", "ran_stat", "ran_del"):
@@ -124,7 +133,10 @@ timeout 60 "$IOBENCH" bonnie -y s -n 1 -s 0 -u 0 -q -d "$bd/s2" >/dev/null 2>&1 
 wait $p1; r1=$?; wait $p2; r2=$?
 check "-y s: two processes pass the barrier and finish" test $r1 -eq 0 -a $r2 -eq 0
 # the barrier holds each phase until both processes arrive: one alone waits
-timeout --preserve-status -s INT 3 "$IOBENCH" bonnie -y s -n 1 -s 0 -u 0 -q -d "$bd/s1" >/dev/null 2>&1; r1=$?
+# (kill, not timeout -s INT: timeout signals the child and then its process
+# group, and a second SIGINT is not caught, so the run could die uncleaned)
+"$IOBENCH" bonnie -y s -n 1 -s 0 -u 0 -q -d "$bd/s1" >/dev/null 2>&1 & p1=$!
+sleep 3; kill -INT $p1; wait $p1; r1=$?
 check "-y s: a lone process waits at the first phase (stopped by SIGINT: $r1)" test $r1 -eq 130
 check "-y s: the stopped process left nothing in -d" test -z "$(ls -A "$bd/s1")"
 ib -p -1 >"$t/p.out" 2>&1

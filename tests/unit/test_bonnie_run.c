@@ -3,10 +3,14 @@
  * sizes: every phase runs and does exactly its work (bytes, seeks, files =
  * num_files×1024), skipped phases are not run, links and subdirectories,
  * -c 2 (two working sets, aggregate = sum of the copies), --precise (every
- * phase lasts 0.5 s, repeats counted), --random-data with a seed, a stop,
+ * phase lasts 0.5 s, repeats counted, each phase announced once however
+ * many cycles the file tests took), --random-data with a seed, a stop,
  * errors that name the path, and nothing is ever left in the directory.
+ * Also the files per directory of -n :::dirs, as bonnie++ 2.00a's strace
+ * shows them (n/dirs + 1 to each directory in order).
  */
 #include "workload/bonnie.h"
+#include "workload/bonnie_int.h"
 
 #include "check.h"
 
@@ -84,7 +88,7 @@ static void check_file_work(const struct bonnie_figures *f, const struct bonnie_
 		const struct bonnie_phase *p = &f->file[t];
 		CHECK(p->ran, "%s: file test %d ran", what, t);
 		CHECK(p->work == (uint64_t)s->num_files * 1024 * p->repeats,
-		      "%s: file test %d did %llu files in %u cycles", what, t,
+		      "%s: file test %d did %llu files in %u passes", what, t,
 		      (unsigned long long)p->work, p->repeats);
 		CHECK(p->lat.count == p->work, "%s: file test %d: a latency per file", what, t);
 	}
@@ -191,8 +195,16 @@ static void test_copies(void)
 	bonnie_result_release(&r);
 }
 
+static void count_phase(void *arg, unsigned phase)
+{
+	unsigned *seen = arg;
+	if (phase < BON_IO_TESTS + BON_FILE_TESTS)
+		seen[phase]++;
+}
+
 static void test_precise(void)
 {
+	unsigned seen[BON_IO_TESTS + BON_FILE_TESTS] = { 0 };
 	struct bonnie_spec s;
 	struct bonnie_result r;
 	volatile sig_atomic_t stop = 0;
@@ -204,8 +216,14 @@ static void test_precise(void)
 	s.min_size = 0;
 	s.num_dirs = 0;
 	s.precise = true;
+	s.before_phase = count_phase;
+	s.before_phase_arg = seen;
 	int rc = bonnie_run(&s, &stop, &r);
 	CHECK(rc == 0, "--precise: %d %s", rc, r.error_msg ? r.error_msg : "");
+	/* however many cycles: each phase announced once (-y s counts on it) */
+	for (int k = 0; k < BON_IO_TESTS + BON_FILE_TESTS; k++)
+		CHECK(seen[k] == 1, "phase %d announced %u times", k, seen[k]);
+	CHECK(r.total.file[BON_SEQ_CREATE].repeats > 1, "tiny file tests needed more than one cycle");
 	unsigned more = 0;
 	for (int t = 0; t < BON_IO_TESTS; t++) {
 		const struct bonnie_phase *p = &r.total.io[t];
@@ -221,7 +239,11 @@ static void test_precise(void)
 		const struct bonnie_phase *p = &r.total.file[t];
 		CHECK(p->ran && p->elapsed_ns >= BONNIE_MIN_TIME_NS, "--precise file %d lasted %llu ns", t,
 		      (unsigned long long)p->elapsed_ns);
-		CHECK(p->repeats == r.total.file[t / 3 * 3].repeats, "file %d: one count per cycle", t);
+		unsigned cycles = r.total.file[t / 3 * 3].repeats;
+		if (t % 3 == 1) /* stat repeats its pass inside a cycle too */
+			CHECK(p->repeats >= cycles, "file %d: %u passes in %u cycles", t, p->repeats, cycles);
+		else
+			CHECK(p->repeats == cycles, "file %d: one pass per cycle", t);
 	}
 	check_file_work(&r.total, &s, "precise");
 	CHECK(more > 0, "tiny phases were repeated");
@@ -318,6 +340,53 @@ static void test_stop_and_errors(void)
 	CHECK(entries(base) == 0, "nothing left after the errors");
 }
 
+/* Count the files bon_file_dir puts in each directory, in order: runs[k]
+ * is the k-th directory's count; returns the number of directories used. */
+static unsigned dir_runs(uint64_t n, unsigned ndirs, unsigned *runs, unsigned max)
+{
+	unsigned used = 0;
+	uint32_t prev = 0;
+	bool in_range = true, in_order = true;
+	for (uint64_t i = 0; i < n; i++) {
+		uint32_t d = bon_file_dir(i, n, ndirs);
+		in_range &= d < (ndirs ? ndirs : 1);
+		in_order &= i == 0 || d == prev || d == prev + 1;
+		if (i == 0 || d != prev)
+			used++;
+		if (d < max)
+			runs[d]++;
+		prev = d;
+	}
+	CHECK(in_range, "%llu files in %u directories: every one in an existing directory",
+	      (unsigned long long)n, ndirs);
+	CHECK(in_order, "%llu files in %u directories: filled in order", (unsigned long long)n, ndirs);
+	return used;
+}
+
+/* Measured with strace on bonnie++ 2.00a (-n 1:0:0:dirs), both tests. */
+static void test_dir_counts(void)
+{
+	unsigned r[2048] = { 0 };
+	CHECK(dir_runs(1024, 4, r, 2048) == 4 && r[0] == 257 && r[1] == 257 && r[2] == 257 &&
+	      r[3] == 253, "-n 1:0:0:4: %u %u %u %u", r[0], r[1], r[2], r[3]);
+	memset(r, 0, sizeof(r));
+	CHECK(dir_runs(1024, 3, r, 2048) == 3 && r[0] == 342 && r[1] == 342 && r[2] == 340,
+	      "-n 1:0:0:3: %u %u %u", r[0], r[1], r[2]);
+	memset(r, 0, sizeof(r));
+	CHECK(dir_runs(1024, 2, r, 2048) == 2 && r[0] == 513 && r[1] == 511, "-n 1:0:0:2");
+	memset(r, 0, sizeof(r));
+	CHECK(dir_runs(1024, 50, r, 2048) == 49 && r[0] == 21 && r[47] == 21 && r[48] == 16 &&
+	      r[49] == 0, "-n 1:0:0:50: 48 x 21 and 16, the last one empty");
+	memset(r, 0, sizeof(r));
+	CHECK(dir_runs(1024, 1000, r, 2048) == 512 && r[0] == 2 && r[511] == 2 && r[512] == 0,
+	      "-n 1:0:0:1000: 512 directories of 2");
+	memset(r, 0, sizeof(r));
+	CHECK(dir_runs(1024, 2000, r, 2048) == 1024 && r[1023] == 1 && r[1024] == 0,
+	      "-n 1:0:0:2000: 1024 directories of 1");
+	memset(r, 0, sizeof(r));
+	CHECK(dir_runs(1024, 0, r, 2048) == 1 && r[0] == 1024, "no -n :::dirs: one directory");
+}
+
 int main(void)
 {
 	/* File tests on a busy ext4 spend their time in the inode allocator,
@@ -333,6 +402,7 @@ int main(void)
 		perror("mkdtemp");
 		return 1;
 	}
+	test_dir_counts();
 	test_basic();
 	test_skips_and_links();
 	test_copies();
