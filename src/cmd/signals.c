@@ -1,13 +1,29 @@
 /*
- * Signal handlers for signals.h. The flag and the signal number are the only
- * mutable globals in iobench: a signal handler can reach nothing else.
+ * Signal handlers for signals.h. The flag, the signal number and when it
+ * came are the only mutable globals in iobench: a signal handler can reach
+ * nothing else.
  */
 #include "cmd/signals.h"
 
 #include <string.h>
+#include <time.h>
 
 static volatile sig_atomic_t stop_requested;
 static volatile sig_atomic_t stop_signal;
+static volatile sig_atomic_t stop_ms; /* CLOCK_MONOTONIC ms of the first, truncated */
+
+/* A repeat of the first signal within this long is the same request sent
+ * twice (timeout(1) signals its child and then the child's process group;
+ * a terminal's ^C reaches every process of the group): it is not a second
+ * ^C asking to give up the cleanup. */
+#define REPEAT_GRACE_MS 1000u
+
+static unsigned now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts); /* async-signal-safe */
+	return (unsigned)ts.tv_sec * 1000u + (unsigned)(ts.tv_nsec / 1000000);
+}
 
 /* The signals that end a run: ^C, kill, a closed terminal or dropped ssh
  * session, ^\. Each one's default action would kill iobench with files
@@ -17,10 +33,17 @@ static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 static void on_signal(int sig)
 {
 	stop_requested = 1;
-	if (!stop_signal)
+	if (!stop_signal) {
 		stop_signal = sig;
-	/* a second signal of the same kind is not caught */
+		stop_ms = (sig_atomic_t)now_ms();
+		return;
+	}
+	if (sig == stop_signal && now_ms() - (unsigned)stop_ms < REPEAT_GRACE_MS)
+		return;
+	/* asked again later (or another of them): give up the cleanup and
+	 * take the signal's default action */
 	signal(sig, SIG_DFL);
+	raise(sig);
 }
 
 volatile sig_atomic_t *signals_install(void)

@@ -2,8 +2,10 @@
  * Signal handling shared by the commands that run workloads: the first
  * SIGINT, SIGTERM, SIGHUP or SIGQUIT asks every job to stop (results so far
  * are still reported, files the run made are removed) and the command exits
- * with 128 + that signal; a second one of the same kind kills the process
- * the default way. SIGPIPE is ignored, so a closed stdout is a write error
+ * with 128 + that signal. The same signal again within a second is the
+ * same request delivered twice (timeout(1) signals the child, then its
+ * process group) and is ignored; any later or other one kills the process
+ * the default way, giving up the cleanup. SIGPIPE is ignored, so a closed stdout is a write error
  * that the command reports rather than a silent death.
  */
 #ifndef IOBENCH_CMD_SIGNALS_H

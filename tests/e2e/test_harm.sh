@@ -132,6 +132,13 @@ stopped "$pid"
 check "rate=1 with runtime=2 ends at its runtime (exit $RC, ${MS} ms after 2 s)" test "$RC" = 0
 check "rate=1 with runtime=2: one 4k write in 2 s" \
   test "$(json_get "$d/rt.json" 'd["jobs"][0]["write"]["io_bytes"]')" = 4096
+# the same signal twice at once (timeout -s INT signals the child, then its
+# process group) is one request: the cleanup still happens
+f=$d/dup.dat
+timeout -s INT 1 "$B" run --name=s --rw=write --bs=4k --size=1m --rate=1k --unlink=1 \
+  --filename="$f" >"$d/dup.out" 2>"$d/dup.err"
+check "timeout -s INT (the signal delivered twice): the unlink=1 file is gone" test ! -e "$f"
+check "timeout -s INT: the run stopped cleanly and said so" grep -q "stopped by a signal" "$d/dup.err"
 # SIGHUP during bonnie: exit 129, no Bonnie.PID directory or files
 mkdir -p "$d/bon"
 "$B" bonnie -d "$d/bon" -s 128 -r 64 -n 0 -u root >"$d/bon.out" 2>"$d/bon.err" &
