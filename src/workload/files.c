@@ -25,9 +25,20 @@
 
 #define LAYOUT_CHUNK (1024 * 1024)
 
+/* fio's lstat() test for a job named after what it uses: a section named
+ * like an existing file that is not a regular one ([/dev/sdb]) is that file. */
+static bool names_special_file(const char *name)
+{
+	struct stat st;
+	return lstat(name, &st) == 0 && !S_ISREG(st.st_mode);
+}
+
 /* File names as fio makes them: filename= entries (relative ones under the
- * first directory), or jobname.jobnum.filenum in the directory the clone
- * gets from a directory=a:b list (clones are spread over it round robin). */
+ * first directory), or SECTION.JOBNUM.FILENUM in the directory the clone
+ * gets from a directory=a:b list (clones are spread over it round robin).
+ * SECTION is the section name ([sec] or --name=), not name=: two job files
+ * with the same section share their files. A single-file job whose section
+ * names an existing non-regular file (a device, a directory) uses it. */
 static char **file_paths(const struct job_spec *s, unsigned *n)
 {
 	char **paths;
@@ -46,11 +57,15 @@ static char **file_paths(const struct job_spec *s, unsigned *n)
 		str_list_free(names);
 	} else {
 		const char *dir = nd ? dirs[s->jobnum % nd] : NULL;
+		const char *job = s->section ? s->section : s->name;
 		*n = s->nrfiles ? s->nrfiles : 1;
 		paths = xcalloc(*n + 1, sizeof(*paths));
-		for (unsigned i = 0; i < *n; i++)
-			paths[i] = dir ? xasprintf("%s/%s.%u.%u", dir, s->name, s->jobnum, i)
-				       : xasprintf("%s.%u.%u", s->name, s->jobnum, i);
+		if (*n == 1 && names_special_file(job))
+			paths[0] = dir ? xasprintf("%s/%s", dir, job) : xstrdup(job);
+		else
+			for (unsigned i = 0; i < *n; i++)
+				paths[i] = dir ? xasprintf("%s/%s.%u.%u", dir, job, s->jobnum, i)
+					       : xasprintf("%s.%u.%u", job, s->jobnum, i);
 	}
 	if (dirs)
 		str_list_free(dirs);
