@@ -121,6 +121,12 @@ static int layout_fill(struct job *j, struct job_file *f, int fd, uint64_t from,
 	return rc;
 }
 
+/* A write-only job's file, as fio makes it: created, preallocated if the
+ * filesystem can, and otherwise left as it is; only fallocate=truncate
+ * extends it with ftruncate. On a filesystem without fallocate (ext3)
+ * fio's file stays empty until the writes grow it, and that is not the same
+ * work as writing into a sparse file of full size: an O_DIRECT write into a
+ * hole below i_size of an ext3 file is done as a buffered write. */
 static int layout_alloc(const struct job_spec *s, struct job_file *f, int fd, uint64_t end)
 {
 	int rc = 0;
@@ -134,24 +140,26 @@ static int layout_alloc(const struct job_spec *s, struct job_file *f, int fd, ui
 	case FALLOC_POSIX:
 		rc = -posix_fallocate(fd, 0, (off_t)end);
 		break;
+	case FALLOC_TRUNCATE:
+		if (ftruncate(fd, (off_t)end) < 0)
+			return error_errno(-errno, "cannot extend '%s' to %llu bytes", f->path,
+					   (unsigned long long)end);
+		break;
 	default:
 		break;
 	}
 	if (rc == -EOPNOTSUPP || rc == -ENOSYS)
-		rc = 0; /* the filesystem cannot preallocate: a sparse file will do */
+		rc = 0; /* the filesystem cannot preallocate: as fio, go on without */
 	if (rc == -ENOSPC) {
 		/* as fio: the writes themselves will meet the full disk, and
 		 * report how far they got */
-		warning("cannot preallocate %llu bytes for '%s': %s; continuing with a sparse file",
+		warning("cannot preallocate %llu bytes for '%s': %s; continuing without preallocation",
 			(unsigned long long)end, f->path, strerror(-rc));
 		rc = 0;
 	}
 	if (rc)
 		return error_errno(rc, "cannot allocate %llu bytes for '%s'",
 				   (unsigned long long)end, f->path);
-	if (ftruncate(fd, (off_t)end) < 0)
-		return error_errno(-errno, "cannot extend '%s' to %llu bytes", f->path,
-				   (unsigned long long)end);
 	return 0;
 }
 
@@ -177,6 +185,15 @@ static int layout(struct job *j, struct job_file *f, bool exists, uint64_t end, 
 		return grc;
 	if (!exists && !s->allow_file_create)
 		return error("job '%s': '%s' does not exist and allow_file_create=0", s->name, f->path);
+	/* as fio: a write-only job's file too short for it is made again from
+	 * nothing, so the writes allocate as they would in a new file */
+	if (exists && !need_data && (s->rw & RW_WRITE)) {
+		if (unlink(f->path) < 0)
+			return error_errno(-errno, "job '%s': cannot remove '%s' to lay it out again",
+					   s->name, f->path);
+		exists = false;
+		f->real_size = 0;
+	}
 	int fd = open(f->path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return error_errno(-errno, "job '%s': cannot create '%s'", s->name, f->path);

@@ -15,6 +15,7 @@
 #include "util/error.h"
 #include "util/timeutil.h"
 #include "util/xmalloc.h"
+#include "workload/cpushare.h"
 #include "workload/diskres.h"
 #include "workload/job.h"
 #include "workload/progress.h"
@@ -105,7 +106,7 @@ static int setup_jobs(struct job *jobs, size_t nr, const struct job_list *l,
 }
 
 static int run_batch(struct job *jobs, size_t from, size_t to, const struct run_config *cfg,
-		     struct progress *prog, struct run_sync *sync)
+		     struct progress *prog, struct run_sync *sync, struct cpushare *cs)
 {
 	pthread_mutex_lock(&sync->lock);
 	sync->done = 0;
@@ -128,6 +129,7 @@ static int run_batch(struct job *jobs, size_t from, size_t to, const struct run_
 		struct timespec ts = { .tv_sec = (time_t)(deadline / NSEC_PER_SEC),
 				       .tv_nsec = (long)(deadline % NSEC_PER_SEC) };
 		pthread_cond_timedwait(&sync->cond, &sync->lock, &ts);
+		cpushare_update(cs, now_ns());
 		if (prog) {
 			pthread_mutex_unlock(&sync->lock);
 			progress_update(prog, now_ns());
@@ -283,7 +285,11 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 		size_t to = from + 1;
 		while (to < nr && !jobs[to].spec->stonewall)
 			to++;
-		if ((rc = run_batch(jobs, from, to, cfg, show ? &prog : NULL, &sync)) < 0)
+		struct cpushare cs;
+		cpushare_begin(&cs, jobs + from, to - from, now_ns());
+		rc = run_batch(jobs, from, to, cfg, show ? &prog : NULL, &sync, &cs);
+		cpushare_end(&cs);
+		if (rc < 0)
 			break;
 		from = to;
 	}
