@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -355,16 +357,23 @@ int job_files_setup(struct job *j, bool quiet, const struct devguard_allow *guar
 	return 0;
 }
 
-/* Drop the files' cached pages, as fio does at open and at every new pass,
- * so a second pass over a small file is not read from memory. */
+/* Drop the files' cached pages, as fio does at open and at every new pass
+ * (with direct=1 too), so a second pass over a small file or device is not
+ * read from memory: POSIX_FADV_DONTNEED for a file, BLKFLSBUF for a block
+ * device (which writes its dirty buffers back first), or DONTNEED where
+ * BLKFLSBUF is refused (it needs CAP_SYS_ADMIN). */
 void job_files_invalidate(struct job *j)
 {
-	const struct job_spec *s = j->spec;
-	if (!s->invalidate || s->direct)
+	if (!j->spec->invalidate)
 		return;
-	for (unsigned i = 0; i < j->nr_files; i++)
-		if (j->files[i].fd >= 0 && !j->files[i].is_bdev)
-			posix_fadvise(j->files[i].fd, 0, 0, POSIX_FADV_DONTNEED);
+	for (unsigned i = 0; i < j->nr_files; i++) {
+		struct job_file *f = &j->files[i];
+		if (f->fd < 0)
+			continue;
+		if (f->is_bdev && ioctl(f->fd, BLKFLSBUF, 0) == 0)
+			continue;
+		posix_fadvise(f->fd, 0, 0, POSIX_FADV_DONTNEED);
+	}
 }
 
 int job_files_open(struct job *j)
