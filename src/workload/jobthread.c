@@ -229,7 +229,10 @@ static int sync_issue(struct job *j, struct io_unit *u)
 	u->start_ns = job_now(j);
 	if (ops->prep && (rc = ops->prep(&j->eng, u)) < 0)
 		return rc;
-	u->issue_ns = u->start_ns;
+	/* as fio: lat starts when the unit is prepared, clat when it is
+	 * issued, so lat is clat plus the preparation (fio's sync engines
+	 * report them some 40 ns apart); gtod_reduce/disable_lat skip it */
+	u->issue_ns = j->spec->disable_lat ? u->start_ns : job_now(j);
 	for (;;) {
 		rc = ops->queue(&j->eng, u);
 		if (rc < 0)
