@@ -68,9 +68,14 @@ void cpushare_update(struct cpushare *cs, uint64_t now_ns)
 	uint64_t dt = now_ns - cs->last_ns;
 	memcpy(prev, cs->tasks, nprev * sizeof(*prev));
 	sample(cs, now_ns);
-	/* a thread new since the last sample was busy only in this interval;
-	 * one that ended took its time along */
-	unsigned long long busy = 0;
+	/* Each thread counts as the square of the share of the interval it
+	 * spent running or runnable: a thread busy all the time weighs one
+	 * session, as a busy fio job does; one that is mostly asleep (waiting
+	 * for its I/O) counts little, because in one group the threads that
+	 * happen to be runnable would take the weight of those asleep, a share
+	 * fio's sleeping job processes do not pass on. A thread new since the
+	 * last sample was busy only in this interval; one that ended is gone. */
+	double runnable = 0;
 	for (unsigned i = 0; i < cs->nr_tasks; i++) {
 		unsigned long long was = 0;
 		for (unsigned k = 0; k < nprev; k++)
@@ -78,10 +83,11 @@ void cpushare_update(struct cpushare *cs, uint64_t now_ns)
 				was = prev[k].ns;
 				break;
 			}
-		if (cs->tasks[i].ns > was)
-			busy += cs->tasks[i].ns - was;
+		double b = cs->tasks[i].ns > was ? (double)(cs->tasks[i].ns - was) / (double)dt : 0;
+		if (b > 1)
+			b = 1;
+		runnable += b * b;
 	}
-	double runnable = (double)busy / (double)dt;
 	if (runnable < 1)
 		runnable = 1;
 	if (runnable > cs->sessions)

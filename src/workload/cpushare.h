@@ -7,12 +7,16 @@
  * loaded machine five CPU-bound jobs got one session's share where fio's got
  * five (seed 003's buffered random write on ext3 ran at a third of fio's
  * speed). While a batch runs, its session's autogroup is given the weight of
- * as many sessions as the process has threads running or waiting for a CPU
- * (measured from schedstat at every update, at most the sessions fio would
- * use): a weight fixed at five would let one runnable thread of five mostly
- * sleeping ones take five sessions' share. The old value is put back when
- * the batch ends. Without CAP_SYS_NICE, or without autogroups, nothing
- * changes.
+ * as many sessions as the process has busy threads, each thread counting as
+ * the square of the share of the last interval it spent running or waiting
+ * for a CPU (schedstat): one busy all the time is a session, as a busy fio
+ * job is; one mostly asleep in its I/O counts little, because the threads
+ * of one group that happen to be runnable take the weight of those asleep,
+ * which fio's sleeping job processes do not pass on (a weight fixed at five
+ * sessions made five direct-I/O jobs 1.5x faster than fio's on a loaded
+ * machine). At least one session, at most the sessions fio would use. The
+ * old value is put back when the batch ends. Without CAP_SYS_NICE, or
+ * without autogroups, nothing changes.
  */
 #ifndef IOBENCH_WORKLOAD_CPUSHARE_H
 #define IOBENCH_WORKLOAD_CPUSHARE_H
@@ -44,7 +48,7 @@ unsigned cpushare_sessions(const struct job *jobs, size_t n);
  * every job starts runnable. */
 void cpushare_begin(struct cpushare *cs, const struct job *jobs, size_t n, uint64_t now_ns);
 /* Now and then while it runs: the weight of the threads busy since the last
- * call (at least one session, at most cs->sessions). */
+ * call, as above (at least one session, at most cs->sessions). */
 void cpushare_update(struct cpushare *cs, uint64_t now_ns);
 void cpushare_end(struct cpushare *cs);
 
