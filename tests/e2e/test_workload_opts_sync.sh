@@ -84,8 +84,10 @@ if [ -n "$mnt" ]; then
   }
   n_cached=$(rd --rw=read --invalidate=0)
   n_cached_rand=$(rd --rw=randread --bs=4k --invalidate=0)
+  # as fio, a direct=1 job drops the file's cached pages too (invalidate=1);
+  # DONTNEED drops clean pages only, so the written data is flushed first
+  sync "$mnt/c.dat"
   n_direct=$(rd --rw=read --direct=1)
-  # as fio, a direct=1 job drops the file's cached pages too (invalidate=1)
   n_after_direct=$(rd --rw=read --invalidate=0)
   n_inval_rand=$(rd --rw=randread --bs=4k --invalidate=1)
   n_inval_seq=$(rd --rw=read --invalidate=1)
