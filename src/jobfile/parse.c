@@ -159,6 +159,8 @@ static void build_job(struct builder *b, size_t sec, size_t to)
 	locs_copy(&l, &b->gl);
 	free(js.name);
 	js.name = xstrdup(hdr->name);
+	free(js.section);
+	js.section = xstrdup(hdr->name);
 	free(js.origin);
 	js.origin = xasprintf("%s:%u", hdr->loc.file, hdr->loc.line);
 	apply_section(b, &js, sec + 1, to, &l);

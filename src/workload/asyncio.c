@@ -141,6 +141,7 @@ int async_issue(struct job *j, struct io_unit *u)
 		async_put_unit(j, u);
 		return rc;
 	}
+	uint64_t issued = job_now(j);
 	for (;;) {
 		rc = ops->queue(&j->eng, u);
 		if (rc != ENGINE_Q_BUSY)
@@ -159,7 +160,8 @@ int async_issue(struct job *j, struct io_unit *u)
 	j->inflight++;
 	j->res.iodepth_level[iodepth_level_bucket(j->inflight)]++;
 	if (rc == ENGINE_Q_COMPLETED) {
-		u->issue_ns = u->start_ns;
+		/* done inside queue(): as fio, clat from the issue and no slat */
+		u->issue_ns = issued;
 		j->inflight--;
 		if (u->result < 0) {
 			rc = job_io_failed(j, u, (int)u->result);
@@ -169,7 +171,7 @@ int async_issue(struct job *j, struct io_unit *u)
 		if (u->ddir >= DDIR_RWDIR_CNT)
 			job_account_sync(j, u, job_now(j));
 		else
-			job_account(j, u, job_now(j), true);
+			job_account(j, u, job_now(j), false);
 		async_put_unit(j, u);
 		return 0;
 	}

@@ -20,6 +20,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -33,9 +35,20 @@
 
 #define LAYOUT_CHUNK (1024 * 1024)
 
+/* fio's lstat() test for a job named after what it uses: a section named
+ * like an existing file that is not a regular one ([/dev/sdb]) is that file. */
+static bool names_special_file(const char *name)
+{
+	struct stat st;
+	return lstat(name, &st) == 0 && !S_ISREG(st.st_mode);
+}
+
 /* File names as fio makes them: filename= entries (relative ones under the
- * first directory), or jobname.jobnum.filenum in the directory the clone
- * gets from a directory=a:b list (clones are spread over it round robin). */
+ * first directory), or SECTION.JOBNUM.FILENUM in the directory the clone
+ * gets from a directory=a:b list (clones are spread over it round robin).
+ * SECTION is the section name ([sec] or --name=), not name=: two job files
+ * with the same section share their files. A single-file job whose section
+ * names an existing non-regular file (a device, a directory) uses it. */
 static char **file_paths(const struct job_spec *s, unsigned *n)
 {
 	char **paths;
@@ -54,11 +67,15 @@ static char **file_paths(const struct job_spec *s, unsigned *n)
 		str_list_free(names);
 	} else {
 		const char *dir = nd ? dirs[s->jobnum % nd] : NULL;
+		const char *job = s->section ? s->section : s->name;
 		*n = s->nrfiles ? s->nrfiles : 1;
 		paths = xcalloc(*n + 1, sizeof(*paths));
-		for (unsigned i = 0; i < *n; i++)
-			paths[i] = dir ? xasprintf("%s/%s.%u.%u", dir, s->name, s->jobnum, i)
-				       : xasprintf("%s.%u.%u", s->name, s->jobnum, i);
+		if (*n == 1 && names_special_file(job))
+			paths[0] = dir ? xasprintf("%s/%s", dir, job) : xstrdup(job);
+		else
+			for (unsigned i = 0; i < *n; i++)
+				paths[i] = dir ? xasprintf("%s/%s.%u.%u", dir, job, s->jobnum, i)
+					       : xasprintf("%s.%u.%u", job, s->jobnum, i);
 	}
 	if (dirs)
 		str_list_free(dirs);
@@ -114,6 +131,12 @@ static int layout_fill(struct job *j, struct job_file *f, int fd, uint64_t from,
 	return rc;
 }
 
+/* A write-only job's file, as fio makes it: created, preallocated if the
+ * filesystem can, and otherwise left as it is; only fallocate=truncate
+ * extends it with ftruncate. On a filesystem without fallocate (ext3)
+ * fio's file stays empty until the writes grow it, and that is not the same
+ * work as writing into a sparse file of full size: an O_DIRECT write into a
+ * hole below i_size of an ext3 file is done as a buffered write. */
 static int layout_alloc(const struct job_spec *s, struct job_file *f, int fd, uint64_t end)
 {
 	int rc = 0;
@@ -127,24 +150,26 @@ static int layout_alloc(const struct job_spec *s, struct job_file *f, int fd, ui
 	case FALLOC_POSIX:
 		rc = -posix_fallocate(fd, 0, (off_t)end);
 		break;
+	case FALLOC_TRUNCATE:
+		if (ftruncate(fd, (off_t)end) < 0)
+			return error_errno(-errno, "cannot extend '%s' to %llu bytes", f->path,
+					   (unsigned long long)end);
+		break;
 	default:
 		break;
 	}
 	if (rc == -EOPNOTSUPP || rc == -ENOSYS)
-		rc = 0; /* the filesystem cannot preallocate: a sparse file will do */
+		rc = 0; /* the filesystem cannot preallocate: as fio, go on without */
 	if (rc == -ENOSPC) {
 		/* as fio: the writes themselves will meet the full disk, and
 		 * report how far they got */
-		warning("cannot preallocate %llu bytes for '%s': %s; continuing with a sparse file",
+		warning("cannot preallocate %llu bytes for '%s': %s; continuing without preallocation",
 			(unsigned long long)end, f->path, strerror(-rc));
 		rc = 0;
 	}
 	if (rc)
 		return error_errno(rc, "cannot allocate %llu bytes for '%s'",
 				   (unsigned long long)end, f->path);
-	if (ftruncate(fd, (off_t)end) < 0)
-		return error_errno(-errno, "cannot extend '%s' to %llu bytes", f->path,
-				   (unsigned long long)end);
 	return 0;
 }
 
@@ -180,6 +205,19 @@ static int layout(struct job *j, struct job_file *f, struct job_file_plan *p, bo
 		close(g.fd);
 		f->real_size = size;
 		return 0;
+	}
+	/* as fio: a write-only job's file too short for it is made again from
+	 * nothing, so the writes allocate as they would in a new file (fio
+	 * unlinks and recreates it; emptying the descriptor the guard judged
+	 * does the same without a second lookup of the name) */
+	if (!g.created && !need_data && (s->rw & RW_WRITE) && size) {
+		if (ftruncate(g.fd, 0) < 0) {
+			rc = error_errno(-errno, "job '%s': cannot empty '%s' to lay it out again",
+					 s->name, f->path);
+			close(g.fd);
+			return rc;
+		}
+		size = 0;
 	}
 	f->laid_out_here = g.created;
 	if (!quiet && need_data)
@@ -276,7 +314,9 @@ static int plan_layout(struct job *j, struct job_file *f, struct job_file_plan *
 	p->layout = true;
 	p->layout_from = exists ? f->real_size : 0;
 	p->layout_end = end;
-	p->layout_need = fills || allocates ? end - p->layout_from : 0;
+	/* a write-only job's too-short file is emptied first (layout()) */
+	uint64_t kept = fills || !(s->rw & RW_WRITE) ? p->layout_from : 0;
+	p->layout_need = fills || allocates ? end - kept : 0;
 	return 0;
 }
 
@@ -445,16 +485,23 @@ int job_files_layout(struct job *j, bool quiet)
 	return 0;
 }
 
-/* Drop the files' cached pages, as fio does at open and at every new pass,
- * so a second pass over a small file is not read from memory. */
+/* Drop the files' cached pages, as fio does at open and at every new pass
+ * (with direct=1 too), so a second pass over a small file or device is not
+ * read from memory: POSIX_FADV_DONTNEED for a file, BLKFLSBUF for a block
+ * device (which writes its dirty buffers back first), or DONTNEED where
+ * BLKFLSBUF is refused (it needs CAP_SYS_ADMIN). */
 void job_files_invalidate(struct job *j)
 {
-	const struct job_spec *s = j->spec;
-	if (!s->invalidate || s->direct)
+	if (!j->spec->invalidate)
 		return;
-	for (unsigned i = 0; i < j->nr_files; i++)
-		if (j->files[i].fd >= 0 && !j->files[i].is_bdev)
-			posix_fadvise(j->files[i].fd, 0, 0, POSIX_FADV_DONTNEED);
+	for (unsigned i = 0; i < j->nr_files; i++) {
+		struct job_file *f = &j->files[i];
+		if (f->fd < 0)
+			continue;
+		if (f->is_bdev && ioctl(f->fd, BLKFLSBUF, 0) == 0)
+			continue;
+		posix_fadvise(f->fd, 0, 0, POSIX_FADV_DONTNEED);
+	}
 }
 
 int job_files_open(struct job *j)

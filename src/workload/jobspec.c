@@ -85,6 +85,7 @@ void job_spec_copy(struct job_spec *dst, const struct job_spec *src)
 {
 	*dst = *src;
 	dst->name = dup_or_null(src->name);
+	dst->section = dup_or_null(src->section);
 	dst->description = dup_or_null(src->description);
 	dst->filename = dup_or_null(src->filename);
 	dst->directory = dup_or_null(src->directory);
@@ -108,6 +109,7 @@ void job_spec_release(struct job_spec *s)
 	free(s->bssplit);
 	s->bssplit = NULL;
 	free(s->name);
+	free(s->section);
 	free(s->description);
 	free(s->filename);
 	free(s->directory);

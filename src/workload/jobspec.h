@@ -97,6 +97,9 @@ struct job_kv {
 struct job_spec {
 	/* identity */
 	char *name;        /* job name (section name unless `name=`) */
+	char *section;     /* the section name ([sec], --name=): fio names the
+			      job's files after it even when name= differs;
+			      NULL = use name */
 	char *description;
 	unsigned jobnum;   /* clone index 0..numjobs-1, set when cloning */
 	unsigned groupid;  /* reporting group, set after parsing */

@@ -230,8 +230,9 @@ static int do_sync_all(struct job *j, enum ddir kind, const struct job_file *onl
 	return 0;
 }
 
-/* Synchronous engines: one I/O at a time, completed inside queue(). */
-static int sync_issue(struct job *j, struct io_unit *u)
+/* Synchronous engines: one I/O at a time, completed inside queue(); *done_ns
+ * gets the completion time (the caller's next "now", one clock read less). */
+static int sync_issue(struct job *j, struct io_unit *u, uint64_t *done_ns)
 {
 	const struct engine_ops *ops = j->eng.ops;
 	void *buf = u->buf;
@@ -240,7 +241,10 @@ static int sync_issue(struct job *j, struct io_unit *u)
 	u->start_ns = job_now(j);
 	if (ops->prep && (rc = ops->prep(&j->eng, u)) < 0)
 		return rc;
-	u->issue_ns = u->start_ns;
+	/* as fio: lat starts when the unit is prepared, clat when it is
+	 * issued, so lat is clat plus the preparation (fio's sync engines
+	 * report them some 40 ns apart); gtod_reduce/disable_lat skip it */
+	u->issue_ns = j->spec->disable_lat ? u->start_ns : job_now(j);
 	for (;;) {
 		rc = ops->queue(&j->eng, u);
 		if (rc < 0)
@@ -257,6 +261,7 @@ static int sync_issue(struct job *j, struct io_unit *u)
 		u->buflen = want - done;
 	}
 	uint64_t now = job_now(j);
+	*done_ns = now;
 	u->buf = buf;
 	u->offset = off;
 	u->buflen = want;
@@ -271,7 +276,8 @@ static int sync_issue(struct job *j, struct io_unit *u)
 
 int job_sync_issue(struct job *j, struct io_unit *u)
 {
-	return sync_issue(j, u);
+	uint64_t done_ns;
+	return sync_issue(j, u, &done_ns);
 }
 
 static bool limits_reached(struct job *j, uint64_t now)
@@ -335,9 +341,11 @@ static int run_pass(struct job *j, struct cpu_usage *cpu0)
 		enum ddir d = u->ddir; /* u may be recycled once issued */
 		struct job_file *wf = u->file;
 		int rc;
+		uint64_t done_ns = 0;
 		if (sync) {
-			rc = sync_issue(j, u);
+			rc = sync_issue(j, u, &done_ns);
 			if (rc < 0) {
+				done_ns = 0;
 				if (rc == -ENODATA)
 					rc = -EIO;
 				if ((rc = job_io_failed(j, u, rc)) < 0)
@@ -346,9 +354,13 @@ static int run_pass(struct job *j, struct cpu_usage *cpu0)
 		} else if ((rc = async_issue(j, u)) < 0) {
 			return rc; /* recorded where it happened */
 		}
-		if (__builtin_expect(j->vfy != NULL, 0) && (rc = verify_after_io(j, d)) < 0)
-			return rc;
+		if (__builtin_expect(j->vfy != NULL, 0)) {
+			if ((rc = verify_after_io(j, d)) < 0)
+				return rc;
+			done_ns = 0;
+		}
 		if (d == DDIR_WRITE && (s->fsync_blocks || s->fdatasync_blocks)) {
+			done_ns = 0;
 			j->writes_since_sync++;
 			unsigned every = s->fsync_blocks ? s->fsync_blocks : s->fdatasync_blocks;
 			if (j->writes_since_sync >= every) {
@@ -361,7 +373,8 @@ static int run_pass(struct job *j, struct cpu_usage *cpu0)
 					return rc;
 			}
 		}
-		now = job_now(j);
+		/* a sync I/O's completion time is now enough for the limits */
+		now = done_ns ? done_ns : job_now(j);
 	}
 	return sync ? 0 : async_drain(j);
 }

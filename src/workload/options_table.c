@@ -50,7 +50,7 @@ const struct option_def option_table[] = {
 	BOOL("overwrite", overwrite, "0", "lay out the whole file before writing to it"),
 	FUNC("fallocate", opt_cb_fallocate, "str", "native", "pre-allocation: none, native, posix, keep, truncate"),
 	BOOL("unlink", unlink, "0", "delete the files when the job is done"),
-	BOOL("invalidate", invalidate, "1", "drop the page cache of the files before starting"),
+	BOOL("invalidate", invalidate, "1", "drop the page cache of the files and devices at the start of every pass"),
 	BOOL("fadvise_hint", fadvise_hint, "1", "tell the kernel the access pattern (random: no readahead)"),
 	BOOL("readonly", readonly, "0", "refuse the job if it writes, trims or lays out files (fio's --readonly, per job)"),
 	/* what I/O */

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Raw block devices: reads work (sync engines, buffered and direct), writes
+# Raw block devices: reads work (sync engines, buffered and direct), each
+# pass of a buffered read reads the device again (as fio), writes
 # pass the device guard (a blank device is written, one with a filesystem is
 # refused before any I/O), and disk statistics name the loop device behind a
 # file on a loop-mounted filesystem.
@@ -12,6 +13,32 @@ for eng in sync psync vsync pvsync pvsync2; do
     --filename="$loop" --output-format=json >"$d/r.json" 2>"$d/r.err"
   check "$eng: direct randread of a loop device" test "$(json_get "$d/r.json" 'd["jobs"][0]["read"]["io_kbytes"]')" = 8192
 done
+# buffered reads of a device with loops=3: the device's cache is dropped on
+# every pass (BLKFLSBUF, as fio), so each pass reads the device again
+rsect() { awk '{print $3}' "/sys/block/$(basename "$loop")/stat"; }
+bdread() { # TOOL LOOPS -> 512-byte sectors the device read
+  local a; a=$(rsect)
+  if [ "$1" = fio ]; then
+    fio --output=/dev/null --name=r --filename="$loop" --rw=read --bs=64k --size=16m --loops=$2
+  else
+    "$IOBENCH" run --output=/dev/null --name=r --filename="$loop" --rw=read --bs=64k --size=16m \
+      --loops=$2 2>/dev/null
+  fi
+  echo $(( $(rsect) - a ))
+}
+one=$(bdread iobench 1); three=$(bdread iobench 3)
+echo "# device sectors read: loops=1 $one, loops=3 $three"
+check "buffered read of a device, loops=1: the device reads the pass (16 MiB)" test "$one" -ge 32768
+check "buffered read of a device, loops=3: the device reads every pass (>= 2.5x one)" \
+  test $((three * 10)) -ge $((one * 25))
+if command -v fio >/dev/null; then
+  f3=$(bdread fio 3)
+  echo "# fio loops=3: $f3 sectors"
+  check "loops=3 device reads match fio 3.33's (iobench $three, fio $f3 sectors, within 20%)" \
+    test $((three * 10)) -ge $((f3 * 8)) -a $((three * 10)) -le $((f3 * 12))
+else
+  not_ok "fio is installed (needed to compare device reads)"
+fi
 # the device guard (test_guard.sh tests it fully): a blank, unused device
 # may be written; once it carries a filesystem it is refused, untouched
 before=$(md5sum <"$loop")

@@ -2,7 +2,8 @@
 # Compatibility with fio 3.33's output: for several kinds of job, run fio and
 # iobench on the same job and check that every key path of fio's JSON exists
 # in ours (json_fields.py), that the terse lines have fio's field count, and
-# that the normal output has fio's line structure.
+# that the normal output has fio's line structure; and that slat, clat and
+# lat relate as in fio for sync and async engines.
 . "$(dirname "$0")/lib.sh"
 command -v fio >/dev/null || { echo "skip: no fio"; exit 77; }
 d=$(tmpdir)
@@ -42,5 +43,40 @@ for c in "${cases[@]}"; do
   else
     not_ok "$name: normal output lines differ from fio's"; cat "$d/shape.diff"
   fi
+done
+
+# slat, clat and lat as fio defines them: lat starts when the unit is
+# prepared, clat when it is issued, slat (async engines only) between the
+# two. Sync engines: no slat samples and lat > clat (fio's differ by tens
+# of ns); async engines: every I/O has a slat and lat = slat + clat. The
+# same relations are checked on fio's JSON and on ours, and must agree.
+lat_kind() { python3 - "$1" <<'PY'
+import json, sys
+text = open(sys.argv[1]).read()
+r = json.loads(text[text.index("{"):])["jobs"][0]["read"]
+s, c, l = r["slat_ns"], r["clat_ns"], r["lat_ns"]
+keys = "keys=" + ",".join(sorted(s)) + "/" + ",".join(sorted(c)) + "/" + ",".join(sorted(l))
+# lat starts before clat (a clock read and the preparation apart): its mean
+# is larger, never equal
+ok_lat = l["N"] == c["N"] == r["total_ios"] and l["mean"] > c["mean"] and l["min"] >= c["min"] \
+    and l["max"] >= c["max"]
+if s["N"] == 0:
+    kind = "sync"
+else:
+    kind = "async" if s["N"] == c["N"] and abs(l["mean"] - s["mean"] - c["mean"]) <= 0.01 * l["mean"] \
+        else "async-slat-mismatch"
+print(kind, "lat>clat" if ok_lat else "lat<=clat", keys)
+PY
+}
+for eng in psync pvsync2 libaio io_uring; do
+  args="--name=l --ioengine=$eng --iodepth=4 --rw=randread --bs=4k --size=4m --filename=$d/l.dat"
+  # shellcheck disable=SC2086
+  fio $args --output-format=json >"$d/fio-l.json" 2>/dev/null
+  # shellcheck disable=SC2086
+  "$IOBENCH" run $args --output-format=json >"$d/iob-l.json" 2>/dev/null
+  fk=$(lat_kind "$d/fio-l.json"); ik=$(lat_kind "$d/iob-l.json")
+  want=sync; case $eng in libaio|io_uring) want=async ;; esac
+  check "$eng: fio's slat/clat/lat are '$want lat>clat' (fio: ${fk%% keys*})" test "${fk%% keys*}" = "$want lat>clat"
+  check "$eng: iobench's slat/clat/lat relate as fio's (${ik%% keys*}; same keys)" test "$ik" = "$fk"
 done
 finish

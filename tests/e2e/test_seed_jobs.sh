@@ -37,7 +37,45 @@ for j in jobs:
     assert j["job options"]["bs"] == "8k" and j["job options"]["numjobs"] == "5"
 assert "fio version" in d and "disk_util" in d
 PY
-# five clones each wrote its own file in the directory: name.jobnum.filenum
-check "clones use jobname.jobnum.filenum files" test -f "$d/random-write-direct.4.0"
+# five clones each wrote its own file in the directory: SECTION.jobnum.filenum,
+# after the section name, not name=, so the direct and the buffered job files
+# (same section) share their files, as in fio
+check "clones use section.jobnum.filenum files" test -f "$d/random-write.4.0"
+check "name= does not name the files" bash -c "! ls '$d' | grep -q 'write-direct\|write-buf'"
+
+# The same four job files, shrunk the same way, run by fio 3.33 in another
+# directory: the two tools leave the same set of files.
+files_of() { (cd "$1" && find . -type f ! -name '*.fio' ! -name '*.json' ! -name err | sort); }
+if command -v fio >/dev/null; then
+  fd=$(tmpdir); id=$(tmpdir)
+  for f in "$data"/*.fio; do
+    sed -e "s|^directory=.*|directory=$fd|" -e 's/^size=.*/size=1m/' -e 's/^runtime=.*/runtime=1/' \
+      "$f" >"$fd/$(basename "$f")"
+  done
+  (cd "$fd" && fio --output=/dev/null random-write-test.fio random-write-test-buf.fio \
+    sequential-write-test.fio sequential-write-test-buf.fio) >/dev/null 2>&1
+  "$IOBENCH" run --output=/dev/null --set directory="$id" --set size=1m --set runtime=1 \
+    "$data/random-write-test.fio" "$data/random-write-test-buf.fio" \
+    "$data/sequential-write-test.fio" "$data/sequential-write-test-buf.fio" 2>/dev/null
+  check "seed 003: fio made its files (10 expected)" test "$(files_of "$fd" | wc -l)" -eq 10
+  check "seed 003: iobench creates the same set of files as fio 3.33" \
+    test "$(files_of "$fd")" = "$(files_of "$id")"
+
+  # [sec] name=foo numjobs=2: files sec.0.0 and sec.1.0, JSON jobname foo
+  for x in "$fd" "$id"; do
+    printf '[sec]\nname=foo\nnumjobs=2\nrw=write\nsize=64k\ndirectory=%s/n\n' "$x" >"$x/sec.fio"
+    mkdir "$x/n"
+  done
+  (cd "$fd" && fio --output=/dev/null sec.fio) >/dev/null 2>&1
+  "$IOBENCH" run --output-format=json "$id/sec.fio" >"$id/sec.json" 2>/dev/null
+  check "[sec] name=foo numjobs=2: fio makes sec.0.0 and sec.1.0" \
+    test "$(files_of "$fd/n" | tr '\n' ' ')" = "./sec.0.0 ./sec.1.0 "
+  check "[sec] name=foo numjobs=2: iobench makes the same files" \
+    test "$(files_of "$id/n")" = "$(files_of "$fd/n")"
+  check "[sec] name=foo: the JSON jobname is foo" \
+    test "$(json_get "$id/sec.json" '[j["jobname"] for j in d["jobs"]]')" = "['foo', 'foo']"
+else
+  not_ok "fio is installed (needed to compare file names)"
+fi
 check "no progress line in stderr when it is not a terminal" bash -c "! grep -q 'Jobs:' '$d/err'"
 finish

@@ -142,6 +142,8 @@ only $only
 EOF
 
 # --- page-cache-read: re-reading a cached 32 MiB file -----------------------
+# (the direct=1 run above dropped its cache, as fio's does: warm it again)
+cat "$A/f32" >/dev/null
 measure pcr "$ADEV" IOB --name=pcr --filename="$A/f32" --size=32m --rw=randread --bs=4k \
   --invalidate=0 --rate=32m --time_based --runtime=2
 verdict pcr <<EOF

@@ -82,13 +82,19 @@ if [ -n "$mnt" ]; then
     j --name=r --bs=64k --size=8m --filename="$mnt/c.dat" "$@" >"$d/rd.json"
     python3 -c "import json,sys; print([x['read_ios'] for x in json.load(open(sys.argv[1]))['disk_util'] if x['name']==sys.argv[2]][0])" "$d/rd.json" "$dev"
   }
-  n_direct=$(rd --rw=read --direct=1)
   n_cached=$(rd --rw=read --invalidate=0)
   n_cached_rand=$(rd --rw=randread --bs=4k --invalidate=0)
+  # as fio, a direct=1 job drops the file's cached pages too (invalidate=1);
+  # DONTNEED drops clean pages only, so the written data is flushed first
+  sync "$mnt/c.dat"
+  n_direct=$(rd --rw=read --direct=1)
+  n_after_direct=$(rd --rw=read --invalidate=0)
   n_inval_rand=$(rd --rw=randread --bs=4k --invalidate=1)
   n_inval_seq=$(rd --rw=read --invalidate=1)
-  echo "# $dev read_ios: direct=$n_direct cached=$n_cached cached_rand=$n_cached_rand inval_rand=$n_inval_rand inval_seq=$n_inval_seq"
+  echo "# $dev read_ios: direct=$n_direct cached=$n_cached cached_rand=$n_cached_rand after_direct=$n_after_direct inval_rand=$n_inval_rand inval_seq=$n_inval_seq"
   check "direct=1: every one of the 128 reads reaches the disk ($n_direct)" test "$n_direct" -ge 128
+  check "direct=1 dropped the cache, as fio: the next invalidate=0 read reaches the disk ($n_after_direct)" \
+    test "$n_after_direct" -ge 1
   check "buffered invalidate=0 after writing: read from the cache, no disk reads ($n_cached)" test "$n_cached" -le 2
   # (a few reads may be the filesystem's own metadata: 2048 uncached 4k reads would be 2048)
   check "buffered invalidate=0 randread: served by the cache ($n_cached_rand of 2048 reach the disk)" test "$n_cached_rand" -le 64
