@@ -75,12 +75,14 @@ static const struct run_warning *find(const struct run_env *e, const char *id)
 	return NULL;
 }
 
-/* Run the checks; CHECK that exactly `id` (or nothing, id NULL) was raised
- * and that its evidence contains `needle`. */
+/* Run the checks as the commands do (the per-batch ones, then the whole
+ * run's --memory-limit check); CHECK that exactly `id` (or nothing, id
+ * NULL) was raised and that its evidence contains `needle`. */
 static void expect(struct fixture *f, const struct anomaly_input *in, const char *id,
 		   const char *needle, const char *what)
 {
 	anomaly_check(in, &f->env);
+	anomaly_check_memory_limit(&f->env);
 	if (!id) {
 		CHECK(f->env.nr_warnings == 0, "%s: no warning (got %zu, first '%s')", what,
 		      f->env.nr_warnings, f->env.nr_warnings ? f->env.warnings[0].id : "");
