@@ -5,16 +5,19 @@
  * named with their candidates, -long in fio mode, "did you mean", letters
  * grouped and with attached, next-word and optional values (-f, -f4),
  * foreign job options in order, "--", the help row, masks, going on after
- * a refusal; and the usage printer.
+ * a refusal; the usage printer; and the command table's own check and the
+ * root flag.
  */
 #include "check.h"
 #include "cmd/cmdopt.h"
+#include "cmd/command.h"
 
 #include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util/strutil.h"
 
@@ -302,6 +305,43 @@ static void test_print(void)
 	free(buf);
 }
 
+static int noop(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	return 0;
+}
+
+static void test_table(void)
+{
+	CHECK(commands_validate() == 0, "the command table is sound");
+	const struct command *c;
+	for (size_t i = 0; (c = command_at(i)); i++) {
+		char *buf = NULL, want[64];
+		size_t len = 0;
+		FILE *m = open_memstream(&buf, &len);
+		command_print_usage(c, m);
+		fclose(m);
+		snprintf(want, sizeof(want), "usage: iobench %s", c->name);
+		CHECK(!strncmp(buf, want, strlen(want)), "%s: its usage first", c->name);
+		CHECK(strstr(buf, "  -h, --help ") != NULL, "%s: lists -h, --help", c->name);
+		free(buf);
+	}
+	const struct command root = { .name = "rooted", .summary = "x", .usage = "usage: x\n",
+				      .flags = CMD_NEEDS_ROOT, .run = noop };
+	const struct command any = { .name = "any", .summary = "x", .usage = "usage: x\n",
+				     .run = noop };
+	fflush(stdout);
+	CHECK(command_check_root(&root, 1000) == -EPERM, "CMD_NEEDS_ROOT refuses a user");
+	CHECK(command_check_root(&root, 0) == 0, "and lets root in");
+	CHECK(command_check_root(&any, 1000) == 0, "no flag, no check");
+	const struct command *run = command_find("run"), *bonnie = command_find("bonnie");
+	CHECK(run && (run->flags & CMD_FIO_ARGS) && (run->flags & CMD_WATCHES_ENV),
+	      "run: fio rules, watches the machine");
+	CHECK(bonnie && !(bonnie->flags & CMD_FIO_ARGS) &&
+	      (command_common_mask(bonnie) & COMMON_ENVWATCH), "bonnie: strict, the envwatch rows");
+	CHECK(!(command_common_mask(command_find("sysinfo")) & COMMON_ENVWATCH),
+	      "sysinfo takes no envwatch rows");
+}
+
 int main(void)
 {
 	test_values();
@@ -311,6 +351,7 @@ int main(void)
 	test_rest();
 	test_keep_going();
 	test_print();
+	test_table();
 	cmdopt_list_release(&o.sets);
 	cmdopt_list_release(&o.seq);
 	return check_done("test_cmdopt");
