@@ -15,6 +15,7 @@
 #include <sys/mman.h>
 
 #include "sys/sysmem.h"
+#include "util/assert.h"
 #include "util/error.h"
 #include "workload/verify.h"
 
@@ -90,6 +91,9 @@ int job_buffers_alloc(struct job *j)
 	j->buf_map_len = len;
 	if (page > 4096) /* iomem_align beyond the page size */
 		mem = (void *)(((uintptr_t)mem + page - 1) / page * page);
+	/* every unit's buffer is aligned and inside the mapping */
+	IOB_ASSERT((uintptr_t)mem % page == 0 && j->buf_size % page == 0 && j->buf_size >= maxbs);
+	IOB_ASSERT((char *)mem + j->buf_size * j->nr_units <= (char *)j->buf_map + len);
 	j->buf_mem = mem;
 	/* The job's generators are seeded only when its thread starts: seed
 	 * the buffer generator here so the first fill is random, not zeros. */
@@ -127,6 +131,7 @@ void job_buffers_free(struct job *j)
 void job_buffer_fill(struct job *j, struct io_unit *u)
 {
 	const struct job_spec *s = j->spec;
+	IOB_ASSERT(u->ddir == DDIR_WRITE && job_unit_ok(j, u));
 	if (__builtin_expect(j->vfy != NULL, 0)) {
 		/* verify=: headers and a payload the read-back can rebuild */
 		verify_fill_write(j, u);

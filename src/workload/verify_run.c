@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/assert.h"
 #include "util/error.h"
 #include "util/xmalloc.h"
 #include "workload/errpolicy.h"
@@ -123,6 +124,7 @@ static void record_failure(struct job *j, struct io_unit *u, const struct vexpec
 	const struct job_spec *s = j->spec;
 	struct job_result *res = &j->res;
 	char msg[1024];
+	IOB_ASSERT(r->kind > VFAIL_NONE && r->kind < VFAIL_KIND_CNT); /* indexes nfail[] */
 	verify_describe(&vs->cfg, u->file ? u->file->path : "?", e, r, msg, sizeof(msg));
 	vs->failures++;
 	vs->nfail[r->kind]++;
@@ -146,6 +148,8 @@ static void check_io(struct job *j, struct io_unit *u, struct vexpect *e)
 	struct verify_state *vs = j->vfy;
 	struct vresult r;
 	uint8_t *buf = u->buf;
+	/* the chunks lie in the unit's buffer; scratch holds buf_size bytes */
+	IOB_ASSERT(job_unit_ok(j, u) && u->ddir == DDIR_READ);
 	if ((uint64_t)u->result < u->buflen) {
 		memset(&r, 0, sizeof(r));
 		r.kind = VFAIL_SHORT;
@@ -159,6 +163,7 @@ static void check_io(struct job *j, struct io_unit *u, struct vexpect *e)
 	}
 	for (uint64_t pos = 0, n; pos < u->buflen; pos += n) {
 		n = verify_chunk_len(&vs->cfg, u->buflen, pos);
+		IOB_ASSERT(n > 0 && n <= u->buflen - pos);
 		e->offset = u->offset + pos;
 		e->len = n;
 		vs->chunks++;
@@ -177,6 +182,7 @@ void verify_io_done(struct job *j, struct io_unit *u)
 		return;
 	struct vexpect e = { 0 };
 	if (vs->phase) {
+		IOB_ASSERT(u->index < j->nr_units); /* vs->units has nr_units */
 		struct vunit *vu = &vs->units[u->index];
 		if (!vu->active)
 			return;
@@ -196,6 +202,8 @@ void verify_fill_write(struct job *j, struct io_unit *u)
 	struct verify_state *vs = j->vfy;
 	uint64_t seq = ++vs->seq;
 	verify_fill_io(&vs->cfg, u->buf, u->buflen, u->offset, seq);
+	/* verify_after_io() reads the ring back once it holds verify_backlog */
+	IOB_ASSERT(!vs->ring || vs->ring_n < j->spec->verify_backlog);
 	if (j->spec->verify_backlog && vs->ring)
 		vs->ring[vs->ring_n++] = (struct vrec){ u->file, u->offset, u->buflen, seq };
 }
@@ -216,6 +224,7 @@ static struct io_unit *get_unit(struct job *j, bool sync, int *rc)
 static int issue_read(struct job *j, struct io_unit *u, bool sync, uint64_t seq, uint64_t seq_max)
 {
 	struct verify_state *vs = j->vfy;
+	IOB_ASSERT(job_unit_ok(j, u)); /* vs->units is indexed like j->units */
 	u->ddir = DDIR_READ;
 	vs->units[u->index] = (struct vunit){ true, seq, seq_max };
 	/* async_issue() records its own errors under the job's policy */
