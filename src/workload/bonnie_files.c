@@ -46,7 +46,6 @@
 #include <unistd.h>
 
 #include "sys/guardopen.h"
-#include "util/error.h"
 #include "util/randperm.h"
 #include "util/xmalloc.h"
 
@@ -91,16 +90,27 @@ struct bon_files *bon_files_new(struct bon_copy *c, bool random)
 	f->random = random;
 	f->n = (uint64_t)c->spec->num_files * 1024;
 	f->ndirs = c->spec->num_dirs > 1 ? c->spec->num_dirs : 0;
-	f->path = xcalloc(f->n, sizeof(*f->path));
-	f->dir = xcalloc(f->n, sizeof(*f->dir));
+	/* -n sizes these (up to 2^31 files): out of memory is an error */
+	f->path = calloc(f->n, sizeof(*f->path));
+	f->dir = calloc(f->n, sizeof(*f->dir));
+	if (!f->path || !f->dir) {
+		bon_failf(c, -ENOMEM, c->workdir, "cannot allocate the names of %llu files "
+			  "(%llu bytes): %s", (unsigned long long)f->n,
+			  (unsigned long long)(f->n * (sizeof(*f->path) + sizeof(*f->dir))),
+			  strerror(ENOMEM));
+		bon_files_free(f);
+		return NULL;
+	}
 	for (uint64_t i = 0; i < f->n; i++) {
 		if (f->ndirs)
 			f->dir[i] = random ? (uint32_t)rng_below(&c->rng, f->ndirs)
 					   : (uint32_t)(i * f->ndirs / f->n);
 		make_name(f, i);
 	}
-	if (posix_memalign((void **)&f->buf, 4096, c->spec->file_chunk_size))
-		die("out of memory for a %u-byte file buffer", c->spec->file_chunk_size);
+	if (!(f->buf = bon_alloc_buf(c, c->spec->file_chunk_size, "the file tests' buffer"))) {
+		bon_files_free(f);
+		return NULL;
+	}
 	bon_fill(c, f->buf, c->spec->file_chunk_size);
 	f->perm_seed = rng_next(&c->rng);
 	return f;

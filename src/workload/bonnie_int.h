@@ -86,6 +86,11 @@ int bon_open_iofile(struct bon_copy *c, int flags);
 int bon_failf(struct bon_copy *c, int err, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
+/* A 4096-aligned buffer (O_DIRECT) of len bytes, sized by the user (-s, -n
+ * chunk sizes, one per seeker): NULL when out of memory, with the copy's
+ * error set ("WORKDIR: cannot allocate WHAT of LEN bytes: ..."), -ENOMEM. */
+unsigned char *bon_alloc_buf(struct bon_copy *c, size_t len, const char *what);
+
 /* Process CPU (user + system) in ns, getrusage(RUSAGE_SELF): bonnie++'s %CP. */
 uint64_t bon_process_cpu_ns(void);
 

@@ -35,7 +35,8 @@
 
 /* File names as fio makes them: filename= entries (relative ones under the
  * first directory), or jobname.jobnum.filenum in the directory the clone
- * gets from a directory=a:b list (clones are spread over it round robin). */
+ * gets from a directory=a:b list (clones are spread over it round robin).
+ * NULL when nrfiles= asks for more names than memory holds. */
 static char **file_paths(const struct job_spec *s, unsigned *n)
 {
 	char **paths;
@@ -55,10 +56,17 @@ static char **file_paths(const struct job_spec *s, unsigned *n)
 	} else {
 		const char *dir = nd ? dirs[s->jobnum % nd] : NULL;
 		*n = s->nrfiles ? s->nrfiles : 1;
-		paths = xcalloc(*n + 1, sizeof(*paths));
-		for (unsigned i = 0; i < *n; i++)
-			paths[i] = dir ? xasprintf("%s/%s.%u.%u", dir, s->name, s->jobnum, i)
-				       : xasprintf("%s.%u.%u", s->name, s->jobnum, i);
+		/* nrfiles= sizes this (util/xmalloc.h): no abort when it is absurd */
+		paths = calloc((size_t)*n + 1, sizeof(*paths));
+		for (unsigned i = 0; paths && i < *n; i++) {
+			int r = dir ? asprintf(&paths[i], "%s/%s.%u.%u", dir, s->name, s->jobnum, i)
+				    : asprintf(&paths[i], "%s.%u.%u", s->name, s->jobnum, i);
+			if (r < 0) {
+				paths[i] = NULL;
+				str_list_free(paths);
+				paths = NULL;
+			}
+		}
 	}
 	if (dirs)
 		str_list_free(dirs);
@@ -398,8 +406,20 @@ int job_files_plan(struct job *j, const struct devguard_allow *guard, const stru
 		return rc;
 	unsigned n;
 	char **paths = file_paths(s, &n);
-	j->files = xcalloc(n, sizeof(*j->files));
-	j->plans = xcalloc(n, sizeof(*j->plans));
+	if (paths) {
+		j->files = calloc(n, sizeof(*j->files));
+		j->plans = calloc(n, sizeof(*j->plans));
+	}
+	if (!paths || !j->files || !j->plans) {
+		free(j->files);
+		free(j->plans);
+		j->files = NULL;
+		j->plans = NULL;
+		if (paths)
+			str_list_free(paths);
+		return error_errno(-ENOMEM, "job '%s': cannot allocate the state of %u files "
+				   "(nrfiles=%u)", s->name, n, n);
+	}
 	j->nr_files = n;
 	for (unsigned i = 0; i < n; i++) {
 		j->files[i].path = paths[i];

@@ -76,10 +76,12 @@ struct verify_state {
 	struct verify_saved saved;
 };
 
-static void snap_alloc(struct vsnap *sn, unsigned n)
+/* One entry per file (nrfiles=): false when out of memory. */
+static bool snap_alloc(struct vsnap *sn, unsigned n)
 {
-	sn->gens = xcalloc(n ? n : 1, sizeof(*sn->gens));
-	sn->pos = xcalloc(n ? n : 1, sizeof(*sn->pos));
+	sn->gens = calloc(n ? n : 1, sizeof(*sn->gens));
+	sn->pos = calloc(n ? n : 1, sizeof(*sn->pos));
+	return sn->gens && sn->pos;
 }
 
 static void snap_free(struct vsnap *sn)
@@ -468,6 +470,20 @@ static int init_checks(struct job *j)
 	return 0;
 }
 
+/* Free the verify state without summing up or saving it. */
+static void state_free(struct job *j)
+{
+	struct verify_state *vs = j->vfy;
+	verify_cfg_release(&vs->cfg);
+	snap_free(&vs->loop_snap);
+	snap_free(&vs->cur_snap);
+	free(vs->units);
+	free(vs->ring);
+	free(vs->scratch);
+	free(vs);
+	j->vfy = NULL;
+}
+
 int verify_init(struct job *j)
 {
 	const struct job_spec *s = j->spec;
@@ -495,12 +511,24 @@ int verify_init(struct job *j)
 	}
 	vs->writes = s->rw & RW_WRITE;
 	vs->units = xcalloc(j->nr_units, sizeof(*vs->units));
-	vs->scratch = xmalloc(j->buf_size ? j->buf_size : 1);
-	snap_alloc(&vs->loop_snap, j->nr_files);
-	snap_alloc(&vs->cur_snap, j->nr_files);
-	if (s->verify_backlog && vs->writes && !s->verify_only)
-		vs->ring = xcalloc(s->verify_backlog, sizeof(*vs->ring));
 	j->vfy = vs;
+	/* sized by bs, nrfiles and verify_backlog (util/xmalloc.h): an error */
+	vs->scratch = malloc(j->buf_size ? j->buf_size : 1);
+	bool ok = vs->scratch && snap_alloc(&vs->loop_snap, j->nr_files) &&
+		  snap_alloc(&vs->cur_snap, j->nr_files);
+	if (!ok) {
+		state_free(j);
+		return error_errno(-ENOMEM, "job '%s': cannot allocate verify's %llu-byte read-back "
+				   "buffer and the positions of %u file%s", s->name,
+				   (unsigned long long)j->buf_size, j->nr_files, j->nr_files == 1 ? "" : "s");
+	}
+	if (s->verify_backlog && vs->writes && !s->verify_only &&
+	    !(vs->ring = calloc(s->verify_backlog, sizeof(*vs->ring)))) {
+		state_free(j);
+		return error_errno(-ENOMEM, "job '%s': cannot allocate verify_backlog=%llu (%zu "
+				   "bytes a write)", s->name, (unsigned long long)s->verify_backlog,
+				   sizeof(struct vrec));
+	}
 	if (s->verify_state_load && s->verify_only && (rc = setup_state_load(j, vs)) < 0) {
 		verify_finish(j);
 		return rc;
@@ -548,12 +576,5 @@ void verify_finish(struct job *j)
 		return;
 	summary(j);
 	save_state(j);
-	verify_cfg_release(&vs->cfg);
-	snap_free(&vs->loop_snap);
-	snap_free(&vs->cur_snap);
-	free(vs->units);
-	free(vs->ring);
-	free(vs->scratch);
-	free(vs);
-	j->vfy = NULL;
+	state_free(j);
 }
