@@ -4,7 +4,8 @@
  * run on any machine. IOB_FAILALLOC=FUNC:SIZE[:NTH] fails the NTH (default
  * the first) call of FUNC (malloc, calloc or memalign, the last meaning
  * posix_memalign) whose size in bytes (calloc: nmemb * size) is exactly
- * SIZE; every other call goes to glibc's allocator. Built by the test with
+ * SIZE, or with +SIZE at least SIZE; every other call goes to glibc's
+ * allocator. Built by the test with
  * cc -shared -fPIC; only for the release build (ASan has its own malloc).
  */
 #include <errno.h>
@@ -27,9 +28,11 @@ static int fail_now(const char *fn, size_t n)
 	if (!e || strncmp(e, fn, len) || e[len] != ':')
 		return 0;
 	char *end;
-	unsigned long long want = strtoull(e + len + 1, &end, 10);
+	const char *v = e + len + 1;
+	int at_least = *v == '+';
+	unsigned long long want = strtoull(v + at_least, &end, 10);
 	unsigned long nth = *end == ':' ? strtoul(end + 1, NULL, 10) : 1;
-	if (want != n)
+	if (at_least ? n < want : n != want)
 		return 0;
 	return atomic_fetch_add(&seen, 1) + 1 == nth;
 }
@@ -46,7 +49,9 @@ void *malloc(size_t n)
 void *calloc(size_t nmemb, size_t size)
 {
 	size_t n;
-	if (!__builtin_mul_overflow(nmemb, size, &n) && fail_now("calloc", n)) {
+	if (__builtin_mul_overflow(nmemb, size, &n))
+		n = (size_t)-1;
+	if (fail_now("calloc", n)) {
 		errno = ENOMEM;
 		return NULL;
 	}

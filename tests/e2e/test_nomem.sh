@@ -3,8 +3,8 @@
 # error message and exit status 1, never an abort: verify_backlog beyond
 # what can be counted, and, through an LD_PRELOAD shim that fails one chosen
 # allocation (tests/e2e/failalloc.c), verify's read-back buffer and backlog
-# ring, nrfiles='s name and file tables, and bonnie++'s I/O, seeker and
-# file-test buffers. With the shim loaded and nothing chosen every run
+# ring, nrfiles='s name and file tables, bonnie++'s I/O, seeker and
+# file-test buffers and the results of -x repeats. With the shim loaded and nothing chosen every run
 # succeeds, so each failure is the chosen allocation's. bonnie leaves no
 # working directory behind.
 . "$(dirname "$0")/lib.sh"
@@ -67,4 +67,8 @@ expect "bonnie's third seeker's buffer: error, exit 1" 1 "$W a seeker's buffer o
 fail memalign:16384:1 "${bjob[@]}"
 expect "bonnie's file-test buffer (-n chunk): error, exit 1" 1 "$W the file tests' buffer of 16384 bytes$NOMEM"
 check "bonnie left no working directory" test -z "$(ls -A "$b")"
+fail calloc:+1000000000000 bonnie -d "$b" -s 0 -n 1 -x 4000000000 -u root -q
+expect "bonnie -x 4000000000: keeping the results is an error, exit 1" 1 \
+  "${E}cannot keep the results of 4000000000 tests \(-x 4000000000\)$NOMEM"
+check "... before any test ran" test -z "$(ls -A "$b")"
 finish
