@@ -1,6 +1,7 @@
 /*
- * Signal handlers for signals.h. The flag and the signal number are the only
- * mutable globals in iobench: a signal handler can reach nothing else.
+ * Signal handlers for signals.h. The flag and the signal number are, with
+ * the error capture pointer (util/error.h), the only mutable globals in
+ * iobench: a signal handler can reach nothing else.
  */
 #include "cmd/signals.h"
 

@@ -11,7 +11,7 @@
  * hist_percentile() picks the bucket that holds the exact order statistic, so
  * its answer is within 1/128 of the exact sample percentile; clamping to the
  * exact [min, max] can only move it closer. Values below 128 are exact.
- * Beyond the last covered power of two (2^41 ns, ~36 minutes) values share the
+ * Beyond the last covered power of two (2^41 ns, ~37 minutes) values share the
  * last bucket and the bound no longer holds, but min and max stay exact.
  *
  * Storage: bucket i lives in group i / 64 at slot i % 64 (hist.h). hist_add

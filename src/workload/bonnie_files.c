@@ -11,10 +11,11 @@
  *   create   open(O_CREAT|O_EXCL), a random size in [min,max] written in
  *            file-chunk pieces, close; max -1 makes the first file and
  *            hard-links the rest to it, -2 symlinks them; -b adds fsync()
- *            of the file and then of its directory, before the close. The phase ends with a sync
- *            of the filesystem, counted in its time (bonnie++ calls sync();
- *            syncfs() on the test directory flushes the same filesystem
- *            without waiting for every other one on the machine);
+ *            of the file and then of its directory, before the close. The
+ *            phase ends with a sync of the filesystem, counted in its time
+ *            (bonnie++ calls sync(); syncfs() on the test directory flushes
+ *            the same filesystem without waiting for every other one on the
+ *            machine);
  *   stat     sequential: readdir() order, directory by directory; random:
  *            every file once in a shuffled order; stat() and, when the
  *            file has data, open, read it all in file-chunk pieces, close;

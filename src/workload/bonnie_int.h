@@ -38,7 +38,7 @@ struct bon_shared {
 	struct clock clk;
 	volatile sig_atomic_t *stop;
 	atomic_int abort;          /* a copy failed: the others stop too */
-	atomic_int vote;           /* bon_vote(): some copy wants another cycle */
+	atomic_int vote;           /* vote() (bonnie_copy.c): some copy wants another cycle */
 	pthread_barrier_t barrier; /* every copy starts each phase together */
 	pthread_mutex_t gate_lock; /* copies wait here until all threads exist */
 	pthread_cond_t gate_cond;

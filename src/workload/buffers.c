@@ -1,11 +1,14 @@
 /*
- * I/O unit buffers and what is written from them. Buffers are page aligned
- * (enough for O_DIRECT on every device we know), or iomem_align when larger. Contents follow fio's options: random data by default,
- * zero_buffers for zeros, buffer_compress_percentage for data that compresses
- * by about that much (refilled before every write, as fio does below 100%),
- * refill_buffers to regenerate before every write, and
- * scramble_buffers (the default) to stamp each 512-byte sector of a write with
- * its offset and a counter so deduplicating storage cannot fold the blocks.
+ * I/O unit buffers and what is written from them. The buffers are one
+ * private anonymous mapping per job, page aligned (enough for O_DIRECT on
+ * every device we know) or aligned to iomem_align when larger; a mapping
+ * that cannot be had is an error (-ENOMEM), never an abort. Contents follow
+ * fio's options: random data by default, zero_buffers for zeros,
+ * buffer_compress_percentage for data that compresses by about that much
+ * (refilled before every write, as fio does below 100%), refill_buffers to
+ * regenerate before every write, and scramble_buffers (the default) to
+ * stamp each 512-byte sector of a write with its offset and a counter so
+ * deduplicating storage cannot fold the blocks.
  */
 #include "workload/job.h"
 

@@ -1,7 +1,7 @@
 /*
  * Job runtime state: what is happening while one job (one clone) runs. Owned
- * by the job's thread; the main thread reads only the atomic progress counters
- * and the done flag. Spec (what was asked) is const; results (what happened)
+ * by the job's thread; the main thread reads only the atomic progress
+ * counters, the state and the done flag. Spec (what was asked) is const; results (what happened)
  * are written at the end.
  */
 #ifndef IOBENCH_WORKLOAD_JOB_H

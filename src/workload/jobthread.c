@@ -3,8 +3,9 @@
  * issue I/O through the engine until the size, time or I/O-count limit is
  * reached or a stop is requested, then fsync/close and turn runtime counters
  * into the job's results. The per-I/O path (issue, complete, account) takes
- * two clock reads on a synchronous engine and touches no shared cache line
- * except the job's own progress counters.
+ * three clock reads on a synchronous engine (start, completion, and the
+ * limit check before the next I/O) and touches no shared cache line except
+ * the job's own progress counters.
  */
 #include "workload/job.h"
 
