@@ -11,16 +11,10 @@ for eng in sync psync vsync pvsync pvsync2 null; do
     for direct in 0 1; do
       "$IOBENCH" run --name=e --ioengine=$eng --rw=$rw --bs=4k --size=2m --direct=$direct \
         --filename="$d/$eng.dat" --output-format=json >"$d/e.json" 2>"$d/e.err"; rc=$?
-      got=$(json_get "$d/e.json" '"%d/%d/%d" % tuple(d["jobs"][0][k]["io_kbytes"] for k in ("read", "write", "trim"))' 2>/dev/null)
-      IFS=/ read -r r w t <<<"${got:-x/x/x}"
-      case $rw in
-        read|randread) want="2048 KiB read, 0 written"; [ "$r" = 2048 ] && [ "$w" = 0 ]; good=$? ;;
-        write|randwrite) want="0 read, 2048 KiB written"; [ "$r" = 0 ] && [ "$w" = 2048 ]; good=$? ;;
-        randrw) want="both directions, 2048 KiB in all"
-                [ "$r" -gt 0 ] 2>/dev/null && [ "$w" -gt 0 ] && [ $((r + w)) -eq 2048 ]; good=$? ;;
-      esac
-      check "$eng $rw direct=$direct: exit 0, $want, no trim (read/write/trim: ${got:-no JSON})" \
-        test "$rc" -eq 0 -a "$good" -eq 0 -a "$t" = 0
+      got=$(io_kbytes_rwt "$d/e.json")
+      rwt_ok $rw "$got" 2048; good=$?
+      check "$eng $rw direct=$direct: exit 0, $RWT_WANT, no trim (read/write/trim: ${got:-no JSON})" \
+        test "$rc" -eq 0 -a "$good" -eq 0
     done
   done
 done
