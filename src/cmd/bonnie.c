@@ -261,7 +261,13 @@ static int run_tests(struct bonnie_args *a, struct bonnie_barrier *bar, struct m
 	a->spec.before_phase_arg = &ps;
 	const struct bonnie_spec *s = &a->spec;
 	bool json = a->output == BONNIE_OUT_JSON;
-	struct bonnie_result *runs = xcalloc(s->repeats, sizeof(*runs));
+	/* -x sizes it (util/xmalloc.h): too many is an error, not an abort */
+	struct bonnie_result *runs = calloc(s->repeats, sizeof(*runs));
+	if (!runs) {
+		error_errno(-ENOMEM, "cannot keep the results of %u tests (-x %u)", s->repeats,
+			    s->repeats);
+		return 1;
+	}
 	size_t nr = 0;
 	int status = 0, rc0;
 	/* the text (and the machine around it) goes where bonnie++ puts its

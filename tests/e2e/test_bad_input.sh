@@ -6,14 +6,14 @@
 # stdout, and creates no file in the directory the job would use. Prints one
 # ok / not ok line per case and "N passed, N failed"; exits 1 on a failure.
 #
-# Usage: tests/e2e/bad_input.sh   (IOBENCH defaults to build/iobench)
+# Usage: tests/e2e/test_bad_input.sh   (IOBENCH defaults to build/iobench)
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
 IOBENCH=${IOBENCH:-$here/../../build/iobench}
 case $IOBENCH in /*) ;; *) IOBENCH=$PWD/$IOBENCH ;; esac
 if [ ! -x "$IOBENCH" ]; then
-	echo "bad_input.sh: no iobench binary at $IOBENCH (set IOBENCH)" >&2
+	echo "test_bad_input.sh: no iobench binary at $IOBENCH (set IOBENCH)" >&2
 	exit 77
 fi
 
