@@ -25,6 +25,7 @@
 #include "workload/results.h"
 
 struct verify_state;
+struct job_logs;
 
 /* Running latency sums for mean/stddev without a division per I/O. */
 struct latacc {
@@ -124,6 +125,7 @@ struct job {
 	struct job_result res;
 	uint64_t seed;                  /* the job's random seed (job_gens_init) */
 	struct verify_state *vfy;       /* verify= runtime state, NULL when off (verify_run.c) */
+	struct job_logs *logs;          /* write_*_log state, NULL when off (joblog.h) */
 	volatile sig_atomic_t *stop;
 	pthread_t thread;
 	const struct job **wait_jobs;   /* wait_for= targets */

@@ -50,6 +50,8 @@ void job_spec_defaults(struct job_spec *s)
 	s->bw_avg_time = 500ULL * 1000000ULL;
 	s->iops_avg_time = 500ULL * 1000000ULL;
 	s->kb_base = 1024;
+	s->per_job_logs = true;
+	s->log_entries = 1024;
 	s->ioprio = -1;       /* not set */
 	s->ioprio_class = -1; /* not set */
 	s->clocksource = CLOCK_SRC_AUTO;
@@ -95,6 +97,10 @@ void job_spec_copy(struct job_spec *dst, const struct job_spec *src)
 	dst->cpus_allowed = dup_or_null(src->cpus_allowed);
 	dst->cpumask = dup_or_null(src->cpumask);
 	dst->verify_pattern = dup_or_null(src->verify_pattern);
+	dst->bw_log = dup_or_null(src->bw_log);
+	dst->iops_log = dup_or_null(src->iops_log);
+	dst->lat_log = dup_or_null(src->lat_log);
+	dst->hist_log = dup_or_null(src->hist_log);
 	dst->opts = job_kv_copy(src->opts, src->nr_opts);
 	if (src->bssplit) {
 		dst->bssplit = xcalloc(DDIR_RWDIR_CNT, sizeof(*dst->bssplit));
@@ -119,6 +125,10 @@ void job_spec_release(struct job_spec *s)
 	free(s->cpus_allowed);
 	free(s->cpumask);
 	free(s->verify_pattern);
+	free(s->bw_log);
+	free(s->iops_log);
+	free(s->lat_log);
+	free(s->hist_log);
 	job_kv_free(s->opts, s->nr_opts);
 	memset(s, 0, sizeof(*s));
 }

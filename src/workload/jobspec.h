@@ -232,6 +232,22 @@ struct job_spec {
 	uint64_t iops_avg_time; /* ns, iopsavgtime */
 	unsigned kb_base;       /* 1024 or 1000 */
 	bool unified_rw_reporting;
+	bool bw_avg_time_set, iops_avg_time_set; /* written: a bw/iops log leaves them alone */
+
+	/* time-series logs in fio's formats (joblog.h); a prefix "" means the
+	 * job's name, NULL means no such log */
+	char *bw_log, *iops_log, *lat_log, *hist_log;
+	unsigned log_avg_msec;        /* 0: one line per I/O */
+	unsigned log_hist_msec;       /* 0: the histogram log stays empty */
+	unsigned log_hist_coarseness; /* 0..6: 1856 >> N bins per line */
+	bool log_max_value;           /* windows log their maximum, not their mean */
+	bool per_job_logs;            /* default 1: ".N" (the job number) in file names */
+	bool log_offset, log_prio;
+	bool log_unix_epoch, log_alternate_epoch;
+	unsigned log_alternate_epoch_clock_id;
+	uint64_t log_compression;     /* bytes of samples per zlib chunk; 0 = none */
+	bool log_store_compressed;    /* write .log.fz files (needs log_compression) */
+	unsigned log_entries;         /* accepted for fio; the ring size is fixed */
 
 	/* scheduling and clock */
 	char *cpus_allowed;       /* cpus_allowed= list as written ("0-3,6"), NULL = not set */

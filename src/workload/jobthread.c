@@ -17,6 +17,7 @@
 #include "sys/cpuusage.h"
 #include "workload/jobsched.h"
 #include "workload/errpolicy.h"
+#include "workload/joblog.h"
 #include "workload/verify.h"
 #include "util/assert.h"
 #include "util/checked.h"
@@ -123,6 +124,8 @@ static void start_measuring(struct job *j, uint64_t now, struct cpu_usage *cpu0)
 		sampler_init(&j->iops[d], j->spec->iops_avg_time, now, 0);
 	}
 	cpu_usage_thread(cpu0);
+	if (j->logs)
+		joblog_start(j->logs, now);
 	atomic_store(&j->state, JOB_RUNNING);
 }
 
@@ -165,6 +168,8 @@ void job_account(struct job *j, struct io_unit *u, uint64_t now, bool async)
 		sampler_update(&j->bw[d], now, dr->io_bytes);
 		sampler_update(&j->iops[d], now, dr->total_ios);
 	}
+	if (j->logs)
+		joblog_io(j->logs, u, bytes, now, async);
 }
 
 /* Account one finished sync/datasync. */
@@ -421,6 +426,8 @@ static void finish_results(struct job *j, uint64_t end, const struct cpu_usage *
 			dr->runtime_ns = r->runtime_ns;
 	}
 	acc_to_runstat(&j->acc_sync, &r->sync.lat_hist, &r->sync.lat);
+	if (j->logs)
+		joblog_finish(j->logs, end);
 	if (j->eng.ops->flags & ENGINE_SYNC) {
 		uint64_t n = 0;
 		for (int d = 0; d < DDIR_RWDIR_CNT; d++)

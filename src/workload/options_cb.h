@@ -37,5 +37,6 @@ int opt_cb_unified_rw_reporting(struct job_spec *s, const char *val, struct opt_
 int opt_cb_kb_base(struct job_spec *s, const char *val, struct opt_ctx *c);
 int opt_cb_randseed(struct job_spec *s, const char *val, struct opt_ctx *c);
 int opt_cb_name(struct job_spec *s, const char *val, struct opt_ctx *c);
+int opt_cb_avgtime(struct job_spec *s, const char *val, struct opt_ctx *c);
 
 #endif

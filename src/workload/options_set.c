@@ -9,6 +9,7 @@
 #include "util/strutil.h"
 #include "util/units.h"
 #include "util/xmalloc.h"
+#include "workload/joblog.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -110,7 +111,7 @@ static int set_typed(struct job_spec *s, const struct option_def *o, const char 
 	case OPT_STR: {
 		char **p = field(s, o);
 		free(*p);
-		*p = xstrdup(val);
+		*p = xstrdup(val ? val : ""); /* a bare flag-like key: "" */
 		return 0;
 	}
 	case OPT_FUNC:
@@ -146,4 +147,5 @@ void job_spec_finalize(struct job_spec *s)
 		s->iodepth_batch = s->iodepth;
 	if (s->iodepth_batch_complete_max < s->iodepth_batch_complete_min)
 		s->iodepth_batch_complete_max = s->iodepth_batch_complete_min;
+	joblog_spec_finalize(s);
 }

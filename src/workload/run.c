@@ -18,6 +18,7 @@
 #include "util/xmalloc.h"
 #include "workload/diskres.h"
 #include "workload/job.h"
+#include "workload/joblog.h"
 #include "workload/progress.h"
 
 void workload_expand(const struct job_list *in, struct job_list *out)
@@ -326,6 +327,15 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 		return rc;
 	}
 
+	struct log_writer *logs; /* write_*_log files, written while the jobs run */
+	if ((rc = joblog_run_begin(&logs, jobs, nr, &cfg->guard, cfg->bandwidth_log)) < 0) {
+		remove_laid_out(jobs, nr);
+		release_jobs(jobs, nr);
+		devguard_claims_release(&claims);
+		job_list_release(&expanded);
+		return rc;
+	}
+
 	struct diskres disks = { 0 };
 	disks_collect(jobs, 0, nr, &disks);
 	diskres_begin(&disks);
@@ -370,6 +380,7 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 	}
 	for (size_t i = 0; i < nr; i++)
 		jobs[i].sync = NULL;
+	int lrc = joblog_run_end(logs, jobs, nr);
 	pthread_cond_destroy(&sync.cond);
 	pthread_cond_destroy(&sync.wake);
 	pthread_mutex_destroy(&sync.lock);
@@ -388,6 +399,8 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 			rc = -out->jobs[i].error;
 	if (out->interrupted && rc == 0)
 		rc = -EINTR;
+	if (rc == 0)
+		rc = lrc;
 	for (size_t i = 0; i < nr; i++)
 		if (jobs[i].spec->unlink)
 			job_files_unlink(&jobs[i]);

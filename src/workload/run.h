@@ -26,6 +26,7 @@ struct run_config {
 	 * run per batch; NULL = nothing to call. */
 	void (*batch_edge)(void *arg, unsigned group_first, unsigned group_last, bool end);
 	void *batch_edge_arg;
+	bool bandwidth_log;          /* fio's --bandwidth-log: agg-{read,write,trim}_bw.log */
 };
 
 /* Expand numjobs and assign group ids into *out, a list of its own: every

@@ -1,0 +1,224 @@
+/*
+ * The job side of the logs: per completion, the samples of each log the job
+ * writes, in fio's units (research/issue14-gaps.md section 4.3): latencies
+ * in ns; per-I/O bandwidth as bytes * 10^6 / clat_ns (bytes per ms, which
+ * is what fio prints); per-I/O IOPS 1; and with log_avg_msec=M, one line per
+ * direction per window: the mean (rounded) or, with log_max_value, the
+ * maximum latency, KiB/s and I/Os per second over the window. Latency
+ * windows close at the first completion M ms after the last window start,
+ * which is then aligned down to a multiple of M; the last partial windows
+ * are written when the job ends. The histogram log counts clat per
+ * direction in fio's 1856 bins (merged 2^coarseness at a time) and writes
+ * them every log_hist_msec, starting at the direction's first completion,
+ * and its last partial window at the end, so its lines add up to the JSON's
+ * clat count.
+ */
+#include "workload/joblog_int.h"
+
+#include <string.h>
+
+#include "engines/engine.h"
+#include "stats/hist.h"
+#include "util/assert.h"
+#include "util/timeutil.h"
+#include "workload/job.h"
+
+bool joblog_wanted(const struct job_spec *s)
+{
+	return s->bw_log || s->iops_log || s->lat_log || s->hist_log;
+}
+
+void joblog_spec_finalize(struct job_spec *s)
+{
+	uint64_t win = (uint64_t)s->log_avg_msec * 1000000ULL;
+	if (s->bw_log && !s->bw_avg_time_set && win)
+		s->bw_avg_time = win;
+	if (s->iops_log && !s->iops_avg_time_set && win)
+		s->iops_avg_time = win;
+}
+
+static void push(struct job_logs *l, struct log_stream *st, const struct fiolog_sample *smp)
+{
+	void *slot = logring_slot(&st->ring);
+	if (__builtin_expect(!slot, 0))
+		slot = joblog_wait_slot(l->w, &st->ring);
+	memcpy(slot, smp, sizeof(*smp));
+	if (logring_publish(&st->ring) == st->ring.cap / 2)
+		joblog_kick(l->w);
+}
+
+static inline uint64_t elapsed_ms(const struct job_logs *l, uint64_t now_ns)
+{
+	return now_ns > l->epoch_ns ? (now_ns - l->epoch_ns) / 1000000ULL : 0;
+}
+
+void joblog_start(struct job_logs *l, uint64_t now_ns)
+{
+	l->started = true;
+	l->epoch_ns = now_ns;
+	l->base_ms = 0;
+	if (l->clock_id >= 0) {
+		struct timespec ts;
+		if (clock_gettime(l->clock_id, &ts) == 0) /* checked when the logs were set up */
+			l->base_ms = (uint64_t)ts.tv_sec * 1000ULL + (uint64_t)ts.tv_nsec / 1000000ULL;
+	}
+	memset(l->last_ms, 0, sizeof(l->last_ms));
+	memset(l->win, 0, sizeof(l->win));
+	for (int d = 0; d < DDIR_RWDIR_CNT; d++) {
+		l->hist_on[d] = false;
+		l->hist_n[d] = 0;
+		if (l->hbins[d])
+			memset(l->hbins[d], 0, FIOLOG_HIST_BINS * sizeof(uint64_t));
+	}
+}
+
+/* One per-I/O line. */
+static void push_io(struct job_logs *l, enum joblog_kind k, uint64_t t, uint64_t v,
+		    const struct io_unit *u)
+{
+	struct fiolog_sample smp = {
+		.time_ms = t + l->base_ms,
+		.value = v,
+		.ddir = u->ddir,
+		.prio = l->prio,
+		.bs = u->buflen,
+		.offset = u->offset,
+	};
+	push(l, l->st[k], &smp);
+}
+
+/* The window lines of log k at time t (latency kinds: mean or max; bw and
+ * iops: a rate over the window), one per direction that has one. */
+static void close_window(struct job_logs *l, enum joblog_kind k, uint64_t t, bool rates)
+{
+	uint64_t span = t - l->last_ms[k];
+	for (int d = 0; d < DDIR_RWDIR_CNT; d++) {
+		struct joblog_win *w = &l->win[k][d];
+		uint64_t v;
+		if (rates) {
+			if (!(l->dirs & (1u << d)))
+				continue;
+			if (!span)
+				return;
+			v = k == JOBLOG_BW ? w->sum * 1000 / span / 1024 : w->n * 1000 / span;
+		} else {
+			if (!w->n)
+				continue;
+			v = l->max_value ? w->max : (w->sum + w->n / 2) / w->n;
+		}
+		struct fiolog_sample smp = { .time_ms = t + l->base_ms, .value = v, .ddir = (uint32_t)d };
+		push(l, l->st[k], &smp);
+		memset(w, 0, sizeof(*w));
+	}
+}
+
+static void window_add(struct job_logs *l, enum joblog_kind k, enum ddir d, uint64_t v,
+		       uint64_t t)
+{
+	struct joblog_win *w = &l->win[k][d];
+	w->sum += v;
+	w->n++;
+	if (v > w->max)
+		w->max = v;
+	if (t - l->last_ms[k] >= l->avg_ms) {
+		bool rates = k == JOBLOG_BW || k == JOBLOG_IOPS;
+		close_window(l, k, t, rates);
+		l->last_ms[k] = rates ? t : t - t % l->avg_ms;
+	}
+}
+
+static void hist_push(struct job_logs *l, enum ddir d, uint64_t t)
+{
+	struct log_stream *st = l->st[JOBLOG_HIST];
+	void *slot = logring_slot(&st->ring);
+	if (!slot)
+		slot = joblog_wait_slot(l->w, &st->ring);
+	struct joblog_hist_rec *r = slot;
+	unsigned nb = fiolog_hist_bins(l->coarse), per = 1u << l->coarse;
+	r->time_ms = t + l->base_ms;
+	r->bs = l->hist_bs[d];
+	r->ddir = (uint32_t)d;
+	r->nbins = nb;
+	const uint64_t *fine = l->hbins[d];
+	for (unsigned b = 0; b < nb; b++) {
+		uint64_t sum = 0;
+		for (unsigned i = 0; i < per; i++)
+			sum += fine[b * per + i];
+		r->bins[b] = sum;
+	}
+	logring_publish(&st->ring);
+	joblog_kick(l->w); /* a few lines a second: wake the writer for each */
+	memset(l->hbins[d], 0, FIOLOG_HIST_BINS * sizeof(uint64_t));
+	l->hist_n[d] = 0;
+}
+
+static void hist_io(struct job_logs *l, enum ddir d, uint64_t clat, uint64_t t, uint64_t bs)
+{
+	unsigned i = hist_index(clat);
+	if (i >= FIOLOG_HIST_BINS)
+		i = FIOLOG_HIST_BINS - 1; /* as fio: past its last bin, counted in it */
+	l->hbins[d][i]++;
+	l->hist_n[d]++;
+	l->hist_bs[d] = bs;
+	if (!l->hist_on[d]) {
+		l->hist_on[d] = true;
+		l->hist_last[d] = t;
+		return;
+	}
+	if (t - l->hist_last[d] >= l->hist_ms) {
+		hist_push(l, d, t);
+		l->hist_last[d] += l->hist_ms;
+		if (t - l->hist_last[d] >= l->hist_ms) /* a stall: start again from now */
+			l->hist_last[d] = t;
+	}
+}
+
+void joblog_io(struct job_logs *l, const struct io_unit *u, uint64_t bytes, uint64_t now_ns,
+	       bool async)
+{
+	enum ddir d = u->ddir;
+	IOB_ASSERT(d < DDIR_RWDIR_CNT && l->started);
+	uint64_t t = elapsed_ms(l, now_ns);
+	uint64_t clat = now_ns - u->issue_ns, lat = now_ns - u->start_ns;
+	uint64_t slat = u->issue_ns - u->start_ns;
+	if (!l->avg_ms) {
+		if (l->st[JOBLOG_LAT])
+			push_io(l, JOBLOG_LAT, t, lat, u);
+		if (l->st[JOBLOG_CLAT])
+			push_io(l, JOBLOG_CLAT, t, clat, u);
+		if (l->st[JOBLOG_SLAT] && async)
+			push_io(l, JOBLOG_SLAT, t, slat, u);
+		if (l->st[JOBLOG_BW])
+			push_io(l, JOBLOG_BW, t, bytes * 1000000ULL / (clat ? clat : 1), u);
+		if (l->st[JOBLOG_IOPS])
+			push_io(l, JOBLOG_IOPS, t, 1, u);
+	} else {
+		if (l->st[JOBLOG_LAT])
+			window_add(l, JOBLOG_LAT, d, lat, t);
+		if (l->st[JOBLOG_CLAT])
+			window_add(l, JOBLOG_CLAT, d, clat, t);
+		if (l->st[JOBLOG_SLAT] && async)
+			window_add(l, JOBLOG_SLAT, d, slat, t);
+		if (l->st[JOBLOG_BW])
+			window_add(l, JOBLOG_BW, d, bytes, t);
+		if (l->st[JOBLOG_IOPS])
+			window_add(l, JOBLOG_IOPS, d, 1, t);
+	}
+	if (l->hbins[d] && l->hist_ms)
+		hist_io(l, d, clat, t, u->buflen);
+}
+
+void joblog_finish(struct job_logs *l, uint64_t now_ns)
+{
+	if (!l->started)
+		return;
+	uint64_t t = elapsed_ms(l, now_ns);
+	if (l->avg_ms) /* as fio: the latency logs' last partial window; bw/iops have none */
+		for (int k = JOBLOG_LAT; k <= JOBLOG_SLAT; k++)
+			if (l->st[k])
+				close_window(l, (enum joblog_kind)k, t, false);
+	for (int d = 0; d < DDIR_RWDIR_CNT; d++)
+		if (l->hbins[d] && l->hist_ms && l->hist_n[d])
+			hist_push(l, (enum ddir)d, t);
+	l->started = false;
+}

@@ -1,0 +1,69 @@
+/*
+ * fio's time-series logs (write_bw_log, write_iops_log, write_lat_log,
+ * write_hist_log and their log_* options), written while the jobs run.
+ * A job thread turns each completion into log samples (one per I/O, or one
+ * per log_avg_msec window) and puts them in a bounded ring per log file
+ * (logring.h); one writer thread per run formats them in fio's line format
+ * (fiolog.h) and writes, or zlib-compresses, them. The I/O path never waits
+ * for a disk: only when a ring is full (the writer fell a whole ring
+ * behind) does the job thread wait for room. Memory is fixed per log file
+ * and does not grow with run length (JOBLOG_RING_BYTES, README).
+ *
+ * Files are named as fio names them: PREFIX_bw.N.log, _iops, _lat, _clat,
+ * _slat, _clat_hist, N the job's number in the run from 1 (no ".N" with
+ * per_job_logs=0, where jobs with the same prefix share one file), ".fz"
+ * added with log_store_compressed. They are created in the current
+ * directory, through the guarded open (sys/guardopen.h), before any job
+ * starts.
+ */
+#ifndef IOBENCH_WORKLOAD_JOBLOG_H
+#define IOBENCH_WORKLOAD_JOBLOG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sys/devguard.h"
+#include "workload/jobspec.h"
+
+struct job;
+struct io_unit;
+struct job_logs;
+struct log_writer;
+
+/* Samples per ring, and what one ring of plain samples costs. */
+#define JOBLOG_RING_RECORDS 8192u
+#define JOBLOG_HIST_RING_RECORDS 16u
+
+/* Does the spec ask for any log? */
+bool joblog_wanted(const struct job_spec *s);
+
+/* What a log asks of the job options once all are in (job_spec_finalize):
+ * with write_bw_log (write_iops_log) and no bwavgtime (iopsavgtime) of its
+ * own, the JSON's bw (iops) samples follow log_avg_msec, as in fio. */
+void joblog_spec_finalize(struct job_spec *s);
+
+/*
+ * Open the log files of jobs[0..nr) and start the writer thread; each job
+ * with logs gets j->logs. bandwidth_log: also write fio's --bandwidth-log
+ * files (agg-read_bw.log, agg-write_bw.log, agg-trim_bw.log: every
+ * bwavgtime, the summed KiB/s of all jobs). *out is NULL when no log is
+ * wanted. 0, or -errno after a message (nothing stays open then).
+ */
+int joblog_run_begin(struct log_writer **out, struct job *jobs, size_t nr,
+		     const struct devguard_allow *allow, bool bandwidth_log);
+/* After every job thread has ended: write what is queued, close the files,
+ * free everything (the jobs' j->logs too). 0, or the first write error
+ * (-errno, after a message). w may be NULL. */
+int joblog_run_end(struct log_writer *w, struct job *jobs, size_t nr);
+
+/* Job thread: measuring starts (after ramp_time): the logs' time 0. */
+void joblog_start(struct job_logs *l, uint64_t now_ns);
+/* Job thread: u completed at now_ns with bytes moved; async: it has a
+ * submission latency. */
+void joblog_io(struct job_logs *l, const struct io_unit *u, uint64_t bytes, uint64_t now_ns,
+	       bool async);
+/* Job thread: the job ends at now_ns: the last partial windows. */
+void joblog_finish(struct job_logs *l, uint64_t now_ns);
+
+#endif
