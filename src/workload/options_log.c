@@ -1,6 +1,7 @@
 /*
- * Parse callback of bwavgtime/iopsavgtime, which remember that they were written because a
- * bw/iops log sets them from log_avg_msec otherwise (joblog_spec_finalize).
+ * Parse callback of bwavgtime/iopsavgtime: a time in ms by default, and a
+ * note that it was written, because a bw/iops log sets them from
+ * log_avg_msec otherwise, as fio does (joblog_spec_finalize).
  */
 #include "workload/options_cb.h"
 #include "util/units.h"

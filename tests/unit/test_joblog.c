@@ -1,0 +1,157 @@
+/*
+ * The logs written by a real run (workload_run on the null engine, in a
+ * temporary directory): one line per I/O with log_avg_msec=0 (every block
+ * once, its offset and size, IOPS 1), fio's file names with per_job_logs
+ * and without, the empty slat log of a synchronous engine, histogram lines
+ * that add up to the I/O count, and the --bandwidth-log files
+ * (run_config.bandwidth_log).
+ */
+#include "check.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "workload/options.h"
+#include "workload/run.h"
+
+static struct job_spec *add_job(struct job_list *l, const char *const *opts)
+{
+	struct job_spec *s = job_list_add(l);
+	job_spec_defaults(s);
+	char why[256];
+	for (; *opts; opts += 2) {
+		int rc = option_set(s, opts[0], opts[1], why, sizeof(why));
+		CHECK(rc == 0, "%s=%s: %s", opts[0], opts[1] ? opts[1] : "(flag)", why);
+	}
+	job_spec_finalize(s);
+	return s;
+}
+
+static int run(struct job_list *l, bool bwlog)
+{
+	static volatile sig_atomic_t stop;
+	struct run_config cfg = { .quiet = true, .stop = &stop, .bandwidth_log = bwlog };
+	struct run_result res;
+	int rc = workload_run(l, &cfg, &res);
+	run_result_release(&res);
+	job_list_release(l);
+	return rc;
+}
+
+/* Lines of path, each split at ", " into at most 8 numbers. */
+static unsigned read_lines(const char *path, unsigned long long (*v)[8], unsigned max,
+			   unsigned *fields)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 0;
+	char line[65536];
+	unsigned n = 0;
+	*fields = 0;
+	while (fgets(line, sizeof(line), f) && n < max) {
+		unsigned k = 0;
+		for (char *p = line; *p && *p != '\n';) {
+			unsigned long long x = strtoull(p, &p, 0);
+			if (k < 8)
+				v[n][k] = x;
+			k++;
+			if (*p == ',')
+				p += 2;
+		}
+		*fields = k;
+		n++;
+	}
+	fclose(f);
+	return n;
+}
+
+static off_t size_of(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 ? st.st_size : -1;
+}
+
+int main(void)
+{
+	char dir[] = "/tmp/test_joblog.XXXXXX";
+	if (!mkdtemp(dir) || chdir(dir) != 0)
+		return 77;
+	static unsigned long long v[4096][8];
+	unsigned nf;
+
+	struct job_list l = { 0 };
+	add_job(&l, (const char *const[]){ "name", "a", "ioengine", "null", "rw", "randread",
+		"size", "1m", "write_lat_log", "L", "write_bw_log", NULL, "write_iops_log", "",
+		"log_offset", "1", "write_hist_log", "H", "log_hist_msec", "1", NULL });
+	CHECK(run(&l, true) == 0, "the run");
+	unsigned n = read_lines("L_clat.1.log", v, 4096, &nf);
+	CHECK(n == 256 && nf == 6, "one clat line per I/O with the offset column: %u lines, %u fields", n, nf);
+	bool ok = true;
+	static unsigned char seen[256];
+	for (unsigned i = 0; i < n; i++) {
+		ok &= v[i][2] == 0 && v[i][3] == 4096 && v[i][4] % 4096 == 0 && v[i][4] < (1 << 20);
+		if (v[i][4] < (1 << 20))
+			seen[v[i][4] / 4096]++;
+	}
+	for (unsigned b = 0; b < 256; b++)
+		ok &= seen[b] == 1;
+	CHECK(ok, "read, 4096 bytes, every block's offset once");
+	n = read_lines("a_iops.1.log", v, 4096, &nf);
+	ok = n == 256;
+	for (unsigned i = 0; i < n; i++)
+		ok &= v[i][1] == 1;
+	CHECK(ok, "a bare write_iops_log is named after the job; IOPS 1 per I/O (%u lines)", n);
+	CHECK(read_lines("a_bw.1.log", v, 4096, &nf) == 256, "an empty write_bw_log too");
+	CHECK(read_lines("L_lat.1.log", v, 4096, &nf) == 256, "lat: one line per I/O");
+	CHECK(size_of("L_slat.1.log") == 0, "slat log created and empty for a synchronous engine");
+	n = read_lines("H_clat_hist.1.log", v, 4096, &nf);
+	CHECK(n >= 1 && nf == 3 + 1856, "histogram lines of 1859 fields: %u lines, %u fields", n, nf);
+	unsigned long long sum = 0;
+	FILE *f = fopen("H_clat_hist.1.log", "r");
+	char *line = NULL;
+	size_t cap = 0;
+	while (f && getline(&line, &cap, f) > 0) {
+		char *p = line;
+		for (unsigned k = 0; *p && *p != '\n'; k++) {
+			unsigned long long x = strtoull(p, &p, 10);
+			if (k >= 3)
+				sum += x;
+			if (*p == ',')
+				p += 2;
+		}
+	}
+	free(line);
+	if (f)
+		fclose(f);
+	CHECK(sum == 256, "histogram counts add up to the I/O count: %llu", sum);
+	for (int d = 0; d < 3; d++) {
+		static const char *const agg[] = { "agg-read_bw.log", "agg-write_bw.log", "agg-trim_bw.log" };
+		n = read_lines(agg[d], v, 4096, &nf);
+		CHECK(n >= 1 && nf == 5 && v[n - 1][2] == (unsigned)d && v[n - 1][3] == 0,
+		      "%s: a final 'time, KiB/s, %d, 0, 0' line (%u lines, %u fields)", agg[d], d, n, nf);
+	}
+
+	/* numjobs=2, per_job_logs=0: one shared file with both jobs' lines */
+	l = (struct job_list){ 0 };
+	add_job(&l, (const char *const[]){ "name", "pj", "ioengine", "null", "size", "256k",
+		"numjobs", "2", "per_job_logs", "0", "write_iops_log", "S", NULL });
+	CHECK(run(&l, false) == 0, "the per_job_logs=0 run");
+	CHECK(read_lines("S_iops.log", v, 4096, &nf) == 128 && nf == 5,
+	      "S_iops.log holds both clones' 64 lines");
+	CHECK(size_of("S_iops.1.log") < 0 && size_of("agg-read_bw.log") >= 0, "no .N file");
+
+	/* a refused clock id fails before anything runs */
+	l = (struct job_list){ 0 };
+	add_job(&l, (const char *const[]){ "name", "c", "ioengine", "null", "size", "64k",
+		"write_iops_log", "C", "log_alternate_epoch", "1", "log_alternate_epoch_clock_id", "77", NULL });
+	CHECK(run(&l, false) < 0, "log_alternate_epoch_clock_id=77 is refused");
+
+	char cmd[128];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	CHECK(chdir("/") == 0 && system(cmd) == 0, "cleanup");
+	return check_done("test_joblog");
+}
