@@ -21,7 +21,6 @@
 static struct job_spec *add_job(struct job_list *l, const char *const *opts)
 {
 	struct job_spec *s = job_list_add(l);
-	job_spec_defaults(s);
 	char why[256];
 	for (; *opts; opts += 2) {
 		int rc = option_set(s, opts[0], opts[1], why, sizeof(why));
