@@ -28,15 +28,15 @@ LOGS="--write_bw_log=j --write_iops_log=j --write_lat_log=j"
 
 both null_avg100 --name=n --ioengine=null --rw=randrw --bs=4k --size=1g --time_based --runtime=2 \
   $LOGS --log_avg_msec=100
-$CHK same "$d/null_avg100/fio" "$d/null_avg100/iob" 1 || true
+$CHK same "$d/null_avg100/fio" "$d/null_avg100/iob" 1 100 || true
 
 both psync_max --name=p --filename="$data" --size=64m --ioengine=psync --rw=randrw --bs=4k \
   --time_based --runtime=2 $LOGS --log_avg_msec=100 --log_max_value=1 --log_offset=1
-$CHK same "$d/psync_max/fio" "$d/psync_max/iob" 1 || true
+$CHK same "$d/psync_max/fio" "$d/psync_max/iob" 1 100 || true
 
 both perjob0 --name=pj --filename="$data" --size=64m --ioengine=psync --rw=randread --bs=4k \
   --time_based --runtime=2 --numjobs=2 $LOGS --log_avg_msec=500 --per_job_logs=0
-$CHK same "$d/perjob0/fio" "$d/perjob0/iob" 2 || true
+$CHK same "$d/perjob0/fio" "$d/perjob0/iob" 2 500 || true
 
 both perio --name=po --filename="$data" --size=64m --ioengine=psync --rw=randread --bs=4k \
   --time_based --runtime=2 --rate_iops=200 $LOGS --log_offset=1
