@@ -256,10 +256,13 @@ static int run_run(struct cmd_ctx *ctx, int argc, char **argv)
 	ra.readonly = common.readonly;
 	ra.env = common.env;
 	ra.progress = cl.progress;
+	if (rc == 0 && (rc = cmd_common_check_repeat(&common.repeat, geteuid(), why, sizeof(why))) > 0)
+		rc = 0;
 	if (rc < 0) {
 		status = bad_flag(&ra, why);
 		goto out;
 	}
+	ra.repeat = &common.repeat;
 	if (command_parsed(ctx, &common) < 0)
 		goto out;
 	const char **files = cl.files.v, **sets = cl.sets.v, **allow = common.allow_destroy.v;
@@ -328,7 +331,7 @@ const struct command cmd_run = {
 	.usage_tail = run_usage_tail,
 	.opts = run_rows,
 	.common = COMMON_OUTPUT_FORMAT | COMMON_OUTPUT | COMMON_ALLOW_DESTROY | COMMON_READONLY |
-		  COMMON_HELP,
+		  COMMON_REPEAT | COMMON_HELP,
 	.help_for = run_help_for,
 	.flags = CMD_WATCHES_ENV | CMD_FIO_ARGS,
 	.run = run_run,
