@@ -40,6 +40,7 @@ static const char quick_usage[] =
 	"                     [--no-flush] [--output-format=table|json|normal]\n"
 	"                     [--allow-destroy=DEVICE] [--memory-limit=SIZE] [--no-monitor]\n"
 	"                     [--monitor-interval=SEC] [--warn-slab=SIZE]\n"
+	"                     [--repeat=N|auto[:W%]] [--max-repeat=N] [--drop-caches]\n"
 	"\n"
 	"Measure DIR (default .) the way CrystalDiskMark does: sequential 1 MiB\n"
 	"read and write at queue depth 8 and 1, random 4 KiB read and write at\n"
@@ -67,6 +68,11 @@ static const char quick_usage[] =
 	"(mounted, swap, held by md/dm) is refused even then. MB/s are 10^6 bytes\n"
 	"per second (hdparm's MB are MiB). Several paths must all be block devices;\n"
 	"other formats than the table take one device.\n"
+	"\n"
+	"--repeat runs the whole table N times (or, with auto, until every figure's\n"
+	"95% confidence interval of the median is within W; see 'iobench help run'),\n"
+	"printing each table and then the summary per row, direction and figure;\n"
+	"on a directory only.\n"
 	"\n"
 	"options:\n";
 
