@@ -134,6 +134,14 @@ check "bonnie --repeat 2: repetitions point into runs" \
 check "bonnie --repeat 2 text: a CSV line per repetition, last" \
 	test "$(tail -2 "$d/bon.out" | grep -c '^1\.98,')" -eq 2
 check "bonnie --repeat 2 text: the summary" grep -q '^Repetitions: 2 of 2: stop: 2 of 2 repetitions done' "$d/bon.out"
+setpriv --reuid=nobody --regid=nogroup --clear-groups "$IOBENCH" bonnie -d "$d/bon" -s 4 -r 2 \
+	-n 0 -f --drop-caches >"$d/bdc.out" 2>"$d/bdc.err"
+check "bonnie --drop-caches as nobody: refused, nothing run" \
+	test $? -eq 1 -a -n "$(grep 'drop-caches needs root' "$d/bdc.err")" -a ! -s "$d/bdc.out"
+"$IOBENCH" bonnie -d "$d/bon" -s 4 -r 2 -n 0 -f -u nobody --drop-caches --no-monitor \
+	>"$d/bdu.out" 2>"$d/bdu.err"
+check "bonnie --drop-caches with -u nobody: refused before any test" \
+	test $? -eq 1 -a -n "$(grep -- '--drop-caches needs root before each test, but -u' "$d/bdu.err")" -a -z "$(grep '^1\.98,' "$d/bdu.out")"
 "$IOBENCH" bonnie -d "$d/bon" -s 4 -r 2 -n 0 -f -u root -x 2 --repeat 2 2>"$d/bx.err"
 check "bonnie -x with --repeat: refused" grep -q -- "-x and --repeat both repeat the test" "$d/bx.err"
 finish
