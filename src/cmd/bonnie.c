@@ -22,11 +22,15 @@
 #include "cmd/envwatch.h"
 #include "cmd/memlimit.h"
 #include "cmd/output.h"
+#include "cmd/repeat.h"
 #include "cmd/signals.h"
 #include "report/bonnie_report.h"
 #include "report/env_report.h"
+#include "report/repeat_figs.h"
+#include "report/report.h"
 #include "sys/devguard.h"
 #include "util/error.h"
+#include "util/json.h"
 #include "util/xmalloc.h"
 #include "workload/anomaly.h"
 
@@ -40,7 +44,8 @@ static const char bonnie_usage[] =
 	"                      [--random-data] [--output-format=normal|json]\n"
 	"                      [--allow-destroy=DEV] [--readonly] [--no-monitor]\n"
 	"                      [--monitor-interval=SEC] [--warn-slab=SIZE]\n"
-	"                      [--memory-limit=SIZE]\n"
+	"                      [--memory-limit=SIZE] [--repeat=N|auto[:W%]]\n"
+	"                      [--max-repeat=N] [--drop-caches]\n"
 	"\n"
 	"Run bonnie++ 2.00a's tests with its flags and their meaning: per-char, block\n"
 	"and rewrite output, per-char and block input and random seeks on a file of\n"
@@ -80,6 +85,9 @@ static const char bonnie_usage_tail[] =
 	"(format 1.98, 50 fields, for bon_csv2html and bon_csv2txt; field 6 holds the\n"
 	"chunk size). With -q the CSV line alone is on stdout and the text on stderr.\n"
 	"With -x only CSV lines are printed (after a header line when N > 1).\n"
+	"--repeat (not with -x) prints each repetition's table, then the summary of\n"
+	"each phase's rate over them (see 'iobench help run'), then one CSV line per\n"
+	"finished repetition; --drop-caches needs the tests to run as root (-u root).\n"
 	"\n"
 	"JSON (--output-format=json, the only thing on stdout):\n"
 	"  { \"iobench version\", \"bonnie++ semantics\", \"machine\", \"directory\",\n"
@@ -100,7 +108,10 @@ static const char bonnie_usage_tail[] =
 	"  write_ticks_ms, in_queue_ms, io_ticks_ms, elapsed_ms, util_pct } ] }.\n"
 	"  The aggregate's rate is the sum of the copies' rates. Then \"sysinfo\",\n"
 	"  \"monitor\", \"process_io\", \"unwatched\", \"memory_limit\" (with\n"
-	"  --memory-limit) and \"warnings\" as in 'iobench help run'.\n"
+	"  --memory-limit) and \"warnings\" as in 'iobench help run'. With --repeat,\n"
+	"  \"iobench\": { \"repetitions\": [ { repetition, start_ms, end_ms, status,\n"
+	"  interrupted, in_summary, result (its number in runs) } ], \"repeat_summary\"\n"
+	"  as in 'iobench help run' }.\n"
 	"\n"
 	"The machine is captured under -d before the first test (a short form heads\n"
 	"the text), sampled while the tests run (a summary and any warnings follow\n"
@@ -252,6 +263,87 @@ static int write_failed(int rc, FILE *f)
 	return 1;
 }
 
+/* The tests of one invocation: -x's, or --repeat's repetitions. */
+struct test_loop {
+	struct bonnie_args *a;
+	struct phase_sync *ps;
+	struct bonnie_result *runs;
+	size_t nr;
+	FILE *text;
+	bool json;
+	int status;
+	size_t limit;          /* --repeat: N, or auto's maximum */
+};
+
+/* One test into runs[nr++]: 0 to go on, -1 to stop (status says whether
+ * it failed; a signal stops it with status 0). */
+static int one_test(struct test_loop *l, unsigned i)
+{
+	struct bonnie_args *a = l->a;
+	const struct bonnie_spec *s = &a->spec;
+	struct phase_sync *ps = l->ps;
+	struct bonnie_result *r = &l->runs[l->nr++];
+	int rc = bonnie_run(s, ps->stop, r);
+	/* as bonnie++ 2.00a: every -x test reuses the first one's seed */
+	a->spec.seed = r->seed;
+	a->spec.have_seed = true;
+	if (ps->shown >= 0 && rc == 0)
+		progress_done(ps);
+	else if (ps->shown >= 0)
+		fputc('\n', stderr);
+	ps->shown = -1;
+	if (ps->failed) {
+		error("waiting on the -y s semaphores failed: the test was stopped");
+		l->status = 1;
+		return -1;
+	}
+	if (rc == -EINTR || r->interrupted) {
+		r->interrupted = true;
+		warning("stopped by a signal: the test's files were removed");
+		return -1;
+	}
+	if (rc < 0) {
+		if (r->error_msg)
+			error("%s", r->error_msg);
+		else
+			error_errno(rc, "bonnie test %u failed", i + 1);
+		l->status = 1;
+		return -1;
+	}
+	if (!l->json && l->limit && !s->quiet)
+		fprintf(l->text, "\nrepetition %u\n", i + 1);
+	if (!l->json && (rc = report_normal(a, r, l->text)) < 0) {
+		l->status = write_failed(rc, l->text);
+		return -1;
+	}
+	return 0;
+}
+
+static int repeat_one(void *arg, struct repetition *rep)
+{
+	struct test_loop *l = arg;
+	int rc = one_test(l, (unsigned)rep->index);
+	rep->bonnie = &l->runs[l->nr - 1];
+	rep->interrupted = l->runs[l->nr - 1].interrupted;
+	return rc < 0 && !l->status && !rep->interrupted ? 1 : l->status;
+}
+
+static void repeat_figures(struct rep_table *t, const struct repetition *rep)
+{
+	rep_figs_add_bonnie(t, rep->index, rep->bonnie);
+}
+
+/* bonnie's "result" of a repetition in the JSON: its number in "runs". */
+static void repeat_json_each(struct json_writer *w, const struct repetition *rep, void *arg)
+{
+	json_uint(w, rep->index + 1);
+}
+
+static void repeat_json(struct json_writer *w, void *arg)
+{
+	repeat_write_json(arg, w, repeat_json_each, NULL);
+}
+
 static int run_tests(struct bonnie_args *a, struct bonnie_barrier *bar, struct memlimit *ml)
 {
 	volatile sig_atomic_t *stop = signals_install();
@@ -261,18 +353,24 @@ static int run_tests(struct bonnie_args *a, struct bonnie_barrier *bar, struct m
 	a->spec.before_phase_arg = &ps;
 	const struct bonnie_spec *s = &a->spec;
 	bool json = a->output == BONNIE_OUT_JSON;
+	const struct repeat_opts *ro = &a->common.repeat;
+	bool repeat = repeat_wanted(ro);
+	size_t limit = !repeat ? 0 : ro->automatic ? (ro->max_reps ? ro->max_reps : REPEAT_MAX_DEFAULT)
+			   : ro->count ? ro->count : 1;
+	size_t nruns = repeat ? limit : s->repeats;
 	/* -x sizes it (util/xmalloc.h): too many is an error, not an abort */
-	struct bonnie_result *runs = calloc(s->repeats, sizeof(*runs));
+	struct bonnie_result *runs = calloc(nruns, sizeof(*runs));
 	if (!runs) {
-		error_errno(-ENOMEM, "cannot keep the results of %u tests (-x %u)", s->repeats,
-			    s->repeats);
+		error_errno(-ENOMEM, "cannot keep the results of %zu tests (%s %zu)", nruns,
+			    repeat ? "--repeat" : "-x", nruns);
 		return 1;
 	}
-	size_t nr = 0;
-	int status = 0, rc0;
+	int rc0;
 	/* the text (and the machine around it) goes where bonnie++ puts its
 	 * text: stderr with -q, nowhere but stderr with -x's CSV-only stdout */
 	FILE *text = s->quiet || a->repeats_given ? stderr : stdout;
+	struct test_loop l = { .a = a, .ps = &ps, .runs = runs, .text = text, .json = json,
+			       .limit = limit };
 	struct envwatch ew;
 	a->common.env.drops_root = geteuid() == 0 && (a->user || a->group);
 	envwatch_begin(&ew, s->dir, &a->common.env);
@@ -281,65 +379,68 @@ static int run_tests(struct bonnie_args *a, struct bonnie_barrier *bar, struct m
 		free(runs);
 		return 1;
 	}
+	if (ro->drop_caches && geteuid() != 0) {
+		error("--drop-caches needs root before each test, but -u made the tests run as uid "
+		      "%d; use -u root or leave --drop-caches out (nothing was run)", (int)geteuid());
+		run_env_free(envwatch_end(&ew));
+		free(runs);
+		return 1;
+	}
 	if (!json)
 		env_text_header(ew.env, "", text);
 	/* a report that cannot be written is not worth the test: say so now */
 	if (!json && text == stdout && output_check(stdout, "the report", NULL) < 0)
-		status = 1;
+		l.status = 1;
 
-	if (!status && !json && a->repeats_given && s->repeats > 1 &&
+	if (!l.status && !json && a->repeats_given && s->repeats > 1 &&
 	    (rc0 = bonnie_report_csv_header(stdout)) < 0)
-		status = write_failed(rc0, stdout);
-	for (unsigned i = 0; i < s->repeats && !status && !*stop; i++) {
-		struct bonnie_result *r = &runs[nr++];
-		int rc = bonnie_run(s, stop, r);
-		/* as bonnie++ 2.00a: every -x test reuses the first one's seed */
-		a->spec.seed = r->seed;
-		a->spec.have_seed = true;
-		if (ps.shown >= 0 && rc == 0)
-			progress_done(&ps);
-		else if (ps.shown >= 0)
-			fputc('\n', stderr);
-		ps.shown = -1;
-		if (ps.failed) {
-			error("waiting on the -y s semaphores failed: the test was stopped");
-			status = 1;
-			break;
-		}
-		if (rc == -EINTR || r->interrupted) {
-			warning("stopped by a signal: the test's files were removed");
-			break;
-		}
-		if (rc < 0) {
-			if (r->error_msg)
-				error("%s", r->error_msg);
-			else
-				error_errno(rc, "bonnie test %u failed", i + 1);
-			status = 1;
-			break;
-		}
-		if (!json && (rc = report_normal(a, r, text)) < 0)
-			status = write_failed(rc, text);
+		l.status = write_failed(rc0, stdout);
+	struct repeat_outcome out = { 0 };
+	if (repeat && !l.status) {
+		struct repeat_driver d = {
+			.opts = ro,
+			.run_one = repeat_one,
+			.add_figures = repeat_figures,
+			.arg = &l,
+		};
+		int st = repeat_loop(&d, &out);
+		if (st && st < 128 && !l.status)
+			l.status = st;
 	}
+	for (unsigned i = 0; !repeat && i < s->repeats && !l.status && !*stop; i++)
+		if (one_test(&l, i) < 0)
+			break;
+	size_t nr = l.nr;
+	int status = l.status;
 	struct run_env *env = envwatch_end(&ew);
 	memlimit_end(ml, env);
 	struct anomaly_input in;
 	bonnie_anomaly_input(s, runs, nr, &in);
 	anomaly_check(&in, env);
 	anomaly_check_memory_limit(env);
-	if (json && (rc0 = bonnie_report_json(s, runs, nr, env, stdout)) < 0)
+	struct report_json_extra extra = { repeat_json, &out };
+	if (json && (rc0 = bonnie_report_json_extra(s, runs, nr, env, repeat ? &extra : NULL,
+						    stdout)) < 0)
 		status = write_failed(rc0, stdout);
 	if (!json) {
 		env_text_footer(env, text);
-		if (!a->repeats_given && nr == 1 && !status && !runs[0].interrupted &&
-		    (rc0 = bonnie_report_csv(s, &runs[0], stdout)) < 0)
-			status = write_failed(rc0, stdout);
+		if (repeat && out.nr)
+			repeat_write_text(&out, text);
+		/* the CSV lines last, as bonnie++'s: one per finished test */
+		for (size_t i = 0; !a->repeats_given && (repeat || nr == 1) && i < nr && !status; i++)
+			if (!runs[i].interrupted && (rc0 = bonnie_report_csv(s, &runs[i], stdout)) < 0)
+				status = write_failed(rc0, stdout);
 		if (!status && output_check(text, "the report", NULL) < 0)
 			status = 1;
-	} else if (env->nr_warnings) {
-		fputs("iobench: the run raised warnings (also in the report):\n", stderr);
-		env_text_warnings(env, stderr);
+	} else {
+		if (repeat && out.nr)
+			repeat_write_text(&out, stderr);
+		if (env->nr_warnings) {
+			fputs("iobench: the run raised warnings (also in the report):\n", stderr);
+			env_text_warnings(env, stderr);
+		}
 	}
+	repeat_outcome_release(&out);
 	run_env_free(env);
 	for (size_t i = 0; i < nr; i++)
 		bonnie_result_release(&runs[i]);
@@ -362,6 +463,15 @@ static int bonnie_main(struct cmd_ctx *ctx, int argc, char **argv)
 	if (a.help) {
 		command_print_usage(ctx->cmd, stdout);
 		status = 0;
+		goto out;
+	}
+	if (cmd_common_check_repeat(&a.common.repeat, geteuid(), why, sizeof(why)) < 0) {
+		error("%s", why);
+		goto out;
+	}
+	if (a.repeats_given && repeat_wanted(&a.common.repeat)) {
+		error("-x and --repeat both repeat the test: give one (-x for bonnie++'s CSV "
+		      "lines, --repeat for the summary of the figures)");
 		goto out;
 	}
 	if (command_parsed(ctx, &a.common) < 0)
@@ -388,7 +498,8 @@ const struct command cmd_bonnie = {
 	.usage = bonnie_usage,
 	.usage_tail = bonnie_usage_tail,
 	.opts = bonnie_rows,
-	.common = COMMON_OUTPUT_FORMAT | COMMON_ALLOW_DESTROY | COMMON_READONLY | COMMON_HELP,
+	.common = COMMON_OUTPUT_FORMAT | COMMON_ALLOW_DESTROY | COMMON_READONLY | COMMON_REPEAT |
+		  COMMON_HELP,
 	.help_for = bonnie_help_for,
 	.flags = CMD_WATCHES_ENV,
 	.run = bonnie_main,

@@ -5,9 +5,11 @@
  */
 #include "cmd/common_opts.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sys/memcg.h"
@@ -68,6 +70,72 @@ static int set_memory_limit(void *dest, const struct cmdopt *o, const char *v, c
 	return 0;
 }
 
+/* --repeat N or --repeat auto[:W%] (W in (0, 100), the % optional). */
+static int set_repeat(void *dest, const struct cmdopt *o, const char *v, char *why, size_t len)
+{
+	struct repeat_opts *r = &((struct cmd_common *)dest)->repeat;
+	char *end;
+	if (!strncmp(v, "auto", 4) && (!v[4] || v[4] == ':')) {
+		double w = 5;
+		if (v[4] == ':') {
+			errno = 0;
+			w = strtod(v + 5, &end);
+			if (end == v + 5 || errno || (*end && strcmp(end, "%")) || !(w > 0 && w < 100)) {
+				snprintf(why, len, "bad --repeat '%s': auto:W%% takes a width W above 0 "
+					 "and below 100 percent, e.g. auto:5%%", v);
+				return -EINVAL;
+			}
+		}
+		r->automatic = true;
+		r->count = 0;
+		r->width = w / 100;
+		return 0;
+	}
+	errno = 0;
+	unsigned long n = strtoul(v, &end, 10);
+	if (!isdigit((unsigned char)*v) || *end || errno || n < 1 || n > REPEAT_COUNT_MAX) {
+		snprintf(why, len, "bad --repeat '%s': give a count from 1 to %u, or auto[:W%%]", v,
+			 REPEAT_COUNT_MAX);
+		return -EINVAL;
+	}
+	r->count = (unsigned)n;
+	r->automatic = false;
+	return 0;
+}
+
+static int set_max_repeat(void *dest, const struct cmdopt *o, const char *v, char *why,
+			  size_t len)
+{
+	struct repeat_opts *r = &((struct cmd_common *)dest)->repeat;
+	char *end;
+	errno = 0;
+	unsigned long n = strtoul(v, &end, 10);
+	if (!isdigit((unsigned char)*v) || *end || errno || n < REPEAT_MIN_AUTO ||
+	    n > REPEAT_COUNT_MAX) {
+		snprintf(why, len, "bad --max-repeat '%s': give a count from %u (auto's minimum) to %u",
+			 v, REPEAT_MIN_AUTO, REPEAT_COUNT_MAX);
+		return -EINVAL;
+	}
+	r->max_reps = (unsigned)n;
+	return 0;
+}
+
+int cmd_common_check_repeat(const struct repeat_opts *r, unsigned euid, char *why, size_t len)
+{
+	if (r->max_reps && !r->automatic) {
+		snprintf(why, len, "--max-repeat bounds --repeat auto; with %s it means nothing",
+			 r->count ? "a fixed --repeat count" : "no --repeat");
+		return -EINVAL;
+	}
+	if (r->drop_caches && euid != 0) {
+		snprintf(why, len, "--drop-caches needs root: it writes /proc/sys/vm/drop_caches to "
+			 "drop the whole page cache before each repetition; run as root or leave "
+			 "it out (nothing was run)");
+		return -EPERM;
+	}
+	return 0;
+}
+
 #define OFF(f) offsetof(struct cmd_common, f)
 
 const struct cmdopt cmd_common_rows[] = {
@@ -95,7 +163,18 @@ const struct cmdopt cmd_common_rows[] = {
 	  "than SIZE is read from the device however much RAM the machine has; the cgroup is "
 	  "removed afterwards. Needs write access to the memory cgroup (root); refused where "
 	  "none can be made" },
-	/* issue 13: { "db", ... COMMON_DB ... }, { "label", ... }, { "repeat", ... } */
+	{ "repeat", 0, CMDOPT_REQARG, CMDOPT_CALL, 0, set_repeat, COMMON_REPEAT, "N|auto[:W%]",
+	  "run the whole workload N times and summarize every headline figure (median, its 95% "
+	  "confidence interval, CV, min/max, outliers); auto repeats until each figure's 95% "
+	  "confidence interval of the median is within W% (default 5%) of it: at least 6 "
+	  "times (the fewest that give a 95% interval), at most --max-repeat" },
+	{ "max-repeat", 0, CMDOPT_REQARG, CMDOPT_CALL, 0, set_max_repeat, COMMON_REPEAT, "N",
+	  "the most repetitions --repeat auto runs (default 10, at least 3)" },
+	{ "drop-caches", 0, CMDOPT_NOARG, CMDOPT_TRUE, OFF(repeat.drop_caches), NULL,
+	  COMMON_REPEAT, NULL,
+	  "sync and drop the page cache, dentries and inodes (/proc/sys/vm/drop_caches = 3) "
+	  "before each repetition, so each starts cold; needs root" },
+	/* issue 13: { "db", ... COMMON_DB ... }, { "label", ... } */
 	{ "help", 'h', CMDOPT_NOARG, CMDOPT_HELP, 0, NULL, COMMON_HELP, NULL, "this text" },
 	CMDOPT_END,
 };

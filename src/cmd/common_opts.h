@@ -25,8 +25,22 @@ enum cmd_common_bits {
 	COMMON_ENVWATCH      = 1 << 4, /* --monitor-interval, --no-monitor, --warn-slab,
 					  --memory-limit: given by CMD_WATCHES_ENV */
 	COMMON_HELP          = 1 << 5, /* -h, --help: print the usage and stop */
-	/* issue 13: COMMON_DB, COMMON_LABEL, COMMON_REPEAT */
+	COMMON_REPEAT        = 1 << 6, /* --repeat=N|auto[:W%], --max-repeat=N, --drop-caches */
+	/* issue 13: COMMON_DB, COMMON_LABEL */
 };
+
+/* --repeat, --max-repeat, --drop-caches (cmd/repeat.h runs them). */
+struct repeat_opts {
+	unsigned count;      /* --repeat N: run N times; 0 = not given (once) */
+	bool automatic;      /* --repeat auto[:W%] */
+	double width;        /* W as a fraction (auto), default 0.05 */
+	unsigned max_reps;   /* --max-repeat, default REPEAT_MAX_DEFAULT; 0 = not given */
+	bool drop_caches;    /* --drop-caches: sync and drop the page cache before each */
+};
+
+#define REPEAT_MAX_DEFAULT 10
+#define REPEAT_MIN_AUTO 3    /* auto never stops before this many */
+#define REPEAT_COUNT_MAX 10000
 
 struct cmd_common {
 	const char *output_format;        /* NULL: the command's default */
@@ -34,11 +48,16 @@ struct cmd_common {
 	struct cmdopt_list allow_destroy; /* each a DEVICE, not empty */
 	bool readonly;
 	struct envwatch_opts env;         /* defaults from envwatch_opts_init */
+	struct repeat_opts repeat;        /* COMMON_REPEAT */
 };
 
 extern const struct cmdopt cmd_common_rows[];
 
 void cmd_common_init(struct cmd_common *c);
 void cmd_common_release(struct cmd_common *c);
+/* The --repeat options agree with each other and with the user running
+ * them (--drop-caches needs root: euid 0): 0, or -EINVAL / -EPERM with a
+ * one-line message in why. Checked before anything runs. */
+int cmd_common_check_repeat(const struct repeat_opts *r, unsigned euid, char *why, size_t len);
 
 #endif

@@ -22,6 +22,7 @@
 
 #include "cmd/output.h"
 #include "cmd/quick_dev.h"
+#include "cmd/repeat.h"
 #include "cmd/runner.h"
 #include "engines/engine.h"
 #include "report/env_report.h"
@@ -39,6 +40,7 @@ static const char quick_usage[] =
 	"                     [--no-flush] [--output-format=table|json|normal]\n"
 	"                     [--allow-destroy=DEVICE] [--memory-limit=SIZE] [--no-monitor]\n"
 	"                     [--monitor-interval=SEC] [--warn-slab=SIZE]\n"
+	"                     [--repeat=N|auto[:W%]] [--max-repeat=N] [--drop-caches]\n"
 	"\n"
 	"Measure DIR (default .) the way CrystalDiskMark does: sequential 1 MiB\n"
 	"read and write at queue depth 8 and 1, random 4 KiB read and write at\n"
@@ -66,6 +68,11 @@ static const char quick_usage[] =
 	"(mounted, swap, held by md/dm) is refused even then. MB/s are 10^6 bytes\n"
 	"per second (hdparm's MB are MiB). Several paths must all be block devices;\n"
 	"other formats than the table take one device.\n"
+	"\n"
+	"--repeat runs the whole table N times (or, with auto, until every figure's\n"
+	"95% confidence interval of the median is within W; see 'iobench help run'),\n"
+	"printing each table and then the summary per row, direction and figure;\n"
+	"on a directory only.\n"
 	"\n"
 	"options:\n";
 
@@ -216,6 +223,71 @@ static void print_table(const struct run_result *r, const bool *ran, const char 
 	}
 }
 
+/* What the table says about the run, and the format asked. */
+struct quick_table {
+	const bool *ran;
+	const char *dir, *size, *runtime, *engine;
+	bool direct, flush;
+	unsigned formats; /* 0: the table */
+};
+
+/* One run's table (with the machine around it) when no format was
+ * asked, else the report in formats (nothing when they are none). */
+static void quick_show(const struct quick_table *q, const struct run_result *res,
+		       unsigned formats)
+{
+	if (formats) {
+		report_write(res, formats, stdout);
+	} else if (!q->formats) {
+		env_text_header(res->env, "", stdout);
+		print_table(res, q->ran, q->dir, q->size, q->runtime, q->engine, q->direct, q->flush);
+		env_text_footer(res->env, stdout);
+	}
+}
+
+#define QUICK_JSON ((unsigned)(REPORT_JSON | REPORT_JSONPLUS))
+
+static void quick_show_rep(void *arg, const struct repetition *rep)
+{
+	const struct quick_table *q = arg;
+	unsigned text = q->formats & ~QUICK_JSON;
+	if (!rep->run->nr_jobs || (q->formats && !text))
+		return;
+	printf("%srepetition %zu%s\n", rep->index ? "\n" : "", rep->index + 1,
+	       rep->interrupted ? " (interrupted by a signal: not in the summary)" : "");
+	quick_show(q, rep->run, text);
+	fflush(stdout);
+}
+
+/* --repeat: the table (or the text report) per repetition, then the
+ * summary; JSON once at the end, as 'iobench run' writes it. */
+static int quick_repeat(const struct job_list *l, const struct runner_args *ra,
+			const struct quick_table *q)
+{
+	bool json = q->formats & (REPORT_JSON | REPORT_JSONPLUS);
+	struct error_capture errs = { 0 };
+	if (json)
+		error_capture_begin(&errs);
+	struct repeat_outcome out;
+	int status = runner_repeat(l, ra, quick_show_rep, (void *)q, &out);
+	error_capture_end();
+	bool measured = out.nr && out.reps[out.nr - 1].run->nr_jobs;
+	if (json && measured)
+		runner_repeat_write_json(&out, q->formats & REPORT_JSONPLUS, stdout);
+	else if (json && status)
+		report_write_json_error((const char *const *)errs.msgs, errs.nr, stdout);
+	error_capture_release(&errs);
+	if (out.nr)
+		repeat_write_text(&out, json ? stderr : stdout);
+	if (out.stopped_by == REPEAT_BY_SIGNAL)
+		warning("stopped by a signal during repetition %zu: the results above cover the "
+			"time until then", out.nr);
+	if (output_check(stdout, q->formats ? "the report" : "the table", NULL) < 0 && status == 0)
+		status = 1;
+	repeat_outcome_release(&out);
+	return status;
+}
+
 /* The directory form; the block-device form is quick_dev.c's. */
 static int quick_dir(const char *dir, const struct quick_opts *o, struct runner_args *ra)
 {
@@ -239,6 +311,14 @@ static int quick_dir(const char *dir, const struct quick_opts *o, struct runner_
 		warning("'%s' does not support O_DIRECT: figures include the page cache", dir);
 	ra->env_path = dir;
 	ra->words = &anomaly_words_quick;
+	struct quick_table qt = { ran, dir, size, runtime, engine, direct, flush, o->formats };
+	if (repeat_wanted(ra->repeat)) {
+		int rst = quick_repeat(&l, ra, &qt);
+		unlink(path); /* once, after the last repetition: each reuses the file */
+		job_list_release(&l);
+		free(path);
+		return rst;
+	}
 	struct run_result res;
 	struct error_capture errs = { 0 };
 	bool json = o->formats & (REPORT_JSON | REPORT_JSONPLUS);
@@ -250,15 +330,8 @@ static int quick_dir(const char *dir, const struct quick_opts *o, struct runner_
 	if (!res.nr_jobs && json && status)
 		report_write_json_error((const char *const *)errs.msgs, errs.nr, stdout);
 	error_capture_release(&errs);
-	if (res.nr_jobs) {
-		if (o->formats)
-			report_write(&res, o->formats, stdout);
-		else {
-			env_text_header(res.env, "", stdout);
-			print_table(&res, ran, dir, size, runtime, engine, direct, flush);
-			env_text_footer(res.env, stdout);
-		}
-	}
+	if (res.nr_jobs)
+		quick_show(&qt, &res, o->formats);
 	if (output_check(stdout, o->formats ? "the report" : "the table", NULL) < 0 && status == 0)
 		status = 1;
 	run_result_release(&res);
@@ -288,6 +361,11 @@ static int run_quick(struct cmd_ctx *ctx, int argc, char **argv)
 		goto out;
 	}
 	ra.env = common.env;
+	ra.repeat = &common.repeat;
+	if (cmd_common_check_repeat(&common.repeat, geteuid(), why, sizeof(why)) < 0) {
+		error("%s", why);
+		goto out;
+	}
 	const char **paths = q.paths.v;
 	size_t np = q.paths.n, nbdev = q.nbdev, na = common.allow_destroy.n;
 	const char *fmt = common.output_format ? common.output_format : "table";
@@ -304,6 +382,11 @@ static int run_quick(struct cmd_ctx *ctx, int argc, char **argv)
 		goto out;
 	}
 	if (np && nbdev == np) {
+		if (repeat_wanted(&common.repeat)) {
+			error("--repeat and --drop-caches are for quick on a directory; on block "
+			      "devices run 'iobench quick DEVICE' once per repetition");
+			goto out;
+		}
 		status = quick_devices(paths, np, o, &ra);
 		goto out;
 	}
@@ -335,7 +418,7 @@ const struct command cmd_quick = {
 	.summary = "a one-minute CrystalDiskMark-like table for a directory or block devices",
 	.usage = quick_usage,
 	.opts = quick_rows,
-	.common = COMMON_OUTPUT_FORMAT | COMMON_ALLOW_DESTROY | COMMON_HELP,
+	.common = COMMON_OUTPUT_FORMAT | COMMON_ALLOW_DESTROY | COMMON_REPEAT | COMMON_HELP,
 	.help_for = quick_help_for,
 	.flags = CMD_WATCHES_ENV,
 	.run = run_quick,

@@ -55,6 +55,23 @@ static const char run_usage_tail[] =
 	"monitor window, and naming its group and jobs; what could not be watched\n"
 	"is listed too. All of it is in the JSON under \"iobench\".\n"
 	"\n"
+	"--repeat N runs the whole workload N times, each repetition a run of its\n"
+	"own (a read job's existing file reused, a write job's laid out as always),\n"
+	"its report printed as it ends, then a summary per job, direction and figure\n"
+	"(bw KiB/s, iops, clat p50 and p99 ns): median, the 95% confidence interval\n"
+	"of the median (order statistics; none below 6 values, where [min, max] and\n"
+	"its coverage are given), cv, min/max, n and Tukey's outliers by repetition,\n"
+	"kept. --repeat auto[:W%] stops when every figure's interval is within W\n"
+	"(default 5%) of its median, after 6 repetitions at the earliest (the fewest\n"
+	"that give a 95% interval), or at --max-repeat, and says which figure\n"
+	"decided. A signal keeps the repetition it interrupted, marked, out of the\n"
+	"summary. The JSON keeps fio's keys for the last repetition and adds\n"
+	"\"repetitions\" (each one's times, status and whole document as \"result\")\n"
+	"and \"repeat_summary\" (mode, stopped_by, deciding_figure, decision and\n"
+	"per figure name, job, ddir, figure, unit, n, median, ci_lo, ci_hi,\n"
+	"ci_confidence, ci_95, ci_rel_lo_pct, ci_rel_hi_pct, mean, stddev, cv, min,\n"
+	"max, q1, q3, values, outliers) under \"iobench\".\n"
+	"\n"
 	"Device guard: before a job writes to or trims a block device (also one\n"
 	"named through a symlink such as /dev/disk/by-id/...), iobench refuses when\n"
 	"the device, one of its partitions or its whole disk is mounted, used as\n"
@@ -256,10 +273,13 @@ static int run_run(struct cmd_ctx *ctx, int argc, char **argv)
 	ra.readonly = common.readonly;
 	ra.env = common.env;
 	ra.progress = cl.progress;
+	if (rc == 0 && (rc = cmd_common_check_repeat(&common.repeat, geteuid(), why, sizeof(why))) > 0)
+		rc = 0;
 	if (rc < 0) {
 		status = bad_flag(&ra, why);
 		goto out;
 	}
+	ra.repeat = &common.repeat;
 	if (command_parsed(ctx, &common) < 0)
 		goto out;
 	const char **files = cl.files.v, **sets = cl.sets.v, **allow = common.allow_destroy.v;
@@ -328,7 +348,7 @@ const struct command cmd_run = {
 	.usage_tail = run_usage_tail,
 	.opts = run_rows,
 	.common = COMMON_OUTPUT_FORMAT | COMMON_OUTPUT | COMMON_ALLOW_DESTROY | COMMON_READONLY |
-		  COMMON_HELP,
+		  COMMON_REPEAT | COMMON_HELP,
 	.help_for = run_help_for,
 	.flags = CMD_WATCHES_ENV | CMD_FIO_ARGS,
 	.run = run_run,

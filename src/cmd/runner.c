@@ -10,6 +10,7 @@
 
 #include "cmd/memlimit.h"
 #include "cmd/output.h"
+#include "cmd/repeat.h"
 #include "cmd/signals.h"
 #include "report/env_report.h"
 #include "report/report.h"
@@ -139,7 +140,7 @@ int runner_run(const struct job_list *list, const struct runner_args *ra, struct
 }
 
 /* fio's start-of-run lines: one per job definition, then the thread count. */
-static void print_job_lines(const struct job_list *list, FILE *out)
+void runner_print_job_lines(const struct job_list *list, FILE *out)
 {
 	struct job_list x;
 	workload_expand(list, &x);
@@ -152,7 +153,7 @@ static void print_job_lines(const struct job_list *list, FILE *out)
 	job_list_release(&x); /* the caller flushes and checks */
 }
 
-static FILE *open_output(const struct runner_args *ra)
+FILE *runner_open_output(const struct runner_args *ra)
 {
 	if (!ra->output_path)
 		return stdout;
@@ -168,7 +169,7 @@ static FILE *open_output(const struct runner_args *ra)
 }
 
 /* Check and close out; status stays what it was unless it was 0. */
-static int close_output(const struct runner_args *ra, FILE *out, int status)
+int runner_close_output(const struct runner_args *ra, FILE *out, int status)
 {
 	if (output_check(out, "the report", ra->output_path) < 0 && status == 0)
 		status = 1;
@@ -206,20 +207,22 @@ int runner_report_failure(const struct runner_args *ra, const struct error_captu
 		return 1;
 	if (!wants_json(formats))
 		return 1;
-	FILE *out = open_output(ra);
+	FILE *out = runner_open_output(ra);
 	if (!out)
 		return 1;
 	write_error_json(errs, out);
-	close_output(ra, out, 1);
+	runner_close_output(ra, out, 1);
 	return 1;
 }
 
 int runner_run_and_report(const struct job_list *list, const struct runner_args *ra)
 {
+	if (repeat_wanted(ra->repeat))
+		return runner_repeat_and_report(list, ra);
 	unsigned formats = REPORT_NORMAL;
 	if (ra->formats_text && report_parse_formats(ra->formats_text, &formats) < 0)
 		return 1;
-	FILE *out = open_output(ra);
+	FILE *out = runner_open_output(ra);
 	if (!out)
 		return 1;
 	/* a run that fails before it starts still gives a JSON document, and
@@ -235,13 +238,13 @@ int runner_run_and_report(const struct job_list *list, const struct runner_args 
 		if (wants_json(formats))
 			write_error_json(&errs, out);
 		error_capture_release(&errs);
-		return close_output(ra, out, 1);
+		return runner_close_output(ra, out, 1);
 	}
 	envwatch_begin(&ew, runner_env_path(list, ra, &tmp), &ra->env);
 	free(tmp);
 	if (formats & REPORT_NORMAL) {
 		env_text_header(ew.env, "", out);
-		print_job_lines(list, out);
+		runner_print_job_lines(list, out);
 		/* where the start of the report cannot go, the rest cannot
 		 * either: refuse to run rather than measure for nothing */
 		if (output_check(out, "the report", ra->output_path) < 0) {
@@ -250,7 +253,7 @@ int runner_run_and_report(const struct job_list *list, const struct runner_args 
 			struct run_env *env = envwatch_end(&ew);
 			memlimit_end(&ml, env);
 			run_env_free(env);
-			close_output(ra, out, 1);
+			runner_close_output(ra, out, 1);
 			return 1;
 		}
 	}
@@ -275,7 +278,7 @@ int runner_run_and_report(const struct job_list *list, const struct runner_args 
 	}
 	if (res.interrupted)
 		warning("stopped by a signal: the results above cover the time until then");
-	status = close_output(ra, out, status);
+	status = runner_close_output(ra, out, status);
 	run_result_release(&res);
 	return status;
 }

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "cmd/common_opts.h"
 #include "cmd/envwatch.h"
 #include "workload/anomaly.h"
 #include "workload/jobspec.h"
@@ -29,6 +30,7 @@ struct runner_args {
 				     job's directory or file */
 	const struct anomaly_words *words; /* how the warnings' advice names options;
 					      NULL = fio's job options */
+	const struct repeat_opts *repeat;  /* --repeat, --drop-caches; NULL = run once */
 };
 
 void runner_args_init(struct runner_args *ra);
@@ -39,6 +41,29 @@ struct error_capture;
 int runner_report_failure(const struct runner_args *ra, const struct error_capture *errs);
 /* Run and report; returns the exit status (0, 1, or 128+signal). */
 int runner_run_and_report(const struct job_list *list, const struct runner_args *ra);
+/* The same under --repeat (runner_repeat.c): every repetition's report
+ * in the text formats as it finishes, then the summary; JSON once at the
+ * end (runner_repeat_write_json). runner_run_and_report calls it when
+ * ra->repeat asks. */
+int runner_repeat_and_report(const struct job_list *list, const struct runner_args *ra);
+struct repeat_outcome;
+/* Run the repetitions only, each through runner_run; show(arg, rep) after
+ * each (or NULL). Returns the exit status; release *o with
+ * repeat_outcome_release. */
+struct repetition;
+int runner_repeat(const struct job_list *list, const struct runner_args *ra,
+		  void (*show)(void *arg, const struct repetition *rep), void *arg,
+		  struct repeat_outcome *o);
+/* The JSON of a repeated run: the last repetition's document (fio's keys
+ * as for one run) with "repetitions" (each one's whole document under
+ * "result") and "repeat_summary" added under "iobench". */
+int runner_repeat_write_json(const struct repeat_outcome *o, bool plus, FILE *out);
+/* fio's start-of-run lines (job lines, "Starting N threads"). */
+void runner_print_job_lines(const struct job_list *list, FILE *out);
+/* --output (stdout when not given) opened through the device guard, or
+ * NULL after printing why; closed and checked, the status kept unless 0. */
+FILE *runner_open_output(const struct runner_args *ra);
+int runner_close_output(const struct runner_args *ra, FILE *out, int status);
 /* Run only; fills *res, with res->env: the system captured at the start,
  * the monitor series and the anomaly warnings. Returns the exit status as
  * above. */

@@ -16,7 +16,8 @@
  * next number 1, 2, 3... in queue order, which every:N selects; offset:OFF
  * selects every I/O whose range covers OFF, in any file and pass; random:PCT
  * draws from a stream seeded by randseed (and the clone number), one stream
- * per selector, so a run repeats exactly.
+ * per selector, so a run repeats exactly (unless randrepeat=0 and no
+ * randseed: then each run draws anew, as fio's random offsets do).
  *
  * Corrupt bytes are deterministic: with offset:OFF the byte at OFF itself
  * (each listed offset the I/O covers), with every:N and random:PCT the byte
@@ -158,6 +159,10 @@ static int faulty_init(struct engine_ctx *ctx)
 		f->inner.priv = xcalloc(1, in->priv_size);
 	uint64_t seed = (s->randseed_set ? s->randseed : 0x6661756c7479ULL) +
 			0x9e3779b97f4a7c15ULL * s->jobnum;
+	/* randrepeat=0 without randseed: a different draw each run, as the
+	 * job's own offsets and buffers get (fio's meaning of randrepeat) */
+	if (!s->randrepeat && !s->randseed_set)
+		seed ^= now_ns();
 	rng_seed(&f->rng_fail, seed ^ 0x1);
 	rng_seed(&f->rng_corrupt, seed ^ 0x2);
 	rng_seed(&f->rng_delay, seed ^ 0x3);

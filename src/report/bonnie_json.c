@@ -6,7 +6,8 @@
  *                 "aggregate": { PHASE: {...}, ... },
  *                 "copies": [ { "copy", "phases": { PHASE: {...} } } ] } ],
  *     "sysinfo", "monitor", "process_io", "unwatched", "warnings"
- *     (report/env_report.h) }
+ *     (report/env_report.h), and with --repeat "iobench": { "repetitions",
+ *     "repeat_summary" } (cmd/repeat.h) }
  * where PHASE is a CSV name (putc ... ran_del) and a phase that ran is
  *   { "ran": true, "too_short", "rate", "rate_unit", "work", "work_unit",
  *     "elapsed_s", "cpu_pct", "sched_busy_pct", "repeats",
@@ -19,6 +20,7 @@
 
 #include "report/env_report.h"
 #include "report/internal.h"
+#include "report/report.h"
 #include "util/json.h"
 
 #define MIB (1024ull * 1024)
@@ -139,6 +141,13 @@ static void run(struct json_writer *w, const struct bonnie_result *r, size_t i)
 int bonnie_report_json(const struct bonnie_spec *s, const struct bonnie_result *runs,
 		       size_t nr, const struct run_env *env, FILE *out)
 {
+	return bonnie_report_json_extra(s, runs, nr, env, NULL, out);
+}
+
+int bonnie_report_json_extra(const struct bonnie_spec *s, const struct bonnie_result *runs,
+			     size_t nr, const struct run_env *env,
+			     const struct report_json_extra *extra, FILE *out)
+{
 	struct json_writer w;
 	json_init(&w, out);
 	json_object_begin(&w);
@@ -152,6 +161,11 @@ int bonnie_report_json(const struct bonnie_spec *s, const struct bonnie_result *
 		run(&w, &runs[i], i);
 	json_array_end(&w);
 	env_json_members(&w, env);
+	if (extra) {
+		json_kv_object_begin(&w, "iobench");
+		extra->write(&w, extra->arg);
+		json_object_end(&w);
+	}
 	json_object_end(&w);
 	int rc = json_finish(&w);
 	errno = 0;

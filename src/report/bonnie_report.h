@@ -44,6 +44,12 @@ int bonnie_report_csv(const struct bonnie_spec *s, const struct bonnie_result *r
  * layout in `iobench help bonnie`. Returns 0 or -EIO/-EINVAL. */
 int bonnie_report_json(const struct bonnie_spec *s, const struct bonnie_result *runs,
 		       size_t nr, const struct run_env *env, FILE *out);
+/* The same with extra members in an "iobench" object at the end (--repeat's
+ * repetitions and summary; NULL: no such object). */
+struct report_json_extra;
+int bonnie_report_json_extra(const struct bonnie_spec *s, const struct bonnie_result *runs,
+			     size_t nr, const struct run_env *env,
+			     const struct report_json_extra *extra, FILE *out);
 
 /* The per-phase device table printed after the text table (one line per
  * phase and device: r/s w/s rMiB/s wMiB/s r_await w_await aqu-sz %util,

@@ -21,7 +21,7 @@
 #include "util/json.h"
 
 struct json_ctx {
-	struct json_writer w;
+	struct json_writer *w;
 	bool plus;
 };
 
@@ -65,7 +65,7 @@ static void json_job_opts(struct json_writer *w, const struct run_result *r, con
 static void json_lat(struct json_ctx *c, const char *key, const struct runstat *s,
 		     const struct hist *h, bool pct, const struct job_spec *spec)
 {
-	struct json_writer *w = &c->w;
+	struct json_writer *w = c->w;
 	struct stat_figures f;
 
 	stat_figures(s, &f);
@@ -106,7 +106,7 @@ static void json_lat(struct json_ctx *c, const char *key, const struct runstat *
 static void json_dir(struct json_ctx *c, const struct job_result *j, enum ddir d,
 		     const struct report_group *g)
 {
-	struct json_writer *w = &c->w;
+	struct json_writer *w = c->w;
 	const struct dir_result *dr = &j->dir[d];
 	const struct job_spec *s = j->spec;
 	struct dir_figures f;
@@ -158,7 +158,7 @@ static void json_entry(struct json_ctx *c, const struct run_result *r, const str
 {
 	static const char *const level_keys[] = { "1", "2", "4", "8", "16", "32", ">=64" };
 	static const char *const sc_keys[] = { "0", "4", "8", "16", "32", "64", ">=64" };
-	struct json_writer *w = &c->w;
+	struct json_writer *w = c->w;
 	const struct job_spec *s = j->spec;
 	struct report_group g;
 	double dist[NR_IODEPTH_BUCKETS];
@@ -270,7 +270,8 @@ static void json_groups(struct json_writer *w, const struct run_result *r)
 }
 
 /* What iobench adds to fio's layout, all under one key. */
-static void json_iobench(struct json_writer *w, const struct run_result *r)
+static void json_iobench(struct json_writer *w, const struct run_result *r,
+			 const struct report_json_extra *extra)
 {
 	json_kv_object_begin(w, "iobench");
 	json_kv_string(w, "version", IOBENCH_VERSION);
@@ -305,15 +306,16 @@ static void json_iobench(struct json_writer *w, const struct run_result *r)
 	json_array_end(w);
 	json_groups(w, r);
 	env_json_members(w, r->env);
+	if (extra)
+		extra->write(w, extra->arg);
 	json_object_end(w);
 }
 
-int report_write_json(const struct run_result *r, bool plus, FILE *out)
+void report_json_run_object(struct json_writer *w, const struct run_result *r, bool plus,
+			    const struct report_json_extra *extra)
 {
-	struct json_ctx c = { .plus = plus };
-	struct json_writer *w = &c.w;
+	struct json_ctx c = { .w = w, .plus = plus };
 
-	json_init(w, out);
 	json_object_begin(w);
 	json_kv_string(w, "fio version", REPORT_VERSION_STRING);
 	json_kv_uint(w, "timestamp", r->timestamp);
@@ -332,7 +334,20 @@ int report_write_json(const struct run_result *r, bool plus, FILE *out)
 			json_disk(w, &r->disks[i]);
 		json_array_end(w);
 	}
-	json_iobench(w, r);
+	json_iobench(w, r, extra);
 	json_object_end(w);
-	return json_finish(w);
+}
+
+int report_write_json_extra(const struct run_result *r, bool plus,
+			    const struct report_json_extra *extra, FILE *out)
+{
+	struct json_writer w;
+	json_init(&w, out);
+	report_json_run_object(&w, r, plus, extra);
+	return json_finish(&w);
+}
+
+int report_write_json(const struct run_result *r, bool plus, FILE *out)
+{
+	return report_write_json_extra(r, plus, NULL, out);
 }

@@ -36,6 +36,21 @@ int report_write(const struct run_result *r, unsigned formats, FILE *out);
  * Returns 0 or -EIO if writing failed. */
 int report_write_json_error(const char *const *msgs, size_t nr, FILE *out);
 
+/* More members of the JSON's "iobench" object (the repetitions of
+ * --repeat): write() is called inside it, after iobench's own members. */
+struct json_writer;
+struct report_json_extra {
+	void (*write)(struct json_writer *w, void *arg);
+	void *arg;
+};
+/* report_write_json with extra (NULL: none). */
+int report_write_json_extra(const struct run_result *r, bool plus,
+			    const struct report_json_extra *extra, FILE *out);
+/* The JSON object of r into w, as a value where w expects one (a whole
+ * document, an array element, a member's value). */
+void report_json_run_object(struct json_writer *w, const struct run_result *r, bool plus,
+			    const struct report_json_extra *extra);
+
 /* One format each (report_write calls these). */
 int report_write_normal(const struct run_result *r, FILE *out);
 int report_write_json(const struct run_result *r, bool plus, FILE *out);

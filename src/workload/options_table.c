@@ -90,7 +90,7 @@ const struct option_def option_table[] = {
 	BOOL("userspace_reap", userspace_reap, "0", "libaio: read completions from the ring in user space when reaping with minimum 0"),
 	/* the faulty engine (iobench's own): wraps faulty_engine, injects faults */
 	FUNC("faulty_engine", opt_cb_faulty_engine, "str", "psync", "faulty: the engine it wraps and passes every I/O to (sync or async)"),
-	FUNC("faulty_fail", opt_cb_faulty_fail, "selector", "none", "faulty: I/Os to fail with faulty_errno: none, every:N (the Nth, 2Nth... read/write), offset:OFF[,OFF...] (I/Os covering a byte offset) or random:PCT (seeded by randseed)"),
+	FUNC("faulty_fail", opt_cb_faulty_fail, "selector", "none", "faulty: I/Os to fail with faulty_errno: none, every:N (the Nth, 2Nth... read/write), offset:OFF[,OFF...] (I/Os covering a byte offset) or random:PCT (seeded by randseed; anew each run with randrepeat=0 and no randseed)"),
 	FUNC("faulty_errno", opt_cb_faulty_errno, "errno", "EIO", "faulty: the error failed I/Os get, by name (EIO, ENOSPC, EINVAL...) or number"),
 	FUNC("faulty_dir", opt_cb_faulty_dir, "str", "any", "faulty: act on read, write or any I/Os (the others pass untouched and are not counted by every:N)"),
 	FUNC("faulty_corrupt", opt_cb_faulty_corrupt, "selector", "none", "faulty: I/Os whose data gets one byte inverted (xor 0xff): a read after it completes, a write before the inner engine gets it; the byte at each offset:OFF, else the middle byte (offset + len/2)"),

@@ -1,0 +1,177 @@
+/*
+ * run's and quick's side of --repeat (runner.h, cmd/repeat.h): each
+ * repetition is one runner_run (its own system capture, monitor and
+ * warnings, as a run of its own); `run` prints each one's text report as
+ * it finishes, headed "repetition K of N", then the summary; the JSON is
+ * written once at the end: the last repetition's document, with every
+ * repetition's whole document and the summary under "iobench".
+ */
+#include "cmd/runner.h"
+
+#include <stdlib.h>
+
+#include "cmd/output.h"
+#include "cmd/repeat.h"
+#include "report/env_report.h"
+#include "report/repeat_figs.h"
+#include "report/report.h"
+#include "util/error.h"
+#include "util/json.h"
+#include "util/xmalloc.h"
+
+struct run_arg {
+	const struct job_list *list;
+	const struct runner_args *ra;
+	void (*show)(void *arg, const struct repetition *rep);
+	void *show_arg;
+};
+
+static int run_one(void *arg, struct repetition *rep)
+{
+	struct run_arg *a = arg;
+	rep->run = xcalloc(1, sizeof(*rep->run));
+	int status = runner_run(a->list, a->ra, rep->run);
+	rep->interrupted = rep->run->interrupted;
+	return status;
+}
+
+static void add_figures(struct rep_table *t, const struct repetition *rep)
+{
+	rep_figs_add_run(t, rep->index, rep->run);
+}
+
+static void show(void *arg, const struct repetition *rep)
+{
+	struct run_arg *a = arg;
+	if (a->show)
+		a->show(a->show_arg, rep);
+}
+
+int runner_repeat(const struct job_list *list, const struct runner_args *ra,
+		  void (*show_fn)(void *arg, const struct repetition *rep), void *arg,
+		  struct repeat_outcome *o)
+{
+	struct run_arg a = { list, ra, show_fn, arg };
+	struct repeat_driver d = {
+		.opts = ra->repeat,
+		.run_one = run_one,
+		.add_figures = add_figures,
+		.show = show,
+		.arg = &a,
+	};
+	return repeat_loop(&d, o);
+}
+
+struct json_arg {
+	bool plus;
+};
+
+static void rep_json(struct json_writer *w, const struct repetition *rep, void *arg)
+{
+	struct json_arg *a = arg;
+	report_json_run_object(w, rep->run, a->plus, NULL);
+}
+
+struct extra_arg {
+	const struct repeat_outcome *o;
+	struct json_arg ja;
+};
+
+static void extra(struct json_writer *w, void *arg)
+{
+	struct extra_arg *x = arg;
+	repeat_write_json(x->o, w, rep_json, &x->ja);
+}
+
+int runner_repeat_write_json(const struct repeat_outcome *o, bool plus, FILE *out)
+{
+	if (!o->nr)
+		return 0;
+	struct extra_arg x = { .o = o, .ja = { plus } };
+	struct report_json_extra e = { extra, &x };
+	return report_write_json_extra(o->reps[o->nr - 1].run, plus, &e, out);
+}
+
+/* run's text formats, per repetition as it finishes. */
+struct show_arg {
+	const struct runner_args *ra;
+	unsigned formats;
+	FILE *out;
+	int wrc;             /* the first failed write */
+	size_t limit;        /* N, or auto's maximum */
+	bool automatic;
+};
+
+static void show_run(void *arg, const struct repetition *rep)
+{
+	struct show_arg *s = arg;
+	unsigned text = s->formats & (REPORT_NORMAL | REPORT_TERSE);
+	const struct run_result *r = rep->run;
+	if (!text || !r->nr_jobs || s->wrc)
+		return;
+	if (s->formats & REPORT_NORMAL) {
+		fprintf(s->out, "\nrepetition %zu %s %zu%s\n", rep->index + 1,
+			s->automatic ? "of at most" : "of", s->limit,
+			rep->interrupted ? " (interrupted by a signal: not in the summary)" : "");
+		env_text_header(r->env, "", s->out);
+	}
+	int rc = report_write(r, text, s->out);
+	if (rc < 0)
+		s->wrc = rc;
+	fflush(s->out);
+}
+
+int runner_repeat_and_report(const struct job_list *list, const struct runner_args *ra)
+{
+	unsigned formats = REPORT_NORMAL;
+	if (ra->formats_text && report_parse_formats(ra->formats_text, &formats) < 0)
+		return 1;
+	FILE *out = runner_open_output(ra);
+	if (!out)
+		return 1;
+	bool json = formats & (REPORT_JSON | REPORT_JSONPLUS);
+	if (formats & REPORT_NORMAL) {
+		runner_print_job_lines(list, out);
+		if (output_check(out, "the report", ra->output_path) < 0)
+			return runner_close_output(ra, out, 1);
+	}
+	struct show_arg sa = {
+		.ra = ra,
+		.formats = formats,
+		.out = out,
+		.automatic = ra->repeat->automatic,
+		.limit = ra->repeat->automatic ? (ra->repeat->max_reps ? ra->repeat->max_reps
+								: REPEAT_MAX_DEFAULT)
+					       : (ra->repeat->count ? ra->repeat->count : 1),
+	};
+	struct error_capture errs = { 0 };
+	if (json)
+		error_capture_begin(&errs);
+	struct repeat_outcome o;
+	int status = runner_repeat(list, ra, show_run, &sa, &o);
+	error_capture_end();
+	bool measured = o.nr && o.reps[o.nr - 1].run->nr_jobs;
+	int wrc = sa.wrc;
+	if (json && measured && !wrc)
+		wrc = runner_repeat_write_json(&o, formats & REPORT_JSONPLUS, out);
+	else if (json && !measured && status) {
+		const char *const *m = (const char *const *)errs.msgs;
+		report_write_json_error(m, errs.nr, out);
+	}
+	error_capture_release(&errs);
+	if ((formats & REPORT_NORMAL) && o.nr && !wrc)
+		repeat_write_text(&o, out);
+	else if (!(formats & REPORT_NORMAL) && o.nr)
+		repeat_write_text(&o, stderr); /* the summary on the terminal too */
+	if (wrc < 0) {
+		output_failed(out, wrc, "the report", ra->output_path);
+		if (status == 0)
+			status = 1;
+	}
+	if (o.stopped_by == REPEAT_BY_SIGNAL)
+		warning("stopped by a signal during repetition %zu: the results above cover the "
+			"time until then", o.nr);
+	status = runner_close_output(ra, out, status);
+	repeat_outcome_release(&o);
+	return status;
+}
