@@ -101,6 +101,7 @@ static int run_watched(const struct job_list *list, const struct runner_args *ra
 {
 	struct run_config cfg = {
 		.show_progress = ra->progress,
+		.progress_always = ra->progress_always,
 		.quiet = ra->quiet,
 		.stop = signals_install(),
 		.guard = {

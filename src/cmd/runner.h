@@ -18,6 +18,7 @@ struct runner_args {
 	const char *formats_text; /* --output-format, NULL = normal */
 	const char *output_path;  /* --output, NULL = stdout */
 	bool progress;            /* allow the progress line (still only on a tty) */
+	bool progress_always;     /* ... even when stderr is no terminal (--eta=always) */
 	bool quiet;               /* no "Laying out" notes */
 	const char *const *allow_destroy; /* --allow-destroy=DEVICE values */
 	size_t nr_allow_destroy;

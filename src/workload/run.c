@@ -331,7 +331,7 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 	diskres_begin(&disks);
 	uint64_t t0 = now_ns();
 	struct progress prog;
-	bool show = cfg->show_progress && isatty(STDERR_FILENO);
+	bool show = cfg->show_progress && (cfg->progress_always || isatty(STDERR_FILENO));
 	if (show)
 		progress_init(&prog, jobs, nr, t0);
 

@@ -17,6 +17,7 @@
 
 struct run_config {
 	bool show_progress;          /* progress line on stderr (only on a terminal) */
+	bool progress_always;        /* ... on stderr whatever it is (--eta=always) */
 	bool quiet;                  /* no "Laying out" notes */
 	volatile sig_atomic_t *stop; /* set asynchronously to stop all jobs */
 	struct devguard_allow guard; /* --allow-destroy devices and --readonly, for
