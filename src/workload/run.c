@@ -121,7 +121,7 @@ static int setup_jobs(struct job *jobs, size_t nr, const struct job_list *l,
 					   j->spec->name, j->eng.ops->name);
 	}
 	for (size_t i = 0; i < nr; i++)
-		if ((rc = job_files_layout(&jobs[i], cfg->quiet)) < 0)
+		if ((rc = job_files_layout(&jobs[i], cfg->notes)) < 0)
 			return rc;
 	return 0;
 }
