@@ -218,11 +218,12 @@ static int run_run(struct cmd_ctx *ctx, int argc, char **argv)
 		error_capture_release(&errs);
 		goto out;
 	}
+	/* as fio: the command-line jobs first, then the job files */
+	if (parse && nj && jobfile_parse_args((int)nj, jobargs, &list, &jctx) < 0)
+		rc = -EINVAL;
 	for (size_t i = 0; parse && i < nf; i++)
 		if (run_parse_file(files[i], (unsigned)i, &list, &jctx) < 0)
 			rc = -EINVAL;
-	if (parse && nj && jobfile_parse_args((int)nj, jobargs, &list, &jctx) < 0)
-		rc = -EINVAL;
 	if (!rc)
 		run_keep_sections(&list, &cl.sections);
 	if (!rc && !list.nr)
