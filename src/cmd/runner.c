@@ -142,12 +142,18 @@ int runner_run(const struct job_list *list, const struct runner_args *ra, struct
 }
 
 /* The warnings the run raised (warning(): a preallocation that failed, the
- * monitor that could not start, ...) become warnings of the report. */
-static void keep_warnings(const struct error_capture *errs, struct run_env *env)
+ * monitor that could not start, an error continue_on_error let pass, ...)
+ * become warnings of the report; a run that failed (status) prints them on
+ * stderr too, next to its errors, if they were not echoed already. */
+static void keep_warnings(const struct error_capture *errs, struct run_env *env, int status)
 {
-	for (size_t i = 0; env && i < errs->nr_warnings; i++)
-		run_env_warn(env, "run-message", xstrdup(errs->warnings[i]), xstrdup(""),
-			     xstrdup(""));
+	for (size_t i = 0; i < errs->nr_warnings; i++) {
+		if (env)
+			run_env_warn(env, "run-message", xstrdup(errs->warnings[i]), xstrdup(""),
+				     xstrdup(""));
+		if (status && !errs->echo_warnings)
+			fprintf(stderr, "iobench: warning: %s\n", errs->warnings[i]);
+	}
 }
 
 /* fio's start-of-run lines: one per job definition, then the thread count. */
@@ -270,7 +276,7 @@ int runner_run_and_report(const struct job_list *list, const struct runner_args 
 	/* fio's notes ("Laying out IO file") are part of its normal report */
 	int status = run_watched(list, ra, &ew, &ml, formats & REPORT_NORMAL ? out : NULL, &res);
 	error_capture_end();
-	keep_warnings(&errs, res.env);
+	keep_warnings(&errs, res.env, status);
 	int wrc;
 	if (res.nr_jobs) {
 		if ((wrc = report_write(&res, formats, out)) < 0) {
