@@ -1,8 +1,8 @@
 /*
  * The table-driven command-line parser (cmdopt.h): one pass over argv,
  * each word an operand, a long option (exact, or in fio mode a unique
- * prefix or a foreign job option), or a group of letters; and the
- * messages for what is none of them.
+ * prefix, or a foreign job option by its name or a unique prefix), or a
+ * group of letters; and the messages for what is none of them.
  */
 #include "cmd/cmdopt.h"
 
@@ -167,6 +167,33 @@ static void unknown(const struct cmdopt_parser *p, const char *shown, int shown_
 	free(k);
 }
 
+/* A foreign option name[0..nlen) of the given kind: its value from
+ * "=..." (val) or, as its kind says, the next word. */
+static int take_foreign(const struct cmdopt_parser *p, int kind, const char *shown, int shown_len,
+			const char *name, size_t nlen, const char *val, int argc, char **argv,
+			int *i, char *why, size_t len)
+{
+	const struct cmdopt_foreign *fo = p->foreign;
+	if (!val && kind == CMDOPT_REQARG) {
+		if (*i + 1 >= argc)
+			return fail(why, len, "option '%.*s' needs a value", shown_len, shown);
+		val = argv[++*i];
+	} else if (!val && kind == CMDOPT_MAYBEARG && *i + 1 < argc && argv[*i + 1][0] != '-') {
+		val = argv[++*i];
+	}
+	int rc = fo->take(fo->arg, name, nlen, val, why, len);
+	return rc < 0 ? rc : 0;
+}
+
+/* The foreign kind of key[0..klen), or -1 (also outside fio mode). */
+static int foreign_kind(const struct cmdopt_parser *p, const char *key, size_t klen)
+{
+	const struct cmdopt_foreign *fo = p->foreign;
+	if (p->mode != CMDOPT_FIO || !fo || !fo->kind || !fo->take)
+		return -1;
+	return fo->kind(fo->arg, key, klen);
+}
+
 /* A long option's row found: its value from "=..." or the next word. */
 static int take_long(const struct cmdopt_parser *p, const struct hit *h, const char *word,
 		     const char *val, int argc, char **argv, int *i, char *why, size_t len)
@@ -174,11 +201,10 @@ static int take_long(const struct cmdopt_parser *p, const struct hit *h, const c
 	const struct cmdopt *r = h->row;
 	if (r->arg == CMDOPT_NOARG && val) {
 		/* fio mode: --readonly=1 is the job option readonly */
-		if (p->mode == CMDOPT_FIO && p->foreign && p->foreign->take) {
-			int rc = p->foreign->take(p->foreign->arg, word, why, len);
-			if (rc)
-				return rc < 0 ? rc : 0;
-		}
+		int kind = foreign_kind(p, r->name, strlen(r->name));
+		if (kind >= 0)
+			return take_foreign(p, kind, word, (int)(val - 1 - word), r->name,
+					    strlen(r->name), val, argc, argv, i, why, len);
 		return fail(why, len, "option '--%s' takes no value, not '%s'", r->name, val);
 	}
 	if (r->arg == CMDOPT_REQARG && !val) {
@@ -216,22 +242,20 @@ static int do_long(const struct cmdopt_parser *p, const char *word, const char *
 	size_t klen = eq ? (size_t)(eq - key) : strlen(key);
 	const char *val = eq ? eq + 1 : NULL;
 	int shown_len = (int)(key - word + klen);
-	bool fio = p->mode == CMDOPT_FIO;
-	const struct cmdopt_foreign *fo = fio ? p->foreign : NULL;
+	const struct cmdopt_foreign *fo = p->mode == CMDOPT_FIO ? p->foreign : NULL;
 	struct hit h;
 	if (!klen)
 		return NO_MATCH;
 	if (find_exact(p, key, klen, &h))
 		return take_long(p, &h, word, val, argc, argv, i, why, len);
-	if (fo && fo->take) {
-		int rc = fo->take(fo->arg, word, why, len);
-		if (rc)
-			return rc < 0 ? rc : 0;
-	}
-	if (!fio)
+	int kind = foreign_kind(p, key, klen);
+	if (kind >= 0)
+		return take_foreign(p, kind, word, shown_len, key, klen, val, argc, argv, i, why,
+				    len);
+	if (p->mode != CMDOPT_FIO)
 		return NO_MATCH;
 	/* getopt_long_only: a unique prefix, among the rows and the
-	 * foreign options alike (only the rows' are taken so far) */
+	 * foreign options alike */
 	const char *rows[MAX_NAMED], *foreign[MAX_NAMED];
 	size_t nr = find_prefix(p, key, klen, &h, rows);
 	size_t nf = fo && fo->prefixed ? fo->prefixed(fo->arg, key, klen, foreign, MAX_NAMED) : 0;
@@ -248,7 +272,11 @@ static int do_long(const struct cmdopt_parser *p, const char *word, const char *
 		}
 	if (nr == 1 && nf == 0)
 		return take_long(p, &h, word, val, argc, argv, i, why, len);
-	if (nr && nr + nf > 1)
+	if (nr == 0 && nf == 1 && listed == 1 &&
+	    (kind = foreign_kind(p, foreign[0], strlen(foreign[0]))) >= 0)
+		return take_foreign(p, kind, word, shown_len, foreign[0], strlen(foreign[0]), val,
+				    argc, argv, i, why, len);
+	if (nr + nf > 1)
 		return ambiguous(p, word, shown_len, rows, nr, foreign, listed, nf, why, len);
 	return NO_MATCH;
 }
@@ -280,6 +308,7 @@ static int do_short(const struct cmdopt_parser *p, const char *word, int argc, c
 		case CMDOPT_OPTARG:
 			val = c[1] ? c + 1 : NULL;
 			break;
+		case CMDOPT_MAYBEARG: /* foreign only: no row has it */
 		case CMDOPT_REQARG:
 			if (c[1])
 				val = c + 1;

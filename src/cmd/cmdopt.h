@@ -9,9 +9,11 @@
  * Two modes. Strict (iobench's own commands): only exact long names; an
  * abbreviation or a misspelling is refused with "did you mean". Fio (`run`,
  * as fio parses with getopt_long_only): -minimal is --minimal, unambiguous
- * prefixes are accepted, and any --word that is none of the rows is offered
- * in order to a foreign parser (the job options); the foreign parser's names
- * take part in prefix ambiguity and in the suggestion for an unknown flag.
+ * prefixes are accepted, and a --word or -word that is none of the rows is
+ * looked up in a foreign table (the job options) and handed to it in
+ * order, with the value its kind takes (--rw read, --numj=2 for numjobs);
+ * the foreign names take part in prefix ambiguity and in the suggestion
+ * for an unknown flag.
  * The usage printer (cmdopt_print_rows) writes a command's option list from
  * the same rows, so --help cannot drift from the parser.
  */
@@ -26,6 +28,9 @@ enum cmdopt_arg {
 	CMDOPT_NOARG,  /* --flag; --flag=X is refused */
 	CMDOPT_REQARG, /* --opt=X, --opt X, -oX, -o X */
 	CMDOPT_OPTARG, /* --opt or --opt=X; -o or -oX (getopt's "o::") */
+	CMDOPT_MAYBEARG, /* foreign only: --opt=X, or the next word unless
+			    it begins with '-', else no value (--direct 1,
+			    --direct --size=1m) */
 };
 
 enum cmdopt_action {
@@ -74,11 +79,19 @@ struct cmdopt_set {
 	void *dest;
 };
 
-/* Fio mode's job-option parser: the words none of the rows claim. */
+/* Fio mode's job-option parser: the names none of the rows claim, as
+ * getopt_long_only sees fio's job options: each name (every spelling) is
+ * a long option taking a value as its kind says, "--name", "-name" or a
+ * unique prefix of it, as for the rows. */
 struct cmdopt_foreign {
-	/* word (all of it, "--key=value") is one of yours: take it (1), or
-	 * not (0: the parse reports it unknown); < 0 with why: refused */
-	int (*take)(void *arg, const char *word, char *why, size_t whylen);
+	/* is key[0..len) one of your names (exactly)? its enum cmdopt_arg
+	 * (not CMDOPT_NOARG), or -1 when it is none */
+	int (*kind)(void *arg, const char *key, size_t len);
+	/* take option name[0..len) (a name kind knows, as the user wrote
+	 * it or the one their prefix stands for) with value (NULL: none):
+	 * 0, or < 0 with why: refused */
+	int (*take)(void *arg, const char *name, size_t len, const char *value, char *why,
+		    size_t whylen);
 	/* how many of your names (every spelling) begin with key[0..len);
 	 * the first max of them into out */
 	size_t (*prefixed)(void *arg, const char *key, size_t len, const char **out, size_t max);

@@ -1,6 +1,7 @@
 /*
  * The command table and dispatcher: `iobench CMD ARGS...`, `iobench help`,
- * `iobench --version`, and `iobench` alone, which is `iobench quick .`.
+ * `iobench --version`, and `iobench` alone, which is `iobench quick .`;
+ * invoked under the name `fio` (a symlink), iobench is `iobench run`.
  * An unknown command suggests the nearest name. The dispatcher acts on a
  * descriptor's flags (command.h), builds a command's parser from its rows
  * and the shared ones, prints its usage from the same rows, and checks the
@@ -244,6 +245,10 @@ int cmd_main(int argc, char **argv)
 {
 	if (engines_validate() < 0 || commands_validate() < 0)
 		return 1;
+	/* invoked as `fio` (a symlink, as harnesses call it): `iobench run` */
+	const char *base = argc > 0 && argv[0] ? strrchr(argv[0], '/') : NULL;
+	if (argc > 0 && argv[0] && !strcmp(base ? base + 1 : argv[0], "fio"))
+		return command_run(&cmd_run, argc, argv);
 	if (argc < 2) {
 		char *quick_argv[] = { (char *)"quick", (char *)".", NULL };
 		return command_run(&cmd_quick, 2, quick_argv);

@@ -1,6 +1,7 @@
 /*
- * `iobench help [CMD | options | man]`: the command list generated from the
- * command table, one command's usage, the job-option table, or the man page
+ * `iobench help [CMD | options [NAME] | man]`: the command list generated
+ * from the command table, one command's usage, the job-option table or one
+ * option, or the man page
  * generated from the same tables.
  */
 #include "cmd/command.h"
@@ -20,7 +21,8 @@ static void print_overview(FILE *out)
 		     "commands:\n");
 	command_print_list(out);
 	fprintf(out, "\n'iobench help COMMAND' shows a command's usage; 'iobench help options'\n"
-		     "lists every job option; 'iobench help man' prints the man page.\n");
+		     "lists every job option ('iobench help options NAME' one of them);\n"
+		     "'iobench help man' prints the man page.\n");
 }
 
 static int topic(void *arg, const char *word, char *why, size_t len)
@@ -42,6 +44,8 @@ static int run_help(struct cmd_ctx *ctx, int argc, char **argv)
 	} else if (!topics.n) {
 		print_overview(stdout);
 		status = 0;
+	} else if (topics.n == 2 && !strcmp(topics.v[0], "options")) {
+		status = options_print_one(stdout, topics.v[1]) < 0 ? 1 : 0;
 	} else if (topics.n > 1) {
 		error("'iobench help' takes one topic, not '%s' after '%s'; see 'iobench help'",
 		      topics.v[1], topics.v[0]);
@@ -68,7 +72,7 @@ static int run_help(struct cmd_ctx *ctx, int argc, char **argv)
 const struct command cmd_help = {
 	.name = "help",
 	.summary = "show commands, a command's usage, the job options or the man page",
-	.usage = "usage: iobench help [COMMAND | options | man]\n"
+	.usage = "usage: iobench help [COMMAND | options [NAME] | man]\n"
 		 "\n"
 		 "options:\n",
 	.common = COMMON_HELP,

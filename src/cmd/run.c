@@ -17,6 +17,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd/run_cmdline.h"
+#include "cmd/run_files.h"
 #include "cmd/runner.h"
 #include "jobfile/jobfile.h"
 #include "report/report.h"
@@ -38,7 +40,20 @@ static const char run_usage[] =
 	"--parse-only, an unambiguous prefix will do (--parse), and a value follows\n"
 	"'=' or is the next word (--output FILE). Any other --KEY=VALUE is a job\n"
 	"option, in order; a word that is neither is refused with the nearest\n"
-	"option or job option.\n"
+	"option or job option. A job option takes the next word as fio's do\n"
+	"(--rw read); fio's set options (--group_reporting, --time_based, ...)\n"
+	"take a value only after '='. A job file '-' is read from standard input.\n"
+	"Invoked as 'fio' (a symlink), iobench is 'iobench run'.\n"
+	"\n"
+	"fio's short forms: -o is --output, -F --output-format, -r --readonly, and\n"
+	"each flag below has fio's letter. fio flags iobench does not implement\n"
+	"yet are refused with a message: --status-interval (-L), --warnings-fatal\n"
+	"(-w), --eta-newline (-E), --eta-interval (-O), --aux-path (-K),\n"
+	"--idle-prof (-I), --trigger-file (-W), --trigger-timeout (-B), --trigger\n"
+	"(-H), --trigger-remote (-J), --memcpytest (-M), --merge-blktrace-only\n"
+	"(-A); --latency-log (-l) is refused as fio refuses it; --server (-S),\n"
+	"--daemonize (-D), --client (-C) and --remote-config (-R) are refused:\n"
+	"for many clients use the MPI build, iobench-mpi.\n"
 	"\n"
 	"options:\n";
 
@@ -95,117 +110,11 @@ static const char run_usage_tail[] =
 	"(total_err, first_error); unlike fio, the exit status is still 1 when any\n"
 	"error happened.\n";
 
-/* run's own flags, and the words of the command line they leave. */
-struct run_cmdline {
-	struct cmdopt_list files;   /* job files, in order */
-	struct cmdopt_list jobargs; /* fio's --name=... job form, in order */
-	struct cmdopt_list sets;    /* --set KEY=VALUE */
-	bool parse_only;
-	bool progress;
-};
-
-static int set_override(void *dest, const struct cmdopt *o, const char *v, char *why, size_t len)
-{
-	struct run_cmdline *r = dest;
-	if (!strchr(v, '=') || *v == '=') {
-		snprintf(why, len, "--set needs KEY=VALUE, not '%s'", v);
-		return -EINVAL;
-	}
-	cmdopt_list_add(&r->sets, v);
-	return 0;
-}
-
-static int set_eta(void *dest, const struct cmdopt *o, const char *v, char *why, size_t len)
-{
-	struct run_cmdline *r = dest;
-	if (strcmp(v, "auto") && strcmp(v, "never") && strcmp(v, "always")) {
-		snprintf(why, len, "--eta takes auto or never, not '%s'", v);
-		return -EINVAL;
-	}
-	r->progress = strcmp(v, "never") != 0;
-	return 0;
-}
-
-static const struct cmdopt run_rows[] = {
-	{ "set", 0, CMDOPT_REQARG, CMDOPT_CALL, 0, set_override, 0, "KEY=VALUE",
-	  "override option KEY in every job (repeatable), e.g.\n"
-	  "--set size=64m --set directory=/mnt/test" },
-	{ "parse-only", 0, CMDOPT_NOARG, CMDOPT_TRUE, offsetof(struct run_cmdline, parse_only), NULL,
-	  0, NULL, "check the job files and options, run nothing" },
-	{ "eta", 0, CMDOPT_REQARG, CMDOPT_CALL, 0, set_eta, 0, "auto|never",
-	  "progress line on a terminal's stderr (default auto)" },
-	CMDOPT_END,
-};
-
-static const struct cmdopt_help run_help_for[] = {
-	{ "output-format", "normal, json, json+ or terse; comma-combinable (default normal). JSON "
-			   "is the only thing on stdout; a run that fails before it starts gives a "
-			   "JSON object with \"jobs\": [] and its error under \"iobench\"" },
-	{ "allow-destroy", "let jobs write to and trim DEVICE although it carries a filesystem, "
-			   "RAID, LVM, swap or partition-table signature (repeatable; one device "
-			   "each)" },
-	{ "readonly", "refuse any job that writes, trims, lays out or deletes files (the job "
-		      "option readonly=1 does the same for one job)" },
-	{ NULL, NULL },
-};
-
 static int add_file(void *arg, const char *word, char *why, size_t len)
 {
 	struct run_cmdline *r = arg;
-	if (!strcmp(word, "-")) {
-		snprintf(why, len, "reading a job file from standard input is not supported; name a file");
-		return -EINVAL;
-	}
 	cmdopt_list_add(&r->files, word);
 	return 0;
-}
-
-/* The job options on the command line: every --KEY[=VALUE] whose KEY is a
- * job option (or a fio option iobench lacks, which the job parser names)
- * goes to jobfile_parse_args in order. Issue 14 adds prefixes here. */
-static int job_arg(void *arg, const char *word, char *why, size_t len)
-{
-	struct run_cmdline *r = arg;
-	if (strncmp(word, "--", 2))
-		return 0;
-	char *key = xstrndup(word + 2, strcspn(word + 2, "="));
-	bool job = *key && (option_find(key) || option_is_fio(key));
-	free(key);
-	if (job)
-		cmdopt_list_add(&r->jobargs, word);
-	return job;
-}
-
-static size_t job_prefixed(void *arg, const char *key, size_t klen, const char **out, size_t max)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < option_table_len; i++) {
-		const struct option_def *o = &option_table[i];
-		const char *spell[3] = { o->name, o->alias[0], o->alias[1] };
-		for (int k = 0; k < 3; k++)
-			if (spell[k] && !strncmp(spell[k], key, klen)) {
-				if (n < max)
-					out[n] = spell[k];
-				n++;
-			}
-	}
-	return n;
-}
-
-static const char *job_nearest(void *arg, const char *key, size_t *score)
-{
-	const char *near = option_suggest(key);
-	const struct option_def *o = near ? option_find(near) : NULL;
-	*score = (size_t)-1;
-	if (!o)
-		return NULL;
-	const char *spell[3] = { o->name, o->alias[0], o->alias[1] };
-	for (int k = 0; k < 3; k++) {
-		size_t s = spell[k] ? cmdopt_suggest_score(key, spell[k]) : (size_t)-1;
-		if (s < *score)
-			*score = s;
-	}
-	return near;
 }
 
 /* --parse-only --readonly: the refusal the run would give at setup. */
@@ -249,15 +158,17 @@ static int run_run(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct runner_args ra;
 	runner_args_init(&ra);
-	struct run_cmdline cl = { .progress = true };
+	struct run_cmdline cl = { .progress = true, .terse_version = 3 };
 	struct cmd_common common;
 	cmd_common_init(&common);
+	cl.common = &common;
 	int status = 1, rc;
-	char why[512];
+	char why[512], *formats_text = NULL;
 
 	struct cmdopt_parser p;
 	command_parser(&p, ctx->cmd, &cl, &common);
-	const struct cmdopt_foreign jobs = { job_arg, job_prefixed, job_nearest, &cl };
+	struct cmdopt_foreign jobs;
+	run_jobargs_foreign(&jobs, &cl);
 	p.operand = add_file;
 	p.operand_arg = &cl;
 	p.foreign = &jobs;
@@ -268,11 +179,19 @@ static int run_run(struct cmd_ctx *ctx, int argc, char **argv)
 		status = 0;
 		goto out;
 	}
+	if (rc == 0 && cl.info) {
+		status = run_info(&cl);
+		goto out;
+	}
+	if (cl.append_terse) /* fio: terse after what --output-format says */
+		common.output_format = formats_text =
+			xasprintf("%s,terse", common.output_format ? common.output_format : "normal");
 	ra.formats_text = common.output_format;
 	ra.output_path = common.output;
 	ra.readonly = common.readonly;
 	ra.env = common.env;
 	ra.progress = cl.progress;
+	ra.progress_always = cl.eta_always;
 	if (rc == 0 && (rc = cmd_common_check_repeat(&common.repeat, geteuid(), why, sizeof(why))) > 0)
 		rc = 0;
 	if (rc < 0) {
@@ -282,6 +201,7 @@ static int run_run(struct cmd_ctx *ctx, int argc, char **argv)
 	ra.repeat = &common.repeat;
 	if (command_parsed(ctx, &common) < 0)
 		goto out;
+	ra.bandwidth_log = cl.bandwidth_log;
 	const char **files = cl.files.v, **sets = cl.sets.v, **allow = common.allow_destroy.v;
 	char **jobargs = (char **)cl.jobargs.v;
 	size_t nf = cl.files.n, nj = cl.jobargs.n, ns = cl.sets.n, na = common.allow_destroy.n;
@@ -311,11 +231,20 @@ static int run_run(struct cmd_ctx *ctx, int argc, char **argv)
 		rc = jobfile_check_sets(&jctx);
 	}
 	bool parse = rc == 0; /* every file's errors are reported, not just the first's */
-	for (size_t i = 0; parse && i < nf; i++)
-		if (jobfile_parse_file(files[i], (unsigned)i, &list, &jctx) < 0)
-			rc = -EINVAL;
+	if (parse && cl.showcmd) {
+		error_capture_end();
+		status = run_showcmd(files, nf, &jctx) < 0 ? 1 : 0;
+		error_capture_release(&errs);
+		goto out;
+	}
+	/* as fio: the command-line jobs first, then the job files */
 	if (parse && nj && jobfile_parse_args((int)nj, jobargs, &list, &jctx) < 0)
 		rc = -EINVAL;
+	for (size_t i = 0; parse && i < nf; i++)
+		if (run_parse_file(files[i], (unsigned)i, &list, &jctx) < 0)
+			rc = -EINVAL;
+	if (!rc)
+		run_keep_sections(&list, &cl.sections);
 	if (!rc && !list.nr)
 		rc = error("the job files define no jobs");
 	if (!rc && parse_only && ra.readonly)
@@ -326,18 +255,16 @@ static int run_run(struct cmd_ctx *ctx, int argc, char **argv)
 	if (rc < 0) {
 		status = runner_report_failure(&ra, &errs);
 	} else if (parse_only) {
-		printf("%zu job(s) parsed, no errors\n", list.nr);
-		status = 0;
+		status = 0; /* silent, as fio */
 	} else {
 		status = runner_run_and_report(&list, &ra);
 	}
 	error_capture_release(&errs);
 	job_list_release(&list);
 out:
-	cmdopt_list_release(&cl.files);
-	cmdopt_list_release(&cl.jobargs);
-	cmdopt_list_release(&cl.sets);
+	run_cmdline_release(&cl);
 	cmd_common_release(&common);
+	free(formats_text);
 	return status;
 }
 

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd/memlimit.h"
 #include "cmd/output.h"
@@ -98,11 +99,14 @@ static void batch_edge(void *arg, unsigned g0, unsigned g1, bool end)
 }
 
 static int run_watched(const struct job_list *list, const struct runner_args *ra,
-		       struct envwatch *ew, struct memlimit *ml, struct run_result *res)
+		       struct envwatch *ew, struct memlimit *ml, FILE *notes,
+		       struct run_result *res)
 {
 	struct run_config cfg = {
 		.show_progress = ra->progress,
-		.quiet = ra->quiet,
+		.progress_always = ra->progress_always,
+		.bandwidth_log = ra->bandwidth_log,
+		.notes = ra->quiet ? NULL : notes,
 		.stop = signals_install(),
 		.guard = {
 			.devices = ra->allow_destroy,
@@ -136,7 +140,22 @@ int runner_run(const struct job_list *list, const struct runner_args *ra, struct
 	}
 	envwatch_begin(&ew, runner_env_path(list, ra, &tmp), &ra->env);
 	free(tmp);
-	return run_watched(list, ra, &ew, &ml, res);
+	return run_watched(list, ra, &ew, &ml, NULL, res);
+}
+
+/* The warnings the run raised (warning(): a preallocation that failed, the
+ * monitor that could not start, an error continue_on_error let pass, ...)
+ * become warnings of the report; a run that failed (status) prints them on
+ * stderr too, next to its errors, if they were not echoed already. */
+static void keep_warnings(const struct error_capture *errs, struct run_env *env, int status)
+{
+	for (size_t i = 0; i < errs->nr_warnings; i++) {
+		if (env)
+			run_env_warn(env, "run-message", xstrdup(errs->warnings[i]), xstrdup(""),
+				     xstrdup(""));
+		if (status && !errs->echo_warnings)
+			fprintf(stderr, "iobench: warning: %s\n", errs->warnings[i]);
+	}
 }
 
 /* fio's start-of-run lines: one per job definition, then the thread count. */
@@ -226,10 +245,10 @@ int runner_run_and_report(const struct job_list *list, const struct runner_args 
 	if (!out)
 		return 1;
 	/* a run that fails before it starts still gives a JSON document, and
-	 * it says why: keep the messages */
-	struct error_capture errs = { 0 };
-	if (wants_json(formats))
-		error_capture_begin(&errs);
+	 * it says why: keep the messages; the warnings of the run go into the
+	 * report, and to stderr only when it is a terminal */
+	struct error_capture errs = { .keep_warnings = true, .echo_warnings = isatty(STDERR_FILENO) };
+	error_capture_begin(&errs);
 	char *tmp;
 	struct envwatch ew;
 	struct memlimit ml;
@@ -258,8 +277,10 @@ int runner_run_and_report(const struct job_list *list, const struct runner_args 
 		}
 	}
 	struct run_result res;
-	int status = run_watched(list, ra, &ew, &ml, &res);
+	/* fio's notes ("Laying out IO file") are part of its normal report */
+	int status = run_watched(list, ra, &ew, &ml, formats & REPORT_NORMAL ? out : NULL, &res);
 	error_capture_end();
+	keep_warnings(&errs, res.env, status);
 	int wrc;
 	if (res.nr_jobs) {
 		if ((wrc = report_write(&res, formats, out)) < 0) {
@@ -271,8 +292,10 @@ int runner_run_and_report(const struct job_list *list, const struct runner_args 
 		write_error_json(&errs, out);
 	}
 	error_capture_release(&errs);
-	/* warnings about the measurement of a run that never measured are noise */
-	if (res.nr_jobs && !(formats & REPORT_NORMAL) && res.env && res.env->nr_warnings) {
+	/* warnings about the measurement of a run that never measured are
+	 * noise; the others are in the report, and echoed on a terminal */
+	if (res.nr_jobs && !(formats & REPORT_NORMAL) && res.env && res.env->nr_warnings &&
+	    isatty(STDERR_FILENO)) {
 		fputs("iobench: the run raised warnings (also in the report):\n", stderr);
 		env_text_warnings(res.env, stderr);
 	}

@@ -19,6 +19,8 @@ struct runner_args {
 	const char *formats_text; /* --output-format, NULL = normal */
 	const char *output_path;  /* --output, NULL = stdout */
 	bool progress;            /* allow the progress line (still only on a tty) */
+	bool progress_always;     /* ... even when stderr is no terminal (--eta=always) */
+	bool bandwidth_log;       /* fio's --bandwidth-log: agg-{read,write,trim}_bw.log */
 	bool quiet;               /* no "Laying out" notes */
 	const char *const *allow_destroy; /* --allow-destroy=DEVICE values */
 	size_t nr_allow_destroy;

@@ -135,11 +135,15 @@ static void text_unwatched(const struct run_env *e, const char *indent, FILE *ou
 		fprintf(out, "%s%s: %s\n", indent, e->unwatched[i].what, e->unwatched[i].why);
 }
 
+/* a message the run raised (id run-message) has no evidence or advice */
 static void text_warning(const struct run_warning *x, FILE *out)
 {
-	fprintf(out, "  %s%s%s%s: %s\n    evidence: %s\n    what to do: %s\n", x->id,
-		x->scope ? " (" : "", x->scope ? x->scope : "", x->scope ? ")" : "", x->message,
-		x->evidence, x->advice);
+	fprintf(out, "  %s%s%s%s: %s\n", x->id, x->scope ? " (" : "", x->scope ? x->scope : "",
+		x->scope ? ")" : "", x->message);
+	if (*x->evidence)
+		fprintf(out, "    evidence: %s\n", x->evidence);
+	if (*x->advice)
+		fprintf(out, "    what to do: %s\n", x->advice);
 }
 
 void env_text_warnings(const struct run_env *e, FILE *out)

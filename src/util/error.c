@@ -28,10 +28,25 @@ static void capture_add(const char *where, const char *msg)
 	pthread_mutex_unlock(&capture_lock);
 }
 
+/* A warning kept by a capture that keeps them: print it or not? */
+static bool capture_warning(const char *msg)
+{
+	bool print = true;
+	pthread_mutex_lock(&capture_lock);
+	if (capture && capture->keep_warnings) {
+		capture->warnings = xrealloc(capture->warnings,
+					     (capture->nr_warnings + 1) * sizeof(*capture->warnings));
+		capture->warnings[capture->nr_warnings++] = xstrdup(msg);
+		print = capture->echo_warnings;
+	}
+	pthread_mutex_unlock(&capture_lock);
+	return print;
+}
+
 /* Print "iobench: PREFIXmessage[: strerror]" (or "WHERE: PREFIX..."),
- * capturing errors. */
+ * capturing errors (and warnings, is_warning, when the capture keeps them). */
 static void vreport_at(const char *where, const char *prefix, const char *fmt, va_list ap,
-		       int err, bool is_error)
+		       int err, bool is_error, bool is_warning)
 {
 	char msg[4096];
 	int n = vsnprintf(msg, sizeof(msg), fmt, ap);
@@ -39,6 +54,8 @@ static void vreport_at(const char *where, const char *prefix, const char *fmt, v
 		n = 0;
 	if (err && (size_t)n < sizeof(msg))
 		snprintf(msg + n, sizeof(msg) - n, ": %s", strerror(err));
+	if (is_warning && !capture_warning(msg))
+		return;
 	fprintf(stderr, "%s: %s%s\n", where ? where : "iobench", prefix, msg);
 	if (is_error)
 		capture_add(where, msg);
@@ -46,14 +63,14 @@ static void vreport_at(const char *where, const char *prefix, const char *fmt, v
 
 static void vreport(const char *prefix, const char *fmt, va_list ap, int err)
 {
-	vreport_at(NULL, prefix, fmt, ap, err, false);
+	vreport_at(NULL, prefix, fmt, ap, err, false, false);
 }
 
 int error(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vreport_at(NULL, "error: ", fmt, ap, 0, true);
+	vreport_at(NULL, "error: ", fmt, ap, 0, true, false);
 	va_end(ap);
 	return -EINVAL;
 }
@@ -62,7 +79,7 @@ void error_at(const char *where, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vreport_at(where, "error: ", fmt, ap, 0, true);
+	vreport_at(where, "error: ", fmt, ap, 0, true, false);
 	va_end(ap);
 }
 
@@ -70,7 +87,7 @@ int error_errno(int err, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vreport_at(NULL, "error: ", fmt, ap, err < 0 ? -err : err, true);
+	vreport_at(NULL, "error: ", fmt, ap, err < 0 ? -err : err, true, false);
 	va_end(ap);
 	return err < 0 ? err : -err;
 }
@@ -96,13 +113,18 @@ void error_capture_release(struct error_capture *c)
 	free(c->msgs);
 	c->msgs = NULL;
 	c->nr = 0;
+	for (size_t i = 0; i < c->nr_warnings; i++)
+		free(c->warnings[i]);
+	free(c->warnings);
+	c->warnings = NULL;
+	c->nr_warnings = 0;
 }
 
 void warning(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vreport("warning: ", fmt, ap, 0);
+	vreport_at(NULL, "warning: ", fmt, ap, 0, false, true);
 	va_end(ap);
 }
 

@@ -11,6 +11,7 @@
 #define IOBENCH_UTIL_ERROR_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #define PRINTF_LIKE(a, b) __attribute__((format(printf, a, b)))
@@ -33,10 +34,17 @@ _Noreturn void die(const char *fmt, ...) PRINTF_LIKE(1, 2);
  * thread may report meanwhile. Only one capture is set at a time: the
  * pointer to it is, beside the signal flags, the one mutable global of
  * iobench, and the owner sets and clears it around the work it reports on.
+ * A capture may keep the warnings as well (below).
  */
 struct error_capture {
 	char **msgs;
 	size_t nr;
+	/* keep_warnings: warning() messages are kept too ("MESSAGE"), for the
+	 * report to carry them, and printed only when echo_warnings is set
+	 * (a successful run writes nothing to stderr unless it is a terminal) */
+	bool keep_warnings, echo_warnings;
+	char **warnings;
+	size_t nr_warnings;
 };
 void error_capture_begin(struct error_capture *c);
 void error_capture_end(void);

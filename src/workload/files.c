@@ -195,7 +195,7 @@ static int guard_file(const struct job *j, const struct job_file *f, unsigned wh
 
 /* Create or extend f as planned, through the guarded open: what is at the
  * path must still be what the plan saw. */
-static int layout(struct job *j, struct job_file *f, struct job_file_plan *p, bool quiet)
+static int layout(struct job *j, struct job_file *f, struct job_file_plan *p, FILE *notes)
 {
 	const struct job_spec *s = j->spec;
 	bool need_data = (s->rw & RW_READ) || s->overwrite;
@@ -228,8 +228,8 @@ static int layout(struct job *j, struct job_file *f, struct job_file_plan *p, bo
 		size = 0;
 	}
 	f->laid_out_here = g.created;
-	if (!quiet && need_data)
-		fprintf(stderr, "%s: Laying out IO file (1 file / %lluMiB)\n", s->name,
+	if (notes && need_data)
+		fprintf(notes, "%s: Laying out IO file (1 file / %lluMiB)\n", s->name,
 			(unsigned long long)(p->layout_end >> 20));
 	rc = need_data ? layout_fill(j, f, g.fd, size, p->layout_end)
 		       : layout_alloc(s, f, g.fd, p->layout_end);
@@ -493,12 +493,12 @@ int job_files_plan(struct job *j, const struct devguard_allow *guard, const stru
 	return 0;
 }
 
-int job_files_layout(struct job *j, bool quiet)
+int job_files_layout(struct job *j, FILE *notes)
 {
 	for (unsigned i = 0; i < j->nr_files; i++) {
 		if (!j->plans[i].layout)
 			continue;
-		int rc = layout(j, &j->files[i], &j->plans[i], quiet);
+		int rc = layout(j, &j->files[i], &j->plans[i], notes);
 		if (rc < 0)
 			return rc;
 	}

@@ -12,6 +12,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "engines/engine.h"
 #include "stats/sampler.h"
@@ -159,12 +160,13 @@ static inline bool job_stopping(const struct job *j)
  * guard on every file written or trimmed, sizes, allow_file_create, no
  * file created in /dev, a verify pass's file as the write pass left it.
  * prev[0..nprev) are the run's earlier jobs: what they lay out counts as
- * there. job_files_layout() then creates and extends files as planned;
+ * there. job_files_layout() then creates and extends files as planned
+ * (fio's "Laying out IO file" note to notes, unless NULL);
  * job_files_open() has the engine open them and judges each descriptor
  * (sys/guardopen.h) before the job uses it. */
 int job_files_plan(struct job *j, const struct devguard_allow *guard, const struct job *prev,
 		   size_t nprev);
-int job_files_layout(struct job *j, bool quiet);
+int job_files_layout(struct job *j, FILE *notes);
 int job_files_open(struct job *j);
 void job_files_close(struct job *j);
 void job_files_invalidate(struct job *j);

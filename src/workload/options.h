@@ -98,6 +98,9 @@ int job_spec_validate(const struct job_spec *s, spec_problem_fn report, void *ar
 
 /* `iobench help options`: a table of name, type, default and help. */
 void options_print_help(FILE *out);
+/* One option alone, as fio's --cmdhelp=NAME: name and help, aliases, type,
+ * default and range. 0, or -EINVAL after a "did you mean" for no such option. */
+int options_print_one(FILE *out, const char *key);
 /* troff ".TP" entries for the man page's OPTIONS section. */
 void options_print_man(FILE *out);
 

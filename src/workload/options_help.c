@@ -1,12 +1,15 @@
 /*
  * Generated documentation of the option table: the plain-text table behind
  * `iobench help options`, and troff ".TP" entries for the OPTIONS section of
- * the man page. Both read only option_table, so they cannot drift from it.
+ * the man page, and one option alone (`iobench help options NAME`, run's
+ * --cmdhelp=NAME). All read only option_table, so they cannot drift from it.
  */
 #include "workload/options.h"
 
 #include <stdio.h>
 #include <string.h>
+
+#include "util/error.h"
 
 static void print_names(FILE *out, const struct option_def *o, const char *sep)
 {
@@ -69,4 +72,29 @@ void options_print_man(FILE *out)
 		}
 		fputc('\n', out);
 	}
+}
+
+int options_print_one(FILE *out, const char *key)
+{
+	const struct option_def *o = option_find(key);
+	if (!o) {
+		const char *near = option_suggest(key);
+		if (near)
+			return error("no job option '%s'; did you mean '%s'?", key, near);
+		return error("no job option '%s'; 'iobench help options' lists them", key);
+	}
+	fprintf(out, "%20s: %s\n", o->name, o->help);
+	for (int a = 0; a < 2; a++)
+		if (o->alias[a])
+			fprintf(out, "%20s: %s\n", "alias", o->alias[a]);
+	fprintf(out, "%20s: %s\n", "type", o->type_text);
+	fprintf(out, "%20s: %s\n", "default", o->def ? o->def : "no default");
+	if (o->type == OPT_UINT || o->type == OPT_SIZE || o->type == OPT_TIME) {
+		if (o->max)
+			fprintf(out, "%20s: min=%llu, max=%llu\n", "range", (unsigned long long)o->min,
+				(unsigned long long)o->max);
+		else if (o->min)
+			fprintf(out, "%20s: min=%llu\n", "range", (unsigned long long)o->min);
+	}
+	return 0;
 }

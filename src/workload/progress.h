@@ -1,8 +1,9 @@
 /*
  * The progress line on a terminal's stderr, fio style:
  * `Jobs: 2 (f=2): [W(2)][45.0%][w=120MiB/s][w=30.0k IOPS][eta 00m:05s]`.
- * Only the main thread writes it, about once a second; it is never shown
- * when stderr is not a terminal, so it cannot end up in JSON or a log.
+ * Only the main thread writes it, about once a second; it is shown only
+ * when stderr is a terminal, or when asked for whatever stderr is (fio's
+ * --eta=always), so it never ends up in JSON or in a report.
  */
 #ifndef IOBENCH_WORKLOAD_PROGRESS_H
 #define IOBENCH_WORKLOAD_PROGRESS_H

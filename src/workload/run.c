@@ -122,7 +122,7 @@ static int setup_jobs(struct job *jobs, size_t nr, const struct job_list *l,
 					   j->spec->name, j->eng.ops->name);
 	}
 	for (size_t i = 0; i < nr; i++)
-		if ((rc = job_files_layout(&jobs[i], cfg->quiet)) < 0)
+		if ((rc = job_files_layout(&jobs[i], cfg->notes)) < 0)
 			return rc;
 	return 0;
 }
@@ -341,7 +341,7 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 	diskres_begin(&disks);
 	uint64_t t0 = now_ns();
 	struct progress prog;
-	bool show = cfg->show_progress && isatty(STDERR_FILENO);
+	bool show = cfg->show_progress && (cfg->progress_always || isatty(STDERR_FILENO));
 	if (show)
 		progress_init(&prog, jobs, nr, t0);
 

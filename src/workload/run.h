@@ -10,6 +10,7 @@
 
 #include <signal.h>
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "sys/devguard.h"
 #include "workload/jobspec.h"
@@ -17,7 +18,9 @@
 
 struct run_config {
 	bool show_progress;          /* progress line on stderr (only on a terminal) */
-	bool quiet;                  /* no "Laying out" notes */
+	bool progress_always;        /* ... on stderr whatever it is (--eta=always) */
+	FILE *notes;                 /* where the "Laying out IO file" notes go (fio:
+					its normal report); NULL: nowhere */
 	volatile sig_atomic_t *stop; /* set asynchronously to stop all jobs */
 	struct devguard_allow guard; /* --allow-destroy devices and --readonly, for
 					the device guard every write passes */

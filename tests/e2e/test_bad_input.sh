@@ -145,8 +145,12 @@ check unreadable-job-file "$open_re" "cannot open" "$status" "$out" "$err"
 # fio's command-line form; a misspelt --KEY is neither one of run's flags
 # nor a job option: refused as a flag, with the nearest of both
 flag_re='^iobench: error: '
+run_iobench --name=a --directory="$target" --blocksze=4k --size=1m
+check cmdline-misspelled "$flag_re" "unknown option '--blocksze' for 'iobench run'; did you mean '--bs'?" \
+	"$status" "$out" "$err"
+# a prefix of several job options is ambiguous, as getopt_long_only has it
 run_iobench --name=a --directory="$target" --blocksiz=4k --size=1m
-check cmdline-misspelled "$flag_re" "unknown option '--blocksiz' for 'iobench run'; did you mean '--bs'?" \
+check cmdline-ambiguous "$flag_re" "option '--blocksiz' is ambiguous for 'iobench run'; possibilities: '--blocksize' '--blocksize_range' '--blocksize_unaligned'" \
 	"$status" "$out" "$err"
 run_iobench --name=a --directory="$target" --size=1m --outptu="$target/x"
 check cmdline-misspelled-flag "$flag_re" "unknown option '--outptu' for 'iobench run'; did you mean '--output'?" \

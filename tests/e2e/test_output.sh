@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Output channels: JSON alone on stdout (progress and notes on stderr), the
+# Output channels: JSON alone on stdout (progress on a terminal's stderr,
+# notes only in the normal report), the
 # progress line only on a terminal, --output FILE, combined formats, terse;
 # an unknown format is refused with one exact message, printed once, before
 # anything runs.

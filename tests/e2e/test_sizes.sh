@@ -18,7 +18,11 @@ check "write 12m: file is 12 MiB" test "$(stat -c %s "$d/w.dat")" = 12582912
 
 j --name=r --rw=randread --bs=4k --size=8m --filename="$d/r.dat" >"$d/r.json"
 check "randread 8m: 2048 I/Os, 8192 KiB" test "$(json_get "$d/r.json" '(d["jobs"][0]["read"]["total_ios"], d["jobs"][0]["read"]["io_kbytes"])')" = "(2048, 8192)"
-check "read job laid out its file" grep -q "r: Laying out IO file" "$d/err"
+# fio's note is part of its normal report, never of the JSON nor of stderr
+"$IOBENCH" run --name=r --rw=read --bs=4k --size=1m --filename="$d/r1.dat" >"$d/r1.txt" 2>"$d/r1.err"; rc=$?
+check "read job laid out its file: the note in the normal report, stderr empty" \
+  bash -c "[ $rc -eq 0 ] && grep -q '^r: Laying out IO file (1 file / 1MiB)' '$d/r1.txt' && [ ! -s '$d/r1.err' ]"
+check "... and not in the JSON nor on stderr" bash -c "! grep -q 'Laying out' '$d/r.json' '$d/err'"
 
 j --name=rw --rw=randrw --rwmixread=70 --bs=4k --size=16m --filename="$d/rw.dat" >"$d/rw.json"
 python3 - "$d/rw.json" <<'PY' && ok "randrw 70/30: total bytes exact, mix near 70%" || not_ok "randrw 70/30: total bytes exact, mix near 70%"

@@ -4,7 +4,8 @@
  * strict mode and taken in fio mode when unambiguous, ambiguous prefixes
  * named with their candidates, -long in fio mode, "did you mean", letters
  * grouped and with attached, next-word and optional values (-f, -f4),
- * foreign job options in order, "--", the help row, masks, going on after
+ * foreign job options in order (each taking its value by its kind, and
+ * by a unique prefix), "--", the help row, masks, going on after
  * a refusal; the usage printer; and the command table's own check and the
  * root flag.
  */
@@ -20,6 +21,7 @@
 #include <unistd.h>
 
 #include "util/strutil.h"
+#include "util/xmalloc.h"
 
 struct opts {
 	const char *out, *fmt, *sval, *fval;
@@ -64,23 +66,32 @@ static const struct cmdopt rows[] = {
 
 /* the foreign job options: a few names of fio's */
 static const char *const jobnames[] = { "name", "rw", "readwrite", "bs", "blocksize", "numjobs",
-					"readonly", NULL };
+					"readonly", "group_reporting", "direct", NULL };
 
-static bool is_job(const char *key, size_t klen)
+/* group_reporting is a fio "set" option (a value only after '='), direct
+ * bool-like (the next word unless it is a flag), the others take one */
+static int kind(void *arg, const char *key, size_t klen)
 {
 	for (const char *const *n = jobnames; *n; n++)
 		if (strlen(*n) == klen && !strncmp(*n, key, klen))
-			return true;
-	return false;
+			return !strcmp(*n, "group_reporting") ? CMDOPT_OPTARG
+			       : !strcmp(*n, "direct")        ? CMDOPT_MAYBEARG
+							      : CMDOPT_REQARG;
+	return -1;
 }
 
-static int take(void *arg, const char *word, char *why, size_t len)
+/* each job option as "--name[=value]", owned by words */
+static struct cmdopt_list words;
+
+static int take(void *arg, const char *name, size_t nlen, const char *value, char *why,
+		size_t len)
 {
 	struct opts *t = arg;
-	if (strncmp(word, "--", 2) || !is_job(word + 2, strcspn(word + 2, "=")))
-		return 0;
-	cmdopt_list_add(&t->seq, word);
-	return 1;
+	char *w = value ? xasprintf("--%.*s=%s", (int)nlen, name, value)
+			: xasprintf("--%.*s", (int)nlen, name);
+	cmdopt_list_add(&words, w);
+	cmdopt_list_add(&t->seq, w);
+	return 0;
 }
 
 static size_t prefixed(void *arg, const char *key, size_t klen, const char **out, size_t max)
@@ -109,7 +120,7 @@ static int operand(void *arg, const char *word, char *why, size_t len)
 	return 0;
 }
 
-static const struct cmdopt_foreign foreign_jobs = { take, prefixed, nearest, NULL };
+static const struct cmdopt_foreign foreign_jobs = { kind, take, prefixed, nearest, NULL };
 
 static struct opts o;
 static char why[512];
@@ -224,15 +235,30 @@ static void test_fio(void)
 	CHECK(fio("--outptu=x") == -EINVAL &&
 	      said("unknown option '--outptu' for 'iobench test'; did you mean '--output'?"),
 	      "did you mean a flag: %s", why);
-	CHECK(fio("--blocksiz=4k") == -EINVAL && said("did you mean '--blocksize'?"),
+	CHECK(fio("--blocksze=4k") == -EINVAL && said("did you mean '--blocksize'?"),
 	      "did you mean a job option: %s", why);
-	CHECK(fio("--numj=2") == -EINVAL && said("unknown option '--numj'") &&
-	      said("did you mean '--numjobs'?"), "job-option prefixes are issue 14's: %s", why);
+	const char *numj[] = { "--numjobs=2" };
+	CHECK(fio("--numj=2") == 0 && seq_is(numj, 1), "a job option's unique prefix: %s", why);
+	CHECK(fio("-numj", "2") == 0 && seq_is(numj, 1), "-prefix, the next word: %s", why);
+	const char *rw[] = { "--rw=read", "--bs=8k" };
+	CHECK(fio("--rw", "read", "--bs", "8k") == 0 && seq_is(rw, 2),
+	      "a job option takes the next word: %s", why);
+	CHECK(fio("--rw") == -EINVAL && said("option '--rw' needs a value"), "at the end: %s", why);
+	const char *gr[] = { "--group_reporting", "x.fio", "--group_reporting=1" };
+	CHECK(fio("--group_reporting", "x.fio", "--group_reporting=1") == 0 && seq_is(gr, 3),
+	      "a set option takes a value only after '=': %s", why);
+	const char *di[] = { "--direct=1", "--direct", "--bs=4k", "--direct" };
+	CHECK(fio("--direct", "1", "--direct", "--bs=4k", "--direct") == 0 && seq_is(di, 4),
+	      "a bool-like option takes the next word unless it is a flag: %s", why);
+	const char *gro[] = { "--group_reporting" };
+	CHECK(fio("--group_rep") == 0 && seq_is(gro, 1), "a set option's prefix: %s", why);
 	const char *want[] = { "a.fio", "--name=x", "b.fio", "--rw=read", "--readonly=1", "--bs=4k" };
 	CHECK(fio("a.fio", "--name=x", "b.fio", "--rw=read", "--readonly=1", "--parse-only",
 		  "--bs=4k") == 0 && seq_is(want, 6) && o.parse_only && !o.readonly,
 	      "files and job options in order; --readonly=1 is the job option: %s", why);
 	CHECK(fio("--readonly") == 0 && o.readonly && !o.seq.n, "--readonly alone is the flag");
+	CHECK(fio("--output", "--rw") == 0 && !strcmp(o.out, "--rw") && !o.seq.n,
+	      "a row's value is the next word whatever it is");
 }
 
 static void test_letters(void)
@@ -354,5 +380,8 @@ int main(void)
 	test_table();
 	cmdopt_list_release(&o.sets);
 	cmdopt_list_release(&o.seq);
+	for (size_t i = 0; i < words.n; i++)
+		free((char *)words.v[i]);
+	cmdopt_list_release(&words);
 	return check_done("test_cmdopt");
 }

@@ -33,7 +33,7 @@ static struct job_spec *add_job(struct job_list *l, const char *const *opts)
 static int run(struct job_list *l, bool bwlog)
 {
 	static volatile sig_atomic_t stop;
-	struct run_config cfg = { .quiet = true, .stop = &stop, .bandwidth_log = bwlog };
+	struct run_config cfg = { .notes = NULL, .stop = &stop, .bandwidth_log = bwlog };
 	struct run_result res;
 	int rc = workload_run(l, &cfg, &res);
 	run_result_release(&res);

@@ -1,0 +1,290 @@
+/*
+ * run's flags: fio 3.33's command line (`fio --help`, and the flags fio
+ * takes without listing them), with fio's long names, fio's letters and
+ * fio's meaning where iobench has it, a clear refusal where it does not
+ * (the client/server mode: the MPI build runs many clients), and
+ * --set, iobench's own. The shared rows (--output, --output-format,
+ * --readonly, --allow-destroy, --help) are in common_opts.c; their letters
+ * (-o, -F, -r) are here.
+ */
+#include "cmd/run_cmdline.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "util/units.h"
+
+#define OFF(f) offsetof(struct run_cmdline, f)
+
+static int refuse(char *why, size_t len, const char *fmt, const char *v)
+{
+	snprintf(why, len, fmt, v);
+	return -EINVAL;
+}
+
+static int set_override(void *dest, const struct cmdopt *o, const char *v, char *why, size_t len)
+{
+	struct run_cmdline *r = dest;
+	if (!strchr(v, '=') || *v == '=')
+		return refuse(why, len, "--set needs KEY=VALUE, not '%s'", v);
+	cmdopt_list_add(&r->sets, v);
+	return 0;
+}
+
+static int set_eta(void *dest, const struct cmdopt *o, const char *v, char *why, size_t len)
+{
+	struct run_cmdline *r = dest;
+	if (strcmp(v, "auto") && strcmp(v, "never") && strcmp(v, "always"))
+		return refuse(why, len, "--eta takes auto, always or never, not '%s'", v);
+	r->progress = strcmp(v, "never") != 0;
+	r->eta_always = !strcmp(v, "always");
+	return 0;
+}
+
+static int set_output(void *dest, const struct cmdopt *o, const char *v, char *why, size_t len)
+{
+	((struct run_cmdline *)dest)->common->output = v;
+	return 0;
+}
+
+static int set_format(void *dest, const struct cmdopt *o, const char *v, char *why, size_t len)
+{
+	((struct run_cmdline *)dest)->common->output_format = v;
+	return 0;
+}
+
+static int set_minimal(void *dest, const struct cmdopt *o, const char *v, char *why, size_t len)
+{
+	((struct run_cmdline *)dest)->common->output_format = "terse";
+	return 0;
+}
+
+static int set_readonly(void *dest, const struct cmdopt *o, const char *v, char *why, size_t len)
+{
+	((struct run_cmdline *)dest)->common->readonly = true;
+	return 0;
+}
+
+/* -f, --append-terse[=X]: fio ignores the value */
+static int set_append_terse(void *dest, const struct cmdopt *o, const char *v, char *why,
+			    size_t len)
+{
+	((struct run_cmdline *)dest)->append_terse = true;
+	return 0;
+}
+
+static int set_terse_version(void *dest, const struct cmdopt *o, const char *v, char *why,
+			     size_t len)
+{
+	struct run_cmdline *r = dest;
+	if (!strcmp(v, "3")) {
+		r->terse_version = 3;
+		return 0;
+	}
+	if (!strcmp(v, "2") || !strcmp(v, "4") || !strcmp(v, "5"))
+		return refuse(why, len, "terse version %s is not implemented yet; iobench writes "
+			      "fio's terse version 3", v);
+	return refuse(why, len, "bad terse version format '%s': fio's are 2, 3, 4 and 5", v);
+}
+
+/* --max-jobs: fio 3.33 reads and ignores it ("we don't track/need this
+ * anymore"); iobench checks it is a number and does the same */
+static int set_max_jobs(void *dest, const struct cmdopt *o, const char *v, char *why, size_t len)
+{
+	uint64_t n;
+	const char *bad = NULL;
+	if (parse_uint(v, 1024, &n, &bad) < 0)
+		return refuse(why, len, "bad --max-jobs '%s': not a number", v);
+	return 0;
+}
+
+static int set_section(void *dest, const struct cmdopt *o, const char *v, char *why, size_t len)
+{
+	struct run_cmdline *r = dest;
+	if (!strcmp(v, "global"))
+		return refuse(why, len, "--section='%s': the global section is always read; name a "
+			      "job's section", v);
+	if (!*v)
+		return refuse(why, len, "--section needs a section name%s", "");
+	cmdopt_list_add(&r->sections, v);
+	return 0;
+}
+
+/* --status-interval: a time, in seconds by default, at least 1 ms, then
+ * refused: the periodic reports are not there yet */
+static int set_status_interval(void *dest, const struct cmdopt *o, const char *v, char *why,
+			       size_t len)
+{
+	uint64_t ns;
+	const char *bad = NULL;
+	if (parse_time(v, 1000000000ull, &ns, &bad) < 0)
+		return refuse(why, len, "bad --status-interval '%s': not a time", v);
+	if (ns < 1000000)
+		return refuse(why, len, "--status-interval '%s' is too small: give at least 1ms", v);
+	return refuse(why, len, "--status-interval is a fio flag that iobench does not implement "
+		      "yet (its periodic reports)%s", "");
+}
+
+/* --alloc-size: fio's shared-memory pool for its processes; iobench's jobs
+ * are threads of one process and allocate from the heap, so there is no
+ * pool to size: the value is checked and does nothing */
+static int set_alloc_size(void *dest, const struct cmdopt *o, const char *v, char *why,
+			  size_t len)
+{
+	uint64_t n;
+	const char *bad = NULL;
+	if (parse_uint(v, 1024, &n, &bad) < 0 || !n)
+		return refuse(why, len, "bad --alloc-size '%s': give the pool size in KiB", v);
+	return 0;
+}
+
+/* --debug: fio's categories are accepted; iobench has no debug trace of
+ * its own, so "help" lists them and any other value is checked only */
+static const char *const debug_names[] = {
+	"process", "file", "io", "mem", "blktrace", "verify", "random", "parse", "diskutil",
+	"job", "mutex", "profile", "time", "net", "rate", "compress", "steadystate",
+	"helperthread", "zbd", "all", NULL,
+};
+
+static int set_debug(void *dest, const struct cmdopt *o, const char *v, char *why, size_t len)
+{
+	char list[512];
+	snprintf(list, sizeof(list), "%s", v);
+	for (char *save = NULL, *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		size_t n = strcspn(t, ":"); /* job:N */
+		bool known = false;
+		for (const char *const *d = debug_names; *d && !known; d++)
+			known = strlen(*d) == n && !strncmp(*d, t, n);
+		if (!known && (!strcmp(t, "help") || !strcmp(t, "?")))
+			known = true;
+		if (!known)
+			return refuse(why, len, "--debug: '%s' is not one of fio's debug categories "
+				      "(process, file, io, mem, blktrace, verify, random, parse, diskutil, "
+				      "job:N, mutex, profile, time, net, rate, compress, steadystate, "
+				      "helperthread, zbd, all)", t);
+	}
+	return 0;
+}
+
+static int set_info(struct run_cmdline *r, enum run_info what, const char *v)
+{
+	if (r->info == RUN_INFO_NONE) {
+		r->info = what;
+		r->info_arg = v;
+	}
+	return 0;
+}
+
+#define INFO_FN(fn, what) \
+	static int fn(void *dest, const struct cmdopt *o, const char *v, char *why, size_t len) \
+	{ \
+		return set_info(dest, what, v); \
+	}
+INFO_FN(set_version, RUN_INFO_VERSION)
+INFO_FN(set_cmdhelp, RUN_INFO_CMDHELP)
+INFO_FN(set_enghelp, RUN_INFO_ENGHELP)
+INFO_FN(set_crctest, RUN_INFO_CRCTEST)
+INFO_FN(set_cpuclock, RUN_INFO_CPUCLOCK)
+INFO_FN(set_inflate, RUN_INFO_INFLATE)
+
+/* fio's client/server mode: one iobench runs here; many clients are the
+ * MPI build's */
+static int no_server(void *dest, const struct cmdopt *o, const char *v, char *why, size_t len)
+{
+	return refuse(why, len, "--%s: iobench has no fio client/server mode; to run jobs on many "
+		      "machines at once use the MPI build, iobench-mpi", o->name);
+}
+
+static int not_yet(void *dest, const struct cmdopt *o, const char *v, char *why, size_t len)
+{
+	return refuse(why, len, "--%s is a fio flag that iobench does not implement yet", o->name);
+}
+
+static int no_latency_log(void *dest, const struct cmdopt *o, const char *v, char *why,
+			  size_t len)
+{
+	return refuse(why, len, "--latency-log is deprecated in fio too: use the job options "
+		      "write_lat_log%s", "");
+}
+
+#define NO CMDOPT_NOARG
+#define REQ CMDOPT_REQARG
+#define OPT CMDOPT_OPTARG
+#define CALL CMDOPT_CALL
+
+const struct cmdopt run_rows[] = {
+	{ "set", 0, REQ, CALL, 0, set_override, 0, "KEY=VALUE",
+	  "override option KEY in every job (repeatable), e.g.\n"
+	  "--set size=64m --set directory=/mnt/test" },
+	{ NULL, 'o', REQ, CALL, 0, set_output, 0, "FILE", NULL },
+	{ NULL, 'F', REQ, CALL, 0, set_format, 0, "FMT", NULL },
+	{ NULL, 'r', NO, CALL, 0, set_readonly, 0, NULL, NULL },
+	{ "minimal", 'm', NO, CALL, 0, set_minimal, 0, NULL,
+	  "the terse format only (as --output-format=terse)" },
+	{ "append-terse", 'f', OPT, CALL, 0, set_append_terse, 0, "X",
+	  "the terse format after the others" },
+	{ "terse-version", 'V', REQ, CALL, 0, set_terse_version, 0, "3",
+	  "the terse format's version: 3 (fio's 2, 4 and 5 are not implemented yet)" },
+	{ "bandwidth-log", 'b', NO, CMDOPT_TRUE, OFF(bandwidth_log), NULL, 0, NULL,
+	  "fio's aggregate bandwidth logs agg-{read,write,trim}_bw.log" },
+	{ "parse-only", 'P', NO, CMDOPT_TRUE, OFF(parse_only), NULL, 0, NULL,
+	  "check the job files and options, run nothing, print nothing" },
+	{ "showcmd", 's', NO, CMDOPT_TRUE, OFF(showcmd), NULL, 0, NULL,
+	  "print each job file as one command line, run nothing" },
+	{ "section", 'x', REQ, CALL, 0, set_section, 0, "NAME",
+	  "run only the job sections NAME of the job files (repeatable); [global] is always "
+	  "read" },
+	{ "max-jobs", 'j', REQ, CALL, 0, set_max_jobs, 0, "N",
+	  "accepted and ignored, as fio 3.33 does" },
+	{ "eta", 'e', REQ, CALL, 0, set_eta, 0, "auto|always|never",
+	  "the progress line on stderr: when it is a terminal (auto, the default), always, "
+	  "or never" },
+	{ "eta-newline", 'E', REQ, CALL, 0, not_yet, 0, "TIME", NULL },
+	{ "eta-interval", 'O', REQ, CALL, 0, not_yet, 0, "TIME", NULL },
+	{ "status-interval", 'L', REQ, CALL, 0, set_status_interval, 0, "TIME", NULL },
+	{ "warnings-fatal", 'w', NO, CALL, 0, not_yet, 0, NULL, NULL },
+	{ "version", 'v', NO, CALL, 0, set_version, 0, NULL,
+	  "print the fio version iobench stands for, and iobench's" },
+	{ "cmdhelp", 'c', OPT, CALL, 0, set_cmdhelp, 0, "OPTION|all",
+	  "describe the job option OPTION, or list all" },
+	{ "enghelp", 'i', OPT, CALL, 0, set_enghelp, 0, "ENGINE[,OPTION]",
+	  "list the I/O engines, or an engine's options" },
+	{ "crctest", 'G', OPT, CALL, 0, set_crctest, 0, "TYPE[,TYPE...]",
+	  "measure the speed of iobench's checksums (all, or those named)" },
+	{ "cpuclock-test", 'T', NO, CALL, 0, set_cpuclock, 0, NULL,
+	  "check that the clock iobench reads advances on every CPU" },
+	{ "inflate-log", 'X', REQ, CALL, 0, set_inflate, 0, "LOG",
+	  "decompress a compressed log to stdout" },
+	{ "alloc-size", 'a', REQ, CALL, 0, set_alloc_size, 0, "KIB",
+	  "accepted: iobench's jobs are threads and have no shared pool to size" },
+	{ "debug", 'd', REQ, CALL, 0, set_debug, 0, "LIST",
+	  "fio's debug categories, accepted: iobench has no debug trace" },
+	{ "aux-path", 'K', REQ, CALL, 0, not_yet, 0, "DIR", NULL },
+	{ "idle-prof", 'I', REQ, CALL, 0, not_yet, 0, "MODE", NULL },
+	{ "trigger-file", 'W', REQ, CALL, 0, not_yet, 0, "FILE", NULL },
+	{ "trigger-timeout", 'B', REQ, CALL, 0, not_yet, 0, "TIME", NULL },
+	{ "trigger", 'H', REQ, CALL, 0, not_yet, 0, "CMD", NULL },
+	{ "trigger-remote", 'J', REQ, CALL, 0, not_yet, 0, "CMD", NULL },
+	{ "memcpytest", 'M', OPT, CALL, 0, not_yet, 0, "TYPE", NULL },
+	{ "merge-blktrace-only", 'A', NO, CALL, 0, not_yet, 0, NULL, NULL },
+	{ "latency-log", 'l', REQ, CALL, 0, no_latency_log, 0, "X", NULL },
+	{ "server", 'S', OPT, CALL, 0, no_server, 0, "ARGS", NULL },
+	{ "daemonize", 'D', REQ, CALL, 0, no_server, 0, "PIDFILE", NULL },
+	{ "client", 'C', REQ, CALL, 0, no_server, 0, "HOST", NULL },
+	{ "remote-config", 'R', REQ, CALL, 0, no_server, 0, "FILE", NULL },
+	CMDOPT_END,
+};
+
+const struct cmdopt_help run_help_for[] = {
+	{ "output-format", "normal, json, json+ or terse; comma-combinable (default normal). JSON "
+			   "is the only thing on stdout; a run that fails before it starts gives a "
+			   "JSON object with \"jobs\": [] and its error under \"iobench\"" },
+	{ "allow-destroy", "let jobs write to and trim DEVICE although it carries a filesystem, "
+			   "RAID, LVM, swap or partition-table signature (repeatable; one device "
+			   "each)" },
+	{ "readonly", "refuse any job that writes, trims, lays out or deletes files (the job "
+		      "option readonly=1 does the same for one job)" },
+	{ NULL, NULL },
+};

@@ -1,0 +1,194 @@
+#!/usr/bin/env bash
+# fio 3.33's command line, side by side with fio where fio runs the flag:
+# the same output shape and files for --version, --minimal, --append-terse,
+# -o/-F and values after a space, job options taking the next word, unique
+# prefixes, --section, --showcmd, a job file '-' from stdin, --parse-only,
+# --max-jobs, --cmdhelp, --enghelp, --crctest, set options that take no next
+# word; iobench's refusals (client/server, flags not there yet, misspelt
+# flags named as flags); the stdout/stderr discipline (nothing on stderr for
+# a successful run, the layout note only in the normal report); and issue
+# 14's acceptance script, which treats a non-empty stderr as failure, run
+# unchanged with fio and with a `fio` symlink to iobench.
+. "$(dirname "$0")/lib.sh"
+command -v fio >/dev/null || { echo "skip: no fio"; exit 77; }
+d=$(tmpdir)
+mkdir -p "$d/bin" "$d/fio" "$d/iob"
+ln -s "$IOBENCH" "$d/bin/fio"
+FIO=$(command -v fio)
+IOB="$d/bin/fio"
+cat >"$d/two.fio" <<'EOF'
+[global]
+size=1m
+ioengine=null
+
+[a]
+rw=read
+
+[b]
+rw=write
+bs=8k
+EOF
+# both tools in their own directory: run NAME ARGS... -> $d/{fio,iob}/NAME.{out,err,rc}
+both() {
+  local name=$1; shift
+  (cd "$d/fio" && "$FIO" "$@" >"$name.out" 2>"$name.err"; echo $? >"$name.rc")
+  (cd "$d/iob" && "$IOB" "$@" >"$name.out" 2>"$name.err"; echo $? >"$name.rc")
+}
+rc_of() { cat "$d/$1/$2.rc"; }
+same_rc0() { [ "$(rc_of fio "$1")" = 0 ] && [ "$(rc_of iob "$1")" = 0 ]; }
+jobnames() { python3 -c 'import json,sys; print(" ".join(j["jobname"] for j in json.load(open(sys.argv[1]))["jobs"]))' "$1"; }
+
+# --- --version: tools check the fio-3 prefix ------------------------------
+both version --version
+check "--version: fio-3.33 for both, iobench named" \
+  bash -c "[ \"\$(cat '$d/fio/version.out')\" = fio-3.33 ] && grep -qx 'fio-3.33 (iobench [0-9.]*)' '$d/iob/version.out'"
+check "iobench run --version is the same string" \
+  bash -c "[ \"\$('$IOBENCH' run --version)\" = \"\$(cat '$d/iob/version.out')\" ]"
+
+# --- output formats --------------------------------------------------------
+(cd "$d" && cp two.fio fio/ && cp two.fio iob/)
+both minimal --minimal two.fio
+check "--minimal: exit 0, two terse lines of the same field count" \
+  bash -c "$(declare -f same_rc0 rc_of); d='$d'; same_rc0 minimal && \
+    [ \"\$(awk -F';' '{print \$1, NF}' '$d/fio/minimal.out')\" = \"\$(awk -F';' '{print \$1, NF}' '$d/iob/minimal.out')\" ] && \
+    [ \$(wc -l <'$d/iob/minimal.out') -eq 2 ]"
+both append --append-terse two.fio
+check "--append-terse: the normal report and the terse lines, both tools" \
+  bash -c "for t in fio iob; do grep -q '^a: (groupid=0' '$d/'\$t/append.out && [ \$(grep -c '^3;' '$d/'\$t/append.out) -eq 2 ] || exit 1; done"
+both spaced -o out.json -F json --name x --rw randread --bs 8k --ioengine null --size 1m
+check "-o F -F json, job options taking the next word: exit 0, nothing on stdout or stderr" \
+  bash -c "$(declare -f same_rc0 rc_of); d='$d'; same_rc0 spaced && for t in fio iob; do [ ! -s '$d/'\$t/spaced.out ] && [ ! -s '$d/'\$t/spaced.err ] || exit 1; done"
+check "... the same job options in both JSON files" \
+  test "$(json_get "$d/fio/out.json" 'd["jobs"][0]["job options"]')" = "$(json_get "$d/iob/out.json" 'd["jobs"][0]["job options"]')"
+both longspace --output out2.json --output-format json --name=x --numj=2 --ioengine=null --size=1m
+check "--output F --output-format json (space) and a unique prefix (--numj=2): 2 jobs each" \
+  bash -c "[ \"\$(python3 -c 'import json; print(len(json.load(open(\"$d/fio/out2.json\"))[\"jobs\"]))')\" = 2 ] && \
+    [ \"\$(python3 -c 'import json; print(len(json.load(open(\"$d/iob/out2.json\"))[\"jobs\"]))')\" = 2 ]"
+both tv3 --terse-version=3 --minimal --name=x --ioengine=null --size=1m
+both tv7 --terse-version=7 --minimal --name=x --ioengine=null --size=1m
+check "--terse-version=3 runs, 7 is refused (exit 1), both tools" \
+  bash -c "$(declare -f same_rc0 rc_of); d='$d'; same_rc0 tv3 && [ \$(rc_of fio tv7) = 1 ] && [ \$(rc_of iob tv7) = 1 ]"
+
+# --- which jobs run --------------------------------------------------------
+both section --section=b --output-format=json two.fio
+check "--section=b: only b, both tools" \
+  bash -c "[ \"\$(python3 -c 'import json; print([j[\"jobname\"] for j in json.load(open(\"$d/fio/section.out\"))[\"jobs\"]])')\" = \"['b']\" ] && \
+    [ \"\$(python3 -c 'import json; print([j[\"jobname\"] for j in json.load(open(\"$d/iob/section.out\"))[\"jobs\"]])')\" = \"['b']\" ]"
+both section2 -x a --section b --output-format=json two.fio
+check "--section twice (-x a --section b): a and b" \
+  test "$(jobnames "$d/fio/section2.out")/$(jobnames "$d/iob/section2.out")" = "a b/a b"
+(cd "$d/fio" && "$FIO" --output-format=json - <two.fio >stdin.out 2>stdin.err)
+(cd "$d/iob" && "$IOB" --output-format=json - <two.fio >stdin.out 2>stdin.err)
+check "a job file '-' read from standard input: a b, both tools" \
+  test "$(jobnames "$d/fio/stdin.out")/$(jobnames "$d/iob/stdin.out")" = "a b/a b"
+both maxjobs --max-jobs=2 --name=x --numjobs=4 --ioengine=null --size=1m --output-format=json
+check "--max-jobs=2 is ignored: 4 jobs run, both tools" \
+  test "$(json_get "$d/fio/maxjobs.out" 'len(d["jobs"])')/$(json_get "$d/iob/maxjobs.out" 'len(d["jobs"])')" = 4/4
+both setopt --name=x --ioengine=null --size=1m --norandommap --output-format=json two.fio
+check "--norandommap (a set option) takes no next word: two.fio is still a job file, after x" \
+  test "$(jobnames "$d/fio/setopt.out")/$(jobnames "$d/iob/setopt.out")" = "x a b/x a b"
+both showcmd --showcmd two.fio
+check "--showcmd: the same command line as fio's" \
+  bash -c "$(declare -f same_rc0 rc_of); d='$d'; same_rc0 showcmd && cmp -s '$d/fio/showcmd.out' '$d/iob/showcmd.out'"
+both parse --parse-only two.fio
+check "--parse-only: exit 0 and silent, both tools" \
+  bash -c "$(declare -f same_rc0 rc_of); d='$d'; same_rc0 parse && for t in fio iob; do [ ! -s '$d/'\$t/parse.out ] && [ ! -s '$d/'\$t/parse.err ] || exit 1; done"
+
+# --- informational flags ---------------------------------------------------
+both cmdhelp --cmdhelp=bs
+check "--cmdhelp=bs: bs alone, with its alias" \
+  bash -c "for t in fio iob; do grep -qE '^ +bs: ' '$d/'\$t/cmdhelp.out && grep -qE '^ +alias: blocksize$' '$d/'\$t/cmdhelp.out && ! grep -q 'numjobs' '$d/'\$t/cmdhelp.out || exit 1; done"
+check "iobench help options bs says the same" \
+  bash -c "'$IOBENCH' help options bs | cmp -s - '$d/iob/cmdhelp.out'"
+both enghelp --enghelp
+check "--enghelp: 'Available IO engines:' and psync, both tools" \
+  bash -c "for t in fio iob; do grep -qx 'Available IO engines:' '$d/'\$t/enghelp.out && grep -qxP '\tpsync' '$d/'\$t/enghelp.out || exit 1; done"
+both crc --crctest=md5,crc32c
+check "--crctest=md5,crc32c: one speed line each, fio's format" \
+  bash -c "for t in fio iob; do [ \$(grep -cP '^(md5|crc32c):\t\t *[0-9]+\.[0-9]{2} MiB/sec$' '$d/'\$t/crc.out) -eq 2 ] || exit 1; done"
+"$IOB" --cpuclock-test >"$d/cs.out" 2>&1; rc=$?
+check "--cpuclock-test: fio's cs: lines, Pass with exit 0 or Failed with 1 (exit $rc)" \
+  bash -c "grep -q '^cs: ' '$d/cs.out' && { [ $rc -eq 0 ] && grep -qx 'cs: Pass!' '$d/cs.out' || [ $rc -eq 1 ]; }"
+
+# --- refusals --------------------------------------------------------------
+"$IOB" --outptu=x --name=x --ioengine=null --size=1m >"$d/mis.out" 2>"$d/mis.err"; rc=$?
+check "a misspelt flag: exit 1, named as a flag with the nearest flag" \
+  bash -c "[ $rc -eq 1 ] && [ \"\$(cat '$d/mis.err')\" = \"iobench: error: unknown option '--outptu' for 'iobench run'; did you mean '--output'?\" ] && [ ! -e x ]"
+for f in --server --client=h --daemonize=p --remote-config=f; do
+  "$IOB" $f --name=x --ioengine=null --size=1m >/dev/null 2>"$d/srv.err"; rc=$?
+  check "$f: refused (exit 1), pointing to the MPI build" bash -c "[ $rc -eq 1 ] && grep -q 'iobench-mpi' '$d/srv.err'"
+done
+# --bandwidth-log: fio's agg-{read,write}_bw.log in the current directory
+mkdir -p "$d/fio/bwl" "$d/iob/bwl"
+for t in fio iob; do
+  [ $t = fio ] && tool=$FIO || tool=$IOB
+  (cd "$d/$t/bwl" && "$tool" --bandwidth-log --name=x --ioengine=null --rw=randrw --size=64m \
+     --time_based --runtime=1 >out.txt 2>err.txt; echo $? >rc)
+done
+check "--bandwidth-log: both exit 0, stderr empty" \
+  bash -c "[ \$(cat '$d/fio/bwl/rc') = 0 ] && [ \$(cat '$d/iob/bwl/rc') = 0 ] && [ ! -s '$d/iob/bwl/err.txt' ]"
+check "--bandwidth-log: the same agg-*_bw.log files as fio's" \
+  bash -c "[ \"\$(cd '$d/fio/bwl' && ls agg-*_bw.log)\" = \"\$(cd '$d/iob/bwl' && ls agg-*_bw.log)\" ] && [ -s '$d/iob/bwl/agg-read_bw.log' ]"
+check "--bandwidth-log: lines 'time, KiB/s, ddir, bs, prio' as fio's" \
+  bash -c "grep -Eqx '[0-9]+, [0-9]+, 0, 0, [0-9]+' '$d/iob/bwl/agg-read_bw.log' && grep -Eqx '[0-9]+, [0-9]+, 1, 0, [0-9]+' '$d/iob/bwl/agg-write_bw.log'"
+
+# --inflate-log: a compressed log iobench wrote, read back as fio reads it
+mkdir -p "$d/iob/fz"
+(cd "$d/iob/fz" && "$IOBENCH" run --name=z --ioengine=null --size=1m --write_lat_log=z \
+   --log_compression=64k --log_store_compressed=1 >/dev/null 2>&1)
+fz=$(ls "$d/iob/fz"/z_clat.*.log.fz 2>/dev/null | head -1)
+"$IOB" --inflate-log="$fz" >"$d/iob/fz/ours.txt" 2>"$d/iob/fz/ours.err"; rc=$?
+"$FIO" --inflate-log="$fz" >"$d/iob/fz/fio.txt" 2>/dev/null
+check "--inflate-log: exit 0 and the same text as fio --inflate-log of the same file (exit $rc)" \
+  bash -c "[ -n '$fz' ] && [ $rc -eq 0 ] && [ -s '$d/iob/fz/ours.txt' ] && cmp -s '$d/iob/fz/ours.txt' '$d/iob/fz/fio.txt'"
+"$IOB" --inflate-log="$d/two.fio" >/dev/null 2>"$d/iob/fz/bad.err"; rc=$?
+check "--inflate-log of a text file: exit 1 with a message naming it" \
+  bash -c "[ $rc -eq 1 ] && grep -q 'two.fio' '$d/iob/fz/bad.err'"
+
+# --- stdout and stderr -----------------------------------------------------
+both layout --name=lay --rw=read --size=1m --filename=lay.dat
+check "a normal run that lays out a file: the note on stdout, stderr empty, both tools" \
+  bash -c "$(declare -f same_rc0 rc_of); d='$d'; same_rc0 layout && for t in fio iob; do grep -q '^lay: Laying out IO file (1 file / 1MiB)' '$d/'\$t/layout.out && [ ! -s '$d/'\$t/layout.err ] || exit 1; done"
+rm -f "$d/fio/lay.dat" "$d/iob/lay.dat"
+both layoutj --name=lay --rw=read --size=1m --filename=lay.dat --output-format=json
+check "... with JSON: no note, valid JSON, stderr empty, both tools" \
+  bash -c "$(declare -f same_rc0 rc_of); d='$d'; same_rc0 layoutj && for t in fio iob; do ! grep -q 'Laying out' '$d/'\$t/layoutj.out && python3 -m json.tool '$d/'\$t/layoutj.out >/dev/null && [ ! -s '$d/'\$t/layoutj.err ] || exit 1; done"
+"$IOB" --eta=always --name=x --ioengine=null --size=64m --time_based --runtime=2 \
+  --output-format=json >"$d/eta.out" 2>"$d/eta.err"; rc=$?
+check "--eta=always: the progress line on a stderr that is no terminal, JSON intact" \
+  bash -c "[ $rc -eq 0 ] && grep -q 'Jobs: ' '$d/eta.err' && python3 -m json.tool '$d/eta.out' >/dev/null"
+
+# --- issue 14's acceptance script: unchanged with fio and with the symlink --
+cat >"$d/drive.sh" <<'EOF'
+#!/bin/sh
+# a harness: fio from PATH, JSON to a file, one section of a job file, and
+# any byte on stderr is a failure
+set -e
+cd "$1"
+cat >job.fio <<'JOB'
+[global]
+ioengine=psync
+filename=drive.dat
+size=2m
+bs=4k
+[prep]
+rw=write
+[check]
+rw=randread
+JOB
+fio --output=result.json --output-format=json --max-jobs=8 --section prep job.fio 2>err.txt
+fio --output result2.json --output-format=json --max-jobs 8 --section=check job.fio 2>>err.txt
+fio --bandwidth-log --output=result3.json --output-format=json --section=check job.fio 2>>err.txt
+test -s agg-read_bw.log
+test ! -s err.txt
+python3 -c 'import json; a=json.load(open("result.json")); b=json.load(open("result2.json")); assert [j["jobname"] for j in a["jobs"]] == ["prep"]; assert [j["jobname"] for j in b["jobs"]] == ["check"]; assert b["jobs"][0]["read"]["io_bytes"] == 2 << 20, b["jobs"][0]["read"]["io_bytes"]'
+fio --version | grep -q '^fio-3\.33'
+EOF
+chmod +x "$d/drive.sh"
+mkdir -p "$d/fio/drive" "$d/iob/drive"
+PATH="$(dirname "$FIO"):$PATH" "$d/drive.sh" "$d/fio/drive" >"$d/drive-fio.log" 2>&1; frc=$?
+PATH="$d/bin:$PATH" "$d/drive.sh" "$d/iob/drive" >"$d/drive-iob.log" 2>&1; irc=$?
+check "the acceptance script passes with fio (exit $frc)" test $frc -eq 0
+check "... and unchanged with a fio symlink to iobench (exit $irc)" test $irc -eq 0
+[ $irc -eq 0 ] || cat "$d/drive-iob.log" "$d/iob/drive/err.txt" 2>/dev/null | head -5
+finish
