@@ -135,16 +135,18 @@ static void agg_sample(struct log_writer *w, bool last)
 	uint64_t now = now_ns();
 	if (!last && now - w->agg_last < w->agg_interval_ns)
 		return;
-	uint64_t span_ms = (now - w->agg_last) / NSEC_PER_MSEC;
-	if (!span_ms)
-		return;
+	/* in ns, so that the last line of a run shorter than a millisecond
+	 * since the previous one is still written */
+	uint64_t span_ns = now - w->agg_last;
+	if (!span_ns)
+		span_ns = 1;
 	for (int d = 0; d < DDIR_RWDIR_CNT; d++) {
 		uint64_t bytes = 0;
 		for (size_t i = 0; i < w->nr_jobs; i++)
 			bytes += atomic_load_explicit(&w->jobs[i].prog_bytes[d], memory_order_relaxed);
 		struct fiolog_sample s = {
 			.time_ms = (now - w->agg_t0) / NSEC_PER_MSEC,
-			.value = (bytes - w->agg_bytes[d]) * 1000 / span_ms / 1024,
+			.value = (uint64_t)((double)(bytes - w->agg_bytes[d]) * 1e9 / (double)span_ns / 1024),
 			.ddir = (uint32_t)d,
 		};
 		char line[FIOLOG_LINE_MAX];
