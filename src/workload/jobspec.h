@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "util/clock.h"
-#include "workload/ddir.h"
+#include "engines/ddir.h"
 
 #define MAX_BSSPLIT 64
 #define MAX_PERCENTILES 64
