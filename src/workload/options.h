@@ -18,40 +18,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "util/optdef.h"
 #include "workload/jobspec.h"
 
-enum opt_type {
-	OPT_BOOL,  /* bool field; a bare key means true */
-	OPT_UINT,  /* unsigned or uint64_t field (width), plain count */
-	OPT_SIZE,  /* uint64_t bytes with unit suffixes, honours kb_base */
-	OPT_TIME,  /* uint64_t ns; a bare number is in `unit` ns */
-	OPT_STR,   /* char * field, xstrdup'ed */
-	OPT_FUNC,  /* parsed by the callback only */
-};
-
-/* What a parse callback gets besides the spec and the value. */
-struct opt_ctx {
-	const struct option_def *opt;
-	const char *key;  /* as the user wrote it, for messages */
-	char *why;        /* message buffer */
-	size_t whylen;
-};
-typedef int (*option_parse_fn)(struct job_spec *s, const char *val, struct opt_ctx *c);
-
-struct option_def {
-	const char *name;
-	const char *alias[2];   /* other spellings, NULL when unused */
-	enum opt_type type;
-	size_t off;             /* offsetof(struct job_spec, field) */
-	unsigned width;         /* sizeof the field for OPT_UINT (4 or 8) */
-	uint64_t min, max;      /* numeric range; max 0 = no upper bound */
-	uint64_t unit;          /* OPT_TIME: ns per unit of a bare number */
-	const char *type_text;  /* value syntax for help: "int", "size", ... */
-	const char *def;        /* default as text, NULL = none */
-	const char *help;       /* one line, lowercase */
-	option_parse_fn parse;  /* OPT_FUNC, or extra handling after the generic parse */
-	bool is_flag;           /* the key alone is valid (bool-like) */
-};
+/* Rows are struct option_def (util/optdef.h); this table's target is
+ * struct job_spec, so each row's off is an offsetof(struct job_spec, ...). */
 
 /* The table, and its length. */
 extern const struct option_def option_table[];

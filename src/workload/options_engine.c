@@ -13,8 +13,9 @@
 #include <errno.h>
 #include <string.h>
 
-int opt_cb_nonvectored(struct job_spec *s, const char *val, struct opt_ctx *c)
+int opt_cb_nonvectored(void *target, const char *val, struct opt_ctx *c)
 {
+	struct job_spec *s = target;
 	uint64_t v;
 	const char *why = NULL;
 
@@ -28,8 +29,9 @@ int opt_cb_nonvectored(struct job_spec *s, const char *val, struct opt_ctx *c)
 	return 0;
 }
 
-int opt_cb_sqthread_poll_cpu(struct job_spec *s, const char *val, struct opt_ctx *c)
+int opt_cb_sqthread_poll_cpu(void *target, const char *val, struct opt_ctx *c)
 {
+	struct job_spec *s = target;
 	uint64_t v;
 	const char *why = NULL;
 

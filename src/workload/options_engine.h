@@ -9,7 +9,7 @@
 
 #include "workload/options.h"
 
-int opt_cb_nonvectored(struct job_spec *s, const char *val, struct opt_ctx *c);
-int opt_cb_sqthread_poll_cpu(struct job_spec *s, const char *val, struct opt_ctx *c);
+int opt_cb_nonvectored(void *target, const char *val, struct opt_ctx *c);
+int opt_cb_sqthread_poll_cpu(void *target, const char *val, struct opt_ctx *c);
 
 #endif

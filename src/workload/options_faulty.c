@@ -17,8 +17,9 @@
 #include <string.h>
 #include <strings.h>
 
-int opt_cb_faulty_engine(struct job_spec *s, const char *val, struct opt_ctx *c)
+int opt_cb_faulty_engine(void *target, const char *val, struct opt_ctx *c)
 {
+	struct job_spec *s = target;
 	if (!strcmp(val, "faulty"))
 		return opt_fail(c, -EINVAL, "engine", val, "the faulty engine cannot wrap itself");
 	if (!engine_find(val))
@@ -91,26 +92,30 @@ static int parse_sel(struct job_spec *s, const char *val, struct faulty_sel *out
 	return 0;
 }
 
-int opt_cb_faulty_fail(struct job_spec *s, const char *val, struct opt_ctx *c)
+int opt_cb_faulty_fail(void *target, const char *val, struct opt_ctx *c)
 {
+	struct job_spec *s = target;
 	return parse_sel(s, val, &s->faulty_fail, c);
 }
 
-int opt_cb_faulty_corrupt(struct job_spec *s, const char *val, struct opt_ctx *c)
+int opt_cb_faulty_corrupt(void *target, const char *val, struct opt_ctx *c)
 {
+	struct job_spec *s = target;
 	return parse_sel(s, val, &s->faulty_corrupt, c);
 }
 
-int opt_cb_faulty_delay_select(struct job_spec *s, const char *val, struct opt_ctx *c)
+int opt_cb_faulty_delay_select(void *target, const char *val, struct opt_ctx *c)
 {
+	struct job_spec *s = target;
 	/* unset means every I/O (every:1); delaying none is faulty_delay=0 */
 	if (!strcasecmp(val, "none"))
 		return opt_fail(c, -EINVAL, "selector", val, "to delay nothing, leave faulty_delay at 0");
 	return parse_sel(s, val, &s->faulty_delay_select, c);
 }
 
-int opt_cb_faulty_errno(struct job_spec *s, const char *val, struct opt_ctx *c)
+int opt_cb_faulty_errno(void *target, const char *val, struct opt_ctx *c)
 {
+	struct job_spec *s = target;
 	int e = errno_parse(val);
 	if (e < 0)
 		return opt_fail(c, -EINVAL, "errno", val, "use a name such as EIO or ENOSPC, or a number");
@@ -118,8 +123,9 @@ int opt_cb_faulty_errno(struct job_spec *s, const char *val, struct opt_ctx *c)
 	return 0;
 }
 
-int opt_cb_faulty_dir(struct job_spec *s, const char *val, struct opt_ctx *c)
+int opt_cb_faulty_dir(void *target, const char *val, struct opt_ctx *c)
 {
+	struct job_spec *s = target;
 	if (!strcasecmp(val, "read"))
 		s->faulty_dir = RW_READ;
 	else if (!strcasecmp(val, "write"))

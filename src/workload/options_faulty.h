@@ -8,11 +8,11 @@
 
 #include "workload/options.h"
 
-int opt_cb_faulty_engine(struct job_spec *s, const char *val, struct opt_ctx *c);
-int opt_cb_faulty_fail(struct job_spec *s, const char *val, struct opt_ctx *c);
-int opt_cb_faulty_corrupt(struct job_spec *s, const char *val, struct opt_ctx *c);
-int opt_cb_faulty_delay_select(struct job_spec *s, const char *val, struct opt_ctx *c);
-int opt_cb_faulty_errno(struct job_spec *s, const char *val, struct opt_ctx *c);
-int opt_cb_faulty_dir(struct job_spec *s, const char *val, struct opt_ctx *c);
+int opt_cb_faulty_engine(void *target, const char *val, struct opt_ctx *c);
+int opt_cb_faulty_fail(void *target, const char *val, struct opt_ctx *c);
+int opt_cb_faulty_corrupt(void *target, const char *val, struct opt_ctx *c);
+int opt_cb_faulty_delay_select(void *target, const char *val, struct opt_ctx *c);
+int opt_cb_faulty_errno(void *target, const char *val, struct opt_ctx *c);
+int opt_cb_faulty_dir(void *target, const char *val, struct opt_ctx *c);
 
 #endif
