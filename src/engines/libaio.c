@@ -16,10 +16,10 @@
 #include "engines/fileio.h"
 #include "util/error.h"
 #include "util/xmalloc.h"
-#include "workload/jobspec.h"
 
 #include <errno.h>
 #include <libaio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -54,10 +54,23 @@ struct laio_priv {
 	struct io_event *events;
 };
 
+/* The engine's options. */
+struct laio_opts {
+	bool userspace_reap; /* read completions from the ring when min is 0 */
+};
+
+static const struct option_def laio_options[] = {
+	{ .name = "userspace_reap", .type = OPT_BOOL, .off = offsetof(struct laio_opts, userspace_reap),
+	  .type_text = "bool", .def = "0", .is_flag = true,
+	  .help = "read completions from the ring in user space when reaping with minimum 0" },
+};
+static const struct laio_opts laio_defaults;
+
 static int laio_init(struct engine_ctx *ctx)
 {
 	struct laio_priv *p = ctx->priv;
-	unsigned depth = ctx->iodepth ? ctx->iodepth : 1;
+	unsigned depth = ctx->params.iodepth ? ctx->params.iodepth : 1;
+	const struct laio_opts *o = engine_options(ctx);
 	int ret;
 
 	ret = io_setup((int)depth, &p->aio);
@@ -69,7 +82,7 @@ static int laio_init(struct engine_ctx *ctx)
 	}
 	p->aio_ready = true;
 	p->depth = depth;
-	if (ctx->spec && ctx->spec->userspace_reap) {
+	if (o->userspace_reap) {
 		const struct aio_ring *r = (const struct aio_ring *)p->aio;
 		p->user_reap = r->magic == AIO_RING_MAGIC && !r->incompat_features;
 		if (!p->user_reap)
@@ -254,8 +267,13 @@ static void laio_cleanup(struct engine_ctx *ctx)
 
 const struct engine_ops engine_libaio = {
 	.name = "libaio",
+	.summary = "Linux native asynchronous I/O: io_submit(2) and io_getevents(2) (libaio)",
 	.flags = ENGINE_ASYNC,
 	.priv_size = sizeof(struct laio_priv),
+	.options = laio_options,
+	.nr_options = sizeof(laio_options) / sizeof(laio_options[0]),
+	.options_size = sizeof(struct laio_opts),
+	.options_defaults = &laio_defaults,
 	.init = laio_init,
 	.open_file = engine_file_open,
 	.close_file = engine_file_close,
