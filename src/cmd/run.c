@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cmd/runner.h"
+#include "engines/engine.h"
 #include "jobfile/jobfile.h"
 #include "report/report.h"
 #include "sys/devguard.h"
@@ -144,26 +145,28 @@ static int add_file(void *arg, const char *word, char *why, size_t len)
 }
 
 /* The job options on the command line: every --KEY[=VALUE] whose KEY is a
- * job option (or a fio option iobench lacks, which the job parser names)
- * goes to jobfile_parse_args in order. Issue 14 adds prefixes here. */
+ * job option, an engine's option (which the job parser checks against the
+ * job's engine) or a fio option iobench lacks (which it names) goes to
+ * jobfile_parse_args in order. Issue 14 adds prefixes here. */
 static int job_arg(void *arg, const char *word, char *why, size_t len)
 {
 	struct run_cmdline *r = arg;
 	if (strncmp(word, "--", 2))
 		return 0;
 	char *key = xstrndup(word + 2, strcspn(word + 2, "="));
-	bool job = *key && (option_find(key) || option_is_fio(key));
+	bool job = *key && (option_find_any(key) || option_is_fio(key));
 	free(key);
 	if (job)
 		cmdopt_list_add(&r->jobargs, word);
 	return job;
 }
 
-static size_t job_prefixed(void *arg, const char *key, size_t klen, const char **out, size_t max)
+/* Spellings in rows[0..nr) that start with key[0..klen), counted from n. */
+static size_t rows_prefixed(const struct option_def *rows, size_t nr, const char *key, size_t klen,
+			    const char **out, size_t max, size_t n)
 {
-	size_t n = 0;
-	for (size_t i = 0; i < option_table_len; i++) {
-		const struct option_def *o = &option_table[i];
+	for (size_t i = 0; i < nr; i++) {
+		const struct option_def *o = &rows[i];
 		const char *spell[3] = { o->name, o->alias[0], o->alias[1] };
 		for (int k = 0; k < 3; k++)
 			if (spell[k] && !strncmp(spell[k], key, klen)) {
@@ -175,10 +178,20 @@ static size_t job_prefixed(void *arg, const char *key, size_t klen, const char *
 	return n;
 }
 
+/* The job options' spellings, then each engine's own. */
+static size_t job_prefixed(void *arg, const char *key, size_t klen, const char **out, size_t max)
+{
+	const struct engine_ops *e;
+	size_t n = rows_prefixed(option_table, option_table_len, key, klen, out, max, 0);
+	for (size_t i = 0; (e = engine_at(i)); i++)
+		n = rows_prefixed(e->options, e->nr_options, key, klen, out, max, n);
+	return n;
+}
+
 static const char *job_nearest(void *arg, const char *key, size_t *score)
 {
 	const char *near = option_suggest(key);
-	const struct option_def *o = near ? option_find(near) : NULL;
+	const struct option_def *o = near ? option_find_any(near) : NULL;
 	*score = (size_t)-1;
 	if (!o)
 		return NULL;

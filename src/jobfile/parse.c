@@ -112,14 +112,17 @@ static int item_pass(const struct jf_item *item)
 }
 
 /* Options of one section: items [from, to), kb_base first, engine options
- * last (so they meet the section's final ioengine). */
+ * last in a file (so they meet the section's final ioengine, as fio parses
+ * a file) and in order on the command line (as fio's getopt takes them). */
 static void apply_section(struct builder *b, struct job_spec *s, size_t from, size_t to,
 			  struct locs *l)
 {
 	for (int pass = 0; pass < 3; pass++)
-		for (size_t i = from; i < to; i++)
-			if (item_pass(&b->it->v[i]) == pass)
+		for (size_t i = from; i < to; i++) {
+			int p = item_pass(&b->it->v[i]);
+			if ((b->it->cmdline && p == 2 ? 1 : p) == pass)
 				apply_item(b, s, &b->it->v[i], l, false);
+		}
 }
 
 /* Echo an option as fio does: with arithmetic already evaluated. */
