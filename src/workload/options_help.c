@@ -97,7 +97,10 @@ void options_print_man_engines(FILE *out)
 	const struct engine_ops *e;
 	fputs(".SH ENGINES\n"
 	      "A job's engine is its ioengine= option. The options listed under an\n"
-	      "engine are its own: a job that uses another engine refuses them.\n", out);
+	      "engine are its own: a job that uses another engine refuses them, as fio\n"
+	      "does. In a job file they may come before ioengine= in their section; on\n"
+	      "the command line they must follow \\-\\-ioengine. A job inherits the engine\n"
+	      "options of [global] only while it keeps the engine of [global].\n", out);
 	for (size_t i = 0; (e = engine_at(i)); i++) {
 		fprintf(out, ".TP\n.B %s\n", e->name);
 		troff_text(out, e->summary);
