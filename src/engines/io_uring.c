@@ -16,13 +16,15 @@
  * the kernel has not been given.
  *
  * The engine's options (uring_options) are fio's: hipri, fixedbufs,
- * registerfiles, sqthread_poll and sqthread_poll_cpu, and nonvectored, an
+ * registerfiles, sqthread_poll and sqthread_poll_cpu; nowait and uncached,
+ * the RWF_ flags of every read and write SQE (rw_flags); and nonvectored, an
  * int whose default -1 means "ask the kernel whether IORING_OP_READ/WRITE
  * exist and use them if so" (0 forces READV/WRITEV, anything positive the
  * plain ones).
  */
 #include "engines/engine.h"
 #include "engines/fileio.h"
+#include "engines/rwf.h"
 #include "util/error.h"
 #include "util/assert.h"
 #include "util/units.h"
@@ -46,6 +48,8 @@ struct uring_opts {
 	bool fixedbufs;            /* registered buffers (READ/WRITE_FIXED) */
 	bool registerfiles;        /* registered files (IOSQE_FIXED_FILE) */
 	bool sqthread_poll;        /* kernel submission thread (SQPOLL) */
+	bool nowait;               /* RWF_NOWAIT on reads and writes */
+	bool uncached;             /* RWF_DONTCACHE on reads and writes */
 	bool sqthread_poll_cpu_set;
 	unsigned sqthread_poll_cpu; /* CPU of that thread, when _set */
 	int nonvectored;           /* -1 probe, 0 READV/WRITEV, 1 READ/WRITE */
@@ -95,6 +99,8 @@ static const struct option_def uring_options[] = {
 	  .type_text = "int", .help = "CPU to pin the sqthread_poll thread to" },
 	{ .name = "nonvectored", .type = OPT_FUNC, .parse = opt_nonvectored, .type_text = "int",
 	  .def = "-1", .help = "1 READ/WRITE, 0 READV/WRITEV, -1 READ/WRITE where the kernel has them" },
+	FLAG(nowait, "fail a read or write with EAGAIN instead of blocking (RWF_NOWAIT)"),
+	FLAG(uncached, "drop the pages after each read or write (RWF_DONTCACHE, Linux 6.14+)"),
 };
 #undef FLAG
 #undef O
@@ -106,6 +112,7 @@ struct uring_priv {
 	bool disabled;       /* created R_DISABLED; the first open enables it */
 	unsigned setup_flags;
 	bool nonvec, fixedbufs, regfiles, hipri, sqpoll;
+	int rw_flags;        /* RWF_ flags of every read and write (nowait, uncached) */
 	unsigned depth;      /* most I/Os queued + in flight */
 	unsigned queued;     /* SQEs filled, not yet submitted */
 	unsigned inflight;   /* submitted, not yet reaped */
@@ -193,6 +200,7 @@ static int uring_init(struct engine_ctx *ctx)
 	p->regfiles = o->registerfiles || o->sqthread_poll;
 	p->hipri = o->hipri;
 	p->sqpoll = o->sqthread_poll;
+	p->rw_flags = (o->nowait ? RWF_NOWAIT : 0) | (o->uncached ? RWF_DONTCACHE : 0);
 	if (p->hipri && !ctx->params.direct)
 		return error("io_uring: hipri (IOPOLL) needs direct=1: polled completion works "
 			     "only for O_DIRECT I/O on a device with poll queues");
@@ -381,6 +389,8 @@ static int uring_queue(struct engine_ctx *ctx, struct io_unit *u)
 	} else {
 		prep_vectored(p, sqe, fd, u);
 	}
+	if (rw)
+		sqe->rw_flags |= p->rw_flags;
 	if (p->regfiles && slot)
 		sqe->flags |= IOSQE_FIXED_FILE;
 	io_uring_sqe_set_data(sqe, u);

@@ -11,9 +11,12 @@
  * userspace_reap, as fio defines it: when reaping with a minimum of 0 the
  * completions are read straight from the ring the kernel maps at the
  * io_context address (checked by its magic number; io_getevents otherwise).
+ * nowait, as fio's: every read and write iocb carries RWF_NOWAIT, so one
+ * that would block fails with EAGAIN.
  */
 #include "engines/engine.h"
 #include "engines/fileio.h"
+#include "engines/rwf.h"
 #include "util/error.h"
 #include "util/assert.h"
 #include "util/xmalloc.h"
@@ -44,6 +47,7 @@ struct laio_priv {
 	io_context_t aio;
 	bool aio_ready;
 	bool user_reap;         /* userspace_reap asked for and the ring is usable */
+	int rw_flags;           /* aio_rw_flags of every read and write (nowait) */
 	unsigned depth;         /* most iocbs queued + in flight */
 	struct iocb *iocbs;     /* depth slots; a unit's engine_data points at its own */
 	unsigned *free_slot, nr_free;
@@ -58,12 +62,16 @@ struct laio_priv {
 /* The engine's options. */
 struct laio_opts {
 	bool userspace_reap; /* read completions from the ring when min is 0 */
+	bool nowait;         /* RWF_NOWAIT on reads and writes */
 };
 
 static const struct option_def laio_options[] = {
 	{ .name = "userspace_reap", .type = OPT_BOOL, .off = offsetof(struct laio_opts, userspace_reap),
 	  .type_text = "bool", .def = "0", .is_flag = true,
 	  .help = "read completions from the ring in user space when reaping with minimum 0" },
+	{ .name = "nowait", .type = OPT_BOOL, .off = offsetof(struct laio_opts, nowait),
+	  .type_text = "bool", .def = "0", .is_flag = true,
+	  .help = "fail a read or write with EAGAIN instead of blocking (RWF_NOWAIT)" },
 };
 static const struct laio_opts laio_defaults;
 
@@ -83,6 +91,7 @@ static int laio_init(struct engine_ctx *ctx)
 	}
 	p->aio_ready = true;
 	p->depth = depth;
+	p->rw_flags = o->nowait ? RWF_NOWAIT : 0;
 	if (o->userspace_reap) {
 		const struct aio_ring *r = (const struct aio_ring *)p->aio;
 		p->user_reap = r->magic == AIO_RING_MAGIC && !r->incompat_features;
@@ -130,9 +139,11 @@ static int laio_queue(struct engine_ctx *ctx, struct io_unit *u)
 	switch (u->ddir) {
 	case DDIR_READ:
 		io_prep_pread(cb, fd, u->buf, u->buflen, (long long)u->offset);
+		cb->aio_rw_flags = p->rw_flags;
 		break;
 	case DDIR_WRITE:
 		io_prep_pwrite(cb, fd, u->buf, u->buflen, (long long)u->offset);
+		cb->aio_rw_flags = p->rw_flags;
 		break;
 	case DDIR_SYNC:
 		io_prep_fsync(cb, fd);

@@ -9,6 +9,7 @@
  */
 #include "engines/engine.h"
 #include "engines/fileio.h"
+#include "engines/rwf.h"
 #include "util/error.h"
 
 #include <errno.h>
@@ -16,16 +17,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/uio.h>
-
-#ifndef RWF_HIPRI
-#define RWF_HIPRI 0x01
-#endif
-#ifndef RWF_NOWAIT
-#define RWF_NOWAIT 0x08
-#endif
-#ifndef RWF_DONTCACHE
-#define RWF_DONTCACHE 0x80
-#endif
 
 /* The engine's options: the per-I/O flags. */
 struct pvsync2_opts {
