@@ -64,6 +64,7 @@ void manpage_write(FILE *out)
 	      "\\-\\-\\fIkey\\fR=\\fIvalue\\fR on the command line. Sizes take fio's units\n"
 	      "(4k = 4096; 4KiB = 4000 unless kb_base=1000); times default to seconds.\n", out);
 	options_print_man(out);
+	options_print_man_engines(out);
 	fputs(".SH EXIT STATUS\n0 on success; 1 for a bad job file or command line, or an I/O\n"
 	      "error; 128+N when stopped by signal N (results so far are still reported).\n"
 	      ".SH SEE ALSO\n.BR fio (1),\n.BR bonnie++ (8)\n", out);

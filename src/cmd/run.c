@@ -20,6 +20,7 @@
 #include "cmd/run_cmdline.h"
 #include "cmd/run_files.h"
 #include "cmd/runner.h"
+#include "engines/engine.h"
 #include "jobfile/jobfile.h"
 #include "report/report.h"
 #include "sys/devguard.h"

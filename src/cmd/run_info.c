@@ -41,20 +41,6 @@ static int cmdhelp(const char *what)
 	return 0;
 }
 
-/* Is the option's help "ENGINE: ..." or "a, ENGINE and b: ..." for engine? */
-static bool engine_option(const struct option_def *o, const char *engine)
-{
-	size_t head = strcspn(o->help, ":");
-	size_t el = strlen(engine);
-	if (!o->help[head])
-		return false;
-	for (const char *s = o->help; s + el <= o->help + head; s++)
-		if (!strncmp(s, engine, el) && (s == o->help || s[-1] == ' ' || s[-1] == ',') &&
-		    (s + el == o->help + head || s[el] == ' ' || s[el] == ','))
-			return true;
-	return false;
-}
-
 static int enghelp(const char *what)
 {
 	if (!what || !*what) {
@@ -66,25 +52,26 @@ static int enghelp(const char *what)
 	char *engine = xstrndup(what, strcspn(what, ","));
 	const char *opt = what[strlen(engine)] ? what + strlen(engine) + 1 : NULL;
 	int status = 0;
-	if (!engine_find(engine)) {
+	const struct engine_ops *e = engine_find(engine);
+	if (!e) {
 		error("IO engine '%s' not found; 'iobench run --enghelp' lists them", engine);
 		status = 1;
 	} else if (opt) {
-		const struct option_def *o = option_find(opt);
-		if (!o || !engine_option(o, engine)) {
+		const struct option_def *o = NULL;
+		for (size_t i = 0; !o && i < e->nr_options; i++)
+			if (!strcmp(e->options[i].name, opt))
+				o = &e->options[i];
+		if (!o) {
 			error("engine '%s' has no option '%s'", engine, opt);
 			status = 1;
 		} else {
 			options_print_one(stdout, opt);
 		}
 	} else {
-		bool any = false;
-		for (size_t i = 0; i < option_table_len; i++)
-			if (engine_option(&option_table[i], engine)) {
-				printf("%-24s: %s\n", option_table[i].name, option_table[i].help);
-				any = true;
-			}
-		if (!any)
+		/* the engine's own rows (engines/engine.h), as its ops table has them */
+		for (size_t i = 0; i < e->nr_options; i++)
+			printf("%-24s: %s\n", e->options[i].name, e->options[i].help);
+		if (!e->nr_options)
 			printf("engine %s has no options of its own\n", engine);
 	}
 	free(engine);

@@ -1,7 +1,8 @@
 /*
  * The job options on run's command line, as fio's getopt table has them:
- * every spelling of every job option (iobench's table and the fio options
- * it lacks, which the job parser names) is a long option. fio's "set"
+ * every spelling of every job option (iobench's table, each engine's own
+ * rows, and the fio options it lacks, which the job parser names) is a long
+ * option. fio's "set"
  * options (group_reporting, time_based, stonewall, ...) take a value only
  * after '=' (--group_reporting job.fio: the job file is a job file); a
  * bool-like option takes the next word unless it is a flag (--direct 1,
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engines/engine.h"
 #include "util/xmalloc.h"
 #include "workload/options.h"
 
@@ -36,7 +38,7 @@ static bool is_set_option(const char *key, size_t len)
 static int job_kind(void *arg, const char *key, size_t len)
 {
 	char *k = xstrndup(key, len);
-	const struct option_def *o = option_find(k);
+	const struct option_def *o = option_find_any(k); /* a job's or an engine's */
 	bool fio = o || option_is_fio(k);
 	free(k);
 	if (!fio || !len)
@@ -57,11 +59,12 @@ static int job_take(void *arg, const char *name, size_t len, const char *value, 
 	return 0;
 }
 
-static size_t job_prefixed(void *arg, const char *key, size_t klen, const char **out, size_t max)
+/* Spellings in rows[0..nr) that start with key[0..klen), counted from n. */
+static size_t rows_prefixed(const struct option_def *rows, size_t nr, const char *key, size_t klen,
+			    const char **out, size_t max, size_t n)
 {
-	size_t n = 0;
-	for (size_t i = 0; i < option_table_len; i++) {
-		const struct option_def *o = &option_table[i];
+	for (size_t i = 0; i < nr; i++) {
+		const struct option_def *o = &rows[i];
 		const char *spell[3] = { o->name, o->alias[0], o->alias[1] };
 		for (int k = 0; k < 3; k++)
 			if (spell[k] && !strncmp(spell[k], key, klen)) {
@@ -73,10 +76,20 @@ static size_t job_prefixed(void *arg, const char *key, size_t klen, const char *
 	return n;
 }
 
+/* The job options' spellings, then each engine's own. */
+static size_t job_prefixed(void *arg, const char *key, size_t klen, const char **out, size_t max)
+{
+	const struct engine_ops *e;
+	size_t n = rows_prefixed(option_table, option_table_len, key, klen, out, max, 0);
+	for (size_t i = 0; (e = engine_at(i)); i++)
+		n = rows_prefixed(e->options, e->nr_options, key, klen, out, max, n);
+	return n;
+}
+
 static const char *job_nearest(void *arg, const char *key, size_t *score)
 {
 	const char *near = option_suggest(key);
-	const struct option_def *o = near ? option_find(near) : NULL;
+	const struct option_def *o = near ? option_find_any(near) : NULL;
 	*score = (size_t)-1;
 	if (!o)
 		return NULL;

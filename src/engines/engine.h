@@ -6,6 +6,14 @@
  * ENGINE_Q_COMPLETED; asynchronous engines return ENGINE_Q_QUEUED and hand
  * units back from reap(). Engines never touch statistics, reports or the
  * store: they move bytes and set io_unit.result.
+ *
+ * An engine owns its options as it owns its methods (fio's .options and
+ * .option_struct_size): its ops table points at its option rows (util/
+ * optdef.h, each row's offset into the engine's own options struct), the
+ * struct's size and a const instance holding the defaults. The job option
+ * parser finds them through the engine that `ioengine` names. What an engine
+ * may know of the job is engine_params, filled by the runner; nothing above
+ * this layer is visible here.
  */
 #ifndef IOBENCH_ENGINES_ENGINE_H
 #define IOBENCH_ENGINES_ENGINE_H
@@ -16,9 +24,8 @@
 #include <sys/types.h>
 #include <time.h>
 
-#include "workload/ddir.h"
-
-struct job_spec;
+#include "engines/ddir.h"
+#include "util/optdef.h"
 
 /* A file (or block device) a job does I/O to. */
 struct job_file {
@@ -61,17 +68,40 @@ enum engine_queue_status {
 	ENGINE_Q_BUSY = 2, /* try again after reaping */
 };
 
+/* What an engine may know of the job it serves, set by the runner. */
+struct engine_params {
+	unsigned iodepth;     /* I/Os in flight at most, at least 1 */
+	bool direct;          /* the job asked for O_DIRECT (direct=1) */
+	bool fadvise;         /* hint the access pattern to the kernel (fadvise_hint) */
+	bool random;          /* the job's offsets are random (for those hints) */
+	uint64_t seed;        /* the job's randseed=, when seed_set */
+	bool seed_set;
+	bool randrepeat;      /* randrepeat=: the same draws every run (without a seed) */
+	unsigned clone;       /* the job's clone number (numjobs), 0 for the first */
+};
+
 struct engine_ctx {
 	const struct engine_ops *ops;
-	const struct job_spec *spec;
+	struct engine_params params;
+	/* the engine's options (ops->options_size bytes), NULL = its defaults;
+	 * read them through engine_options() */
+	const void *opts;
 	void *priv;       /* ops->priv_size bytes, zeroed, owned by the runner */
-	unsigned iodepth;
 };
 
 struct engine_ops {
 	const char *name;
+	const char *summary;  /* one line for help and the man page, lowercase */
 	unsigned flags;
 	size_t priv_size;
+	/* The engine's own options: rows whose offsets are into a struct of
+	 * options_size bytes that holds plain values only (it is copied with
+	 * memcpy, so no pointers and no OPT_STR rows), and that struct's
+	 * defaults. All NULL/0 for an engine without options. */
+	const struct option_def *options;
+	size_t nr_options;
+	size_t options_size;
+	const void *options_defaults;
 	/* All return 0 or -errno unless said otherwise. */
 	int (*init)(struct engine_ctx *ctx);
 	int (*open_file)(struct engine_ctx *ctx, struct job_file *f);
@@ -92,11 +122,22 @@ struct engine_ops {
 				uint64_t buf_size);
 };
 
+/* The options an engine runs with: ctx->opts, or the engine's defaults. */
+static inline const void *engine_options(const struct engine_ctx *ctx)
+{
+	return ctx->opts ? ctx->opts : ctx->ops->options_defaults;
+}
+
 /* Look an engine up by name; NULL if there is none. */
 const struct engine_ops *engine_find(const char *name);
+/* The i-th engine of the registry, NULL past the last one. */
+const struct engine_ops *engine_at(size_t i);
 /* Names of all engines, NULL-terminated, for help and suggestions. */
 const char *const *engine_names(void);
-/* Check every table is complete; returns 0 or -EINVAL naming the bad one. */
+/* Engine e's option row named key (name or alias); NULL if e has none. */
+const struct option_def *engine_option_find(const struct engine_ops *e, const char *key);
+/* Check every table is complete, its option rows within its options
+ * struct and unique; returns 0 or -EINVAL naming the bad one. */
 int engines_validate(void);
 
 /* Shared helpers for engines that use plain file descriptors. */

@@ -25,15 +25,17 @@
  *
  * The runner picks its sync or async path from ops->flags, so init() swaps
  * ctx->ops for the table of the inner engine's kind: engine_faulty (async)
- * or faulty_sync_ops. Both share every hook.
+ * or faulty_sync_ops. Both share every hook and the option rows
+ * (faulty_opts.c). The inner engine runs with its default options: the
+ * faulty_* rows are this engine's own, not the inner one's.
  */
 #include "engines/engine.h"
 #include "engines/engines_list.h"
+#include "engines/faulty.h"
 #include "util/assert.h"
 #include "util/rand.h"
 #include "util/timeutil.h"
 #include "util/xmalloc.h"
-#include "workload/jobspec.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -49,7 +51,7 @@ enum {
 struct faulty {
 	const struct engine_ops *inner_ops;
 	struct engine_ctx inner;
-	const struct job_spec *spec;
+	const struct faulty_opts *o;
 	uint64_t seq;               /* candidate I/Os seen */
 	struct rng rng_fail, rng_corrupt, rng_delay;
 	unsigned char *marks;       /* by io_unit.index */
@@ -85,9 +87,9 @@ static bool chosen(const struct faulty_sel *sel, struct rng *r, const struct io_
 }
 
 /* Invert the corrupt bytes of u that lie in its first n bytes. */
-static void flip(const struct job_spec *s, struct io_unit *u, uint64_t n)
+static void flip(const struct faulty_opts *o, struct io_unit *u, uint64_t n)
 {
-	const struct faulty_sel *sel = &s->faulty_corrupt;
+	const struct faulty_sel *sel = &o->corrupt;
 	unsigned char *b = u->buf;
 	if (sel->kind != FAULTY_SEL_OFFSET) {
 		if (u->buflen / 2 < n)
@@ -116,22 +118,19 @@ static void mark_slot(struct faulty *f, unsigned index)
 /* What happens to u: sets *fail and returns its FU_* marks. */
 static unsigned decide(struct faulty *f, const struct io_unit *u, bool *fail)
 {
-	const struct job_spec *s = f->spec;
+	const struct faulty_opts *o = f->o;
 	unsigned m = 0;
 	*fail = false;
 	if (u->ddir != DDIR_READ && u->ddir != DDIR_WRITE)
 		return 0;
-	if (s->faulty_dir && !(s->faulty_dir & (u->ddir == DDIR_READ ? RW_READ : RW_WRITE)))
+	if (o->dir && !(o->dir & (u->ddir == DDIR_READ ? RW_READ : RW_WRITE)))
 		return 0;
 	uint64_t seq = ++f->seq;
-	*fail = chosen(&s->faulty_fail, &f->rng_fail, u, seq);
-	if (chosen(&s->faulty_corrupt, &f->rng_corrupt, u, seq))
+	*fail = chosen(&o->fail, &f->rng_fail, u, seq);
+	if (chosen(&o->corrupt, &f->rng_corrupt, u, seq))
 		m |= u->ddir == DDIR_READ ? FU_CORRUPT_READ : FU_CORRUPT_WRITE;
-	if (s->faulty_delay) {
-		const struct faulty_sel *ds = &s->faulty_delay_select;
-		if (ds->kind == FAULTY_SEL_NONE || chosen(ds, &f->rng_delay, u, seq))
-			m |= FU_DELAY;
-	}
+	if (o->delay && chosen(&o->delay_select, &f->rng_delay, u, seq))
+		m |= FU_DELAY;
 	return m;
 }
 
@@ -139,29 +138,28 @@ static unsigned decide(struct faulty *f, const struct io_unit *u, bool *fail)
 static void finish(struct faulty *f, struct io_unit *u, unsigned m)
 {
 	if ((m & FU_CORRUPT_WRITE))
-		flip(f->spec, u, u->buflen);
+		flip(f->o, u, u->buflen);
 	if ((m & FU_CORRUPT_READ) && u->result > 0)
-		flip(f->spec, u, (uint64_t)u->result);
+		flip(f->o, u, (uint64_t)u->result);
 }
 
 static int faulty_init(struct engine_ctx *ctx)
 {
 	struct faulty *f = ctx->priv;
-	const struct job_spec *s = ctx->spec;
-	const char *name = s->faulty_engine[0] ? s->faulty_engine : "psync";
-	const struct engine_ops *in = engine_find(name);
+	const struct faulty_opts *o = engine_options(ctx);
+	const struct engine_ops *in = engine_find(o->engine);
 	if (!in || in == &engine_faulty)
 		return -EINVAL;
 	f->inner_ops = in;
-	f->spec = s;
-	f->inner = (struct engine_ctx){ .ops = in, .spec = s, .iodepth = ctx->iodepth };
+	f->o = o;
+	f->inner = (struct engine_ctx){ .ops = in, .params = ctx->params };
 	if (in->priv_size)
 		f->inner.priv = xcalloc(1, in->priv_size);
-	uint64_t seed = (s->randseed_set ? s->randseed : 0x6661756c7479ULL) +
-			0x9e3779b97f4a7c15ULL * s->jobnum;
+	uint64_t seed = (ctx->params.seed_set ? ctx->params.seed : 0x6661756c7479ULL) +
+			0x9e3779b97f4a7c15ULL * ctx->params.clone;
 	/* randrepeat=0 without randseed: a different draw each run, as the
 	 * job's own offsets and buffers get (fio's meaning of randrepeat) */
-	if (!s->randrepeat && !s->randseed_set)
+	if (!ctx->params.randrepeat && !ctx->params.seed_set)
 		seed ^= now_ns();
 	rng_seed(&f->rng_fail, seed ^ 0x1);
 	rng_seed(&f->rng_corrupt, seed ^ 0x2);
@@ -235,10 +233,10 @@ static int faulty_queue(struct engine_ctx *ctx, struct io_unit *u)
 	unsigned m = decide(f, u, &fail);
 
 	if (fail) {
-		u->result = -(int64_t)(f->spec->faulty_errno ? f->spec->faulty_errno : EIO);
+		u->result = -(int64_t)(f->o->err ? f->o->err : EIO);
 		if (ctx->ops == &faulty_sync_ops) {
 			if (m & FU_DELAY)
-				sleep_ns(f->spec->faulty_delay);
+				sleep_ns(f->o->delay);
 			return ENGINE_Q_COMPLETED;
 		}
 		mark_slot(f, u->index);
@@ -247,9 +245,9 @@ static int faulty_queue(struct engine_ctx *ctx, struct io_unit *u)
 		return ENGINE_Q_QUEUED;
 	}
 	if ((m & FU_DELAY) && ctx->ops == &faulty_sync_ops)
-		sleep_ns(f->spec->faulty_delay);
+		sleep_ns(f->o->delay);
 	if (m & FU_CORRUPT_WRITE)
-		flip(f->spec, u, u->buflen);
+		flip(f->o, u, u->buflen);
 	int rc = f->inner_ops->queue(&f->inner, u);
 	if (rc == ENGINE_Q_QUEUED) {
 		mark_slot(f, u->index);
@@ -257,11 +255,11 @@ static int faulty_queue(struct engine_ctx *ctx, struct io_unit *u)
 		return rc;
 	}
 	if (m & FU_CORRUPT_WRITE)
-		flip(f->spec, u, u->buflen); /* not written: restore the buffer */
+		flip(f->o, u, u->buflen); /* not written: restore the buffer */
 	if (rc == ENGINE_Q_COMPLETED) {
 		finish(f, u, m & ~FU_CORRUPT_WRITE);
 		if ((m & FU_DELAY) && ctx->ops != &faulty_sync_ops)
-			sleep_ns(f->spec->faulty_delay);
+			sleep_ns(f->o->delay);
 		return rc;
 	}
 	/* busy or an error: the unit was not taken */
@@ -310,12 +308,17 @@ static int faulty_reap(struct engine_ctx *ctx, unsigned min, unsigned max,
 			got += (unsigned)n;
 	}
 	if (delay)
-		sleep_ns(f->spec->faulty_delay);
+		sleep_ns(f->o->delay);
 	return (int)got;
 }
 
 #define FAULTY_HOOKS \
+	.summary = "iobench's own: wraps faulty_engine and fails, corrupts or delays chosen I/Os", \
 	.priv_size = sizeof(struct faulty), \
+	.options = faulty_options, \
+	.nr_options = FAULTY_NR_OPTIONS, \
+	.options_size = sizeof(struct faulty_opts), \
+	.options_defaults = &faulty_defaults, \
 	.init = faulty_init, \
 	.open_file = faulty_open, \
 	.close_file = faulty_close, \

@@ -14,16 +14,25 @@
  * DEFER_TASKRUN, as fio asks for them; dropped on kernels without them).
  * reap() first submits anything still queued, so it never waits for an I/O
  * the kernel has not been given.
+ *
+ * The engine's options (uring_options) are fio's: hipri, fixedbufs,
+ * registerfiles, sqthread_poll and sqthread_poll_cpu; nowait and uncached,
+ * the RWF_ flags of every read and write SQE (rw_flags); and nonvectored, an
+ * int whose default -1 means "ask the kernel whether IORING_OP_READ/WRITE
+ * exist and use them if so" (0 forces READV/WRITEV, anything positive the
+ * plain ones).
  */
 #include "engines/engine.h"
 #include "engines/fileio.h"
+#include "engines/rwf.h"
 #include "util/error.h"
 #include "util/assert.h"
+#include "util/units.h"
 #include "util/xmalloc.h"
-#include "workload/jobspec.h"
 
 #include <errno.h>
 #include <liburing.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,12 +42,77 @@
 
 #define REAP_BATCH 64
 
+/* The engine's options. */
+struct uring_opts {
+	bool hipri;                /* IORING_SETUP_IOPOLL */
+	bool fixedbufs;            /* registered buffers (READ/WRITE_FIXED) */
+	bool registerfiles;        /* registered files (IOSQE_FIXED_FILE) */
+	bool sqthread_poll;        /* kernel submission thread (SQPOLL) */
+	bool nowait;               /* RWF_NOWAIT on reads and writes */
+	bool uncached;             /* RWF_DONTCACHE on reads and writes */
+	bool sqthread_poll_cpu_set;
+	unsigned sqthread_poll_cpu; /* CPU of that thread, when _set */
+	int nonvectored;           /* -1 probe, 0 READV/WRITEV, 1 READ/WRITE */
+};
+
+static int opt_nonvectored(void *target, const char *val, struct opt_ctx *c)
+{
+	struct uring_opts *o = target;
+	uint64_t v;
+	const char *why = NULL;
+
+	if (!strcmp(val, "-1")) {
+		o->nonvectored = -1;
+		return 0;
+	}
+	if (parse_uint(val, 1000, &v, &why))
+		return opt_fail(c, -EINVAL, "number", val, why ? why : "use -1, 0 or 1");
+	o->nonvectored = v ? 1 : 0;
+	return 0;
+}
+
+/* Pins the SQPOLL thread, so whether it was given matters as much as its value. */
+static int opt_sqthread_poll_cpu(void *target, const char *val, struct opt_ctx *c)
+{
+	struct uring_opts *o = target;
+	uint64_t v;
+	const char *why = NULL;
+
+	if (parse_uint(val, 1000, &v, &why))
+		return opt_fail(c, -EINVAL, "number", val, why);
+	if (v > 65535)
+		return opt_fail(c, -ERANGE, "number", val, "must be from 0 to 65535");
+	o->sqthread_poll_cpu = (unsigned)v;
+	o->sqthread_poll_cpu_set = true;
+	return 0;
+}
+
+#define O(field) offsetof(struct uring_opts, field)
+#define FLAG(n, h) { .name = #n, .type = OPT_BOOL, .off = O(n), .type_text = "bool", .def = "0", \
+	.is_flag = true, .help = h }
+static const struct option_def uring_options[] = {
+	FLAG(hipri, "polled completions (IORING_SETUP_IOPOLL); needs direct=1"),
+	FLAG(fixedbufs, "register the I/O buffers with the kernel once (READ/WRITE_FIXED)"),
+	FLAG(registerfiles, "register the files with the kernel once (IOSQE_FIXED_FILE)"),
+	FLAG(sqthread_poll, "a kernel thread polls for submissions (SQPOLL; implies registerfiles)"),
+	{ .name = "sqthread_poll_cpu", .type = OPT_FUNC, .parse = opt_sqthread_poll_cpu,
+	  .type_text = "int", .help = "CPU to pin the sqthread_poll thread to" },
+	{ .name = "nonvectored", .type = OPT_FUNC, .parse = opt_nonvectored, .type_text = "int",
+	  .def = "-1", .help = "1 READ/WRITE, 0 READV/WRITEV, -1 READ/WRITE where the kernel has them" },
+	FLAG(nowait, "fail a read or write with EAGAIN instead of blocking (RWF_NOWAIT)"),
+	FLAG(uncached, "drop the pages after each read or write (RWF_DONTCACHE, Linux 6.14+)"),
+};
+#undef FLAG
+#undef O
+static const struct uring_opts uring_defaults = { .nonvectored = -1 };
+
 struct uring_priv {
 	struct io_uring ring;
 	bool ring_ready;     /* io_uring_queue_init succeeded */
 	bool disabled;       /* created R_DISABLED; the first open enables it */
 	unsigned setup_flags;
 	bool nonvec, fixedbufs, regfiles, hipri, sqpoll;
+	int rw_flags;        /* RWF_ flags of every read and write (nowait, uncached) */
 	unsigned depth;      /* most I/Os queued + in flight */
 	unsigned queued;     /* SQEs filled, not yet submitted */
 	unsigned inflight;   /* submitted, not yet reaped */
@@ -74,7 +148,7 @@ static void option_names(const struct uring_priv *p, bool sqpoll, char *out, siz
 }
 
 /* Set the ring up, dropping the optional flags a kernel does not know. */
-static int ring_setup(struct uring_priv *p, const struct job_spec *s, unsigned entries)
+static int ring_setup(struct uring_priv *p, const struct uring_opts *o, unsigned entries)
 {
 	struct io_uring_params prm;
 	unsigned want = IORING_SETUP_CLAMP | IORING_SETUP_COOP_TASKRUN | IORING_SETUP_TASKRUN_FLAG |
@@ -90,16 +164,16 @@ static int ring_setup(struct uring_priv *p, const struct job_spec *s, unsigned e
 
 	if (p->hipri)
 		base |= IORING_SETUP_IOPOLL;
-	if (s && s->sqthread_poll) {
+	if (o->sqthread_poll) {
 		base |= IORING_SETUP_SQPOLL;
-		if (s->sqthread_poll_cpu_set)
+		if (o->sqthread_poll_cpu_set)
 			base |= IORING_SETUP_SQ_AFF;
 	}
 	for (size_t i = 0;; i++) {
 		memset(&prm, 0, sizeof(prm));
 		prm.flags = base | want;
 		if (base & IORING_SETUP_SQ_AFF)
-			prm.sq_thread_cpu = s->sqthread_poll_cpu;
+			prm.sq_thread_cpu = o->sqthread_poll_cpu;
 		ret = io_uring_queue_init_params(entries, &p->ring, &prm);
 		if (ret != -EINVAL || i == sizeof(droppable) / sizeof(droppable[0]))
 			break;
@@ -116,38 +190,39 @@ static int ring_setup(struct uring_priv *p, const struct job_spec *s, unsigned e
 static int uring_init(struct engine_ctx *ctx)
 {
 	struct uring_priv *p = ctx->priv;
-	const struct job_spec *s = ctx->spec;
-	unsigned entries = ctx->iodepth ? ctx->iodepth : 1;
+	const struct uring_opts *o = engine_options(ctx);
+	unsigned entries = ctx->params.iodepth ? ctx->params.iodepth : 1;
 	char opts[96];
 	int ret;
 
-	p->fixedbufs = s && s->fixedbufs;
+	p->fixedbufs = o->fixedbufs;
 	/* as fio: the submission thread works on registered files */
-	p->regfiles = s && (s->registerfiles || s->sqthread_poll);
-	p->hipri = s && s->hipri;
-	p->sqpoll = s && s->sqthread_poll;
-	if (p->hipri && !s->direct)
+	p->regfiles = o->registerfiles || o->sqthread_poll;
+	p->hipri = o->hipri;
+	p->sqpoll = o->sqthread_poll;
+	p->rw_flags = (o->nowait ? RWF_NOWAIT : 0) | (o->uncached ? RWF_DONTCACHE : 0);
+	if (p->hipri && !ctx->params.direct)
 		return error("io_uring: hipri (IOPOLL) needs direct=1: polled completion works "
 			     "only for O_DIRECT I/O on a device with poll queues");
-	ret = ring_setup(p, s, entries);
+	ret = ring_setup(p, o, entries);
 	if (ret < 0) {
-		option_names(p, s && s->sqthread_poll, opts, sizeof(opts));
+		option_names(p, o->sqthread_poll, opts, sizeof(opts));
 		if (ret == -ENOSYS)
 			return error_errno(ret, "io_uring: this kernel has no io_uring");
 		if (ret == -EPERM)
 			return error_errno(ret, "io_uring: not permitted (see sysctl kernel.io_uring_disabled%s)",
-					   s && s->sqthread_poll ? "; sqthread_poll may need CAP_SYS_NICE" : "");
-		if (ret == -EINVAL && s && s->sqthread_poll_cpu_set && s->sqthread_poll)
+					   o->sqthread_poll ? "; sqthread_poll may need CAP_SYS_NICE" : "");
+		if (ret == -EINVAL && o->sqthread_poll_cpu_set && o->sqthread_poll)
 			return error_errno(ret, "io_uring: cannot set up the ring with sqthread_poll_cpu=%u "
-					   "(is that CPU online and allowed?)", s->sqthread_poll_cpu);
+					   "(is that CPU online and allowed?)", o->sqthread_poll_cpu);
 		return error_errno(ret, "io_uring: cannot set up a ring of %u entries%s%s", entries,
 				   *opts ? " with " : "", *opts ? opts + 1 : "");
 	}
 	p->ring_ready = true;
-	if (!s || s->nonvectored < 0)
+	if (o->nonvectored < 0)
 		p->nonvec = kernel_has_plain_rw(p);
 	else
-		p->nonvec = s->nonvectored > 0;
+		p->nonvec = o->nonvectored > 0;
 	p->vec = xcalloc(p->depth, sizeof(*p->vec));
 	p->free_vec = xcalloc(p->depth, sizeof(*p->free_vec));
 	for (unsigned i = 0; i < p->depth; i++)
@@ -314,6 +389,8 @@ static int uring_queue(struct engine_ctx *ctx, struct io_unit *u)
 	} else {
 		prep_vectored(p, sqe, fd, u);
 	}
+	if (rw)
+		sqe->rw_flags |= p->rw_flags;
 	if (p->regfiles && slot)
 		sqe->flags |= IOSQE_FIXED_FILE;
 	io_uring_sqe_set_data(sqe, u);
@@ -467,8 +544,13 @@ static void uring_cleanup(struct engine_ctx *ctx)
 
 const struct engine_ops engine_io_uring = {
 	.name = "io_uring",
+	.summary = "asynchronous I/O through an io_uring ring of iodepth entries (liburing)",
 	.flags = ENGINE_ASYNC,
 	.priv_size = sizeof(struct uring_priv),
+	.options = uring_options,
+	.nr_options = sizeof(uring_options) / sizeof(uring_options[0]),
+	.options_size = sizeof(struct uring_opts),
+	.options_defaults = &uring_defaults,
 	.init = uring_init,
 	.register_buffers = uring_register_buffers,
 	.open_file = uring_open,

@@ -11,16 +11,19 @@
  * userspace_reap, as fio defines it: when reaping with a minimum of 0 the
  * completions are read straight from the ring the kernel maps at the
  * io_context address (checked by its magic number; io_getevents otherwise).
+ * nowait, as fio's: every read and write iocb carries RWF_NOWAIT, so one
+ * that would block fails with EAGAIN.
  */
 #include "engines/engine.h"
 #include "engines/fileio.h"
+#include "engines/rwf.h"
 #include "util/error.h"
 #include "util/assert.h"
 #include "util/xmalloc.h"
-#include "workload/jobspec.h"
 
 #include <errno.h>
 #include <libaio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -44,6 +47,7 @@ struct laio_priv {
 	io_context_t aio;
 	bool aio_ready;
 	bool user_reap;         /* userspace_reap asked for and the ring is usable */
+	int rw_flags;           /* aio_rw_flags of every read and write (nowait) */
 	unsigned depth;         /* most iocbs queued + in flight */
 	struct iocb *iocbs;     /* depth slots; a unit's engine_data points at its own */
 	unsigned *free_slot, nr_free;
@@ -55,10 +59,27 @@ struct laio_priv {
 	struct io_event *events;
 };
 
+/* The engine's options. */
+struct laio_opts {
+	bool userspace_reap; /* read completions from the ring when min is 0 */
+	bool nowait;         /* RWF_NOWAIT on reads and writes */
+};
+
+static const struct option_def laio_options[] = {
+	{ .name = "userspace_reap", .type = OPT_BOOL, .off = offsetof(struct laio_opts, userspace_reap),
+	  .type_text = "bool", .def = "0", .is_flag = true,
+	  .help = "read completions from the ring in user space when reaping with minimum 0" },
+	{ .name = "nowait", .type = OPT_BOOL, .off = offsetof(struct laio_opts, nowait),
+	  .type_text = "bool", .def = "0", .is_flag = true,
+	  .help = "fail a read or write with EAGAIN instead of blocking (RWF_NOWAIT)" },
+};
+static const struct laio_opts laio_defaults;
+
 static int laio_init(struct engine_ctx *ctx)
 {
 	struct laio_priv *p = ctx->priv;
-	unsigned depth = ctx->iodepth ? ctx->iodepth : 1;
+	unsigned depth = ctx->params.iodepth ? ctx->params.iodepth : 1;
+	const struct laio_opts *o = engine_options(ctx);
 	int ret;
 
 	ret = io_setup((int)depth, &p->aio);
@@ -70,7 +91,8 @@ static int laio_init(struct engine_ctx *ctx)
 	}
 	p->aio_ready = true;
 	p->depth = depth;
-	if (ctx->spec && ctx->spec->userspace_reap) {
+	p->rw_flags = o->nowait ? RWF_NOWAIT : 0;
+	if (o->userspace_reap) {
 		const struct aio_ring *r = (const struct aio_ring *)p->aio;
 		p->user_reap = r->magic == AIO_RING_MAGIC && !r->incompat_features;
 		if (!p->user_reap)
@@ -117,9 +139,11 @@ static int laio_queue(struct engine_ctx *ctx, struct io_unit *u)
 	switch (u->ddir) {
 	case DDIR_READ:
 		io_prep_pread(cb, fd, u->buf, u->buflen, (long long)u->offset);
+		cb->aio_rw_flags = p->rw_flags;
 		break;
 	case DDIR_WRITE:
 		io_prep_pwrite(cb, fd, u->buf, u->buflen, (long long)u->offset);
+		cb->aio_rw_flags = p->rw_flags;
 		break;
 	case DDIR_SYNC:
 		io_prep_fsync(cb, fd);
@@ -269,8 +293,13 @@ static void laio_cleanup(struct engine_ctx *ctx)
 
 const struct engine_ops engine_libaio = {
 	.name = "libaio",
+	.summary = "Linux native asynchronous I/O: io_submit(2) and io_getevents(2) (libaio)",
 	.flags = ENGINE_ASYNC,
 	.priv_size = sizeof(struct laio_priv),
+	.options = laio_options,
+	.nr_options = sizeof(laio_options) / sizeof(laio_options[0]),
+	.options_size = sizeof(struct laio_opts),
+	.options_defaults = &laio_defaults,
 	.init = laio_init,
 	.open_file = engine_file_open,
 	.close_file = engine_file_close,

@@ -17,7 +17,6 @@
 #include "sys/sysmem.h"
 #include "util/error.h"
 #include "util/xmalloc.h"
-#include "workload/jobspec.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -40,7 +39,7 @@ struct mmap_file {
 
 static int mmap_init(struct engine_ctx *ctx)
 {
-	if (ctx->spec && ctx->spec->direct)
+	if (ctx->params.direct)
 		warning("mmap: direct=1 cannot bypass the page cache through a mapping; as fio does, "
 			"writes are msync'ed one by one and reads may come from the page cache");
 	return 0;
@@ -122,8 +121,8 @@ static int map_window(struct engine_ctx *ctx, struct job_file *f, uint64_t off, 
 	m->base = p;
 	m->map_off = start;
 	m->map_len = end - start;
-	if (ctx->spec && ctx->spec->fadvise_hint)
-		madvise(p, m->map_len, spec_is_rand(ctx->spec) ? MADV_RANDOM : MADV_SEQUENTIAL);
+	if (ctx->params.fadvise)
+		madvise(p, m->map_len, ctx->params.random ? MADV_RANDOM : MADV_SEQUENTIAL);
 	return 0;
 }
 
@@ -217,6 +216,7 @@ static int mmap_queue(struct engine_ctx *ctx, struct io_unit *u)
 
 const struct engine_ops engine_mmap = {
 	.name = "mmap",
+	.summary = "copies to and from a shared mapping of the file, moved in 256 MiB windows",
 	.flags = ENGINE_SYNC,
 	.init = mmap_init,
 	.open_file = mmap_open,

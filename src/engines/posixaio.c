@@ -49,7 +49,7 @@ struct paio_priv {
 static int paio_init(struct engine_ctx *ctx)
 {
 	struct paio_priv *p = ctx->priv;
-	unsigned depth = ctx->iodepth ? ctx->iodepth : 1;
+	unsigned depth = ctx->params.iodepth ? ctx->params.iodepth : 1;
 
 	p->depth = depth;
 	p->cbs = xcalloc(depth, sizeof(*p->cbs));
@@ -263,6 +263,7 @@ static void paio_cleanup(struct engine_ctx *ctx)
 
 const struct engine_ops engine_posixaio = {
 	.name = "posixaio",
+	.summary = "POSIX asynchronous I/O: aio_read(3)/aio_write(3), glibc's threads",
 	.flags = ENGINE_ASYNC,
 	.priv_size = sizeof(struct paio_priv),
 	.init = paio_init,

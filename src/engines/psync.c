@@ -28,6 +28,7 @@ static int psync_queue(struct engine_ctx *ctx, struct io_unit *u)
 
 const struct engine_ops engine_psync = {
 	.name = "psync",
+	.summary = "one pread(2)/pwrite(2) per I/O at its offset (the default)",
 	.flags = ENGINE_SYNC,
 	.open_file = engine_file_open,
 	.close_file = engine_file_close,

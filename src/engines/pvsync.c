@@ -29,6 +29,7 @@ static int pvsync_queue(struct engine_ctx *ctx, struct io_unit *u)
 
 const struct engine_ops engine_pvsync = {
 	.name = "pvsync",
+	.summary = "one preadv(2)/pwritev(2) per I/O at its offset",
 	.flags = ENGINE_SYNC,
 	.open_file = engine_file_open,
 	.close_file = engine_file_close,

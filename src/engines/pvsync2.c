@@ -4,44 +4,53 @@
  * RWF_NOWAIT (nowait, fail with EAGAIN rather than block) and RWF_DONTCACHE
  * (uncached, drop the pages once the I/O is done; Linux 6.14+). A kernel or
  * filesystem that does not know a flag fails the I/O with EOPNOTSUPP (or
- * EINVAL); the first such failure says which flags were asked for.
+ * EINVAL); the first such failure says which flags were asked for. The
+ * three flags are this engine's options (pvsync2_options).
  */
 #include "engines/engine.h"
 #include "engines/fileio.h"
+#include "engines/rwf.h"
 #include "util/error.h"
-#include "workload/jobspec.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/uio.h>
 
-#ifndef RWF_HIPRI
-#define RWF_HIPRI 0x01
-#endif
-#ifndef RWF_NOWAIT
-#define RWF_NOWAIT 0x08
-#endif
-#ifndef RWF_DONTCACHE
-#define RWF_DONTCACHE 0x80
-#endif
+/* The engine's options: the per-I/O flags. */
+struct pvsync2_opts {
+	bool hipri;     /* RWF_HIPRI */
+	bool nowait;    /* RWF_NOWAIT */
+	bool uncached;  /* RWF_DONTCACHE where the kernel has it */
+};
+
+#define O(field) offsetof(struct pvsync2_opts, field)
+static const struct option_def pvsync2_options[] = {
+	{ .name = "hipri", .type = OPT_BOOL, .off = O(hipri), .type_text = "bool", .def = "0",
+	  .is_flag = true, .help = "polled completion (RWF_HIPRI); the kernel polls only O_DIRECT I/O (direct=1)" },
+	{ .name = "nowait", .type = OPT_BOOL, .off = O(nowait), .type_text = "bool", .def = "0",
+	  .is_flag = true, .help = "fail with EAGAIN instead of blocking (RWF_NOWAIT)" },
+	{ .name = "uncached", .type = OPT_BOOL, .off = O(uncached), .type_text = "bool", .def = "0",
+	  .is_flag = true, .help = "drop the pages after the I/O (RWF_DONTCACHE, Linux 6.14+)" },
+};
+#undef O
+static const struct pvsync2_opts pvsync2_defaults;
 
 struct pvsync2_priv {
 	int rwf;
 	bool explained; /* the flag-rejection message was printed */
 };
 
-static int spec_rwf(const struct job_spec *s)
+static int opts_rwf(const struct pvsync2_opts *o)
 {
 	int rwf = 0;
 
-	if (!s)
-		return 0;
-	if (s->hipri)
+	if (o->hipri)
 		rwf |= RWF_HIPRI;
-	if (s->nowait)
+	if (o->nowait)
 		rwf |= RWF_NOWAIT;
-	if (s->uncached)
+	if (o->uncached)
 		rwf |= RWF_DONTCACHE;
 	return rwf;
 }
@@ -51,7 +60,7 @@ static int pvsync2_init(struct engine_ctx *ctx)
 	struct pvsync2_priv *p = ctx->priv;
 
 	if (p)
-		p->rwf = spec_rwf(ctx->spec);
+		p->rwf = opts_rwf(engine_options(ctx));
 	return 0;
 }
 
@@ -81,7 +90,7 @@ static int pvsync2_queue(struct engine_ctx *ctx, struct io_unit *u)
 	const struct pvsync2_priv *p = ctx->priv;
 	struct iovec iov = { .iov_base = u->buf, .iov_len = u->buflen };
 	int fd = u->file->fd;
-	int rwf = p ? p->rwf : spec_rwf(ctx->spec);
+	int rwf = p ? p->rwf : opts_rwf(engine_options(ctx));
 	ssize_t r;
 
 	if (engine_handle_other(u))
@@ -100,8 +109,13 @@ static int pvsync2_queue(struct engine_ctx *ctx, struct io_unit *u)
 
 const struct engine_ops engine_pvsync2 = {
 	.name = "pvsync2",
+	.summary = "one preadv2(2)/pwritev2(2) per I/O with the RWF_ flags its options ask for",
 	.flags = ENGINE_SYNC,
 	.priv_size = sizeof(struct pvsync2_priv),
+	.options = pvsync2_options,
+	.nr_options = sizeof(pvsync2_options) / sizeof(pvsync2_options[0]),
+	.options_size = sizeof(struct pvsync2_opts),
+	.options_defaults = &pvsync2_defaults,
 	.init = pvsync2_init,
 	.open_file = engine_file_open,
 	.close_file = engine_file_close,

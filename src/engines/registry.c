@@ -3,14 +3,17 @@
  * each engine once; the ops array and the name array are both generated from
  * it, so they cannot drift apart. engines_validate() checks every table at
  * start-up: required hooks present, async engines able to commit and reap,
- * names unique and equal to the name the list gives them.
+ * names unique and equal to the name the list gives them, a summary for
+ * help, and option rows that fit the engine's options struct.
  */
 #include "engines/engine.h"
 #include "engines/engines_list.h"
 #include "util/error.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 #define ENGINE_LIST(X) X(sync) X(psync) X(vsync) X(pvsync) X(pvsync2) X(null) \
@@ -32,9 +35,57 @@ const struct engine_ops *engine_find(const char *name)
 	return NULL;
 }
 
+const struct engine_ops *engine_at(size_t i)
+{
+	return i < sizeof(engine_table) / sizeof(engine_table[0]) ? engine_table[i] : NULL;
+}
+
 const char *const *engine_names(void)
 {
 	return engine_name_table;
+}
+
+const struct option_def *engine_option_find(const struct engine_ops *e, const char *key)
+{
+	return e && key ? optdef_find(e->options, e->nr_options, key) : NULL;
+}
+
+static size_t field_size(const struct option_def *o)
+{
+	switch (o->type) {
+	case OPT_BOOL:
+		return sizeof(bool);
+	case OPT_UINT:
+	case OPT_SIZE:
+		return o->width;
+	case OPT_TIME:
+		return sizeof(uint64_t);
+	default:
+		return 0; /* a callback knows its own field */
+	}
+}
+
+static int validate_options(const struct engine_ops *e)
+{
+	if (!e->nr_options != !e->options || !e->options_size != !e->options_defaults ||
+	    (e->nr_options && !e->options_size))
+		return error("engine '%s': options, their struct size and defaults go together", e->name);
+	for (size_t i = 0; i < e->nr_options; i++) {
+		const struct option_def *o = &e->options[i];
+		if (!o->name || !o->help || !o->type_text)
+			return error("engine '%s': option row %zu lacks a name, help or value syntax", e->name, i);
+		if (o->type == OPT_STR)
+			return error("engine '%s': option '%s' is a string row (engine options are copied "
+				     "with memcpy)", e->name, o->name);
+		if (o->type == OPT_FUNC ? !o->parse : o->off + field_size(o) > e->options_size)
+			return error("engine '%s': option '%s' lies outside its options struct or lacks a parser",
+				     e->name, o->name);
+		const char *spelling[3] = { o->name, o->alias[0], o->alias[1] };
+		for (int a = 0; a < 3; a++)
+			if (spelling[a] && optdef_find(e->options, i, spelling[a]))
+				return error("engine '%s': option '%s' is declared twice", e->name, spelling[a]);
+	}
+	return 0;
 }
 
 static int validate_one(const struct engine_ops *e, const char *listed)
@@ -49,7 +100,9 @@ static int validate_one(const struct engine_ops *e, const char *listed)
 		return error("engine '%s' is neither sync nor async", listed);
 	if ((e->flags & ENGINE_ASYNC) && (!e->commit || !e->reap))
 		return error("async engine '%s' lacks 'commit' or 'reap'", listed);
-	return 0;
+	if (!e->summary || !*e->summary)
+		return error("engine '%s' lacks a summary", listed);
+	return validate_options(e);
 }
 
 int engines_validate(void)

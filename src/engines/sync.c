@@ -36,6 +36,7 @@ static int sync_queue(struct engine_ctx *ctx, struct io_unit *u)
 
 const struct engine_ops engine_sync = {
 	.name = "sync",
+	.summary = "read(2)/write(2) at the descriptor's position, lseek(2) first when it must move",
 	.flags = ENGINE_SYNC,
 	.open_file = engine_posfile_open,
 	.close_file = engine_posfile_close,

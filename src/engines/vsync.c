@@ -37,6 +37,7 @@ static int vsync_queue(struct engine_ctx *ctx, struct io_unit *u)
 
 const struct engine_ops engine_vsync = {
 	.name = "vsync",
+	.summary = "readv(2)/writev(2) at the descriptor's position, lseek(2) first when it must move",
 	.flags = ENGINE_SYNC,
 	.open_file = engine_posfile_open,
 	.close_file = engine_posfile_close,

@@ -3,7 +3,9 @@
  * global section), later "--key=value" or "--flag" belong to it, and options
  * before the first --name form a global section. Each argument becomes an
  * item located at "<command line>:ARGNO:COL" and goes through the same
- * builder as a job file. Also the public entry points for files and buffers.
+ * builder as a job file, except that an engine's options apply in order
+ * (fio's getopt knows them only after --ioengine). Also the public entry
+ * points for files and buffers.
  */
 #include "jobfile/jobfile_int.h"
 #include "util/xmalloc.h"
@@ -17,7 +19,7 @@
 
 int jobfile_parse_args(int argc, char **argv, struct job_list *list, const struct jobfile_ctx *ctx)
 {
-	struct jf_items it = { 0 };
+	struct jf_items it = { .cmdline = true };
 	struct jf_loc loc = { .file = jf_intern_file(&it, CMDLINE), .line = 1, .col = 1 };
 	bool record = list->nr == 0 && list->nr_global_opts == 0;
 	if (argc <= 0)

@@ -38,6 +38,10 @@ struct jf_items {
 	char **files;        /* file names the locations point to */
 	size_t nr_files, files_alloc;
 	int errors;
+	/* from the command line: fio's getopt knows an engine's options only
+	 * once --ioengine has named that engine, so they apply in order there,
+	 * not after the section's other options as in a file */
+	bool cmdline;
 };
 
 void jf_error(struct jf_items *it, const struct jf_loc *loc, unsigned col, const char *fmt, ...)

@@ -1,13 +1,16 @@
 /*
  * From items to jobs: [global] sections accumulate into a template spec;
  * each job section starts from a copy of it, applies its own options
- * (kb_base first, since fio applies it to the whole section), then the --set
- * overrides, and is checked with job_spec_validate(). Every option keeps
- * where it was written so a problem found late still points at file:line:col.
+ * (kb_base first, since fio applies it to the whole section, and the
+ * engine's own options last, against the engine the section ends up with,
+ * as fio parses them), then the --set overrides, and is checked with
+ * job_spec_validate(). Every option keeps where it was written so a problem
+ * found late still points at file:line:col.
  * On any error the jobs added by this call are removed again.
  */
 #include "jobfile/jobfile_int.h"
 #include "workload/options.h"
+#include "engines/engine.h"
 #include "util/xmalloc.h"
 
 #include <errno.h>
@@ -56,7 +59,10 @@ static void locs_copy(struct locs *dst, const struct locs *src)
 static void apply_item(struct builder *b, struct job_spec *s, const struct jf_item *item,
 		       struct locs *l, bool quiet)
 {
-	const struct option_def *o = option_find(item->name);
+	const struct option_def *o = option_find_any(item->name);
+	/* unknown, or an engine option the job's engine lacks: the key is wrong */
+	bool bad_key = !o || (!option_find(item->name) &&
+			      !engine_option_find(job_spec_engine(s), item->name));
 	char why[512];
 	char *value = item->value ? xstrdup(item->value) : NULL;
 	if (o && value && o->type != OPT_STR) {
@@ -81,7 +87,7 @@ static void apply_item(struct builder *b, struct job_spec *s, const struct jf_it
 	}
 	int ret = option_set(s, item->name, value, why, sizeof(why));
 	if (ret && !quiet)
-		jf_error(b->it, &item->loc, o && item->value ? item->value_col : item->loc.col, "%s", why);
+		jf_error(b->it, &item->loc, !bad_key && item->value ? item->value_col : item->loc.col, "%s", why);
 	if (!ret && o && l)
 		locs_add(l, o->name, item);
 	free(value);
@@ -93,14 +99,30 @@ static bool is_kb_base(const struct jf_item *item)
 	return o && !strcmp(o->name, "kb_base");
 }
 
-/* Options of one section: items [from, to), kb_base first. */
+/* An option some engine declares (hipri, faulty_fail...), not a job option. */
+static bool is_engine_option(const struct jf_item *item)
+{
+	return !option_find(item->name) && option_find_engine(item->name);
+}
+
+/* 0: kb_base, 1: the job options, 2: the engine's options */
+static int item_pass(const struct jf_item *item)
+{
+	return is_kb_base(item) ? 0 : is_engine_option(item) ? 2 : 1;
+}
+
+/* Options of one section: items [from, to), kb_base first, engine options
+ * last in a file (so they meet the section's final ioengine, as fio parses
+ * a file) and in order on the command line (as fio's getopt takes them). */
 static void apply_section(struct builder *b, struct job_spec *s, size_t from, size_t to,
 			  struct locs *l)
 {
-	for (int pass = 0; pass < 2; pass++)
-		for (size_t i = from; i < to; i++)
-			if (is_kb_base(&b->it->v[i]) == (pass == 0))
+	for (int pass = 0; pass < 3; pass++)
+		for (size_t i = from; i < to; i++) {
+			int p = item_pass(&b->it->v[i]);
+			if ((b->it->cmdline && p == 2 ? 1 : p) == pass)
 				apply_item(b, s, &b->it->v[i], l, false);
+		}
 }
 
 /* Echo an option as fio does: with arithmetic already evaluated. */
@@ -109,7 +131,7 @@ static void kv_append(struct job_kv **kv, size_t *nr, const struct jf_item *item
 	*kv = xrealloc(*kv, (*nr + 1) * sizeof(**kv));
 	(*kv)[*nr].key = xstrdup(item->name);
 	char *v = NULL;
-	const struct option_def *o = option_find(item->name);
+	const struct option_def *o = option_find_any(item->name);
 	if (item->value && o && o->type != OPT_STR && strchr(item->value, '(')) {
 		bool bare = false;
 		const char *ewhy = NULL;
@@ -166,10 +188,18 @@ static void build_job(struct builder *b, size_t sec, size_t to)
 	apply_section(b, &js, sec + 1, to, &l);
 	for (size_t i = sec + 1; i < to; i++)
 		kv_append(&js.opts, &js.nr_opts, &b->it->v[i]);
-	for (size_t i = 0; i < b->sets.nr; i++) {
-		apply_item(b, &js, &b->sets.v[i], &l, true);
+	/* checked once by read_sets(), so quiet; but only this job's engine
+	 * tells whether it has an engine option */
+	for (int pass = 1; pass < 3; pass++)
+		for (size_t i = 0; i < b->sets.nr; i++) {
+			const struct jf_item *set = &b->sets.v[i];
+			if ((item_pass(set) == 2) != (pass == 2))
+				continue;
+			bool lacks = pass == 2 && !engine_option_find(job_spec_engine(&js), set->name);
+			apply_item(b, &js, set, &l, !lacks);
+		}
+	for (size_t i = 0; i < b->sets.nr; i++)
 		kv_append(&js.opts, &js.nr_opts, &b->sets.v[i]);
-	}
 	if (b->file_index > 0 && b->jobs_here == 0)
 		js.stonewall = true;
 	job_spec_finalize(&js);
@@ -205,10 +235,30 @@ static void read_sets(struct builder *b, const struct jobfile_ctx *ctx)
 			item->value_col = (unsigned)klen + 2;
 		}
 	}
+	/* the job options in order, then the engine options: against the
+	 * --set ioengine, or else against the first engine that has each (the
+	 * jobs' engines are not known yet; build_job() checks that each has it) */
 	struct job_spec scratch;
 	job_spec_defaults(&scratch);
+	bool engine_set = false;
 	for (size_t i = 0; i < b->sets.nr; i++)
-		apply_item(b, &scratch, &b->sets.v[i], NULL, false);
+		if (item_pass(&b->sets.v[i]) != 2) {
+			const struct option_def *o = option_find(b->sets.v[i].name);
+			engine_set |= o && !strcmp(o->name, "ioengine");
+			apply_item(b, &scratch, &b->sets.v[i], NULL, false);
+		}
+	for (size_t i = 0; i < b->sets.nr; i++)
+		if (item_pass(&b->sets.v[i]) == 2) {
+			const struct engine_ops *e = job_spec_engine(&scratch);
+			for (size_t k = 0; !engine_set && !engine_option_find(e, b->sets.v[i].name); k++)
+				e = engine_at(k);
+			struct job_spec one;
+			job_spec_copy(&one, &scratch);
+			free(one.ioengine);
+			one.ioengine = xstrdup(e->name);
+			apply_item(b, &one, &b->sets.v[i], NULL, false);
+			job_spec_release(&one);
+		}
 	job_spec_release(&scratch);
 }
 

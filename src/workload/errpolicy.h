@@ -10,7 +10,7 @@
 
 #include <stdbool.h>
 
-#include "workload/ddir.h"
+#include "engines/ddir.h"
 #include "workload/jobspec.h"
 
 /* The kind of an error (positive errno) hit by an I/O of direction d. */

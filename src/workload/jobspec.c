@@ -1,9 +1,11 @@
 /*
  * Life cycle of a job spec and a job list: fio 3.33's defaults, deep copy,
  * release. Parsing lives in options*.c and src/jobfile/; this file only knows
- * which fields own memory (the strings, the option echo and the origin).
+ * which fields own memory (the strings, the engine's options, the option
+ * echo and the origin).
  */
 #include "workload/jobspec.h"
+#include "engines/engine.h"
 #include "util/xmalloc.h"
 
 #include <stdlib.h>
@@ -37,7 +39,6 @@ void job_spec_defaults(struct job_spec *s)
 	/* 0 = not set: job_spec_finalize() derives them as fio does */
 	s->iodepth_batch_complete_max = 0;
 	s->iodepth_low = 0;
-	s->nonvectored = -1; /* io_uring: probe the kernel, as fio */
 	s->loops = 1;
 	s->scramble_buffers = true;
 	s->buffer_compress_chunk = 512;
@@ -102,6 +103,10 @@ void job_spec_copy(struct job_spec *dst, const struct job_spec *src)
 	dst->lat_log = dup_or_null(src->lat_log);
 	dst->hist_log = dup_or_null(src->hist_log);
 	dst->opts = job_kv_copy(src->opts, src->nr_opts);
+	if (src->engine_opts) { /* plain values only (engine.h), so a byte copy is deep */
+		dst->engine_opts = xmalloc(src->engine_opts_of->options_size);
+		memcpy(dst->engine_opts, src->engine_opts, src->engine_opts_of->options_size);
+	}
 	if (src->bssplit) {
 		dst->bssplit = xcalloc(DDIR_RWDIR_CNT, sizeof(*dst->bssplit));
 		memcpy(dst->bssplit, src->bssplit, DDIR_RWDIR_CNT * sizeof(*dst->bssplit));
@@ -129,6 +134,7 @@ void job_spec_release(struct job_spec *s)
 	free(s->iops_log);
 	free(s->lat_log);
 	free(s->hist_log);
+	free(s->engine_opts);
 	job_kv_free(s->opts, s->nr_opts);
 	memset(s, 0, sizeof(*s));
 }

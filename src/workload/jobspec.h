@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "util/clock.h"
-#include "workload/ddir.h"
+#include "engines/ddir.h"
 
 #define MAX_BSSPLIT 64
 #define MAX_PERCENTILES 64
@@ -21,6 +21,8 @@
  * Every clone is a thread with its own buffers, files and results, so far
  * more is a typo or a memory exhaustion, not a benchmark. */
 #define JOB_MAX_THREADS 4096
+
+struct engine_ops;
 
 enum random_dist {
 	DIST_RANDOM = 0, /* uniform */
@@ -64,24 +66,6 @@ enum err_kind {
 #define ERRPOL_WRITE (1u << ERR_KIND_WRITE)
 #define ERRPOL_VERIFY (1u << ERR_KIND_VERIFY)
 #define MAX_IGNORE_ERRORS 16
-
-/* Which I/Os the faulty engine picks (faulty_fail=, faulty_corrupt=,
- * faulty_delay_select=): none, every Nth, those covering given offsets, or
- * a seeded random share. */
-enum faulty_sel_kind {
-	FAULTY_SEL_NONE = 0,
-	FAULTY_SEL_EVERY,
-	FAULTY_SEL_OFFSET,
-	FAULTY_SEL_RANDOM,
-};
-#define FAULTY_MAX_OFFSETS 16
-struct faulty_sel {
-	enum faulty_sel_kind kind;
-	uint64_t every;   /* every:N */
-	double pct;       /* random:PCT, 0..100 */
-	unsigned nr_offsets;
-	uint64_t offsets[FAULTY_MAX_OFFSETS]; /* offset:OFF[,OFF...] */
-};
 
 struct bssplit {
 	uint64_t bs;
@@ -150,20 +134,16 @@ struct job_spec {
 
 	/* engine */
 	char *ioengine;
+	/* the engine's own options (hipri, fixedbufs, faulty_*...): a struct
+	 * of engine_opts_of->options_size bytes that engine_opts_of's rows
+	 * fill (options_engine.c); NULL = that engine's defaults. It belongs
+	 * to engine_opts_of, which job_spec_finalize() makes the ioengine. */
+	void *engine_opts;
+	const struct engine_ops *engine_opts_of;
 	unsigned iodepth;
 	unsigned iodepth_batch;
 	unsigned iodepth_batch_complete_min, iodepth_batch_complete_max;
 	unsigned iodepth_low;
-	bool hipri;     /* pvsync2: RWF_HIPRI */
-	bool nowait;    /* pvsync2: RWF_NOWAIT */
-	bool uncached;  /* pvsync2: RWF_DONTCACHE where the kernel has it */
-	bool fixedbufs;       /* io_uring: registered buffers (READ/WRITE_FIXED) */
-	bool registerfiles;   /* io_uring: registered files (IOSQE_FIXED_FILE) */
-	bool sqthread_poll;   /* io_uring: kernel submission thread (SQPOLL) */
-	unsigned sqthread_poll_cpu;  /* io_uring: CPU of that thread, when _set */
-	bool sqthread_poll_cpu_set;
-	int nonvectored;      /* io_uring: -1 probe (READ/WRITE if known), 0 READV/WRITEV, 1 READ/WRITE */
-	bool userspace_reap;  /* libaio: read completions from the ring when min is 0 */
 
 	/* how long */
 	uint64_t runtime;     /* ns; 0 = until io_size is done */
@@ -208,13 +188,6 @@ struct job_spec {
 							      none listed = EIO, EILSEQ */
 	unsigned nr_ignore_error[ERR_KIND_CNT];
 	bool error_dump;            /* print every error, not only the first */
-
-	/* the faulty engine (engines/faulty.c); all zero = inject nothing */
-	char faulty_engine[32];     /* the wrapped engine; "" = psync */
-	struct faulty_sel faulty_fail, faulty_corrupt, faulty_delay_select;
-	int faulty_errno;           /* positive errno of failed I/Os; 0 = EIO */
-	unsigned faulty_dir;        /* RW_READ/RW_WRITE bits it acts on; 0 = both */
-	uint64_t faulty_delay;      /* ns added to delayed I/Os */
 
 	/* grouping and threads */
 	unsigned numjobs;

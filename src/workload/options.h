@@ -19,40 +19,13 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "util/optdef.h"
 #include "workload/jobspec.h"
 
-enum opt_type {
-	OPT_BOOL,  /* bool field; a bare key means true */
-	OPT_UINT,  /* unsigned or uint64_t field (width), plain count */
-	OPT_SIZE,  /* uint64_t bytes with unit suffixes, honours kb_base */
-	OPT_TIME,  /* uint64_t ns; a bare number is in `unit` ns */
-	OPT_STR,   /* char * field, xstrdup'ed */
-	OPT_FUNC,  /* parsed by the callback only */
-};
+struct engine_ctx;
 
-/* What a parse callback gets besides the spec and the value. */
-struct opt_ctx {
-	const struct option_def *opt;
-	const char *key;  /* as the user wrote it, for messages */
-	char *why;        /* message buffer */
-	size_t whylen;
-};
-typedef int (*option_parse_fn)(struct job_spec *s, const char *val, struct opt_ctx *c);
-
-struct option_def {
-	const char *name;
-	const char *alias[2];   /* other spellings, NULL when unused */
-	enum opt_type type;
-	size_t off;             /* offsetof(struct job_spec, field) */
-	unsigned width;         /* sizeof the field for OPT_UINT (4 or 8) */
-	uint64_t min, max;      /* numeric range; max 0 = no upper bound */
-	uint64_t unit;          /* OPT_TIME: ns per unit of a bare number */
-	const char *type_text;  /* value syntax for help: "int", "size", ... */
-	const char *def;        /* default as text, NULL = none */
-	const char *help;       /* one line, lowercase */
-	option_parse_fn parse;  /* OPT_FUNC, or extra handling after the generic parse */
-	bool is_flag;           /* the key alone is valid (bool-like) */
-};
+/* Rows are struct option_def (util/optdef.h); this table's target is
+ * struct job_spec, so each row's off is an offsetof(struct job_spec, ...). */
 
 /* The table, and its length. */
 extern const struct option_def option_table[];
@@ -60,6 +33,18 @@ extern const size_t option_table_len;
 
 /* Look up an option by name or alias; NULL when there is none. */
 const struct option_def *option_find(const char *key);
+/* The row named key of the first engine that declares it (engines/
+ * engine.h), NULL when none does: the value's type and the canonical name,
+ * whichever engine the job ends up with. */
+const struct option_def *option_find_engine(const char *key);
+/* option_find(), else option_find_engine(). */
+const struct option_def *option_find_any(const char *key);
+/* The engine s->ioengine names (psync when unset), NULL if it names none. */
+const struct engine_ops *job_spec_engine(const struct job_spec *s);
+/* Fill ctx (whose ops the caller has set) with what its engine may know of
+ * job s: engine_params from the spec, and s's options struct when it is
+ * ctx->ops's (else the engine runs with its defaults). */
+void engine_ctx_setup(struct engine_ctx *ctx, const struct job_spec *s);
 /* Is key an option of fio 3.33 (any spelling)? */
 bool option_is_fio(const char *key);
 /* The nearest option name (canonical spelling) to key, or NULL. */
@@ -71,14 +56,19 @@ const char *option_suggest(const char *key);
  * a suggestion); -ENOTSUP for a fio option iobench lacks; -EINVAL or -ERANGE
  * for a bad value. `why` gets the complete message, e.g.
  * "invalid size 'abc' for option 'size': not a number".
+ * An engine's option (option_find_engine) goes into s->engine_opts for the
+ * engine s->ioengine names now, and is -EINVAL when that engine lacks it:
+ * set ioengine first (the job-file parser applies a section's engine
+ * options after its other options).
  */
 int option_set(struct job_spec *s, const char *key, const char *value, char *why, size_t whylen);
 
 /*
  * Derive what fio derives once all options are in: iodepth_low (0 or above
  * iodepth -> iodepth), iodepth_batch (0 or above iodepth -> iodepth),
- * iodepth_batch_complete_max (below min -> min). Call once per job after the
- * last option_set().
+ * iodepth_batch_complete_max (below min -> min); and drop engine options
+ * set for an engine other than the final ioengine (that engine starts from
+ * its defaults). Call once per job after the last option_set().
  */
 void job_spec_finalize(struct job_spec *s);
 
@@ -96,12 +86,15 @@ void job_spec_finalize(struct job_spec *s);
 typedef void (*spec_problem_fn)(void *arg, const char *keys, const char *msg);
 int job_spec_validate(const struct job_spec *s, spec_problem_fn report, void *arg);
 
-/* `iobench help options`: a table of name, type, default and help. */
+/* `iobench help options`: a table of name, type, default and help, then
+ * the engines with their summaries and each engine's own options. */
 void options_print_help(FILE *out);
 /* One option alone, as fio's --cmdhelp=NAME: name and help, aliases, type,
  * default and range. 0, or -EINVAL after a "did you mean" for no such option. */
 int options_print_one(FILE *out, const char *key);
 /* troff ".TP" entries for the man page's OPTIONS section. */
 void options_print_man(FILE *out);
+/* The man page's ENGINES section: each engine, its summary and its options. */
+void options_print_man_engines(FILE *out);
 
 #endif

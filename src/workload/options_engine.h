@@ -1,15 +1,17 @@
 /*
- * Parse callbacks of the engine-specific options whose values are more than
- * a plain number or flag: io_uring's nonvectored (-1, 0 or 1) and
- * sqthread_poll_cpu (a CPU number that also records that it was given).
- * Only options_table.c includes this.
+ * Internal to the option table: setting an option that an engine declares
+ * (options_engine.c). option_set() hands a key here when no job option has
+ * that name but some engine's rows do.
  */
 #ifndef IOBENCH_WORKLOAD_OPTIONS_ENGINE_H
 #define IOBENCH_WORKLOAD_OPTIONS_ENGINE_H
 
 #include "workload/options.h"
 
-int opt_cb_nonvectored(struct job_spec *s, const char *val, struct opt_ctx *c);
-int opt_cb_sqthread_poll_cpu(struct job_spec *s, const char *val, struct opt_ctx *c);
+/* Parse value into s's options struct for the engine s->ioengine names
+ * (started from that engine's defaults if s holds none for it); a key that
+ * engine does not declare is -EINVAL, "'hipri' is not an option of engine
+ * 'psync' (io_uring and pvsync2 have it)". */
+int engine_option_set(struct job_spec *s, const char *key, const char *value, struct opt_ctx *c);
 
 #endif

@@ -16,8 +16,9 @@
 #include <string.h>
 #include <strings.h>
 
-int opt_cb_continue_on_error(struct job_spec *s, const char *val, struct opt_ctx *c)
+int opt_cb_continue_on_error(void *target, const char *val, struct opt_ctx *c)
 {
+	struct job_spec *s = target;
 	static const struct { const char *name; unsigned bits; } vals[] = {
 		{ "none", 0 }, { "0", 0 }, { "read", ERRPOL_READ }, { "write", ERRPOL_WRITE },
 		{ "io", ERRPOL_READ | ERRPOL_WRITE }, { "verify", ERRPOL_VERIFY },
@@ -67,8 +68,9 @@ static int parse_list(struct job_spec *s, enum err_kind k, const char *p, size_t
 	return 0;
 }
 
-int opt_cb_ignore_error(struct job_spec *s, const char *val, struct opt_ctx *c)
+int opt_cb_ignore_error(void *target, const char *val, struct opt_ctx *c)
 {
+	struct job_spec *s = target;
 	const char *p = val;
 	for (int k = 0; k < ERR_KIND_CNT; k++) {
 		const char *comma = strchr(p, ',');

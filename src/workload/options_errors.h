@@ -7,7 +7,7 @@
 
 #include "workload/options.h"
 
-int opt_cb_continue_on_error(struct job_spec *s, const char *val, struct opt_ctx *c);
-int opt_cb_ignore_error(struct job_spec *s, const char *val, struct opt_ctx *c);
+int opt_cb_continue_on_error(void *target, const char *val, struct opt_ctx *c);
+int opt_cb_ignore_error(void *target, const char *val, struct opt_ctx *c);
 
 #endif

@@ -2,7 +2,7 @@
  * Parse callbacks for the options that describe the I/O itself: rw and its
  * ":N" modifier, rwmixread/rwmixwrite, the block-size family (bs, bsrange,
  * bssplit, blockalign, each per direction), direct/buffered, sync and
- * ioengine. Also the message helpers every callback uses.
+ * ioengine.
  */
 #include "workload/options_cb.h"
 #include "engines/engine.h"
@@ -11,30 +11,14 @@
 #include "util/xmalloc.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-int opt_fail(struct opt_ctx *c, int err, const char *what, const char *val, const char *reason)
+int opt_cb_rw(void *target, const char *val, struct opt_ctx *c)
 {
-	snprintf(c->why, c->whylen, "invalid %s '%s' for option '%s'%s%s", what, val ? val : "",
-		 c->key, reason ? ": " : "", reason ? reason : "");
-	return err;
-}
-
-int opt_failf(struct opt_ctx *c, int err, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(c->why, c->whylen, fmt, ap);
-	va_end(ap);
-	return err;
-}
-
-int opt_cb_rw(struct job_spec *s, const char *val, struct opt_ctx *c)
-{
+	struct job_spec *s = target;
 	static const struct { const char *name; unsigned bits; } modes[] = {
 		{ "read", RW_READ }, { "write", RW_WRITE }, { "trim", RW_TRIM },
 		{ "randread", RW_READ | RW_RAND }, { "randwrite", RW_WRITE | RW_RAND },
@@ -83,13 +67,15 @@ static int rwmix(struct job_spec *s, const char *val, struct opt_ctx *c, int whi
 	return 0;
 }
 
-int opt_cb_rwmixread(struct job_spec *s, const char *val, struct opt_ctx *c)
+int opt_cb_rwmixread(void *target, const char *val, struct opt_ctx *c)
 {
+	struct job_spec *s = target;
 	return rwmix(s, val, c, 0);
 }
 
-int opt_cb_rwmixwrite(struct job_spec *s, const char *val, struct opt_ctx *c)
+int opt_cb_rwmixwrite(void *target, const char *val, struct opt_ctx *c)
 {
+	struct job_spec *s = target;
 	return rwmix(s, val, c, 1);
 }
 
@@ -102,8 +88,9 @@ static const char *part_str(const struct dir_parts *dp, int d, char *buf, size_t
 	return buf;
 }
 
-int opt_cb_bs(struct job_spec *s, const char *val, struct opt_ctx *c)
+int opt_cb_bs(void *target, const char *val, struct opt_ctx *c)
 {
+	struct job_spec *s = target;
 	struct dir_parts dp;
 	const char *why = NULL;
 	uint64_t v[DDIR_RWDIR_CNT];
@@ -127,8 +114,9 @@ int opt_cb_bs(struct job_spec *s, const char *val, struct opt_ctx *c)
 	return 0;
 }
 
-int opt_cb_bsrange(struct job_spec *s, const char *val, struct opt_ctx *c)
+int opt_cb_bsrange(void *target, const char *val, struct opt_ctx *c)
 {
+	struct job_spec *s = target;
 	struct dir_parts dp;
 	const char *why = NULL;
 	uint64_t lo[DDIR_RWDIR_CNT], hi[DDIR_RWDIR_CNT];
@@ -196,8 +184,9 @@ out:
 	return ret;
 }
 
-int opt_cb_bssplit(struct job_spec *s, const char *val, struct opt_ctx *c)
+int opt_cb_bssplit(void *target, const char *val, struct opt_ctx *c)
 {
+	struct job_spec *s = target;
 	struct dir_parts dp;
 	const char *why = NULL;
 	struct bssplit split[DDIR_RWDIR_CNT][MAX_BSSPLIT];
@@ -231,16 +220,18 @@ int opt_cb_bssplit(struct job_spec *s, const char *val, struct opt_ctx *c)
 	return 0;
 }
 
-int opt_cb_blockalign(struct job_spec *s, const char *val, struct opt_ctx *c)
+int opt_cb_blockalign(void *target, const char *val, struct opt_ctx *c)
 {
+	struct job_spec *s = target;
 	const char *why = NULL;
 	if (parse_size_per_dir(val, s->kb_base, s->blockalign, &why))
 		return opt_fail(c, -EINVAL, "alignment", val, why);
 	return 0;
 }
 
-int opt_cb_buffered(struct job_spec *s, const char *val, struct opt_ctx *c)
+int opt_cb_buffered(void *target, const char *val, struct opt_ctx *c)
 {
+	struct job_spec *s = target;
 	bool b = true;
 	const char *why = NULL;
 	if (val && parse_bool(val, &b, &why))
@@ -249,8 +240,9 @@ int opt_cb_buffered(struct job_spec *s, const char *val, struct opt_ctx *c)
 	return 0;
 }
 
-int opt_cb_sync(struct job_spec *s, const char *val, struct opt_ctx *c)
+int opt_cb_sync(void *target, const char *val, struct opt_ctx *c)
 {
+	struct job_spec *s = target;
 	bool b = true;
 	if (!val)
 		b = true;
@@ -266,8 +258,9 @@ int opt_cb_sync(struct job_spec *s, const char *val, struct opt_ctx *c)
 	return 0;
 }
 
-int opt_cb_ioengine(struct job_spec *s, const char *val, struct opt_ctx *c)
+int opt_cb_ioengine(void *target, const char *val, struct opt_ctx *c)
 {
+	struct job_spec *s = target;
 	static const char *const fio_engines[] = {
 		"cpuio", "mmap", "sync", "psync", "vsync", "pvsync", "pvsync2", "null", "net",
 		"netsplice", "ftruncate", "filecreate", "filestat", "filedelete", "exec",

@@ -14,8 +14,9 @@
 #include <string.h>
 #include <strings.h>
 
-int opt_cb_size(struct job_spec *s, const char *val, struct opt_ctx *c)
+int opt_cb_size(void *target, const char *val, struct opt_ctx *c)
 {
+	struct job_spec *s = target;
 	uint64_t v;
 	unsigned pct;
 	const char *why = NULL;
@@ -26,8 +27,9 @@ int opt_cb_size(struct job_spec *s, const char *val, struct opt_ctx *c)
 	return 0;
 }
 
-int opt_cb_offset(struct job_spec *s, const char *val, struct opt_ctx *c)
+int opt_cb_offset(void *target, const char *val, struct opt_ctx *c)
 {
+	struct job_spec *s = target;
 	uint64_t v;
 	unsigned pct;
 	const char *why = NULL;
@@ -38,8 +40,9 @@ int opt_cb_offset(struct job_spec *s, const char *val, struct opt_ctx *c)
 	return 0;
 }
 
-int opt_cb_filesize(struct job_spec *s, const char *val, struct opt_ctx *c)
+int opt_cb_filesize(void *target, const char *val, struct opt_ctx *c)
 {
+	struct job_spec *s = target;
 	uint64_t lo, hi;
 	const char *why = NULL;
 	if (parse_size_range(val, s->kb_base, &lo, &hi, &why))
@@ -49,8 +52,9 @@ int opt_cb_filesize(struct job_spec *s, const char *val, struct opt_ctx *c)
 	return 0;
 }
 
-int opt_cb_startdelay(struct job_spec *s, const char *val, struct opt_ctx *c)
+int opt_cb_startdelay(void *target, const char *val, struct opt_ctx *c)
 {
+	struct job_spec *s = target;
 	uint64_t lo, hi;
 	const char *why = NULL;
 	if (parse_time_range(val, NS_PER_SEC, &lo, &hi, &why))
@@ -60,8 +64,9 @@ int opt_cb_startdelay(struct job_spec *s, const char *val, struct opt_ctx *c)
 	return 0;
 }
 
-int opt_cb_random_distribution(struct job_spec *s, const char *val, struct opt_ctx *c)
+int opt_cb_random_distribution(void *target, const char *val, struct opt_ctx *c)
 {
+	struct job_spec *s = target;
 	static const struct { const char *name; enum random_dist d; } dists[] = {
 		{ "random", DIST_RANDOM }, { "zipf", DIST_ZIPF },
 		{ "pareto", DIST_PARETO }, { "normal", DIST_NORMAL },
@@ -114,16 +119,18 @@ out:
 	return ret;
 }
 
-int opt_cb_rate(struct job_spec *s, const char *val, struct opt_ctx *c)
+int opt_cb_rate(void *target, const char *val, struct opt_ctx *c)
 {
+	struct job_spec *s = target;
 	const char *why = NULL;
 	if (parse_size_per_dir(val, s->kb_base, s->rate, &why))
 		return opt_fail(c, -EINVAL, "rate", val, why);
 	return 0;
 }
 
-int opt_cb_rate_iops(struct job_spec *s, const char *val, struct opt_ctx *c)
+int opt_cb_rate_iops(void *target, const char *val, struct opt_ctx *c)
 {
+	struct job_spec *s = target;
 	/* per-direction counts: parsed as sizes with kb_base 1000 so 1k = 1000 */
 	const char *why = NULL;
 	if (parse_size_per_dir(val, 1000, s->rate_iops, &why))
@@ -131,8 +138,9 @@ int opt_cb_rate_iops(struct job_spec *s, const char *val, struct opt_ctx *c)
 	return 0;
 }
 
-int opt_cb_fallocate(struct job_spec *s, const char *val, struct opt_ctx *c)
+int opt_cb_fallocate(void *target, const char *val, struct opt_ctx *c)
 {
+	struct job_spec *s = target;
 	static const struct { const char *name; enum fallocate_mode m; } modes[] = {
 		{ "none", FALLOC_NONE }, { "0", FALLOC_NONE }, { "native", FALLOC_NATIVE },
 		{ "posix", FALLOC_POSIX }, { "1", FALLOC_POSIX }, { "keep", FALLOC_KEEP },
@@ -146,8 +154,9 @@ int opt_cb_fallocate(struct job_spec *s, const char *val, struct opt_ctx *c)
 	return opt_fail(c, -EINVAL, "value", val, "use none, native, posix, keep or truncate");
 }
 
-int opt_cb_percentile_list(struct job_spec *s, const char *val, struct opt_ctx *c)
+int opt_cb_percentile_list(void *target, const char *val, struct opt_ctx *c)
 {
+	struct job_spec *s = target;
 	char **f;
 	size_t n = str_split_escaped(val, ':', &f);
 	double v[MAX_PERCENTILES];
@@ -174,8 +183,9 @@ out:
 	return ret;
 }
 
-int opt_cb_unified_rw_reporting(struct job_spec *s, const char *val, struct opt_ctx *c)
+int opt_cb_unified_rw_reporting(void *target, const char *val, struct opt_ctx *c)
 {
+	struct job_spec *s = target;
 	bool b;
 	if (!val || !strcasecmp(val, "mixed"))
 		b = true;
@@ -189,8 +199,9 @@ int opt_cb_unified_rw_reporting(struct job_spec *s, const char *val, struct opt_
 	return 0;
 }
 
-int opt_cb_kb_base(struct job_spec *s, const char *val, struct opt_ctx *c)
+int opt_cb_kb_base(void *target, const char *val, struct opt_ctx *c)
 {
+	struct job_spec *s = target;
 	if (!strcmp(val, "1000"))
 		s->kb_base = 1000;
 	else if (!strcmp(val, "1024"))
@@ -200,8 +211,9 @@ int opt_cb_kb_base(struct job_spec *s, const char *val, struct opt_ctx *c)
 	return 0;
 }
 
-int opt_cb_randseed(struct job_spec *s, const char *val, struct opt_ctx *c)
+int opt_cb_randseed(void *target, const char *val, struct opt_ctx *c)
 {
+	struct job_spec *s = target;
 	uint64_t v;
 	const char *why = NULL;
 	if (parse_uint(val, 1000, &v, &why))
@@ -211,8 +223,9 @@ int opt_cb_randseed(struct job_spec *s, const char *val, struct opt_ctx *c)
 	return 0;
 }
 
-int opt_cb_name(struct job_spec *s, const char *val, struct opt_ctx *c)
+int opt_cb_name(void *target, const char *val, struct opt_ctx *c)
 {
+	struct job_spec *s = target;
 	if (!*val)
 		return opt_fail(c, -EINVAL, "name", val, "a job name cannot be empty");
 	free(s->name);

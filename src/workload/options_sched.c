@@ -30,8 +30,9 @@ int job_spec_cpuset(const struct job_spec *s, cpu_set_t *out, char *why, size_t 
 	return ret ? ret : 1;
 }
 
-int opt_cb_cpus_allowed(struct job_spec *s, const char *val, struct opt_ctx *c)
+int opt_cb_cpus_allowed(void *target, const char *val, struct opt_ctx *c)
 {
+	struct job_spec *s = target;
 	cpu_set_t set;
 	char why[160];
 	int ret = cpuset_parse(val, &set, why, sizeof(why));
@@ -44,8 +45,9 @@ int opt_cb_cpus_allowed(struct job_spec *s, const char *val, struct opt_ctx *c)
 	return 0;
 }
 
-int opt_cb_cpumask(struct job_spec *s, const char *val, struct opt_ctx *c)
+int opt_cb_cpumask(void *target, const char *val, struct opt_ctx *c)
 {
+	struct job_spec *s = target;
 	cpu_set_t set;
 	char why[160];
 	int ret = cpumask_parse(val, &set, why, sizeof(why));
@@ -58,8 +60,9 @@ int opt_cb_cpumask(struct job_spec *s, const char *val, struct opt_ctx *c)
 	return 0;
 }
 
-int opt_cb_cpus_allowed_policy(struct job_spec *s, const char *val, struct opt_ctx *c)
+int opt_cb_cpus_allowed_policy(void *target, const char *val, struct opt_ctx *c)
 {
+	struct job_spec *s = target;
 	if (!strcasecmp(val, "shared"))
 		s->cpus_allowed_split = false;
 	else if (!strcasecmp(val, "split"))
@@ -86,23 +89,27 @@ static int int_in(const char *val, int lo, int hi, int *out, struct opt_ctx *c)
 	return 0;
 }
 
-int opt_cb_nice(struct job_spec *s, const char *val, struct opt_ctx *c)
+int opt_cb_nice(void *target, const char *val, struct opt_ctx *c)
 {
+	struct job_spec *s = target;
 	return int_in(val, -20, 19, &s->nice, c);
 }
 
-int opt_cb_prio(struct job_spec *s, const char *val, struct opt_ctx *c)
+int opt_cb_prio(void *target, const char *val, struct opt_ctx *c)
 {
+	struct job_spec *s = target;
 	return int_in(val, 0, 7, &s->ioprio, c);
 }
 
-int opt_cb_prioclass(struct job_spec *s, const char *val, struct opt_ctx *c)
+int opt_cb_prioclass(void *target, const char *val, struct opt_ctx *c)
 {
+	struct job_spec *s = target;
 	return int_in(val, 0, 3, &s->ioprio_class, c);
 }
 
-int opt_cb_clocksource(struct job_spec *s, const char *val, struct opt_ctx *c)
+int opt_cb_clocksource(void *target, const char *val, struct opt_ctx *c)
 {
+	struct job_spec *s = target;
 	enum clock_source src;
 	if (clock_source_parse(val, &src))
 		return opt_fail(c, -EINVAL, "clock source", val, "use gettimeofday, clock_gettime or cpu");
@@ -110,8 +117,9 @@ int opt_cb_clocksource(struct job_spec *s, const char *val, struct opt_ctx *c)
 	return 0;
 }
 
-int opt_cb_gtod_reduce(struct job_spec *s, const char *val, struct opt_ctx *c)
+int opt_cb_gtod_reduce(void *target, const char *val, struct opt_ctx *c)
 {
+	struct job_spec *s = target;
 	bool b = true;
 	const char *why = NULL;
 	if (val && parse_bool(val, &b, &why))

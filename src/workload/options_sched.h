@@ -13,14 +13,14 @@
 
 #include "workload/options.h"
 
-int opt_cb_cpus_allowed(struct job_spec *s, const char *val, struct opt_ctx *c);
-int opt_cb_cpumask(struct job_spec *s, const char *val, struct opt_ctx *c);
-int opt_cb_cpus_allowed_policy(struct job_spec *s, const char *val, struct opt_ctx *c);
-int opt_cb_nice(struct job_spec *s, const char *val, struct opt_ctx *c);
-int opt_cb_prio(struct job_spec *s, const char *val, struct opt_ctx *c);
-int opt_cb_prioclass(struct job_spec *s, const char *val, struct opt_ctx *c);
-int opt_cb_clocksource(struct job_spec *s, const char *val, struct opt_ctx *c);
-int opt_cb_gtod_reduce(struct job_spec *s, const char *val, struct opt_ctx *c);
+int opt_cb_cpus_allowed(void *target, const char *val, struct opt_ctx *c);
+int opt_cb_cpumask(void *target, const char *val, struct opt_ctx *c);
+int opt_cb_cpus_allowed_policy(void *target, const char *val, struct opt_ctx *c);
+int opt_cb_nice(void *target, const char *val, struct opt_ctx *c);
+int opt_cb_prio(void *target, const char *val, struct opt_ctx *c);
+int opt_cb_prioclass(void *target, const char *val, struct opt_ctx *c);
+int opt_cb_clocksource(void *target, const char *val, struct opt_ctx *c);
+int opt_cb_gtod_reduce(void *target, const char *val, struct opt_ctx *c);
 
 /*
  * The CPUs the spec allows (cpus_allowed, else cpumask). Returns 1 and fills

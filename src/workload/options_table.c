@@ -5,14 +5,14 @@
  * options_io.c, options_misc.c, options_sched.c, options_errors.c,
  * options_engine.c, options_faulty.c or verify_opts.c. Defaults here are documentation: the values
  * themselves are set by job_spec_defaults() in jobspec.c, and a unit test
- * checks the two agree.
+ * checks the two agree. The engines' own options (hipri, fixedbufs,
+ * faulty_*...) are rows of each engine's ops table, not of this one.
  */
 #include "workload/options_cb.h"
 #include "workload/options_sched.h"
-#include "workload/options_engine.h"
+#include "engines/engine.h"
 #include "workload/verify.h"
 #include "workload/options_errors.h"
-#include "workload/options_faulty.h"
 #include "util/units.h"
 
 #include <stddef.h>
@@ -73,29 +73,12 @@ const struct option_def option_table[] = {
 	FUNC("random_distribution", opt_cb_random_distribution, "str[:float]", "random", "random, zipf:THETA, pareto:H or normal:DEV"),
 	BOOL("fill_device", fill_device, "0", "write until the device or file system is full", .alias = { "fill_fs" }),
 	/* engine */
-	FUNC("ioengine", opt_cb_ioengine, "str", "psync", "I/O engine: sync psync vsync pvsync pvsync2 null io_uring libaio posixaio mmap faulty"),
+	FUNC("ioengine", opt_cb_ioengine, "str", "psync", "I/O engine:", .choices = engine_names),
 	UINT("iodepth", iodepth, 1, 65535, "1", "I/Os to keep in flight (async engines)"),
 	UINT("iodepth_batch", iodepth_batch, 0, 65535, "1", "I/Os to submit at once", .alias = { "iodepth_batch_submit" }),
 	UINT("iodepth_batch_complete_min", iodepth_batch_complete_min, 0, 65535, "1", "minimum completions to reap at once", .alias = { "iodepth_batch_complete" }),
 	UINT("iodepth_batch_complete_max", iodepth_batch_complete_max, 0, 65535, NULL, "maximum completions to reap at once (default: the minimum)"),
 	UINT("iodepth_low", iodepth_low, 0, 65535, NULL, "refill the queue when it drains to this depth (default: iodepth)"),
-	BOOL("hipri", hipri, "0", "pvsync2, io_uring: polled completions (RWF_HIPRI, IORING_SETUP_IOPOLL); needs direct=1"),
-	BOOL("nowait", nowait, "0", "pvsync2: fail instead of blocking (RWF_NOWAIT)"),
-	BOOL("uncached", uncached, "0", "pvsync2: drop pages after the I/O (RWF_DONTCACHE)"),
-	BOOL("fixedbufs", fixedbufs, "0", "io_uring: register the I/O buffers with the kernel once (READ/WRITE_FIXED)"),
-	BOOL("registerfiles", registerfiles, "0", "io_uring: register the files with the kernel once (IOSQE_FIXED_FILE)"),
-	BOOL("sqthread_poll", sqthread_poll, "0", "io_uring: a kernel thread polls for submissions (SQPOLL; implies registerfiles)"),
-	FUNC("sqthread_poll_cpu", opt_cb_sqthread_poll_cpu, "int", NULL, "io_uring: CPU to pin the sqthread_poll thread to"),
-	FUNC("nonvectored", opt_cb_nonvectored, "int", "-1", "io_uring: 1 READ/WRITE, 0 READV/WRITEV, -1 READ/WRITE where the kernel has them"),
-	BOOL("userspace_reap", userspace_reap, "0", "libaio: read completions from the ring in user space when reaping with minimum 0"),
-	/* the faulty engine (iobench's own): wraps faulty_engine, injects faults */
-	FUNC("faulty_engine", opt_cb_faulty_engine, "str", "psync", "faulty: the engine it wraps and passes every I/O to (sync or async)"),
-	FUNC("faulty_fail", opt_cb_faulty_fail, "selector", "none", "faulty: I/Os to fail with faulty_errno: none, every:N (the Nth, 2Nth... read/write), offset:OFF[,OFF...] (I/Os covering a byte offset) or random:PCT (seeded by randseed; anew each run with randrepeat=0 and no randseed)"),
-	FUNC("faulty_errno", opt_cb_faulty_errno, "errno", "EIO", "faulty: the error failed I/Os get, by name (EIO, ENOSPC, EINVAL...) or number"),
-	FUNC("faulty_dir", opt_cb_faulty_dir, "str", "any", "faulty: act on read, write or any I/Os (the others pass untouched and are not counted by every:N)"),
-	FUNC("faulty_corrupt", opt_cb_faulty_corrupt, "selector", "none", "faulty: I/Os whose data gets one byte inverted (xor 0xff): a read after it completes, a write before the inner engine gets it; the byte at each offset:OFF, else the middle byte (offset + len/2)"),
-	TIME("faulty_delay", faulty_delay, NS_PER_US, "0", "faulty: add this time to the chosen I/Os' completion (default unit: us)"),
-	FUNC("faulty_delay_select", opt_cb_faulty_delay_select, "selector", "every:1", "faulty: I/Os that faulty_delay slows down (same syntax as faulty_fail)"),
 	/* how long */
 	TIME("runtime", runtime, NS_PER_SEC, "0", "stop after this time (default unit: s)", .alias = { "timeout" }),
 	BOOL("time_based", time_based, "0", "keep going until runtime even when the I/O is done"),

@@ -215,18 +215,6 @@ static void check_sched(struct vstate *v)
 		problem(v, "clocksource", "clocksource 'cpu' is not usable: %s", why);
 }
 
-/* faulty_* options do nothing without ioengine=faulty: say so rather than
- * let a test believe it injected faults */
-static void check_faulty(struct vstate *v)
-{
-	const struct job_spec *s = v->s;
-	if (s->ioengine && !strcmp(s->ioengine, "faulty"))
-		return;
-	if (s->faulty_fail.kind || s->faulty_corrupt.kind || s->faulty_delay || s->faulty_engine[0])
-		problem(v, "faulty_fail,faulty_corrupt,faulty_delay,faulty_engine|ioengine",
-			"faulty_* options need ioengine=faulty");
-}
-
 int job_spec_validate(const struct job_spec *s, spec_problem_fn report, void *arg)
 {
 	struct vstate v = { .report = report, .arg = arg, .s = s };
@@ -236,6 +224,5 @@ int job_spec_validate(const struct job_spec *s, spec_problem_fn report, void *ar
 	check_readonly(&v);
 	check_files(&v);
 	check_sched(&v);
-	check_faulty(&v);
 	return v.problems ? -EINVAL : 0;
 }

@@ -14,7 +14,7 @@
 
 #include "stats/hist.h"
 #include "stats/runstat.h"
-#include "workload/ddir.h"
+#include "engines/ddir.h"
 #include "workload/jobspec.h"
 #include "workload/runenv.h"
 

@@ -19,6 +19,7 @@
 #include "workload/diskres.h"
 #include "workload/job.h"
 #include "workload/joblog.h"
+#include "workload/options.h"
 #include "workload/progress.h"
 
 void workload_expand(const struct job_list *in, struct job_list *out)
@@ -86,13 +87,12 @@ static int setup_jobs(struct job *jobs, size_t nr, const struct job_list *l,
 		j->stop = cfg->stop;
 		j->claims = claims;
 		job_result_init_zeroed(&j->res); /* jobs[] is calloc'd */
-		j->eng.spec = j->spec;
 		j->eng.ops = engine_find(j->spec->ioengine ? j->spec->ioengine : "psync");
 		if (!j->eng.ops) {
 			rc = error("job '%s': unknown ioengine '%s'", j->spec->name, j->spec->ioengine);
 			continue;
 		}
-		j->eng.iodepth = j->spec->iodepth ? j->spec->iodepth : 1;
+		engine_ctx_setup(&j->eng, j->spec);
 		if (resolve_wait_for(jobs, nr, i) < 0)
 			rc = -EINVAL;
 	}

@@ -168,8 +168,8 @@ void vpattern_fill(const struct vpattern *p, uint64_t offset, uint8_t *buf, uint
 
 /* The verify= spelling of a type ("crc32c", "meta", ...; "0" for none). */
 const char *verify_type_name(enum verify_type t);
-int opt_cb_verify(struct job_spec *s, const char *val, struct opt_ctx *c);
-int opt_cb_verify_pattern(struct job_spec *s, const char *val, struct opt_ctx *c);
+int opt_cb_verify(void *target, const char *val, struct opt_ctx *c);
+int opt_cb_verify_pattern(void *target, const char *val, struct opt_ctx *c);
 
 /* ---- the runner's hooks (verify_run.c) ---- */
 

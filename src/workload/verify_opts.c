@@ -13,8 +13,9 @@
 #include <string.h>
 #include <strings.h>
 
-int opt_cb_verify(struct job_spec *s, const char *val, struct opt_ctx *c)
+int opt_cb_verify(void *target, const char *val, struct opt_ctx *c)
 {
+	struct job_spec *s = target;
 	static const struct { const char *name; enum verify_type v; } types[] = {
 		{ "0", VERIFY_NONE }, { "none", VERIFY_NONE },
 		{ "crc32c", VERIFY_CRC32C }, { "crc32c-intel", VERIFY_CRC32C },
@@ -49,8 +50,9 @@ const char *verify_type_name(enum verify_type t)
 	return (unsigned)t < sizeof(names) / sizeof(names[0]) ? names[t] : "?";
 }
 
-int opt_cb_verify_pattern(struct job_spec *s, const char *val, struct opt_ctx *c)
+int opt_cb_verify_pattern(void *target, const char *val, struct opt_ctx *c)
 {
+	struct job_spec *s = target;
 	struct vpattern p;
 	char why[128];
 	if (vpattern_parse(val, &p, why, sizeof(why)) < 0)

@@ -5,7 +5,7 @@
 # 32; each size-bounded job exits 0 with no error and does exactly the bytes
 # asked for in the directions asked for (rwt_ok, lib.sh).
 # Then io_uring's options (fixedbufs, registerfiles, sqthread_poll,
-# nonvectored), fsync=N and time_based with io_uring, io_uring and libaio
+# nonvectored, nowait, uncached) and libaio's (userspace_reap, nowait), fsync=N and time_based with io_uring, io_uring and libaio
 # reading a read-only loop device with direct=1, the data a write job leaves
 # behind, and the clear errors (exit 1) for hipri, a bad sqthread_poll_cpu
 # and a bad nonvectored value.
@@ -48,6 +48,28 @@ done
 got=$(run_rwt u --ioengine=libaio --userspace_reap --rw=randread --bs=4k --size=8m --direct=1 \
   --iodepth=32 --filename="$mnt/libaio.dat")
 check "libaio --userspace_reap: 8192 KiB read, 0 written (${got:-failed})" rwt_ok randread "$got" 8192
+# nowait (io_uring, libaio: RWF_NOWAIT, as fio): reads of a page-cached file
+# do not block and complete; a read of a page not in the cache fails with
+# EAGAIN (error 11), as fio's does, instead of waiting for the disk
+for eng in io_uring libaio; do
+  cat "$mnt/libaio.dat" >/dev/null
+  got=$(run_rwt nw --ioengine=$eng --nowait --rw=randread --bs=4k --size=8m --invalidate=0 \
+    --iodepth=8 --filename="$mnt/libaio.dat")
+  check "$eng --nowait on a cached file: 8192 KiB read (${got:-failed})" rwt_ok randread "$got" 8192
+  "$IOBENCH" run --name=nx --ioengine=$eng --nowait --rw=randread --bs=4k --size=8m \
+    --iodepth=8 --filename="$mnt/libaio.dat" --output-format=json >"$d/nx.json" 2>/dev/null
+  rc=$?
+  check "$eng --nowait, pages dropped (invalidate=1): exit 1 with error 11 (EAGAIN)" \
+    test $rc = 1 -a "$(json_get "$d/nx.json" 'd["jobs"][0]["error"]')" = 11
+done
+# uncached (io_uring: RWF_DONTCACHE, Linux 6.14+): works, or is refused by
+# an older kernel with EOPNOTSUPP/EINVAL
+"$IOBENCH" run --name=uc --ioengine=io_uring --uncached --rw=randread --bs=4k --size=8m \
+  --iodepth=8 --filename="$mnt/libaio.dat" --output-format=json >"$d/uc.json" 2>/dev/null
+uc=$(json_get "$d/uc.json" 'd["jobs"][0]["error"]')
+ucr=$(json_get "$d/uc.json" 'd["jobs"][0]["read"]["io_kbytes"]')
+check "io_uring --uncached: 8192 KiB read, or the kernel's refusal (error $uc, $ucr KiB)" \
+  bash -c "[ '$uc' = 0 -a '$ucr' = 8192 ] || [ '$uc' = 95 -o '$uc' = 22 ]"
 got=$(run_rwt bs --ioengine=io_uring --rw=randrw --bsrange=4k-64k --size=16m --direct=1 \
   --iodepth=16 --filename="$mnt/bs.dat")
 check "io_uring bsrange=4k-64k: both directions, 16384 KiB in all (${got:-failed})" rwt_ok randrw "$got" 16384

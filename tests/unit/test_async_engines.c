@@ -12,7 +12,7 @@
  */
 #include "engines/engine.h"
 #include "util/rand.h"
-#include "workload/jobspec.h"
+#include "workload/options.h"
 
 #include "check.h"
 
@@ -40,35 +40,39 @@ struct harness {
 	const char *label;
 };
 
-typedef void (*tweak_fn)(struct job_spec *s);
-
+/* An engine and one of its own options ("key=value", a bare "key" or NULL),
+ * set on a job spec through the option parser as a job file would. */
 struct variant {
 	const char *engine;
 	const char *label;
-	tweak_fn tweak;
+	const char *opt;
 };
 
-static void tw_none(struct job_spec *s) { (void)s; }
-static void tw_vectored(struct job_spec *s) { s->nonvectored = 0; }
-static void tw_nonvectored(struct job_spec *s) { s->nonvectored = 1; }
-static void tw_fixedbufs(struct job_spec *s) { s->fixedbufs = true; }
-static void tw_registerfiles(struct job_spec *s) { s->registerfiles = true; }
-static void tw_sqpoll(struct job_spec *s) { s->sqthread_poll = true; }
-static void tw_userspace_reap(struct job_spec *s) { s->userspace_reap = true; }
-
 static const struct variant variants[] = {
-	{ "io_uring", "io_uring", tw_none },
-	{ "io_uring", "io_uring nonvectored=0", tw_vectored },
-	{ "io_uring", "io_uring nonvectored=1", tw_nonvectored },
-	{ "io_uring", "io_uring fixedbufs", tw_fixedbufs },
-	{ "io_uring", "io_uring registerfiles", tw_registerfiles },
-	{ "io_uring", "io_uring sqthread_poll", tw_sqpoll },
-	{ "libaio", "libaio", tw_none },
-	{ "libaio", "libaio userspace_reap", tw_userspace_reap },
-	{ "posixaio", "posixaio", tw_none },
+	{ "io_uring", "io_uring", NULL },
+	{ "io_uring", "io_uring nonvectored=0", "nonvectored=0" },
+	{ "io_uring", "io_uring nonvectored=1", "nonvectored=1" },
+	{ "io_uring", "io_uring fixedbufs", "fixedbufs" },
+	{ "io_uring", "io_uring registerfiles", "registerfiles" },
+	{ "io_uring", "io_uring sqthread_poll", "sqthread_poll" },
+	{ "libaio", "libaio", NULL },
+	{ "libaio", "libaio userspace_reap", "userspace_reap" },
+	{ "posixaio", "posixaio", NULL },
 };
 
 static char tmpdir[] = "/tmp/iobench-async-XXXXXX";
+
+/* option_set() of "key=value" (or key and val apart; a bare key when
+ * neither has a value), failing the test with the parser's message. */
+static int spec_opt(struct job_spec *s, const char *kv, const char *val)
+{
+	char key[64], why[256];
+	const char *eq = strchr(kv, '=');
+	snprintf(key, sizeof(key), "%.*s", eq ? (int)(eq - kv) : (int)strlen(kv), kv);
+	int rc = option_set(s, key, eq ? eq + 1 : val, why, sizeof(why));
+	CHECK(rc == 0, "option %s: %s", kv, why);
+	return rc;
+}
 
 /* Set up an engine of iodepth `depth` with twice as many units (so queue()
  * can be asked for more than it takes) of BS-byte page-aligned buffers. */
@@ -81,12 +85,13 @@ static int h_init(struct harness *h, const struct variant *v, unsigned depth, bo
 	job_spec_defaults(&h->spec);
 	h->spec.iodepth = depth;
 	h->spec.direct = direct;
-	v->tweak(&h->spec);
+	if (spec_opt(&h->spec, "ioengine", v->engine) || (v->opt && spec_opt(&h->spec, v->opt, NULL)))
+		return -EINVAL;
+	job_spec_finalize(&h->spec);
 	h->ctx.ops = engine_find(v->engine);
-	h->ctx.spec = &h->spec;
-	h->ctx.iodepth = depth;
 	if (!h->ctx.ops)
 		return -ENOENT;
+	engine_ctx_setup(&h->ctx, &h->spec);
 	h->ctx.priv = h->ctx.ops->priv_size ? calloc(1, h->ctx.ops->priv_size) : NULL;
 	h->nr = nunits;
 	if (posix_memalign(&h->mem, 4096, (size_t)nunits * BS))
@@ -239,7 +244,7 @@ static void test_roundtrip(const struct variant *v, bool direct)
 	struct job_file f = { .path = path, .fd = -1 };
 	f.open_flags = O_RDWR | O_CREAT | (direct ? O_DIRECT : 0);
 	ret = h_init(&h, v, DEPTH, direct);
-	if (ret == -EPERM && v->tweak == tw_sqpoll) {
+	if (ret == -EPERM && v->opt && !strcmp(v->opt, "sqthread_poll")) {
 		printf("# %s: not permitted here, skipped\n", v->label);
 		h_release(&h);
 		return;
@@ -386,7 +391,7 @@ static void test_random(const struct variant *v, bool direct, uint64_t seed)
 	fsync(fd);
 	close(fd);
 	ret = h_init(&h, v, RAND_DEPTH / 2, direct); /* RAND_DEPTH units */
-	if (ret == -EPERM && v->tweak == tw_sqpoll) {
+	if (ret == -EPERM && v->opt && !strcmp(v->opt, "sqthread_poll")) {
 		h_release(&h);
 		free(seen);
 		free(tag);
@@ -503,25 +508,19 @@ static void test_random(const struct variant *v, bool direct, uint64_t seed)
 
 static void test_uring_options(void)
 {
-	const struct variant fixed = { "io_uring", "io_uring fixedbufs", tw_fixedbufs };
+	const struct variant fixed = { "io_uring", "io_uring fixedbufs", "fixedbufs" };
 	struct harness h;
 	static char stray[BS] __attribute__((aligned(4096)));
 	char path[128];
 
 	/* hipri without direct=1 is refused before any I/O */
-	const struct variant hv = { "io_uring", "io_uring hipri", tw_none };
-	CHECK(h_init(&h, &hv, 4, false) == 0, "plain init");
+	const struct variant plain = { "io_uring", "io_uring", NULL };
+	CHECK(h_init(&h, &plain, 4, false) == 0, "plain init");
 	h_release(&h);
-	struct job_spec s;
-	job_spec_defaults(&s);
-	s.hipri = true;
-	struct engine_ctx ctx = { .ops = engine_find("io_uring"), .spec = &s, .iodepth = 4 };
-	ctx.priv = calloc(1, ctx.ops->priv_size);
+	const struct variant hv = { "io_uring", "io_uring hipri", "hipri" };
 	printf("# an error about hipri follows\n");
-	CHECK(ctx.ops->init(&ctx) == -EINVAL, "hipri without direct=1 refused");
-	ctx.ops->cleanup(&ctx);
-	free(ctx.priv);
-	job_spec_release(&s);
+	CHECK(h_init(&h, &hv, 4, false) == -EINVAL, "hipri without direct=1 refused");
+	h_release(&h);
 
 	/* fixedbufs: a buffer that was not registered cannot be queued */
 	snprintf(path, sizeof(path), "%s/fixed", tmpdir);
@@ -544,7 +543,7 @@ static void test_uring_options(void)
 
 static void test_mmap(bool direct)
 {
-	const struct variant v = { "mmap", direct ? "mmap direct" : "mmap", tw_none };
+	const struct variant v = { "mmap", direct ? "mmap direct" : "mmap", NULL };
 	struct harness h;
 	char path[128];
 	static unsigned char buf[BS], chk[BS];
@@ -662,7 +661,7 @@ int main(void)
 		test_roundtrip(&variants[i], false);
 		if (direct_ok)
 			test_roundtrip(&variants[i], true);
-		if (variants[i].tweak == tw_none)
+		if (!variants[i].opt)
 			test_busy(&variants[i]);
 		test_random(&variants[i], false, 1000 + i);
 		if (direct_ok)

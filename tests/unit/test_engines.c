@@ -6,7 +6,7 @@
  * does no I/O at all; the registry validates and finds engines by name.
  */
 #include "engines/engine.h"
-#include "workload/jobspec.h"
+#include "util/optdef.h"
 
 #include "check.h"
 
@@ -23,14 +23,32 @@
 
 struct harness {
 	struct engine_ctx ctx;
-	struct job_spec spec;
+	void *opts; /* the engine's options struct, NULL = its defaults */
 };
+
+/* Set the engine's option key (a bare flag when val is NULL) through its
+ * own rows, as the job option parser does; call before harness_init(). */
+static void harness_opt(struct harness *h, const struct engine_ops *ops, const char *key, const char *val)
+{
+	char why[256];
+	struct opt_ctx c = { .key = key, .kb_base = 1024, .why = why, .whylen = sizeof(why) };
+	const struct option_def *o = engine_option_find(ops, key);
+	CHECK(o != NULL, "%s declares no option '%s'", ops->name, key);
+	if (!o)
+		return;
+	if (!h->opts) {
+		h->opts = malloc(ops->options_size);
+		memcpy(h->opts, ops->options_defaults, ops->options_size);
+	}
+	c.opt = o;
+	CHECK(optdef_set(o, h->opts, val, &c) == 0, "%s %s: %s", ops->name, key, why);
+}
 
 static int harness_init(struct harness *h, const struct engine_ops *ops)
 {
 	h->ctx.ops = ops;
-	h->ctx.spec = &h->spec;
-	h->ctx.iodepth = 1;
+	h->ctx.opts = h->opts;
+	h->ctx.params.iodepth = 1;
 	h->ctx.priv = ops->priv_size ? calloc(1, ops->priv_size) : NULL;
 	return ops->init ? ops->init(&h->ctx) : 0;
 }
@@ -41,6 +59,8 @@ static void harness_release(struct harness *h)
 		h->ctx.ops->cleanup(&h->ctx);
 	free(h->ctx.priv);
 	h->ctx.priv = NULL;
+	free(h->opts);
+	h->opts = NULL;
 }
 
 /* One prep+queue as the runner does it; returns u->result. */
@@ -167,9 +187,7 @@ static void test_pvsync2_flags(const char *path)
 	for (int flag = 0; flag < 3; flag++) {
 		struct harness h = { 0 };
 		int64_t w, r;
-		h.spec.hipri = flag == 0;
-		h.spec.nowait = flag == 1;
-		h.spec.uncached = flag == 2;
+		harness_opt(&h, ops, flag == 0 ? "hipri" : flag == 1 ? "nowait" : "uncached", NULL);
 		CHECK(harness_init(&h, ops) == 0, "pvsync2 init flag %d", flag);
 		CHECK(ops->open_file(&h.ctx, &f) == 0, "pvsync2 open flag %d", flag);
 		fill(buf, BS, (unsigned)flag);

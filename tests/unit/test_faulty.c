@@ -11,6 +11,7 @@
  */
 #include "engines/engine.h"
 #include "util/timeutil.h"
+#include "engines/faulty.h"
 #include "workload/jobspec.h"
 #include "workload/options.h"
 
@@ -94,9 +95,9 @@ static int h_init(struct harness *h, const char *inner, const char *const *opts)
 		snprintf(k, sizeof(k), "%.*s", (int)(eq - *opts), *opts);
 		CHECK(option_set(&h->spec, k, eq + 1, why, sizeof(why)) == 0, "%s: %s", *opts, why);
 	}
+	job_spec_finalize(&h->spec);
 	h->ctx.ops = engine_find("faulty");
-	h->ctx.spec = &h->spec;
-	h->ctx.iodepth = DEPTH;
+	engine_ctx_setup(&h->ctx, &h->spec);
 	h->ctx.priv = calloc(1, h->ctx.ops->priv_size);
 	if (posix_memalign(&h->mem, 4096, DEPTH * BS))
 		return -ENOMEM;
@@ -360,6 +361,12 @@ static void test_inflight(const char *inner)
 	h_release(&h);
 }
 
+/* The faulty engine's options struct of s (set once an option was). */
+static const struct faulty_opts *fo(const struct job_spec *s)
+{
+	return s->engine_opts_of == engine_find("faulty") ? s->engine_opts : &faulty_defaults;
+}
+
 int main(void)
 {
 	int fd = mkstemp(path);
@@ -370,6 +377,11 @@ int main(void)
 	char why[256];
 	struct job_spec s;
 	job_spec_defaults(&s);
+	/* faulty_* belong to the faulty engine: refused for the default one */
+	CHECK(option_set(&s, "faulty_fail", "every:2", why, sizeof(why)) == -EINVAL &&
+	      !strcmp(why, "'faulty_fail' is not an option of engine 'psync' (faulty has it)"),
+	      "faulty_fail with psync: %s", why);
+	CHECK(option_set(&s, "ioengine", "faulty", why, sizeof(why)) == 0, "%s", why);
 	CHECK(option_set(&s, "faulty_engine", "faulty", why, sizeof(why)) == -EINVAL,
 	      "faulty cannot wrap itself");
 	CHECK(option_set(&s, "faulty_engine", "nosuch", why, sizeof(why)) == -EINVAL,
@@ -378,10 +390,10 @@ int main(void)
 	CHECK(option_set(&s, "faulty_fail", "sometimes", why, sizeof(why)) == -EINVAL,
 	      "unknown selector refused: %s", why);
 	CHECK(option_set(&s, "faulty_errno", "EBOGUS", why, sizeof(why)) == -EINVAL, "bad errno refused");
-	CHECK(option_set(&s, "faulty_errno", "28", why, sizeof(why)) == 0 && s.faulty_errno == ENOSPC,
+	CHECK(option_set(&s, "faulty_errno", "28", why, sizeof(why)) == 0 && fo(&s)->err == ENOSPC,
 	      "faulty_errno takes numbers");
 	CHECK(option_set(&s, "faulty_fail", "offset:4k,1m", why, sizeof(why)) == 0 &&
-	      s.faulty_fail.nr_offsets == 2 && s.faulty_fail.offsets[1] == 1048576,
+	      fo(&s)->fail.nr_offsets == 2 && fo(&s)->fail.offsets[1] == 1048576,
 	      "offset: takes sizes with units");
 	CHECK(!option_is_fio("faulty_fail") && !option_is_fio("faulty_engine") &&
 	      !option_is_fio("faulty_corrupt") && !option_is_fio("faulty_delay"),

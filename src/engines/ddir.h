@@ -1,10 +1,12 @@
 /*
  * Data directions, fio's vocabulary: read, write and trim are the three
  * directions results are kept for; sync and datasync are I/O kinds that carry
- * no data. rw_mode bits describe what a job's `rw=` asks for.
+ * no data. rw_mode bits describe what a job's `rw=` asks for. It lives with
+ * the engines, the lowest layer that speaks of directions (an io_unit has
+ * one), so the job spec and the runtime above them share it.
  */
-#ifndef IOBENCH_WORKLOAD_DDIR_H
-#define IOBENCH_WORKLOAD_DDIR_H
+#ifndef IOBENCH_ENGINES_DDIR_H
+#define IOBENCH_ENGINES_DDIR_H
 
 enum ddir {
 	DDIR_READ = 0,

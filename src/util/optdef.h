@@ -1,0 +1,78 @@
+/*
+ * Option rows: tables of named, typed key=value options whose values are
+ * stored at an offset into a target struct, and the generic parse that
+ * stores them. The table says what the target is: the job option table
+ * (workload/options.h) has struct job_spec as its target, each engine's
+ * table (engines/engine.h) the engine's own options struct, and a row's
+ * `off` is relative to the target of the table it is in. Bool, count,
+ * size, time and string rows need no code; other values name a callback
+ * that gets the target. Help, the man page and lookups read the same rows.
+ */
+#ifndef IOBENCH_UTIL_OPTDEF_H
+#define IOBENCH_UTIL_OPTDEF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum opt_type {
+	OPT_BOOL,  /* bool field; a bare key means true */
+	OPT_UINT,  /* unsigned or uint64_t field (width), plain count */
+	OPT_SIZE,  /* uint64_t bytes with unit suffixes, honours kb_base */
+	OPT_TIME,  /* uint64_t ns; a bare number is in `unit` ns */
+	OPT_STR,   /* char * field, xstrdup'ed (the previous value freed) */
+	OPT_FUNC,  /* parsed by the callback only */
+};
+
+struct option_def;
+
+/* What a parse callback gets besides the target and the value. */
+struct opt_ctx {
+	const struct option_def *opt;
+	const char *key;  /* as the user wrote it, for messages */
+	unsigned kb_base; /* 1024 or 1000: what 'k' means in sizes (fio's kb_base) */
+	char *why;        /* message buffer */
+	size_t whylen;
+};
+/* Parse val into the table's target; 0, or -errno with c->why set. */
+typedef int (*option_parse_fn)(void *target, const char *val, struct opt_ctx *c);
+
+struct option_def {
+	const char *name;
+	const char *alias[2];   /* other spellings, NULL when unused */
+	enum opt_type type;
+	size_t off;             /* offsetof(target struct, field) */
+	unsigned width;         /* sizeof the field for OPT_UINT (4 or 8) */
+	uint64_t min, max;      /* numeric range; max 0 = no upper bound */
+	uint64_t unit;          /* OPT_TIME: ns per unit of a bare number */
+	const char *type_text;  /* value syntax for help: "int", "size", ... */
+	const char *def;        /* default as text, NULL = none */
+	const char *help;       /* one line, lowercase */
+	option_parse_fn parse;  /* OPT_FUNC: parses the value */
+	bool is_flag;           /* the key alone is valid (bool-like) */
+	/* Optional: the values the option takes, NULL-terminated, appended to
+	 * the help line (ioengine's come from the engine registry). */
+	const char *const *(*choices)(void);
+};
+
+/* The row of rows[0..n) named key (name or alias); NULL when there is none. */
+const struct option_def *optdef_find(const struct option_def *rows, size_t n, const char *key);
+
+/*
+ * Store `val` (NULL for a bare key) for row o into target: refuses a
+ * missing value unless the row is a flag, and an empty one unless it is a
+ * string, then parses by the row's type and range-checks. Returns 0,
+ * -EINVAL or -ERANGE with c->why holding the whole message, e.g.
+ * "invalid size 'abc' for option 'size': not a number".
+ */
+int optdef_set(const struct option_def *o, void *target, const char *val, struct opt_ctx *c);
+
+/* Format "invalid WHAT 'VAL' for option 'KEY'[: REASON]" into c->why; returns err. */
+int opt_fail(struct opt_ctx *c, int err, const char *what, const char *val, const char *reason);
+/* Format an arbitrary message into c->why; returns err. */
+int opt_failf(struct opt_ctx *c, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* The help line of o with its choices appended, into buf; returns buf. */
+const char *optdef_help(const struct option_def *o, char *buf, size_t len);
+
+#endif
