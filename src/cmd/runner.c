@@ -140,7 +140,7 @@ int runner_run(const struct job_list *list, const struct runner_args *ra, struct
 	}
 	envwatch_begin(&ew, runner_env_path(list, ra, &tmp), &ra->env);
 	free(tmp);
-	return run_watched(list, ra, &ew, &ml, NULL, res);
+	return run_watched(list, ra, &ew, &ml, ra->notes, res);
 }
 
 /* The warnings the run raised (warning(): a preallocation that failed, the

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "cmd/common_opts.h"
 #include "cmd/envwatch.h"
@@ -22,6 +23,7 @@ struct runner_args {
 	bool progress_always;     /* ... even when stderr is no terminal (--eta=always) */
 	bool bandwidth_log;       /* fio's --bandwidth-log: agg-{read,write,trim}_bw.log */
 	bool quiet;               /* no "Laying out" notes */
+	FILE *notes;              /* runner_run: where the notes go (NULL: nowhere) */
 	const char *const *allow_destroy; /* --allow-destroy=DEVICE values */
 	size_t nr_allow_destroy;
 	bool readonly;            /* --readonly: refuse every write and trim */

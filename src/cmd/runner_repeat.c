@@ -135,6 +135,11 @@ int runner_repeat_and_report(const struct job_list *list, const struct runner_ar
 		if (output_check(out, "the report", ra->output_path) < 0)
 			return runner_close_output(ra, out, 1);
 	}
+	/* fio's notes ("Laying out IO file") go into the normal report, as
+	 * for a single run, before the repetition's own report */
+	struct runner_args rra = *ra;
+	rra.notes = formats & REPORT_NORMAL ? out : NULL;
+	ra = &rra;
 	struct show_arg sa = {
 		.ra = ra,
 		.formats = formats,

@@ -11,7 +11,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 
-#include "workload/ddir.h"
+#include "engines/ddir.h"
 #include "workload/fiolog.h"
 #include "workload/joblog.h"
 #include "workload/logring.h"

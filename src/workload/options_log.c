@@ -9,8 +9,9 @@
 #include <errno.h>
 #include <stddef.h>
 
-int opt_cb_avgtime(struct job_spec *s, const char *val, struct opt_ctx *c)
+int opt_cb_avgtime(void *target, const char *val, struct opt_ctx *c)
 {
+	struct job_spec *s = target;
 	uint64_t ns;
 	const char *why = NULL;
 	if (parse_time(val, NS_PER_MS, &ns, &why))
