@@ -20,10 +20,10 @@
 #include "cmd/runner.h"
 #include "jobfile/jobfile.h"
 #include "report/report.h"
-#include "sys/devguard.h"
+#include "sys/dev/devguard.h"
 #include "util/error.h"
 #include "util/xmalloc.h"
-#include "workload/options.h"
+#include "spec/options.h"
 #include "workload/run.h"
 
 static const char run_usage[] =

@@ -8,16 +8,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/memlimit.h"
+#include "watch/memlimit.h"
 #include "cmd/output.h"
 #include "cmd/signals.h"
 #include "report/env_report.h"
 #include "report/report.h"
-#include "sys/guardopen.h"
+#include "sys/dev/guardopen.h"
 #include "util/error.h"
 #include "util/strutil.h"
 #include "util/xmalloc.h"
-#include "workload/anomaly.h"
+#include "watch/anomaly.h"
 #include "workload/run.h"
 
 void runner_args_init(struct runner_args *ra)

@@ -9,10 +9,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "cmd/envwatch.h"
-#include "workload/anomaly.h"
-#include "workload/jobspec.h"
-#include "workload/results.h"
+#include "watch/envwatch.h"
+#include "watch/anomaly.h"
+#include "spec/jobspec.h"
+#include "results/results.h"
 
 struct runner_args {
 	const char *formats_text; /* --output-format, NULL = normal */

@@ -16,7 +16,7 @@
 #include <sys/types.h>
 #include <time.h>
 
-#include "workload/ddir.h"
+#include "engines/ddir.h"
 
 struct job_spec;
 

@@ -32,7 +32,7 @@
 #include "util/rand.h"
 #include "util/timeutil.h"
 #include "util/xmalloc.h"
-#include "workload/jobspec.h"
+#include "spec/jobspec.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -20,7 +20,7 @@
 #include "util/error.h"
 #include "util/assert.h"
 #include "util/xmalloc.h"
-#include "workload/jobspec.h"
+#include "spec/jobspec.h"
 
 #include <errno.h>
 #include <liburing.h>

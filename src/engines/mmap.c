@@ -17,7 +17,7 @@
 #include "sys/sysmem.h"
 #include "util/error.h"
 #include "util/xmalloc.h"
-#include "workload/jobspec.h"
+#include "spec/jobspec.h"
 
 #include <errno.h>
 #include <fcntl.h>

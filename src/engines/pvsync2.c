@@ -9,7 +9,7 @@
 #include "engines/engine.h"
 #include "engines/fileio.h"
 #include "util/error.h"
-#include "workload/jobspec.h"
+#include "spec/jobspec.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -17,7 +17,7 @@
 
 #include <stddef.h>
 
-#include "workload/jobspec.h"
+#include "spec/jobspec.h"
 
 struct jobfile_ctx {
 	/* "KEY=VALUE" overrides applied to every job after its own options */

@@ -18,8 +18,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "workload/bonnie.h"
-#include "workload/runenv.h"
+#include "bonnie/bonnie.h"
+#include "results/runenv.h"
 
 #define BONNIE_CSV_FIELDS 50
 #define BONNIE_DEFAULT_CHUNK 8192u

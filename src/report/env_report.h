@@ -10,7 +10,7 @@
 #include <stdio.h>
 
 #include "util/json.h"
-#include "workload/runenv.h"
+#include "results/runenv.h"
 
 /* "sysinfo", "monitor", "process_io", "unwatched" and "warnings" members
  * into the open object. */

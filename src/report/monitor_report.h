@@ -13,8 +13,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "sys/monitor.h"
-#include "sys/monitor_calc.h"
+#include "sys/monitor/monitor.h"
+#include "sys/monitor/monitor_calc.h"
 #include "util/json.h"
 
 /* One interval as a JSON object (the value; the caller writes any key). */

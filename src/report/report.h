@@ -10,8 +10,8 @@
 
 #include <stdio.h>
 
-#include "workload/jobspec.h"
-#include "workload/results.h"
+#include "spec/jobspec.h"
+#include "results/results.h"
 
 enum report_format {
 	REPORT_NORMAL = 1,

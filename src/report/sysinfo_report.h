@@ -10,7 +10,7 @@
 
 #include <stdio.h>
 
-#include "sys/sysinfo.h"
+#include "sys/sysinfo/sysinfo.h"
 #include "util/json.h"
 
 /* Write si as one JSON object value: at the top level, as an array element,

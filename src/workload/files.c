@@ -25,9 +25,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sys/devguard.h"
-#include "sys/guardopen.h"
-#include "sys/devres.h"
+#include "sys/dev/devguard.h"
+#include "sys/dev/guardopen.h"
+#include "sys/dev/devres.h"
 #include "util/checked.h"
 #include "util/error.h"
 #include "util/strutil.h"

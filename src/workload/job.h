@@ -15,14 +15,14 @@
 
 #include "engines/engine.h"
 #include "stats/sampler.h"
-#include "sys/guardopen.h"
+#include "sys/dev/guardopen.h"
 #include "util/clock.h"
 #include "util/distrib.h"
 #include "util/rand.h"
 #include "util/randperm.h"
 #include "util/timeutil.h"
-#include "workload/jobspec.h"
-#include "workload/results.h"
+#include "spec/jobspec.h"
+#include "results/results.h"
 
 struct verify_state;
 

@@ -16,8 +16,8 @@
 
 #include "sys/cpuusage.h"
 #include "workload/jobsched.h"
-#include "workload/errpolicy.h"
-#include "workload/verify.h"
+#include "spec/errpolicy.h"
+#include "verify/verify.h"
 #include "util/assert.h"
 #include "util/checked.h"
 #include "util/error.h"

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "workload/ddir.h"
+#include "engines/ddir.h"
 
 struct job;
 

@@ -16,7 +16,7 @@
 #include "util/error.h"
 #include "util/timeutil.h"
 #include "util/xmalloc.h"
-#include "workload/diskres.h"
+#include "watch/diskres.h"
 #include "workload/job.h"
 #include "workload/progress.h"
 

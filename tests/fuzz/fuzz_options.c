@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "workload/jobspec.h"
-#include "workload/options.h"
+#include "spec/jobspec.h"
+#include "spec/options.h"
 
 static void ignore_problem(void *arg, const char *keys, const char *msg)
 {

@@ -12,7 +12,7 @@
  */
 #include "engines/engine.h"
 #include "util/rand.h"
-#include "workload/jobspec.h"
+#include "spec/jobspec.h"
 
 #include "check.h"
 

@@ -6,7 +6,7 @@
  * does no I/O at all; the registry validates and finds engines by name.
  */
 #include "engines/engine.h"
-#include "workload/jobspec.h"
+#include "spec/jobspec.h"
 
 #include "check.h"
 

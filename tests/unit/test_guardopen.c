@@ -9,7 +9,7 @@
  * (shared, counted, released), and a claim refused while the device is
  * held exclusively by another open.
  */
-#include "sys/guardopen.h"
+#include "sys/dev/guardopen.h"
 
 #include "check.h"
 

@@ -1,0 +1,281 @@
+/*
+ * The job spec: what the user asked for, parsed and then never changed while
+ * the job runs. Every field is set through the option table (options.h,
+ * options_table.c), so a new option means a field here plus one row there. Sizes are bytes, times are
+ * nanoseconds, percentages are 0..100. Runtime state lives in job.h and
+ * results in results.h; keep the three apart.
+ */
+#ifndef IOBENCH_WORKLOAD_JOBSPEC_H
+#define IOBENCH_WORKLOAD_JOBSPEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/clock.h"
+#include "engines/ddir.h"
+
+#define MAX_BSSPLIT 64
+#define MAX_PERCENTILES 64
+/* The most threads (jobs times numjobs) one run may have: fio's limit too.
+ * Every clone is a thread with its own buffers, files and results, so far
+ * more is a typo or a memory exhaustion, not a benchmark. */
+#define JOB_MAX_THREADS 4096
+
+enum random_dist {
+	DIST_RANDOM = 0, /* uniform */
+	DIST_ZIPF,
+	DIST_PARETO,
+	DIST_NORMAL,
+};
+
+enum fallocate_mode {
+	FALLOC_NONE = 0,
+	FALLOC_NATIVE, /* fallocate(2), mode 0; the default */
+	FALLOC_POSIX,  /* posix_fallocate(3) */
+	FALLOC_KEEP,   /* fallocate(2) with FALLOC_FL_KEEP_SIZE */
+	FALLOC_TRUNCATE, /* ftruncate(2) only */
+};
+
+/* verify=: what each written block carries and how it is checked (verify*.c) */
+enum verify_type {
+	VERIFY_NONE = 0,
+	VERIFY_CRC32C,  /* crc32c, crc32c-intel */
+	VERIFY_CRC32,
+	VERIFY_CRC64,
+	VERIFY_MD5,
+	VERIFY_SHA256,
+	VERIFY_XXHASH,
+	VERIFY_META,    /* header only, no payload checksum */
+	VERIFY_PATTERN, /* no header: verify_pattern only */
+	VERIFY_NULL,    /* read back, check nothing */
+};
+
+/* fio's error kinds (continue_on_error, ignore_error): an EILSEQ is a
+ * verify error, any other error of a read a read error, of anything else a
+ * write error. */
+enum err_kind {
+	ERR_KIND_READ = 0,
+	ERR_KIND_WRITE,
+	ERR_KIND_VERIFY,
+	ERR_KIND_CNT,
+};
+#define ERRPOL_READ (1u << ERR_KIND_READ)
+#define ERRPOL_WRITE (1u << ERR_KIND_WRITE)
+#define ERRPOL_VERIFY (1u << ERR_KIND_VERIFY)
+#define MAX_IGNORE_ERRORS 16
+
+/* Which I/Os the faulty engine picks (faulty_fail=, faulty_corrupt=,
+ * faulty_delay_select=): none, every Nth, those covering given offsets, or
+ * a seeded random share. */
+enum faulty_sel_kind {
+	FAULTY_SEL_NONE = 0,
+	FAULTY_SEL_EVERY,
+	FAULTY_SEL_OFFSET,
+	FAULTY_SEL_RANDOM,
+};
+#define FAULTY_MAX_OFFSETS 16
+struct faulty_sel {
+	enum faulty_sel_kind kind;
+	uint64_t every;   /* every:N */
+	double pct;       /* random:PCT, 0..100 */
+	unsigned nr_offsets;
+	uint64_t offsets[FAULTY_MAX_OFFSETS]; /* offset:OFF[,OFF...] */
+};
+
+struct bssplit {
+	uint64_t bs;
+	unsigned perc; /* 0 = share what the others leave */
+};
+
+/* One option as the user wrote it, for the JSON "job options" echo. */
+struct job_kv {
+	char *key;
+	char *value; /* NULL for a bare flag */
+};
+
+struct job_spec {
+	/* identity */
+	char *name;        /* job name (section name unless `name=`) */
+	char *section;     /* the section name ([sec], --name=): fio names the
+			      job's files after it even when name= differs;
+			      NULL = use name */
+	char *description;
+	unsigned jobnum;   /* clone index 0..numjobs-1, set when cloning */
+	unsigned groupid;  /* reporting group, set after parsing */
+
+	/* files */
+	char *filename;    /* raw value; ':' separates several, '\:' escapes */
+	char *directory;   /* raw value; ':' separates several */
+	unsigned nrfiles;
+	uint64_t size;     /* total bytes over all files; 0 = file/device size */
+	unsigned size_pct; /* size=N% of the file/device; 0 = not used */
+	uint64_t io_size;  /* bytes of I/O to do; 0 = size */
+	uint64_t filesize_min, filesize_max; /* 0 = size / nrfiles */
+	uint64_t offset;
+	unsigned offset_pct;
+	uint64_t offset_increment; /* added per clone (jobnum) */
+	bool create_on_open;
+	bool allow_file_create;
+	bool overwrite;
+	enum fallocate_mode fallocate;
+	bool unlink;
+	bool invalidate;
+	bool fadvise_hint; /* POSIX_FADV_RANDOM/SEQUENTIAL per the pattern, as fio */
+	bool readonly;     /* refuse every write, trim and layout (fio's --readonly, per job) */
+
+	/* what I/O */
+	unsigned rw;          /* enum rw_mode bits */
+	int64_t rw_seq_skip;  /* sequential: bytes added after each I/O (rw=read:8k) */
+	unsigned rw_seq_nr;   /* random: I/Os issued sequentially per random offset */
+	unsigned rwmix[2];    /* percent of reads, writes in mixed modes */
+	uint64_t bs[DDIR_RWDIR_CNT];
+	uint64_t min_bs[DDIR_RWDIR_CNT], max_bs[DDIR_RWDIR_CNT]; /* bsrange */
+	/* bssplit[d][i]: DDIR_RWDIR_CNT rows, allocated by the first bssplit=
+	 * (NULL otherwise: a spec is copied per clone, and 3 KB each adds up) */
+	struct bssplit (*bssplit)[MAX_BSSPLIT];
+	unsigned nr_bssplit[DDIR_RWDIR_CNT];
+	bool bs_unaligned;
+	uint64_t blockalign[DDIR_RWDIR_CNT]; /* 0 = min bs */
+	bool direct;
+	uint64_t iomem_align; /* buffer alignment; 0 = page (enough for every device seen) */
+	bool sync_io;         /* sync=1: O_SYNC */
+	bool norandommap;
+	bool randrepeat;
+	uint64_t randseed;
+	bool randseed_set;
+	enum random_dist random_distribution;
+	double dist_param;    /* zipf theta, pareto h, normal stddev in % */
+	bool fill_device;
+
+	/* engine */
+	char *ioengine;
+	unsigned iodepth;
+	unsigned iodepth_batch;
+	unsigned iodepth_batch_complete_min, iodepth_batch_complete_max;
+	unsigned iodepth_low;
+	bool hipri;     /* pvsync2: RWF_HIPRI */
+	bool nowait;    /* pvsync2: RWF_NOWAIT */
+	bool uncached;  /* pvsync2: RWF_DONTCACHE where the kernel has it */
+	bool fixedbufs;       /* io_uring: registered buffers (READ/WRITE_FIXED) */
+	bool registerfiles;   /* io_uring: registered files (IOSQE_FIXED_FILE) */
+	bool sqthread_poll;   /* io_uring: kernel submission thread (SQPOLL) */
+	unsigned sqthread_poll_cpu;  /* io_uring: CPU of that thread, when _set */
+	bool sqthread_poll_cpu_set;
+	int nonvectored;      /* io_uring: -1 probe (READ/WRITE if known), 0 READV/WRITEV, 1 READ/WRITE */
+	bool userspace_reap;  /* libaio: read completions from the ring when min is 0 */
+
+	/* how long */
+	uint64_t runtime;     /* ns; 0 = until io_size is done */
+	bool time_based;
+	uint64_t ramp_time;   /* ns */
+	uint64_t startdelay_min, startdelay_max; /* ns; a range picks at random */
+	unsigned loops;
+	uint64_t number_ios;  /* 0 = unlimited */
+
+	/* sync points */
+	unsigned fsync_blocks;     /* fsync=N */
+	unsigned fdatasync_blocks; /* fdatasync=N */
+	bool end_fsync;
+	bool fsync_on_close;
+
+	/* pacing */
+	uint64_t rate[DDIR_RWDIR_CNT];      /* bytes/s, 0 = unlimited */
+	uint64_t rate_iops[DDIR_RWDIR_CNT]; /* I/Os per second */
+
+	/* buffer contents */
+	bool zero_buffers;
+	bool refill_buffers;
+	bool scramble_buffers;
+	unsigned buffer_compress_percentage;
+	uint64_t buffer_compress_chunk;
+
+	/* verification (verify*.c) */
+	enum verify_type verify;
+	char *verify_pattern;     /* as written (0x.., decimal, "text", %o); NULL = none */
+	bool do_verify;           /* read back after the write phase; default 1 */
+	bool verify_only;         /* do not write: check what an earlier run wrote */
+	uint64_t verify_backlog;  /* check after every N writes; 0 = after the phase */
+	uint64_t verify_interval; /* bytes per header; 0 = the minimum block size */
+	uint64_t verify_offset;   /* header position inside each interval */
+	bool verify_fatal;        /* stop at the first failure */
+	bool verify_state_save;   /* default 1, as fio */
+	bool verify_state_load;
+
+	/* error policy (errpolicy.c); all zero = stop at the first error */
+	unsigned continue_on_error; /* ERRPOL_* bits of the kinds that may go on */
+	int ignore_error[ERR_KIND_CNT][MAX_IGNORE_ERRORS]; /* errnos that may go on;
+							      none listed = EIO, EILSEQ */
+	unsigned nr_ignore_error[ERR_KIND_CNT];
+	bool error_dump;            /* print every error, not only the first */
+
+	/* the faulty engine (engines/faulty.c); all zero = inject nothing */
+	char faulty_engine[32];     /* the wrapped engine; "" = psync */
+	struct faulty_sel faulty_fail, faulty_corrupt, faulty_delay_select;
+	int faulty_errno;           /* positive errno of failed I/Os; 0 = EIO */
+	unsigned faulty_dir;        /* RW_READ/RW_WRITE bits it acts on; 0 = both */
+	uint64_t faulty_delay;      /* ns added to delayed I/Os */
+
+	/* grouping and threads */
+	unsigned numjobs;
+	bool thread;
+	bool group_reporting;
+	bool new_group;
+	bool stonewall;
+	char *wait_for;
+
+	/* statistics */
+	double percentile_list[MAX_PERCENTILES];
+	unsigned nr_percentiles;
+	bool clat_percentiles, lat_percentiles, slat_percentiles;
+	uint64_t bw_avg_time;   /* ns, bwavgtime */
+	uint64_t iops_avg_time; /* ns, iopsavgtime */
+	unsigned kb_base;       /* 1024 or 1000 */
+	bool unified_rw_reporting;
+
+	/* scheduling and clock */
+	char *cpus_allowed;       /* cpus_allowed= list as written ("0-3,6"), NULL = not set */
+	char *cpumask;            /* cpumask= bit mask as written, NULL = not set; the later
+				     of the two clears the other, as in fio */
+	bool cpus_allowed_split;  /* cpus_allowed_policy=split (default shared) */
+	int nice;                 /* added to the job thread's nice value, -20..19 */
+	int ioprio;               /* prio= 0..7, -1 = not set */
+	int ioprio_class;         /* prioclass= 0..3, -1 = not set */
+	enum clock_source clocksource; /* CLOCK_SRC_AUTO unless clocksource= */
+	bool gtod_reduce;         /* as written; it sets the four below */
+	bool disable_lat, disable_clat, disable_slat, disable_bw;
+
+	/* the options as written, for the JSON echo (global ones first) */
+	struct job_kv *opts;
+	size_t nr_opts;
+	/* where the job was defined, for messages: "file:line" */
+	char *origin;
+};
+
+/* Fill a spec with fio's defaults (psync, bs 4k, rw=read, ...). */
+void job_spec_defaults(struct job_spec *s);
+/* Deep copy (strings and the option echo are duplicated). */
+void job_spec_copy(struct job_spec *dst, const struct job_spec *src);
+void job_spec_release(struct job_spec *s);
+
+static inline bool spec_is_rand(const struct job_spec *s) { return s->rw & RW_RAND; }
+static inline bool spec_reads(const struct job_spec *s) { return s->rw & RW_READ; }
+static inline bool spec_writes(const struct job_spec *s) { return s->rw & RW_WRITE; }
+
+/* A list of jobs in the order they were defined, after numjobs cloning. */
+struct job_list {
+	struct job_spec *jobs;
+	size_t nr;
+	size_t alloc;
+	/* global options of the first [global] section, for the JSON echo */
+	struct job_kv *global_opts;
+	size_t nr_global_opts;
+};
+
+struct job_spec *job_list_add(struct job_list *l);
+/* Deep copy / free of an option echo list. */
+struct job_kv *job_kv_copy(const struct job_kv *src, size_t n);
+void job_kv_free(struct job_kv *kv, size_t n);
+void job_list_release(struct job_list *l);
+
+#endif
