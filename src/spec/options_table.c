@@ -10,7 +10,7 @@
 #include "spec/options_cb.h"
 #include "spec/options_sched.h"
 #include "spec/options_engine.h"
-#include "verify/verify.h"
+#include "spec/verify_opts.h"
 #include "spec/options_errors.h"
 #include "spec/options_faulty.h"
 #include "util/units.h"

@@ -5,7 +5,7 @@
  * fio, a verify_pattern with no verify= set means verify=pattern.
  */
 #include "spec/options_cb.h"
-#include "verify/verify.h"
+#include "spec/verify_opts.h"
 #include "util/xmalloc.h"
 
 #include <errno.h>

@@ -9,7 +9,7 @@
  *   %o       the offset of the block, 8 bytes little-endian.
  * The whole pattern (at most 512 bytes) repeats over each verify interval.
  */
-#include "verify/verify.h"
+#include "spec/verify_opts.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -18,9 +18,9 @@
  *
  * verify_hdr.c: header, chunk layout, payload, one-chunk check (pure).
  * verify_msg.c: the one-line description of a failure.
- * verify_pattern.c: verify_pattern parsing and rendering.
- * verify_opts.c: the verify= and verify_pattern= option callbacks.
- * verify_run.c: the runner hooks and the read-back phases.
+ * spec/verify_pattern.c, spec/verify_opts.c (spec/verify_opts.h): the
+ *   verify_pattern syntax and the verify= and verify_pattern= options.
+ * workload/verify_run.c: the runner hooks and the read-back phases.
  * verify_state.c: verify_state_save/verify_state_load files.
  */
 #ifndef IOBENCH_WORKLOAD_VERIFY_H
@@ -32,6 +32,7 @@
 
 #include "util/csum.h"
 #include "spec/jobspec.h"
+#include "spec/verify_opts.h"
 
 struct job;
 struct io_unit;
@@ -64,14 +65,8 @@ void vhdr_encode(struct vhdr *h, uint8_t out[VHDR_SIZE]);
  * all hold (h is filled either way). */
 bool vhdr_decode(const uint8_t in[VHDR_SIZE], struct vhdr *h);
 
-/* What is written and checked: derived once per job from its spec. */
-struct vpattern {
-	uint8_t *bytes;        /* the pattern with zeros where %o goes */
-	size_t len;
-	size_t *slots;         /* byte positions of each %o (8 bytes, little-endian) */
-	unsigned nr_slots;
-};
-
+/* What is written and checked: derived once per job from its spec (the
+ * pattern, struct vpattern, is spec/verify_opts.h's). */
 struct verify_cfg {
 	enum verify_type type;
 	enum csum_type csum;   /* payload checksum; CSUM_NONE for meta */
@@ -151,25 +146,6 @@ enum vfail_kind verify_check_chunk(const struct verify_cfg *cfg, uint8_t *buf,
  * first differing byte at offset 12800 (+512 in the block): 0x3f, expected 0x9c". */
 void verify_describe(const struct verify_cfg *cfg, const char *path, const struct vexpect *e,
 		     const struct vresult *r, char *out, size_t outlen);
-
-/* ---- verify_pattern (verify_pattern.c) ---- */
-
-#define VPATTERN_MAX 512
-
-/* Parse fio's verify_pattern syntax: 0xHEX (bytes as written), decimal
- * (little-endian, 1-4 bytes, negative as 32 bits), "text", and %o (the
- * chunk's offset, 8 bytes little-endian), concatenated. */
-int vpattern_parse(const char *text, struct vpattern *p, char *why, size_t whylen);
-void vpattern_release(struct vpattern *p);
-/* Fill buf[0..len) with the pattern repeated, %o set to `offset`. */
-void vpattern_fill(const struct vpattern *p, uint64_t offset, uint8_t *buf, uint64_t len);
-
-/* ---- options (verify_opts.c) ---- */
-
-/* The verify= spelling of a type ("crc32c", "meta", ...; "0" for none). */
-const char *verify_type_name(enum verify_type t);
-int opt_cb_verify(struct job_spec *s, const char *val, struct opt_ctx *c);
-int opt_cb_verify_pattern(struct job_spec *s, const char *val, struct opt_ctx *c);
 
 /* ---- the runner's hooks (verify_run.c) ---- */
 
