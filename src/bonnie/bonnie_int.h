@@ -78,7 +78,7 @@ static inline bool bon_stopped(const struct bon_copy *c)
  * stop; returns err (a negative errno). */
 int bon_fail(struct bon_copy *c, int err, const char *path, const char *what);
 /* Open the copy's test file (Bonnie.PID in its working directory) with
- * flags through the guarded open (sys/guardopen.h): it must be the regular
+ * flags through the guarded open (sys/dev/guardopen.h): it must be the regular
  * file the copy made, never a symlink or a device swapped in; the copy's
  * error is recorded on failure. Returns the descriptor or a negative errno. */
 int bon_open_iofile(struct bon_copy *c, int flags);

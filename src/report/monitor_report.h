@@ -1,5 +1,5 @@
 /*
- * Output of the system monitor (sys/monitor.h, sys/monitor_calc.h): JSON of
+ * Output of the system monitor (sys/monitor/monitor.h, monitor_calc.h): JSON of
  * one interval, of a whole series with its summary, and one interval as a
  * single JSON line (`iobench monitor --json`); text for the live view
  * (a vmstat line and an iostat -x table per interval, like running both side

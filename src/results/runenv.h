@@ -1,12 +1,12 @@
 /*
  * The machine around a run: what iobench captured once at the start (the
- * system capture, sys/sysinfo.h), what it sampled while the workload ran
- * (the monitor series and its summary, sys/monitor.h), which other
+ * system capture, sys/sysinfo/sysinfo.h), what it sampled while the workload ran
+ * (the monitor series and its summary, sys/monitor/monitor.h), which other
  * processes did storage I/O meanwhile, what a --memory-limit cgroup did
  * (sys/memcg.h), the same per window of the run (a
  * stonewall batch: each is judged on its own), what could not be watched
  * and why, and the anomaly warnings judged at the end
- * (workload/anomaly.h). run and quick results and bonnie results each own
+ * (watch/anomaly.h). run and quick results and bonnie results each own
  * one; reporters read it like the rest of a result.
  */
 #ifndef IOBENCH_WORKLOAD_RUNENV_H

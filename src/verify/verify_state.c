@@ -12,7 +12,7 @@
  *   seq S           (writes of the whole job)
  *   complete 0|1    (all loops ran)
  * written to a temporary file and renamed, so a crash leaves the old state.
- * The temporary file is opened through the guarded open (sys/guardopen.h),
+ * The temporary file is opened through the guarded open (sys/dev/guardopen.h),
  * so a name that leads to a block device is refused, not written.
  */
 #include "verify/verify.h"

@@ -8,7 +8,7 @@
  * could not be watched. struct envwatch_opts holds what the command-line
  * flags that tune it ask (--monitor-interval=SEC, --no-monitor,
  * --warn-slab=SIZE, --memory-limit=SIZE: their rows are cmd/common_opts.c's;
- * the memory cgroup is cmd/memlimit.h's).
+ * the memory cgroup is watch/memlimit.h's).
  */
 #ifndef IOBENCH_CMD_ENVWATCH_H
 #define IOBENCH_CMD_ENVWATCH_H

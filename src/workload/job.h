@@ -45,7 +45,7 @@ struct file_gen {
 };
 
 /* What setup found and decided for one file (files.c), before any byte of
- * the run is written; the guarded opens insist on it (sys/guardopen.h). */
+ * the run is written; the guarded opens insist on it (sys/dev/guardopen.h). */
 struct job_file_plan {
 	struct devguard_seen seen; /* what was at the path */
 	unsigned what;             /* DEVGUARD_WRITE | DEVGUARD_TRIM the job does to it */
@@ -159,7 +159,7 @@ static inline bool job_stopping(const struct job *j)
  * prev[0..nprev) are the run's earlier jobs: what they lay out counts as
  * there. job_files_layout() then creates and extends files as planned;
  * job_files_open() has the engine open them and judges each descriptor
- * (sys/guardopen.h) before the job uses it. */
+ * (sys/dev/guardopen.h) before the job uses it. */
 int job_files_plan(struct job *j, const struct devguard_allow *guard, const struct job *prev,
 		   size_t nprev);
 int job_files_layout(struct job *j, bool quiet);

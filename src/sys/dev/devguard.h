@@ -28,7 +28,7 @@
  * device, or does not exist yet) pass otherwise.
  *
  * This checks a path at one moment. Whatever iobench then opens to write
- * goes through devguard_open() (sys/guardopen.h), which checks the opened
+ * goes through devguard_open() (sys/dev/guardopen.h), which checks the opened
  * descriptor itself, so nothing can be swapped in between.
  */
 #ifndef IOBENCH_SYS_DEVGUARD_H
@@ -79,7 +79,7 @@ int devguard_check(const char *path, unsigned what, const struct devguard_allow 
  * device. excl_held: the caller holds the device with O_EXCL, so the
  * "busy for an exclusive open" probe is skipped (it would find the
  * caller). path is what the caller named, for the messages. Opening files
- * to write them goes through devguard_open() (sys/guardopen.h), which calls
+ * to write them goes through devguard_open() (sys/dev/guardopen.h), which calls
  * this on the descriptor it opened. */
 int devguard_check_fd(int fd, const char *path, unsigned what, const struct devguard_allow *allow,
 		      bool excl_held, char *why, size_t whylen);
