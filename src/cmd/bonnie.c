@@ -19,8 +19,8 @@
 
 #include "cmd/bonnie_args.h"
 #include "cmd/bonnie_sync.h"
-#include "cmd/envwatch.h"
-#include "cmd/memlimit.h"
+#include "watch/envwatch.h"
+#include "watch/memlimit.h"
 #include "cmd/output.h"
 #include "cmd/repeat.h"
 #include "cmd/signals.h"
@@ -28,11 +28,11 @@
 #include "report/env_report.h"
 #include "report/repeat_figs.h"
 #include "report/report.h"
-#include "sys/devguard.h"
+#include "sys/dev/devguard.h"
 #include "util/error.h"
 #include "util/json.h"
 #include "util/xmalloc.h"
-#include "workload/anomaly.h"
+#include "watch/anomaly.h"
 
 static const char bonnie_usage[] =
 	"usage: iobench bonnie [-d dir] [-c concurrency]\n"

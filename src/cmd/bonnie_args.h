@@ -15,7 +15,7 @@
 #include <stddef.h>
 
 #include "cmd/common_opts.h"
-#include "workload/bonnie.h"
+#include "bonnie/bonnie.h"
 
 enum bonnie_output {
 	BONNIE_OUT_NORMAL, /* bonnie++'s text table and CSV line */

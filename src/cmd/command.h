@@ -12,7 +12,7 @@
  *   command has it: run, quick, bonnie and monitor work unprivileged (the
  *   device guard and the watch say what needs root when they meet it).
  * - CMD_WATCHES_ENV: the command runs a workload and watches the machine
- *   around it (cmd/envwatch.h): it takes the envwatch flags and lists them
+ *   around it (watch/envwatch.h): it takes the envwatch flags and lists them
  *   in its usage, with the defaults set. The capture itself stays the
  *   command's: where (the first job's directory, bonnie's -d) and when
  *   (after the memory cgroup is made, before bonnie drops root) follow from

@@ -15,7 +15,7 @@
 #include <stdbool.h>
 
 #include "cmd/cmdopt.h"
-#include "cmd/envwatch.h"
+#include "watch/envwatch.h"
 
 enum cmd_common_bits {
 	COMMON_OUTPUT_FORMAT = 1 << 0, /* --output-format=FMT */

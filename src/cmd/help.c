@@ -11,7 +11,7 @@
 
 #include "cmd/manpage.h"
 #include "util/error.h"
-#include "workload/options.h"
+#include "spec/options.h"
 
 static void print_overview(FILE *out)
 {

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "cmd/command.h"
-#include "workload/options.h"
+#include "spec/options.h"
 
 
 /* Write text with troff's special leading characters and backslashes escaped. */

@@ -27,13 +27,13 @@
 #include "engines/engine.h"
 #include "report/env_report.h"
 #include "report/report.h"
-#include "sys/devguard.h"
-#include "sys/devres.h"
-#include "sys/guardopen.h"
+#include "sys/dev/devguard.h"
+#include "sys/dev/devres.h"
+#include "sys/dev/guardopen.h"
 #include "util/error.h"
 #include "util/units.h"
 #include "util/xmalloc.h"
-#include "workload/options.h"
+#include "spec/options.h"
 
 static const char quick_usage[] =
 	"usage: iobench quick [DIR | DEVICE...] [--size=SIZE] [--runtime=TIME] [--engine=NAME]\n"

@@ -26,12 +26,12 @@
 #include "engines/engine.h"
 #include "report/env_report.h"
 #include "report/report.h"
-#include "sys/devres.h"
+#include "sys/dev/devres.h"
 #include "sys/pagecache.h"
 #include "util/error.h"
 #include "util/units.h"
 #include "util/xmalloc.h"
-#include "workload/options.h"
+#include "spec/options.h"
 
 #define HDPARM_BLOCK (2ull << 20) /* hdparm's 2 MiB reads */
 

@@ -8,7 +8,7 @@
 #include <stddef.h>
 
 #include "cmd/runner.h"
-#include "sys/devguard.h"
+#include "sys/dev/devguard.h"
 
 struct quick_opts {
 	const char *size;       /* --size (the region of a device) */

@@ -24,8 +24,8 @@
 
 #include "cmd/common_opts.h"
 #include "report/repeat_table.h"
-#include "workload/bonnie.h"
-#include "workload/results.h"
+#include "bonnie/bonnie.h"
+#include "results/results.h"
 
 /* One repetition, as the loop hands it on (and a store call can take it:
  * start/end are wall-clock ms since the epoch, index is 0-based). */

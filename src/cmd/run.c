@@ -3,7 +3,7 @@
  * with --set overrides, run in order and reported in the chosen formats.
  * Parse errors stop everything before any file is touched; job errors and
  * signals still report the results gathered so far and exit non-zero.
- * --allow-destroy and --readonly feed the device guard (sys/devguard.h).
+ * --allow-destroy and --readonly feed the device guard (sys/dev/devguard.h).
  * The flags follow fio's getopt_long_only rules (cmd/cmdopt.h); every other
  * --KEY[=VALUE] whose KEY is a job option goes, in order, to the job
  * parser, and one that is neither is refused with the nearest of both.
@@ -23,10 +23,10 @@
 #include "engines/engine.h"
 #include "jobfile/jobfile.h"
 #include "report/report.h"
-#include "sys/devguard.h"
+#include "sys/dev/devguard.h"
 #include "util/error.h"
 #include "util/xmalloc.h"
-#include "workload/options.h"
+#include "spec/options.h"
 #include "workload/run.h"
 
 static const char run_usage[] =

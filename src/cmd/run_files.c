@@ -13,7 +13,7 @@
 
 #include "util/error.h"
 #include "util/xmalloc.h"
-#include "workload/options.h"
+#include "spec/options.h"
 
 /* standard input, all of it, into *text */
 static int read_stdin(char **text, size_t *len)

@@ -9,7 +9,7 @@
 
 #include "cmd/cmdopt.h"
 #include "jobfile/jobfile.h"
-#include "workload/jobspec.h"
+#include "spec/jobspec.h"
 
 /* jobfile_parse_file, or for "-" the text of standard input ("<stdin>"
  * in messages). The number of jobs added, or -EINVAL. */

@@ -20,7 +20,7 @@
 #include "util/error.h"
 #include "util/xmalloc.h"
 #include "workload/fiolog.h"
-#include "workload/options.h"
+#include "spec/options.h"
 
 /* The fio version iobench's job files, command line and reports follow. */
 #define FIO_VERSION "fio-3.33"

@@ -17,7 +17,7 @@
 
 #include "engines/engine.h"
 #include "util/xmalloc.h"
-#include "workload/options.h"
+#include "spec/options.h"
 
 /* fio 3.33's FIO_OPT_STR_SET options ("empty or boolean value" in
  * `fio --cmdhelp=NAME`), every spelling */

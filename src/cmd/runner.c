@@ -9,17 +9,17 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cmd/memlimit.h"
+#include "watch/memlimit.h"
 #include "cmd/output.h"
 #include "cmd/repeat.h"
 #include "cmd/signals.h"
 #include "report/env_report.h"
 #include "report/report.h"
-#include "sys/guardopen.h"
+#include "sys/dev/guardopen.h"
 #include "util/error.h"
 #include "util/strutil.h"
 #include "util/xmalloc.h"
-#include "workload/anomaly.h"
+#include "watch/anomaly.h"
 #include "workload/run.h"
 
 void runner_args_init(struct runner_args *ra)

@@ -11,10 +11,10 @@
 #include <stdio.h>
 
 #include "cmd/common_opts.h"
-#include "cmd/envwatch.h"
-#include "workload/anomaly.h"
-#include "workload/jobspec.h"
-#include "workload/results.h"
+#include "watch/envwatch.h"
+#include "watch/anomaly.h"
+#include "spec/jobspec.h"
+#include "results/results.h"
 
 struct runner_args {
 	const char *formats_text; /* --output-format, NULL = normal */

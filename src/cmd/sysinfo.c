@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 
 #include "report/sysinfo_report.h"
-#include "sys/sysinfo.h"
+#include "sys/sysinfo/sysinfo.h"
 #include "util/error.h"
 #include "util/json.h"
 

@@ -3,7 +3,7 @@
  * `include FILE`, ${ENV} and $ncpus/$mb_memory/$pagesize expansion,
  * arithmetic in parentheses, and fio's command-line job form
  * (--name=a --rw=read ...). It turns them into job specs through the option
- * table (workload/options.h) and checks each job with job_spec_validate().
+ * table (spec/options.h) and checks each job with job_spec_validate().
  *
  * Every problem is printed to stderr as one line
  * "FILE:LINE:COL: error: MESSAGE" (command-line options use the file name
@@ -17,7 +17,7 @@
 
 #include <stddef.h>
 
-#include "workload/jobspec.h"
+#include "spec/jobspec.h"
 
 struct jobfile_ctx {
 	/* "KEY=VALUE" overrides applied to every job after its own options */

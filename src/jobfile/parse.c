@@ -9,7 +9,7 @@
  * On any error the jobs added by this call are removed again.
  */
 #include "jobfile/jobfile_int.h"
-#include "workload/options.h"
+#include "spec/options.h"
 #include "engines/engine.h"
 #include "util/xmalloc.h"
 

@@ -1,5 +1,5 @@
 /*
- * Reporters for the bonnie++ suite (workload/bonnie.h): bonnie++ 2.00a's
+ * Reporters for the bonnie++ suite (bonnie/bonnie.h): bonnie++ 2.00a's
  * 80-column text table with its Latency lines, its CSV line (format 1.98,
  * 50 fields, read by bon_csv2html and bon_csv2txt), and iobench's own JSON
  * with every figure, its unit, latency percentiles, device statistics and
@@ -18,8 +18,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "workload/bonnie.h"
-#include "workload/runenv.h"
+#include "bonnie/bonnie.h"
+#include "results/runenv.h"
 
 #define BONNIE_CSV_FIELDS 50
 #define BONNIE_DEFAULT_CHUNK 8192u

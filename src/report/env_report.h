@@ -1,5 +1,5 @@
 /*
- * Output of the machine around a run (workload/runenv.h): the system
+ * Output of the machine around a run (results/runenv.h): the system
  * capture, the monitor series and the warnings as members of iobench's own
  * JSON object, and as text: a short system header before the results and a
  * monitor summary and the warnings after them.
@@ -10,7 +10,7 @@
 #include <stdio.h>
 
 #include "util/json.h"
-#include "workload/runenv.h"
+#include "results/runenv.h"
 
 /* "sysinfo", "monitor", "process_io", "unwatched" and "warnings" members
  * into the open object. */

@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "workload/results.h"
+#include "results/results.h"
 
 /* ---- numfmt.c ---- */
 

@@ -1,5 +1,5 @@
 /*
- * Output of the system monitor (sys/monitor.h, sys/monitor_calc.h): JSON of
+ * Output of the system monitor (sys/monitor/monitor.h, monitor_calc.h): JSON of
  * one interval, of a whole series with its summary, and one interval as a
  * single JSON line (`iobench monitor --json`); text for the live view
  * (a vmstat line and an iostat -x table per interval, like running both side
@@ -13,8 +13,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "sys/monitor.h"
-#include "sys/monitor_calc.h"
+#include "sys/monitor/monitor.h"
+#include "sys/monitor/monitor_calc.h"
 #include "util/json.h"
 
 /* One interval as a JSON object (the value; the caller writes any key). */

@@ -12,8 +12,8 @@
 #include <stddef.h>
 
 #include "report/repeat_table.h"
-#include "workload/bonnie.h"
-#include "workload/results.h"
+#include "bonnie/bonnie.h"
+#include "results/results.h"
 
 void rep_figs_add_run(struct rep_table *t, size_t rep, const struct run_result *r);
 void rep_figs_add_bonnie(struct rep_table *t, size_t rep, const struct bonnie_result *r);

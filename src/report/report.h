@@ -1,7 +1,7 @@
 /*
  * Output formats for a finished run, fio-compatible: normal text, JSON,
  * JSON+ (JSON plus the latency histogram bins) and terse v3. Reporters read
- * only a struct run_result (workload/results.h), never runtime state.
+ * only a struct run_result (results/results.h), never runtime state.
  * Several formats may be asked at once ("normal,json"); they are written
  * in fio's order: terse, then JSON, then normal.
  */
@@ -10,8 +10,8 @@
 
 #include <stdio.h>
 
-#include "workload/jobspec.h"
-#include "workload/results.h"
+#include "spec/jobspec.h"
+#include "results/results.h"
 
 enum report_format {
 	REPORT_NORMAL = 1,

@@ -1,5 +1,5 @@
 /*
- * Writers for a system capture (sys/sysinfo.h): a JSON object for a run's
+ * Writers for a system capture (sys/sysinfo/sysinfo.h): a JSON object for a run's
  * JSON output (under a key the caller chooses) and for `iobench sysinfo
  * --json`, the full text form of `iobench sysinfo`, and a short text form of
  * a few lines for the header of run, quick and bonnie output. Facts that
@@ -10,7 +10,7 @@
 
 #include <stdio.h>
 
-#include "sys/sysinfo.h"
+#include "sys/sysinfo/sysinfo.h"
 #include "util/json.h"
 
 /* Write si as one JSON object value: at the top level, as an array element,

@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sys/devres.h"
+#include "sys/dev/devres.h"
 #include "sys/memcg_int.h"
 #include "util/xmalloc.h"
 

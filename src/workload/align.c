@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sys/devres.h"
+#include "sys/dev/devres.h"
 #include "sys/sysmem.h"
 #include "util/error.h"
 

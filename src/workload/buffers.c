@@ -20,7 +20,7 @@
 #include "sys/sysmem.h"
 #include "util/assert.h"
 #include "util/error.h"
-#include "workload/verify.h"
+#include "verify/verify.h"
 
 #define SCRAMBLE_SECTOR 512
 

@@ -8,7 +8,7 @@
  * to find), and job_files_layout() then creates and extends files, so that
  * the run can make every check of every job before the first byte is
  * written. Every open that writes, the layout's and the engine's at the
- * start of the job, goes through the guarded open (sys/guardopen.h), which
+ * start of the job, goes through the guarded open (sys/dev/guardopen.h), which
  * insists on what the plan saw: the descriptor the job uses is the one that
  * was checked. Read-only mode (--readonly, readonly=1) refuses writes
  * altogether.
@@ -25,9 +25,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sys/devguard.h"
-#include "sys/guardopen.h"
-#include "sys/devres.h"
+#include "sys/dev/devguard.h"
+#include "sys/dev/guardopen.h"
+#include "sys/dev/devres.h"
 #include "util/checked.h"
 #include "util/error.h"
 #include "util/strutil.h"

@@ -16,14 +16,14 @@
 
 #include "engines/engine.h"
 #include "stats/sampler.h"
-#include "sys/guardopen.h"
+#include "sys/dev/guardopen.h"
 #include "util/clock.h"
 #include "util/distrib.h"
 #include "util/rand.h"
 #include "util/randperm.h"
 #include "util/timeutil.h"
-#include "workload/jobspec.h"
-#include "workload/results.h"
+#include "spec/jobspec.h"
+#include "results/results.h"
 
 struct verify_state;
 struct job_logs;
@@ -47,7 +47,7 @@ struct file_gen {
 };
 
 /* What setup found and decided for one file (files.c), before any byte of
- * the run is written; the guarded opens insist on it (sys/guardopen.h). */
+ * the run is written; the guarded opens insist on it (sys/dev/guardopen.h). */
 struct job_file_plan {
 	struct devguard_seen seen; /* what was at the path */
 	unsigned what;             /* DEVGUARD_WRITE | DEVGUARD_TRIM the job does to it */
@@ -163,7 +163,7 @@ static inline bool job_stopping(const struct job *j)
  * there. job_files_layout() then creates and extends files as planned
  * (fio's "Laying out IO file" note to notes, unless NULL);
  * job_files_open() has the engine open them and judges each descriptor
- * (sys/guardopen.h) before the job uses it. */
+ * (sys/dev/guardopen.h) before the job uses it. */
 int job_files_plan(struct job *j, const struct devguard_allow *guard, const struct job *prev,
 		   size_t nprev);
 int job_files_layout(struct job *j, FILE *notes);

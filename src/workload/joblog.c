@@ -28,15 +28,6 @@ bool joblog_wanted(const struct job_spec *s)
 	return s->bw_log || s->iops_log || s->lat_log || s->hist_log;
 }
 
-void joblog_spec_finalize(struct job_spec *s)
-{
-	uint64_t win = (uint64_t)s->log_avg_msec * 1000000ULL;
-	if (s->bw_log && !s->bw_avg_time_set && win)
-		s->bw_avg_time = win;
-	if (s->iops_log && !s->iops_avg_time_set && win)
-		s->iops_avg_time = win;
-}
-
 static void push(struct job_logs *l, struct log_stream *st, const struct fiolog_sample *smp)
 {
 	void *slot = logring_slot(&st->ring);

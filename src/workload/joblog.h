@@ -23,8 +23,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sys/devguard.h"
-#include "workload/jobspec.h"
+#include "sys/dev/devguard.h"
+#include "spec/jobspec.h"
 
 struct job;
 struct io_unit;
@@ -38,10 +38,6 @@ struct log_writer;
 /* Does the spec ask for any log? */
 bool joblog_wanted(const struct job_spec *s);
 
-/* What a log asks of the job options once all are in (job_spec_finalize):
- * with write_bw_log (write_iops_log) and no bwavgtime (iopsavgtime) of its
- * own, the JSON's bw (iops) samples follow log_avg_msec, as in fio. */
-void joblog_spec_finalize(struct job_spec *s);
 
 /*
  * Open the log files of jobs[0..nr) and start the writer thread; each job

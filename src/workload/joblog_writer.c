@@ -16,7 +16,7 @@
 #include <time.h>
 #include <zlib.h>
 
-#include "sys/guardopen.h"
+#include "sys/dev/guardopen.h"
 #include "util/error.h"
 #include "util/timeutil.h"
 #include "util/xmalloc.h"

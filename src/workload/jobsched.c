@@ -4,7 +4,7 @@
  * with messages that name the job and the value that failed.
  */
 #include "workload/jobsched.h"
-#include "workload/options_sched.h"
+#include "spec/options_sched.h"
 #include "sys/affinity.h"
 
 #include <errno.h>

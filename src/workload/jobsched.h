@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "workload/jobspec.h"
+#include "spec/jobspec.h"
 
 /*
  * Bind and prioritise the calling thread as s asks. thread_index numbers the

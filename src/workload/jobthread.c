@@ -16,9 +16,9 @@
 
 #include "sys/cpuusage.h"
 #include "workload/jobsched.h"
-#include "workload/errpolicy.h"
+#include "spec/errpolicy.h"
 #include "workload/joblog.h"
-#include "workload/verify.h"
+#include "verify/verify.h"
 #include "util/assert.h"
 #include "util/checked.h"
 #include "util/error.h"

@@ -16,10 +16,10 @@
 #include "util/error.h"
 #include "util/timeutil.h"
 #include "util/xmalloc.h"
-#include "workload/diskres.h"
+#include "watch/diskres.h"
 #include "workload/job.h"
 #include "workload/joblog.h"
-#include "workload/options.h"
+#include "spec/options.h"
 #include "workload/progress.h"
 
 void workload_expand(const struct job_list *in, struct job_list *out)

@@ -12,9 +12,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "sys/devguard.h"
-#include "workload/jobspec.h"
-#include "workload/results.h"
+#include "sys/dev/devguard.h"
+#include "spec/jobspec.h"
+#include "results/results.h"
 
 struct run_config {
 	bool show_progress;          /* progress line on stderr (only on a terminal) */

@@ -19,7 +19,7 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 
-#include "sys/devres.h"
+#include "sys/dev/devres.h"
 #include "util/error.h"
 #include "util/xmalloc.h"
 

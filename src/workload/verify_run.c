@@ -20,7 +20,7 @@
  * use the job's own engine and units, so they are timed and reported as
  * reads, as fio does.
  */
-#include "workload/verify.h"
+#include "verify/verify.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -30,7 +30,7 @@
 #include "util/assert.h"
 #include "util/error.h"
 #include "util/xmalloc.h"
-#include "workload/errpolicy.h"
+#include "spec/errpolicy.h"
 #include "workload/job.h"
 
 #define VERIFY_PRINT_MAX 32 /* failures printed in full per job; all are counted */

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "jobfile/jobfile.h"
-#include "workload/jobspec.h"
+#include "spec/jobspec.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "jobfile/jobfile.h"
-#include "workload/jobspec.h"
+#include "spec/jobspec.h"
 #include "workload/run.h"
 
 static const char *const files[] = {

@@ -1,5 +1,5 @@
 /*
- * Fuzz target: option values through option_set() (workload/options.h),
+ * Fuzz target: option values through option_set() (spec/options.h),
  * every option of option_table with arbitrary values, then
  * job_spec_finalize(), job_spec_validate() and a deep copy. Input: lines
  * "KEY=VALUE" or a bare "KEY", applied in order to one spec; a KEY written
@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "workload/jobspec.h"
-#include "workload/options.h"
+#include "spec/jobspec.h"
+#include "spec/options.h"
 
 static void ignore_problem(void *arg, const char *keys, const char *msg)
 {

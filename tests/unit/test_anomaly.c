@@ -11,7 +11,7 @@
 #include "check.h"
 #include "sys/sysmem.h"
 #include "util/xmalloc.h"
-#include "workload/anomaly.h"
+#include "watch/anomaly.h"
 
 #define MiB (1ull << 20)
 

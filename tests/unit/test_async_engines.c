@@ -12,7 +12,8 @@
  */
 #include "engines/engine.h"
 #include "util/rand.h"
-#include "workload/options.h"
+#include "spec/options.h"
+#include "spec/jobspec.h"
 
 #include "check.h"
 

@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "workload/anomaly.h"
-#include "workload/bonnie.h"
+#include "watch/anomaly.h"
+#include "bonnie/bonnie.h"
 
 #define S 1000000000ull
 

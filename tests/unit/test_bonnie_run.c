@@ -9,8 +9,8 @@
  * Also the files per directory of -n :::dirs, as bonnie++ 2.00a's strace
  * shows them (n/dirs + 1 to each directory in order).
  */
-#include "workload/bonnie.h"
-#include "workload/bonnie_int.h"
+#include "bonnie/bonnie.h"
+#include "bonnie/bonnie_int.h"
 
 #include "check.h"
 

@@ -3,7 +3,7 @@
  * bonnie++'s one-line messages (chunk sizes, the 2×RAM rule and -r lowering
  * RAM, directories, file sizes), and the CPU% and "+++++" rules.
  */
-#include "workload/bonnie.h"
+#include "bonnie/bonnie.h"
 
 #include "check.h"
 

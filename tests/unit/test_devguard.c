@@ -11,9 +11,9 @@
  * offset) reports its inode and offsets, a loop over a loop reports its
  * backing device, and a deleted image is marked deleted.
  */
-#include "sys/devguard.h"
-#include "sys/devres.h"
-#include "sys/devsig.h"
+#include "sys/dev/devguard.h"
+#include "sys/dev/devres.h"
+#include "sys/dev/devsig.h"
 
 #include "check.h"
 

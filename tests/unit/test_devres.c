@@ -7,7 +7,7 @@
  * table. Loops, mounts and images are removed even when a check fails or the
  * test is killed. Exit 77 when the root-only parts could not run.
  */
-#include "sys/devres.h"
+#include "sys/dev/devres.h"
 #include "sys/diskstats.h"
 
 #include "check.h"

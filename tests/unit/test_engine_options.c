@@ -11,7 +11,7 @@
 #include "engines/engine.h"
 #include "engines/faulty.h"
 #include "jobfile/jobfile.h"
-#include "workload/options.h"
+#include "spec/options.h"
 
 #include "check.h"
 

@@ -7,6 +7,7 @@
  */
 #include "engines/engine.h"
 #include "util/optdef.h"
+#include "spec/jobspec.h"
 
 #include "check.h"
 

@@ -12,8 +12,8 @@
 #include "engines/engine.h"
 #include "util/timeutil.h"
 #include "engines/faulty.h"
-#include "workload/jobspec.h"
-#include "workload/options.h"
+#include "spec/jobspec.h"
+#include "spec/options.h"
 
 #include "check.h"
 

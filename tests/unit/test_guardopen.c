@@ -1,5 +1,5 @@
 /*
- * The guarded open (sys/guardopen.h) on what a test can make without a
+ * The guarded open (sys/dev/guardopen.h) on what a test can make without a
  * device: creating only where nothing is (and never in /dev), truncating
  * only after the checks, read-only mode refusing data writes but not
  * iobench's own output, a planned regular file refused when it became a
@@ -9,7 +9,7 @@
  * (shared, counted, released), and a claim refused while the device is
  * held exclusively by another open.
  */
-#include "sys/guardopen.h"
+#include "sys/dev/guardopen.h"
 
 #include "check.h"
 

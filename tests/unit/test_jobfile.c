@@ -10,7 +10,7 @@
 #include "jobfile/jobfile.h"
 #include "sys/sysmem.h"
 #include "util/xmalloc.h"
-#include "workload/options.h"
+#include "spec/options.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "workload/options.h"
+#include "spec/options.h"
 #include "workload/run.h"
 
 static struct job_spec *add_job(struct job_list *l, const char *const *opts)

@@ -6,7 +6,7 @@
  * a short last interval left out), and the JSON line and text outputs.
  */
 #include "report/monitor_report.h"
-#include "sys/monitor_calc.h"
+#include "sys/monitor/monitor_calc.h"
 
 #include "check.h"
 

@@ -7,8 +7,8 @@
  * tick); monitor_mark() takes a sample at once, after the call, and the
  * regular samples keep their schedule. No timing is asserted beyond order.
  */
-#include "sys/monitor.h"
-#include "sys/monitor_calc.h"
+#include "sys/monitor/monitor.h"
+#include "sys/monitor/monitor_calc.h"
 
 #include "check.h"
 

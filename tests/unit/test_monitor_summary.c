@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "sys/monitor.h"
-#include "sys/monitor_calc.h"
+#include "sys/monitor/monitor.h"
+#include "sys/monitor/monitor_calc.h"
 #include "util/rand.h"
 
 #define NS 1000000000ull

@@ -10,9 +10,9 @@
 #include "jobfile/jobfile.h"
 #include "sys/affinity.h"
 #include "util/clock.h"
-#include "workload/options.h"
+#include "spec/options.h"
 #include "workload/jobsched.h"
-#include "workload/options_sched.h"
+#include "spec/options_sched.h"
 
 #include <errno.h>
 #include <pthread.h>

@@ -20,8 +20,8 @@
 #include "report/repeat_figs.h"
 #include "report/repeat_table.h"
 #include "util/json.h"
-#include "workload/jobspec.h"
-#include "workload/results.h"
+#include "spec/jobspec.h"
+#include "results/results.h"
 
 static char why[512];
 

@@ -16,7 +16,7 @@
 
 #include "check.h"
 #include "util/xmalloc.h"
-#include "workload/results.h"
+#include "results/results.h"
 
 static void check_depth_buckets(void)
 {

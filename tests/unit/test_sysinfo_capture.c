@@ -13,7 +13,7 @@
 
 #include "check.h"
 #include "report/sysinfo_report.h"
-#include "sys/sysinfo.h"
+#include "sys/sysinfo/sysinfo.h"
 #include "util/json.h"
 #include "util/xmalloc.h"
 

@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "sys/devres.h"
-#include "sys/sysinfo.h"
+#include "sys/dev/devres.h"
+#include "sys/sysinfo/sysinfo.h"
 
 static void check_str(char *got, const char *want, const char *what)
 {

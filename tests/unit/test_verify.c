@@ -13,8 +13,8 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "workload/options.h"
-#include "workload/verify.h"
+#include "spec/options.h"
+#include "verify/verify.h"
 
 #define BS 4096
 

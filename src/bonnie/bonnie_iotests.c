@@ -1,0 +1,233 @@
+/*
+ * The sequential I/O tests of the bonnie++ suite, one pass each, with
+ * bonnie++ 2.00a's system calls (checked with strace):
+ *   per-char output  create the file, write(fd, &c, 1) per byte;
+ *   block output     unlink, create it again, write() chunk after chunk;
+ *   rewrite          read() a chunk, change a byte, lseek() back, write();
+ *   per-char input   read(fd, &c, 1) per byte from the start;
+ *   block input      read() chunk after chunk.
+ * Each pass ends with fsync() + close(), counted in its time; the open is
+ * not. Per-char sizes are min(-f, -s) bytes (bonnie++ clamps too).
+ *
+ * With -D every bulk pass (block output, rewrite, block input; seeks in
+ * bonnie_seeks.c) opens the file O_DIRECT with an aligned buffer. One-byte
+ * I/O cannot be O_DIRECT, so the per-char passes use the page cache as
+ * bonnie++ does; its fsync at the end still writes the data out.
+ *
+ * Latency of one operation is the time between consecutive clock reads, so
+ * a loop step costs its system calls, one clock read and one hist_add; the
+ * stop flag is read every 4096 per-char operations and every bulk one.
+ */
+#include "bonnie/bonnie_int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+static uint64_t putc_bytes(const struct bon_copy *c)
+{
+	const struct bonnie_spec *s = c->spec;
+	return s->putc_size < s->file_size ? s->putc_size : s->file_size;
+}
+
+static int open_io(struct bon_copy *c, int flags, bool direct)
+{
+	int fd = bon_open_iofile(c, flags | (direct ? O_DIRECT : 0));
+	if (fd < 0)
+		return fd;
+	if (flags & O_CREAT)
+		c->iofile_exists = true;
+	return fd;
+}
+
+/* A fresh file, as bonnie++'s block output makes (the unlink is not timed). */
+static int create_io(struct bon_copy *c, bool direct)
+{
+	if (c->iofile_exists && unlinkat(c->wfd, c->iofile_rel, 0) < 0 && errno != ENOENT)
+		return bon_fail(c, -errno, c->iofile, "unlink");
+	c->iofile_exists = false;
+	return open_io(c, O_RDWR | O_CREAT | O_EXCL, direct);
+}
+
+/* fsync + close (skipped fsync when stopping, so a stop is quick), then the
+ * timer stops. */
+static int finish(struct bon_copy *c, int fd, int rc, const struct bon_timer *t,
+		  struct bonnie_phase *p)
+{
+	if (rc == 0 && fsync(fd) < 0)
+		rc = bon_fail(c, -errno, c->iofile, "fsync");
+	if (close(fd) < 0 && rc == 0)
+		rc = bon_fail(c, -errno, c->iofile, "close");
+	bon_timer_stop(c, t, p);
+	return rc;
+}
+
+static int io_error(struct bon_copy *c, ssize_t got, size_t want, const char *what)
+{
+	if (got < 0 && errno == EINVAL && c->spec->direct)
+		return bon_failf(c, -EINVAL, c->iofile,
+				 "%s: Invalid argument (with -D the chunk size, %u, must be a multiple of the device's block size)",
+				 what, c->spec->chunk_size);
+	if (got < 0)
+		return bon_fail(c, -errno, c->iofile, what);
+	if (what[0] == 'w') /* a short write: the filesystem is full */
+		return bon_failf(c, -ENOSPC, c->iofile, "%s: wrote %zd of %zu bytes: %s", what,
+				 got, want, "No space left on device");
+	return bon_failf(c, -EIO, c->iofile, "%s: got %zd of %zu bytes: unexpected end of file",
+			 what, got, want);
+}
+
+int bon_putc(struct bon_copy *c, struct bonnie_phase *p)
+{
+	const struct clock *clk = &c->sh->clk;
+	uint64_t n = putc_bytes(c), i;
+	unsigned mask = c->spec->chunk_size - 1;
+	bool rnd = c->spec->random_data;
+	int rc = 0;
+	int fd = c->iofile_exists ? open_io(c, O_RDWR | O_TRUNC, false) : create_io(c, false);
+	if (fd < 0)
+		return fd;
+	struct bon_timer t;
+	bon_timer_start(c, &t);
+	uint64_t prev = t.t0;
+	for (i = 0; i < n; i++) {
+		unsigned char ch = rnd ? c->buf[i & mask] : (unsigned char)i;
+		ssize_t w = write(fd, &ch, 1);
+		uint64_t now = clock_ns(clk);
+		hist_add(&p->lat, now - prev);
+		prev = now;
+		if (w != 1) {
+			rc = io_error(c, w, 1, "write");
+			break;
+		}
+		if ((i & 4095) == 4095 && bon_stopped(c)) {
+			rc = -EINTR;
+			i++;
+			break;
+		}
+	}
+	p->work += i;
+	return finish(c, fd, rc, &t, p);
+}
+
+int bon_getc(struct bon_copy *c, struct bonnie_phase *p)
+{
+	const struct clock *clk = &c->sh->clk;
+	uint64_t n = putc_bytes(c), i;
+	int rc = 0;
+	int fd = open_io(c, O_RDONLY, false);
+	if (fd < 0)
+		return fd;
+	struct bon_timer t;
+	bon_timer_start(c, &t);
+	uint64_t prev = t.t0;
+	for (i = 0; i < n; i++) {
+		unsigned char ch;
+		ssize_t r = read(fd, &ch, 1);
+		uint64_t now = clock_ns(clk);
+		hist_add(&p->lat, now - prev);
+		prev = now;
+		if (r != 1) {
+			rc = io_error(c, r, 1, "read");
+			break;
+		}
+		if ((i & 4095) == 4095 && bon_stopped(c)) {
+			rc = -EINTR;
+			i++;
+			break;
+		}
+	}
+	p->work += i;
+	return finish(c, fd, rc, &t, p);
+}
+
+/* Make each chunk differ from the last, as bonnie++ does by bumping a byte;
+ * with --random-data a fresh 64-bit word, so no two chunks are the same. */
+static inline void dirty(struct bon_copy *c, uint64_t k, bool rnd)
+{
+	unsigned chunk = c->spec->chunk_size;
+	if (rnd) {
+		uint64_t v = rng_next(&c->rng);
+		__builtin_memcpy(c->buf + ((k * 8) & (chunk - 1) & ~7u), &v, 8);
+	} else {
+		c->buf[k & (chunk - 1)]++;
+	}
+}
+
+/* One step of a block pass: chunk k's system calls on fd; 0 or an error. */
+typedef int (*block_step)(struct bon_copy *c, int fd, uint64_t k);
+
+/* A block pass over the file: step() for every chunk, each timed as one
+ * operation, the stop flag polled between chunks, fsync + close by finish(). */
+static int block_pass(struct bon_copy *c, struct bonnie_phase *p, int fd, block_step step)
+{
+	if (fd < 0)
+		return fd;
+	const struct clock *clk = &c->sh->clk;
+	unsigned chunk = c->spec->chunk_size;
+	uint64_t n = c->spec->file_size / chunk, k;
+	int rc = 0;
+	struct bon_timer t;
+	bon_timer_start(c, &t);
+	uint64_t prev = t.t0;
+	for (k = 0; k < n; k++) {
+		rc = step(c, fd, k);
+		uint64_t now = clock_ns(clk);
+		hist_add(&p->lat, now - prev);
+		prev = now;
+		if (rc < 0)
+			break;
+		if (bon_stopped(c)) {
+			rc = -EINTR;
+			k++;
+			break;
+		}
+	}
+	p->work += k * chunk;
+	return finish(c, fd, rc, &t, p);
+}
+
+static int put_step(struct bon_copy *c, int fd, uint64_t k)
+{
+	unsigned chunk = c->spec->chunk_size;
+	dirty(c, k, c->spec->random_data);
+	ssize_t w = write(fd, c->buf, chunk);
+	return w == (ssize_t)chunk ? 0 : io_error(c, w, chunk, "write");
+}
+
+/* Read a chunk, change a byte, lseek back and write it. */
+static int rewrite_step(struct bon_copy *c, int fd, uint64_t k)
+{
+	unsigned chunk = c->spec->chunk_size;
+	ssize_t r = read(fd, c->buf, chunk);
+	if (r != (ssize_t)chunk)
+		return io_error(c, r, chunk, "read");
+	c->buf[k & (chunk - 1)]++;
+	if (lseek(fd, -(off_t)chunk, SEEK_CUR) < 0)
+		return bon_fail(c, -errno, c->iofile, "lseek");
+	ssize_t w = write(fd, c->buf, chunk);
+	return w == (ssize_t)chunk ? 0 : io_error(c, w, chunk, "write");
+}
+
+static int get_step(struct bon_copy *c, int fd, uint64_t k)
+{
+	(void)k;
+	unsigned chunk = c->spec->chunk_size;
+	ssize_t r = read(fd, c->buf, chunk);
+	return r == (ssize_t)chunk ? 0 : io_error(c, r, chunk, "read");
+}
+
+int bon_put_block(struct bon_copy *c, struct bonnie_phase *p)
+{
+	return block_pass(c, p, create_io(c, c->spec->direct), put_step);
+}
+
+int bon_rewrite(struct bon_copy *c, struct bonnie_phase *p)
+{
+	return block_pass(c, p, open_io(c, O_RDWR, c->spec->direct), rewrite_step);
+}
+
+int bon_get_block(struct bon_copy *c, struct bonnie_phase *p)
+{
+	return block_pass(c, p, open_io(c, O_RDONLY, c->spec->direct), get_step);
+}

@@ -1,0 +1,234 @@
+/*
+ * Parse callbacks for options whose values are not about the I/O pattern
+ * itself: size/offset with "%", filesize and startdelay ranges,
+ * random_distribution, per-direction rate and rate_iops, fallocate,
+ * percentile_list, unified_rw_reporting, kb_base, randseed and name.
+ */
+#include "spec/options_cb.h"
+#include "util/strutil.h"
+#include "util/units.h"
+#include "util/xmalloc.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+int opt_cb_size(void *target, const char *val, struct opt_ctx *c)
+{
+	struct job_spec *s = target;
+	uint64_t v;
+	unsigned pct;
+	const char *why = NULL;
+	if (parse_size_pct(val, s->kb_base, &v, &pct, &why))
+		return opt_fail(c, -EINVAL, "size", val, why);
+	s->size = v;
+	s->size_pct = pct;
+	return 0;
+}
+
+int opt_cb_offset(void *target, const char *val, struct opt_ctx *c)
+{
+	struct job_spec *s = target;
+	uint64_t v;
+	unsigned pct;
+	const char *why = NULL;
+	if (parse_size_pct(val, s->kb_base, &v, &pct, &why))
+		return opt_fail(c, -EINVAL, "offset", val, why);
+	s->offset = v;
+	s->offset_pct = pct;
+	return 0;
+}
+
+int opt_cb_filesize(void *target, const char *val, struct opt_ctx *c)
+{
+	struct job_spec *s = target;
+	uint64_t lo, hi;
+	const char *why = NULL;
+	if (parse_size_range(val, s->kb_base, &lo, &hi, &why))
+		return opt_fail(c, -EINVAL, "size", val, why);
+	s->filesize_min = lo;
+	s->filesize_max = hi;
+	return 0;
+}
+
+int opt_cb_startdelay(void *target, const char *val, struct opt_ctx *c)
+{
+	struct job_spec *s = target;
+	uint64_t lo, hi;
+	const char *why = NULL;
+	if (parse_time_range(val, NS_PER_SEC, &lo, &hi, &why))
+		return opt_fail(c, -EINVAL, "time", val, why);
+	s->startdelay_min = lo;
+	s->startdelay_max = hi;
+	return 0;
+}
+
+int opt_cb_random_distribution(void *target, const char *val, struct opt_ctx *c)
+{
+	struct job_spec *s = target;
+	static const struct { const char *name; enum random_dist d; } dists[] = {
+		{ "random", DIST_RANDOM }, { "zipf", DIST_ZIPF },
+		{ "pareto", DIST_PARETO }, { "normal", DIST_NORMAL },
+	};
+	if (strchr(val, ','))
+		return opt_failf(c, -ENOTSUP, "per-direction values of option '%s' are not implemented yet", c->key);
+	char **f;
+	size_t n = str_split_escaped(val, ':', &f);
+	int ret = 0;
+	int which = -1;
+	for (size_t i = 0; i < sizeof(dists) / sizeof(dists[0]); i++)
+		if (!strcasecmp(f[0], dists[i].name))
+			which = (int)i;
+	if (which < 0) {
+		if (!strcasecmp(f[0], "zoned") || !strcasecmp(f[0], "zoned_abs"))
+			ret = opt_failf(c, -ENOTSUP, "distribution '%s' of option '%s' is not implemented yet", f[0], c->key);
+		else
+			ret = opt_fail(c, -EINVAL, "distribution", val, "use random, zipf:THETA, pareto:H or normal:DEV");
+		goto out;
+	}
+	enum random_dist d = dists[which].d;
+	double p = 0;
+	const char *why = NULL;
+	if (d == DIST_RANDOM) {
+		if (n > 1)
+			ret = opt_fail(c, -EINVAL, "distribution", val, "'random' takes no parameter");
+		goto set;
+	}
+	if (n < 2 || parse_double(f[1], &p, &why)) {
+		ret = opt_fail(c, -EINVAL, "distribution", val, why ? why : "a parameter is required, e.g. zipf:1.2");
+		goto out;
+	}
+	if (n > 2) {
+		ret = opt_failf(c, -ENOTSUP, "the center value of option '%s' is not implemented yet", c->key);
+		goto out;
+	}
+	if (d == DIST_ZIPF && (p <= 0 || p == 1.0))
+		ret = opt_fail(c, -ERANGE, "distribution", val, "zipf theta must be above 0 and not 1");
+	else if (d == DIST_PARETO && (p <= 0 || p >= 1))
+		ret = opt_fail(c, -ERANGE, "distribution", val, "pareto power must be between 0 and 1");
+	else if (d == DIST_NORMAL && (p < 0 || p > 100))
+		ret = opt_fail(c, -ERANGE, "distribution", val, "normal deviation must be from 0 to 100");
+set:
+	if (!ret) {
+		s->random_distribution = d;
+		s->dist_param = p;
+	}
+out:
+	str_list_free(f);
+	return ret;
+}
+
+int opt_cb_rate(void *target, const char *val, struct opt_ctx *c)
+{
+	struct job_spec *s = target;
+	const char *why = NULL;
+	if (parse_size_per_dir(val, s->kb_base, s->rate, &why))
+		return opt_fail(c, -EINVAL, "rate", val, why);
+	return 0;
+}
+
+int opt_cb_rate_iops(void *target, const char *val, struct opt_ctx *c)
+{
+	struct job_spec *s = target;
+	/* per-direction counts: parsed as sizes with kb_base 1000 so 1k = 1000 */
+	const char *why = NULL;
+	if (parse_size_per_dir(val, 1000, s->rate_iops, &why))
+		return opt_fail(c, -EINVAL, "rate", val, why);
+	return 0;
+}
+
+int opt_cb_fallocate(void *target, const char *val, struct opt_ctx *c)
+{
+	struct job_spec *s = target;
+	static const struct { const char *name; enum fallocate_mode m; } modes[] = {
+		{ "none", FALLOC_NONE }, { "0", FALLOC_NONE }, { "native", FALLOC_NATIVE },
+		{ "posix", FALLOC_POSIX }, { "1", FALLOC_POSIX }, { "keep", FALLOC_KEEP },
+		{ "truncate", FALLOC_TRUNCATE },
+	};
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+		if (!strcasecmp(val, modes[i].name)) {
+			s->fallocate = modes[i].m;
+			return 0;
+		}
+	return opt_fail(c, -EINVAL, "value", val, "use none, native, posix, keep or truncate");
+}
+
+int opt_cb_percentile_list(void *target, const char *val, struct opt_ctx *c)
+{
+	struct job_spec *s = target;
+	char **f;
+	size_t n = str_split_escaped(val, ':', &f);
+	double v[MAX_PERCENTILES];
+	int ret = 0;
+	if (n > 20) {
+		ret = opt_fail(c, -ERANGE, "percentile list", val, "at most 20 percentiles");
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const char *why = NULL;
+		if (parse_double(f[i], &v[i], &why)) {
+			ret = opt_fail(c, -EINVAL, "percentile", f[i], why);
+			goto out;
+		}
+		if (v[i] <= 0 || v[i] > 100) {
+			ret = opt_fail(c, -ERANGE, "percentile", f[i], "must be above 0 and at most 100");
+			goto out;
+		}
+	}
+	memcpy(s->percentile_list, v, n * sizeof(v[0]));
+	s->nr_percentiles = (unsigned)n;
+out:
+	str_list_free(f);
+	return ret;
+}
+
+int opt_cb_unified_rw_reporting(void *target, const char *val, struct opt_ctx *c)
+{
+	struct job_spec *s = target;
+	bool b;
+	if (!val || !strcasecmp(val, "mixed"))
+		b = true;
+	else if (!strcasecmp(val, "none"))
+		b = false;
+	else if (!strcasecmp(val, "both") || !strcmp(val, "2"))
+		return opt_failf(c, -ENOTSUP, "value '%s' of option '%s' is not implemented yet (use none or mixed)", val, c->key);
+	else if (parse_bool(val, &b, NULL))
+		return opt_fail(c, -EINVAL, "value", val, "use none, mixed, 0 or 1");
+	s->unified_rw_reporting = b;
+	return 0;
+}
+
+int opt_cb_kb_base(void *target, const char *val, struct opt_ctx *c)
+{
+	struct job_spec *s = target;
+	if (!strcmp(val, "1000"))
+		s->kb_base = 1000;
+	else if (!strcmp(val, "1024"))
+		s->kb_base = 1024;
+	else
+		return opt_fail(c, -EINVAL, "value", val, "use 1000 or 1024");
+	return 0;
+}
+
+int opt_cb_randseed(void *target, const char *val, struct opt_ctx *c)
+{
+	struct job_spec *s = target;
+	uint64_t v;
+	const char *why = NULL;
+	if (parse_uint(val, 1000, &v, &why))
+		return opt_fail(c, -EINVAL, "number", val, why);
+	s->randseed = v;
+	s->randseed_set = true;
+	return 0;
+}
+
+int opt_cb_name(void *target, const char *val, struct opt_ctx *c)
+{
+	struct job_spec *s = target;
+	if (!*val)
+		return opt_fail(c, -EINVAL, "name", val, "a job name cannot be empty");
+	free(s->name);
+	s->name = xstrdup(val);
+	return 0;
+}

@@ -1,0 +1,95 @@
+/*
+ * Applying one option to a job spec: look the key up in option_table (name
+ * or alias), parse the value by the row's type, range-check it and store it
+ * at the row's offset; unknown keys get a "did you mean" suggestion and fio
+ * options iobench lacks say so; a key an engine declares goes to that
+ * engine's rows (options_engine.c). Also job_spec_finalize(), which derives
+ * the values fio derives once every option is in.
+ */
+#include "spec/options_cb.h"
+#include "spec/options_engine.h"
+#include "engines/engine.h"
+#include "util/strutil.h"
+#include "util/xmalloc.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const struct option_def *option_find(const char *key)
+{
+	return optdef_find(option_table, option_table_len, key);
+}
+
+/* Every spelling of rows[0..n) into cands[], with its canonical name. */
+static size_t add_spellings(const struct option_def *rows, size_t n, const char **cands,
+			    const char **canon, size_t at)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct option_def *o = &rows[i];
+		canon[at] = o->name;
+		cands[at++] = o->name;
+		for (int a = 0; a < 2; a++)
+			if (o->alias[a]) {
+				canon[at] = o->name;
+				cands[at++] = o->alias[a];
+			}
+	}
+	return at;
+}
+
+const char *option_suggest(const char *key)
+{
+	/* every name and alias, of the job options and every engine's: three per row at most */
+	const struct engine_ops *e;
+	size_t rows = option_table_len;
+	for (size_t i = 0; (e = engine_at(i)); i++)
+		rows += e->nr_options;
+	const char **cands = xcalloc(3 * rows, sizeof(*cands));
+	const char **canon = xcalloc(3 * rows, sizeof(*canon));
+	size_t n = add_spellings(option_table, option_table_len, cands, canon, 0);
+	for (size_t i = 0; (e = engine_at(i)); i++)
+		n = add_spellings(e->options, e->nr_options, cands, canon, n);
+	const char *best = suggest_nearest(key, cands, n), *found = NULL;
+	for (size_t i = 0; best && i < n && !found; i++)
+		if (cands[i] == best)
+			found = canon[i];
+	free(cands);
+	free(canon);
+	return found;
+}
+
+int option_set(struct job_spec *s, const char *key, const char *value, char *why, size_t whylen)
+{
+	const struct option_def *o = option_find(key);
+	struct opt_ctx c = { .opt = o, .key = key, .kb_base = s->kb_base, .why = why, .whylen = whylen };
+	if (!o) {
+		if (option_find_engine(key))
+			return engine_option_set(s, key, value, &c);
+		if (option_is_fio(key))
+			return opt_failf(&c, -ENOTSUP, "option '%s' is a fio option that iobench does not implement yet", key);
+		const char *near = option_suggest(key);
+		if (near)
+			return opt_failf(&c, -ENOENT, "unknown option '%s' (did you mean '%s'?)", key, near);
+		return opt_failf(&c, -ENOENT, "unknown option '%s'", key);
+	}
+	return optdef_set(o, s, value, &c);
+}
+
+void job_spec_finalize(struct job_spec *s)
+{
+	if (!s->iodepth_low || s->iodepth_low > s->iodepth)
+		s->iodepth_low = s->iodepth;
+	if (!s->iodepth_batch || s->iodepth_batch > s->iodepth)
+		s->iodepth_batch = s->iodepth;
+	if (s->iodepth_batch_complete_max < s->iodepth_batch_complete_min)
+		s->iodepth_batch_complete_max = s->iodepth_batch_complete_min;
+	spec_logs_finalize(s);
+	const struct engine_ops *e = job_spec_engine(s);
+	if (s->engine_opts_of != e) {
+		free(s->engine_opts);
+		s->engine_opts = NULL;
+		s->engine_opts_of = e;
+	}
+}

@@ -1,0 +1,168 @@
+/*
+ * THE option table: one row per job option iobench implements, in the order
+ * `iobench help options` and the man page list them. Generic rows (bool,
+ * count, size, time, string) need no code; complex values name a callback in
+ * options_io.c, options_misc.c, options_sched.c, options_errors.c,
+ * options_engine.c, options_faulty.c or verify_opts.c. Defaults here are documentation: the values
+ * themselves are set by job_spec_defaults() in jobspec.c, and a unit test
+ * checks the two agree. The engines' own options (hipri, fixedbufs,
+ * faulty_*...) are rows of each engine's ops table, not of this one.
+ */
+#include "spec/options_cb.h"
+#include "spec/options_sched.h"
+#include "engines/engine.h"
+#include "spec/options_errors.h"
+#include "spec/options_engine.h"
+#include "spec/verify_opts.h"
+#include "util/units.h"
+
+#include <stddef.h>
+
+#define F(field) offsetof(struct job_spec, field)
+#define W(field) ((unsigned)sizeof(((struct job_spec *)0)->field))
+
+#define BOOL(n, field, d, h, ...) { .name = n, .type = OPT_BOOL, .off = F(field), \
+	.type_text = "bool", .def = d, .help = h, .is_flag = true, __VA_ARGS__ }
+#define UINT(n, field, mn, mx, d, h, ...) { .name = n, .type = OPT_UINT, .off = F(field), \
+	.width = W(field), .min = mn, .max = mx, .type_text = "int", .def = d, .help = h, __VA_ARGS__ }
+#define SIZE(n, field, d, h, ...) { .name = n, .type = OPT_SIZE, .off = F(field), \
+	.width = W(field), .type_text = "size", .def = d, .help = h, __VA_ARGS__ }
+#define TIME(n, field, u, d, h, ...) { .name = n, .type = OPT_TIME, .off = F(field), \
+	.width = W(field), .unit = u, .type_text = "time", .def = d, .help = h, __VA_ARGS__ }
+#define STR(n, field, d, h, ...) { .name = n, .type = OPT_STR, .off = F(field), \
+	.type_text = "str", .def = d, .help = h, __VA_ARGS__ }
+#define FUNC(n, cb, tt, d, h, ...) { .name = n, .type = OPT_FUNC, .parse = cb, \
+	.type_text = tt, .def = d, .help = h, __VA_ARGS__ }
+
+const struct option_def option_table[] = {
+	/* identity */
+	FUNC("name", opt_cb_name, "str", NULL, "job name (defaults to the section name)"),
+	STR("description", description, NULL, "free text describing the job"),
+	/* files */
+	STR("filename", filename, NULL, "file(s) or device(s) to use; ':' separates several, '\\:' escapes"),
+	STR("directory", directory, NULL, "directory to create the files in; ':' separates several"),
+	UINT("nrfiles", nrfiles, 1, 0, "1", "number of files per job", .alias = { "nr_files" }),
+	FUNC("size", opt_cb_size, "size|N%", NULL, "total size of the files, or N% of the device"),
+	SIZE("io_size", io_size, NULL, "bytes of I/O to do (default: size)", .alias = { "io_limit" }),
+	FUNC("filesize", opt_cb_filesize, "irange", NULL, "size of each file; a range picks at random"),
+	FUNC("offset", opt_cb_offset, "size|N%", "0", "start I/O at this offset in each file", .alias = { "fileoffset" }),
+	SIZE("offset_increment", offset_increment, "0", "added to offset for each clone (numjobs)"),
+	BOOL("create_on_open", create_on_open, "0", "create files when the job opens them, not before"),
+	BOOL("allow_file_create", allow_file_create, "1", "allow creating files that do not exist"),
+	BOOL("overwrite", overwrite, "0", "lay out the whole file before writing to it"),
+	FUNC("fallocate", opt_cb_fallocate, "str", "native", "pre-allocation: none, native, posix, keep, truncate"),
+	BOOL("unlink", unlink, "0", "delete the files when the job is done"),
+	BOOL("invalidate", invalidate, "1", "drop the page cache of the files and devices at the start of every pass"),
+	BOOL("fadvise_hint", fadvise_hint, "1", "tell the kernel the access pattern (random: no readahead)"),
+	BOOL("readonly", readonly, "0", "refuse the job if it writes, trims or lays out files (fio's --readonly, per job)"),
+	/* what I/O */
+	FUNC("rw", opt_cb_rw, "str[:N]", "read", "I/O pattern: read write trim randread randwrite randtrim rw randrw trimwrite", .alias = { "readwrite" }),
+	FUNC("rwmixread", opt_cb_rwmixread, "int", "50", "percent of reads in a mixed workload"),
+	FUNC("rwmixwrite", opt_cb_rwmixwrite, "int", "50", "percent of writes in a mixed workload"),
+	FUNC("bs", opt_cb_bs, "size[,size][,size]", "4k", "block size per direction (read,write,trim)", .alias = { "blocksize" }),
+	FUNC("bsrange", opt_cb_bsrange, "irange[,irange][,irange]", NULL, "block size range per direction", .alias = { "blocksize_range" }),
+	FUNC("bssplit", opt_cb_bssplit, "str[,str][,str]", NULL, "weighted block sizes: bs/percent:bs/percent..."),
+	BOOL("bs_unaligned", bs_unaligned, "0", "allow any size in bsrange, not only multiples of the minimum", .alias = { "blocksize_unaligned" }),
+	FUNC("blockalign", opt_cb_blockalign, "size[,size][,size]", NULL, "alignment of offsets (default: minimum block size)", .alias = { "ba" }),
+	SIZE("iomem_align", iomem_align, "0", "align I/O buffers to this many bytes (0 = a page)", .alias = { "mem_align" }),
+	BOOL("direct", direct, "0", "use O_DIRECT"),
+	FUNC("buffered", opt_cb_buffered, "bool", "1", "use buffered I/O (the opposite of direct)", .is_flag = true),
+	FUNC("sync", opt_cb_sync, "str", "none", "open files with O_SYNC: none/0 or sync/1", .is_flag = true),
+	BOOL("norandommap", norandommap, "0", "do not track which blocks random I/O has touched"),
+	BOOL("randrepeat", randrepeat, "1", "same random sequence on every run"),
+	FUNC("randseed", opt_cb_randseed, "int", NULL, "seed of the random generators"),
+	FUNC("random_distribution", opt_cb_random_distribution, "str[:float]", "random", "random, zipf:THETA, pareto:H or normal:DEV"),
+	BOOL("fill_device", fill_device, "0", "write until the device or file system is full", .alias = { "fill_fs" }),
+	/* engine */
+	FUNC("ioengine", opt_cb_ioengine, "str", "psync", "I/O engine:", .choices = engine_names),
+	UINT("iodepth", iodepth, 1, 65535, "1", "I/Os to keep in flight (async engines)"),
+	UINT("iodepth_batch", iodepth_batch, 0, 65535, "1", "I/Os to submit at once", .alias = { "iodepth_batch_submit" }),
+	UINT("iodepth_batch_complete_min", iodepth_batch_complete_min, 0, 65535, "1", "minimum completions to reap at once", .alias = { "iodepth_batch_complete" }),
+	UINT("iodepth_batch_complete_max", iodepth_batch_complete_max, 0, 65535, NULL, "maximum completions to reap at once (default: the minimum)"),
+	UINT("iodepth_low", iodepth_low, 0, 65535, NULL, "refill the queue when it drains to this depth (default: iodepth)"),
+	/* how long */
+	TIME("runtime", runtime, NS_PER_SEC, "0", "stop after this time (default unit: s)", .alias = { "timeout" }),
+	BOOL("time_based", time_based, "0", "keep going until runtime even when the I/O is done"),
+	TIME("ramp_time", ramp_time, NS_PER_SEC, "0", "run this long before recording (default unit: s)"),
+	FUNC("startdelay", opt_cb_startdelay, "irange(time)", "0", "wait this long before starting; a range picks at random"),
+	UINT("loops", loops, 1, 0, "1", "repeat the job this many times"),
+	UINT("number_ios", number_ios, 0, 0, "0", "stop after this many I/Os (0: no limit)"),
+	/* sync points */
+	UINT("fsync", fsync_blocks, 0, 0, "0", "fsync every N writes"),
+	UINT("fdatasync", fdatasync_blocks, 0, 0, "0", "fdatasync every N writes"),
+	BOOL("end_fsync", end_fsync, "0", "fsync the files when the job ends"),
+	BOOL("fsync_on_close", fsync_on_close, "0", "fsync each file before closing it"),
+	/* pacing */
+	FUNC("rate", opt_cb_rate, "size[,size][,size]", "0", "bandwidth cap in bytes/s per direction"),
+	FUNC("rate_iops", opt_cb_rate_iops, "int[,int][,int]", "0", "IOPS cap per direction"),
+	/* buffer contents */
+	BOOL("zero_buffers", zero_buffers, "0", "fill I/O buffers with zeroes"),
+	BOOL("refill_buffers", refill_buffers, "0", "refill buffers with random data before every write"),
+	BOOL("scramble_buffers", scramble_buffers, "1", "lightly scramble buffers so they do not dedupe"),
+	UINT("buffer_compress_percentage", buffer_compress_percentage, 0, 100, "0", "make buffers this compressible (percent)"),
+	SIZE("buffer_compress_chunk", buffer_compress_chunk, "512", "size of the compressible regions"),
+	/* errors */
+	FUNC("continue_on_error", opt_cb_continue_on_error, "str", "none", "go on after errors of these kinds: none, read, write, io, verify, all (0/1 = none/all); only EIO and EILSEQ unless ignore_error lists others; the exit status stays non-zero"),
+	FUNC("ignore_error", opt_cb_ignore_error, "str", NULL, "errors to go on after, per kind: READ,WRITE,VERIFY lists of errno names or numbers separated by ':' (e.g. EIO,ENOSPC:EDQUOT)"),
+	BOOL("error_dump", error_dump, "0", "print every error a job goes on after, not only the first"),
+	/* verification */
+	FUNC("verify", opt_cb_verify, "str", "0", "check written data: crc32c crc32c-intel crc32 crc64 md5 sha256 xxhash meta pattern null, or 0"),
+	FUNC("verify_pattern", opt_cb_verify_pattern, "str", NULL, "write and check this pattern: 0xHEX, decimal, \"text\" and %o (the offset), concatenated"),
+	BOOL("do_verify", do_verify, "1", "read back and check after the write phase (with verify=)"),
+	BOOL("verify_only", verify_only, "0", "do not write: check what an earlier run of the same job wrote"),
+	UINT("verify_backlog", verify_backlog, 0, 0, "0", "check the written blocks after every N writes (0: after the write phase)"),
+	SIZE("verify_interval", verify_interval, NULL, "bytes covered by each verify header (default: the minimum block size)"),
+	SIZE("verify_offset", verify_offset, "0", "put the verify header this far into each interval"),
+	BOOL("verify_fatal", verify_fatal, "0", "stop at the first failing block even with continue_on_error=verify (which otherwise counts them all)"),
+	BOOL("verify_state_save", verify_state_save, "1", "save how far the write phase got in local-NAME-N-verify.state"),
+	BOOL("verify_state_load", verify_state_load, "0", "with verify_only: check only what the saved state says was written"),
+	/* grouping */
+	UINT("numjobs", numjobs, 1, 0, "1", "number of clones of this job (a run has at most 4096 threads in all)"),
+	BOOL("thread", thread, "0", "run jobs as threads (iobench always does)"),
+	BOOL("group_reporting", group_reporting, "0", "report a group's jobs as one"),
+	BOOL("new_group", new_group, "0", "start a new reporting group"),
+	BOOL("stonewall", stonewall, "0", "wait for the jobs before this one to finish", .alias = { "wait_for_previous" }),
+	STR("wait_for", wait_for, NULL, "start after the named job has finished"),
+	/* statistics */
+	FUNC("percentile_list", opt_cb_percentile_list, "float_list", "1:5:10:20:30:40:50:60:70:80:90:95:99:99.5:99.9:99.95:99.99", "latency percentiles to report, ':' separated"),
+	BOOL("clat_percentiles", clat_percentiles, "1", "report completion latency percentiles"),
+	BOOL("lat_percentiles", lat_percentiles, "0", "report total latency percentiles"),
+	BOOL("slat_percentiles", slat_percentiles, "0", "report submission latency percentiles"),
+	FUNC("bwavgtime", opt_cb_avgtime, "time", "500", "bandwidth sampling interval (default unit: ms)", .off = F(bw_avg_time)),
+	FUNC("iopsavgtime", opt_cb_avgtime, "time", "500", "IOPS sampling interval (default unit: ms)", .off = F(iops_avg_time)),
+	FUNC("kb_base", opt_cb_kb_base, "int", "1024", "1024: k means 1024 and KiB 1000 (fio's default); 1000: the reverse"),
+	FUNC("unified_rw_reporting", opt_cb_unified_rw_reporting, "str", "none", "none, or mixed to report all directions as one", .is_flag = true),
+	/* time-series logs (fio's file names and formats) */
+	STR("write_bw_log", bw_log, NULL, "write bandwidth to PREFIX_bw.N.log (no prefix: the job name)", .is_flag = true),
+	STR("write_iops_log", iops_log, NULL, "write IOPS to PREFIX_iops.N.log (no prefix: the job name)", .is_flag = true),
+	STR("write_lat_log", lat_log, NULL, "write latencies to PREFIX_lat.N.log, _clat and _slat (no prefix: the job name)", .is_flag = true),
+	STR("write_hist_log", hist_log, NULL, "write clat histograms to PREFIX_clat_hist.N.log every log_hist_msec", .is_flag = true),
+	UINT("log_avg_msec", log_avg_msec, 0, 0, "0", "average log values over windows of this many ms (0: one line per I/O)"),
+	BOOL("log_max_value", log_max_value, "0", "windowed latency logs record the window's maximum instead of its mean"),
+	UINT("log_hist_msec", log_hist_msec, 0, 0, "0", "histogram log interval in ms (0: no histogram lines)"),
+	UINT("log_hist_coarseness", log_hist_coarseness, 0, 6, "0", "merge 2^N adjacent histogram bins (1856 >> N bins per line)"),
+	BOOL("per_job_logs", per_job_logs, "1", "one log per job (.N in the name); 0: jobs with the same prefix share one file"),
+	BOOL("log_offset", log_offset, "0", "add the I/O's offset to each log line"),
+	BOOL("log_prio", log_prio, "0", "log the full I/O priority (0x%04x) instead of 1 for realtime, 0 otherwise"),
+	BOOL("log_unix_epoch", log_unix_epoch, "0", "log times as ms since the Unix epoch"),
+	BOOL("log_alternate_epoch", log_alternate_epoch, "0", "log times as ms of clock log_alternate_epoch_clock_id"),
+	UINT("log_alternate_epoch_clock_id", log_alternate_epoch_clock_id, 0, 0, "0", "clock_gettime clock id for log_unix_epoch and log_alternate_epoch"),
+	SIZE("log_compression", log_compression, NULL, "zlib-compress logs in chunks of this many bytes of samples (text unless log_store_compressed)", .min = 1024, .max = 536870912),
+	BOOL("log_store_compressed", log_store_compressed, "0", "store logs as fio's compressed .log.fz (iobench --inflate-log reads them)"),
+	UINT("log_entries", log_entries, 1, 0, "1024", "accepted for fio (iobench writes logs through a fixed ring)"),
+	/* scheduling and clock */
+	FUNC("cpus_allowed", opt_cb_cpus_allowed, "str", NULL, "CPUs the job may run on, e.g. 0-3,6"),
+	FUNC("cpus_allowed_policy", opt_cb_cpus_allowed_policy, "str", "shared", "shared: each job may use all those CPUs; split: one CPU per job, round robin"),
+	FUNC("cpumask", opt_cb_cpumask, "int", NULL, "CPUs the job may run on as a bit mask (34 = CPUs 1 and 5; 0x... for any number)"),
+	FUNC("nice", opt_cb_nice, "int", "0", "add this to the job thread's nice value (-20 to 19)"),
+	FUNC("prio", opt_cb_prio, "int", NULL, "I/O priority from 0 (highest) to 7 within prioclass (default class: best-effort)"),
+	FUNC("prioclass", opt_cb_prioclass, "int", NULL, "I/O priority class: 1 realtime (needs root), 2 best-effort, 3 idle"),
+	FUNC("clocksource", opt_cb_clocksource, "str", "auto", "clock for timing: cpu (TSC), clock_gettime or gettimeofday (auto: cpu where the TSC is invariant)"),
+	FUNC("gtod_reduce", opt_cb_gtod_reduce, "bool", "0", "skip latency and bandwidth measurement (sets every disable_* option)", .is_flag = true),
+	BOOL("disable_lat", disable_lat, "0", "do not measure total latency"),
+	BOOL("disable_clat", disable_clat, "0", "do not measure completion latency"),
+	BOOL("disable_slat", disable_slat, "0", "do not measure submission latency"),
+	BOOL("disable_bw_measurement", disable_bw, "0", "do not sample bandwidth and IOPS", .alias = { "disable_bw" }),
+};
+
+const size_t option_table_len = sizeof(option_table) / sizeof(option_table[0]);

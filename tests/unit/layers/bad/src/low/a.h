@@ -1,0 +1,4 @@
+/* fixture: the bottom */
+#ifndef A_H
+#define A_H
+#endif

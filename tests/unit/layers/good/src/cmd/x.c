@@ -1,0 +1,4 @@
+/* fixture */
+#include "low/dev/d.h"
+#include "mid/b.h"
+#include "top/t.h"

@@ -1,0 +1,2 @@
+/* fixture */
+#include "low/dev/d.h"

@@ -1,0 +1,3 @@
+/* fixture: an excused upward include */
+#include "a.h"
+#include "top/t.h"

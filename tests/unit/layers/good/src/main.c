@@ -1,0 +1,2 @@
+/* fixture */
+#include "cmd/x.h"

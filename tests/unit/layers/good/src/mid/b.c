@@ -1,0 +1,2 @@
+/* fixture */
+#include "b.h"

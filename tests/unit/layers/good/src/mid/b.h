@@ -1,0 +1,3 @@
+/* fixture */
+#include "low/dev/d.h"
+#include "low/a.h"

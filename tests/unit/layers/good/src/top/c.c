@@ -1,0 +1,5 @@
+/* fixture */
+#include "top/t.h"
+#include "mid/b.h"
+  #  include "low/a.h"
+#include <stdio.h>

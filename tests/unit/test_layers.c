@@ -1,0 +1,457 @@
+/*
+ * The layer order of src/README.md, enforced: every `#include "..."` in
+ * every .c and .h file under src/ must name a header of its own folder or
+ * of one that its row of the layer table lists under "may include" (`*`:
+ * every row above it; a folder and a slash-star: it and its sub-folders;
+ * a header path: that header only). An include of a folder further down the table is "upward",
+ * one of a folder above it that the row does not list is "not listed"; each
+ * failure names the file, the line, the include and the table row it breaks
+ * (src/README.md:LINE). The table's "Exceptions" list excuses the includes
+ * it names, and one that no longer happens is a failure too (remove it).
+ * The checker is tested first on two tiny fixture trees
+ * (tests/unit/layers/good: legal, must pass; tests/unit/layers/bad: one
+ * upward include and three other faults, each must be reported exactly),
+ * then run on src/; meson.build's list of layer libraries must be the
+ * table's, in the same order.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <ftw.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+
+#define MAX_ROWS 64
+#define MAX_MAY 32
+#define MAX_EXC 32
+#define MAX_FILES 2048
+
+struct row {
+	char folder[64];   /* "engines", "sys/dev", or a file: "main.c" */
+	char lib[32];
+	char may[MAX_MAY][96];
+	int nr_may;
+	int line;          /* in the README */
+};
+
+struct exc {
+	char file[128], target[128];
+	int line;
+	bool used;
+};
+
+struct table {
+	const char *readme;
+	struct row rows[MAX_ROWS];
+	int nr_rows;
+	struct exc exc[MAX_EXC];
+	int nr_exc;
+};
+
+struct errs {
+	char *msg[256];
+	int n;
+};
+
+static void err_add(struct errs *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void err_add(struct errs *e, const char *fmt, ...)
+{
+	va_list ap;
+	char *m;
+	va_start(ap, fmt);
+	if (vasprintf(&m, fmt, ap) < 0)
+		m = NULL;
+	va_end(ap);
+	if (m && e->n < (int)(sizeof(e->msg) / sizeof(e->msg[0])))
+		e->msg[e->n++] = m;
+	else
+		free(m);
+}
+
+static void errs_release(struct errs *e)
+{
+	for (int i = 0; i < e->n; i++)
+		free(e->msg[i]);
+	e->n = 0;
+}
+
+/* The next `...` token of s into out; returns the rest, or NULL. */
+static const char *next_tick(const char *s, char *out, size_t outlen)
+{
+	const char *a = strchr(s, '`'), *b;
+	if (!a || !(b = strchr(a + 1, '`')))
+		return NULL;
+	snprintf(out, outlen, "%.*s", (int)(b - a - 1), a + 1);
+	return b + 1;
+}
+
+static void strip_slash(char *s)
+{
+	size_t n = strlen(s);
+	if (n > 1 && s[n - 1] == '/' && s[n - 2] != '*')
+		s[n - 1] = '\0';
+}
+
+static int row_index(const struct table *t, const char *folder)
+{
+	for (int i = 0; i < t->nr_rows; i++)
+		if (!strcmp(t->rows[i].folder, folder))
+			return i;
+	return -1;
+}
+
+/* Table rows: "| N | `folder/` | lib | `a`, `b` | text |"; exceptions:
+ * "- `file` includes `header`: why". */
+static int table_load(struct table *t, const char *readme, struct errs *e)
+{
+	FILE *f = fopen(readme, "r");
+	char line[2048];
+	int ln = 0;
+	memset(t, 0, sizeof(*t));
+	t->readme = readme;
+	if (!f) {
+		err_add(e, "%s: cannot open: %s", readme, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		ln++;
+		char cell[5][1024];
+		int nr = 0, num;
+		if (!strncmp(line, "- `", 3) && strstr(line, "` includes `")) {
+			struct exc *x = &t->exc[t->nr_exc];
+			const char *p = next_tick(line, x->file, sizeof(x->file));
+			if (p && next_tick(p, x->target, sizeof(x->target)) && t->nr_exc < MAX_EXC) {
+				x->line = ln;
+				t->nr_exc++;
+			}
+			continue;
+		}
+		if (line[0] != '|')
+			continue;
+		for (char *p = line + 1, *bar; nr < 5 && (bar = strchr(p, '|')); p = bar + 1)
+			snprintf(cell[nr++], sizeof(cell[0]), "%.*s", (int)(bar - p), p);
+		if (nr < 4 || sscanf(cell[0], "%d", &num) != 1)
+			continue;
+		struct row *r = &t->rows[t->nr_rows];
+		if (t->nr_rows == MAX_ROWS || !next_tick(cell[1], r->folder, sizeof(r->folder))) {
+			err_add(e, "%s:%d: a layer row needs its folder in backquotes", readme, ln);
+			continue;
+		}
+		strip_slash(r->folder);
+		if (num != t->nr_rows + 1)
+			err_add(e, "%s:%d: row %d is numbered %d", readme, ln, t->nr_rows + 1, num);
+		if (row_index(t, r->folder) >= 0)
+			err_add(e, "%s:%d: %s/ has two rows", readme, ln, r->folder);
+		sscanf(cell[2], " %31s", r->lib);
+		r->line = ln;
+		for (const char *p = cell[3]; r->nr_may < MAX_MAY &&
+		     (p = next_tick(p, r->may[r->nr_may], sizeof(r->may[0]))); r->nr_may++)
+			strip_slash(r->may[r->nr_may]);
+		t->nr_rows++;
+	}
+	fclose(f);
+	if (t->nr_rows == 0)
+		err_add(e, "%s: no layer table", readme);
+	/* what a row lists must be below it */
+	for (int i = 0; i < t->nr_rows; i++) {
+		const struct row *r = &t->rows[i];
+		for (int k = 0; k < r->nr_may; k++) {
+			const char *m = r->may[k];
+			char dir[96];
+			if (!strcmp(m, "*"))
+				continue;
+			size_t n = strlen(m);
+			if (n > 2 && !strcmp(m + n - 2, "/*"))
+				snprintf(dir, sizeof(dir), "%.*s", (int)(n - 2), m);
+			else if (strstr(m, ".h"))
+				snprintf(dir, sizeof(dir), "%.*s", (int)(strrchr(m, '/') ? strrchr(m, '/') - m : 0), m);
+			else
+				snprintf(dir, sizeof(dir), "%s", m);
+			int j = row_index(t, dir);
+			if (j < 0 || j >= i)
+				err_add(e, "%s:%d: %s/ may include `%s`, which is not a row below it",
+					readme, r->line, r->folder, m);
+		}
+	}
+	return 0;
+}
+
+/* The row a file (path under src/) belongs to: the row of its folder, or
+ * the row naming the file itself (main.c). -1 when none. */
+static int row_of(const struct table *t, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[256];
+	int i = row_index(t, path);
+	if (i >= 0)
+		return i;
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) : 0, path);
+	return slash ? row_index(t, dir) : -1;
+}
+
+static bool may_include(const struct table *t, int from, int to, const char *target)
+{
+	const struct row *r = &t->rows[from];
+	if (from == to)
+		return true;
+	if (to > from)
+		return false;
+	for (int k = 0; k < r->nr_may; k++) {
+		const char *m = r->may[k];
+		size_t n = strlen(m);
+		if (!strcmp(m, "*") || !strcmp(m, t->rows[to].folder) || !strcmp(m, target))
+			return true;
+		if (n > 2 && !strcmp(m + n - 2, "/*") &&
+		    !strncmp(t->rows[to].folder, m, n - 2) &&
+		    (t->rows[to].folder[n - 2] == '\0' || t->rows[to].folder[n - 2] == '/'))
+			return true;
+	}
+	return false;
+}
+
+static const char *list_may(const struct row *r, char *out, size_t outlen)
+{
+	size_t used = 0;
+	out[0] = '\0';
+	for (int k = 0; k < r->nr_may && used < outlen; k++)
+		used += snprintf(out + used, outlen - used, "%s%s", k ? ", " : "", r->may[k]);
+	if (!r->nr_may)
+		snprintf(out, outlen, "nothing");
+	return out;
+}
+
+static void check_file(struct table *t, const char *srcdir, const char *path, struct errs *e)
+{
+	char full[512], line[1024], target[256];
+	snprintf(full, sizeof(full), "%s/%s", srcdir, path);
+	int from = row_of(t, path);
+	if (from < 0) {
+		err_add(e, "%s: its folder is in no row of the layer table (%s)", full, t->readme);
+		return;
+	}
+	FILE *f = fopen(full, "r");
+	if (!f) {
+		err_add(e, "%s: cannot open: %s", full, strerror(errno));
+		return;
+	}
+	for (int ln = 1; fgets(line, sizeof(line), f); ln++) {
+		const char *p = line + strspn(line, " \t");
+		if (*p++ != '#')
+			continue;
+		p += strspn(p, " \t");
+		if (strncmp(p, "include", 7))
+			continue;
+		p += 7 + strspn(p + 7, " \t");
+		const char *q;
+		if (*p != '"' || !(q = strchr(p + 1, '"')))
+			continue;
+		snprintf(target, sizeof(target), "%.*s", (int)(q - p - 1), p + 1);
+		char resolved[512];
+		const char *slash = strrchr(path, '/');
+		if (!strchr(target, '/') && slash) /* "x.h": the including file's folder */
+			snprintf(resolved, sizeof(resolved), "%.*s/%s", (int)(slash - path), path, target);
+		else
+			snprintf(resolved, sizeof(resolved), "%s", target);
+		int to = row_of(t, resolved);
+		bool excused = false;
+		for (int x = 0; x < t->nr_exc; x++)
+			if (!strcmp(t->exc[x].file, path) && !strcmp(t->exc[x].target, resolved))
+				excused = t->exc[x].used = true;
+		if (excused)
+			continue;
+		const struct row *r = &t->rows[from];
+		char may[1024];
+		if (to < 0)
+			err_add(e, "%s:%d: includes \"%s\": its folder is in no row of the layer table (%s)",
+				full, ln, target, t->readme);
+		else if (to > from)
+			err_add(e, "%s:%d: includes \"%s\": upward: %s/ (row %d) may not include %s/ (row %d, above it) (%s:%d)",
+				full, ln, target, r->folder, from + 1, t->rows[to].folder, to + 1,
+				t->readme, r->line);
+		else if (!may_include(t, from, to, resolved))
+			err_add(e, "%s:%d: includes \"%s\": not listed: %s/ (row %d) may include %s, not %s/ (%s:%d)",
+				full, ln, target, r->folder, from + 1, list_may(r, may, sizeof(may)),
+				t->rows[to].folder, t->readme, r->line);
+	}
+	fclose(f);
+}
+
+/* nftw has no user argument: the walk's state, for one walk at a time. */
+static struct {
+	const char *root;
+	char *files[MAX_FILES];
+	int n;
+} walk;
+
+static int walk_one(const char *fpath, const struct stat *sb, int type, struct FTW *ftw)
+{
+	size_t n = strlen(fpath);
+	if (type != FTW_F || n < 2 || fpath[n - 2] != '.' || (fpath[n - 1] != 'c' && fpath[n - 1] != 'h'))
+		return 0;
+	if (walk.n == MAX_FILES)
+		return 1;
+	walk.files[walk.n++] = strdup(fpath + strlen(walk.root) + 1);
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Check every .c and .h under srcdir against the table in readme. */
+static void layer_check(const char *srcdir, const char *readme, struct errs *e)
+{
+	struct table *t = calloc(1, sizeof(*t));
+	if (!t || table_load(t, readme, e) < 0) {
+		free(t);
+		return;
+	}
+	walk.root = srcdir;
+	walk.n = 0;
+	if (nftw(srcdir, walk_one, 16, FTW_PHYS) != 0)
+		err_add(e, "%s: cannot walk the tree", srcdir);
+	qsort(walk.files, walk.n, sizeof(walk.files[0]), cmp_str);
+	for (int i = 0; i < walk.n; i++) {
+		check_file(t, srcdir, walk.files[i], e);
+		free(walk.files[i]);
+	}
+	for (int x = 0; x < t->nr_exc; x++)
+		if (!t->exc[x].used)
+			err_add(e, "%s:%d: exception \"%s includes %s\" no longer happens: remove it",
+				readme, t->exc[x].line, t->exc[x].file, t->exc[x].target);
+	free(t);
+}
+
+/* meson.build's `layers` list, "  ['lib', ['dir', 'dir']]," lines, must
+ * give the table's folders in the table's order and libraries. */
+static void meson_check(const char *meson, const char *readme, struct errs *e)
+{
+	struct table *t = calloc(1, sizeof(*t));
+	FILE *f = fopen(meson, "r");
+	char line[1024];
+	int next = 0; /* the table row the next folder must be */
+	bool in = false;
+	if (!t || !f || table_load(t, readme, e) < 0) {
+		err_add(e, "%s: cannot read it or %s", meson, readme);
+		goto out;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "layers = [", 10)) {
+			in = true;
+			continue;
+		}
+		if (!in)
+			continue;
+		if (line[0] == ']')
+			break;
+		char lib[64];
+		const char *p = strchr(line, '[');
+		if (!p || sscanf(p, "['%63[^']'", lib) != 1)
+			continue;
+		for (p = strchr(p + 1, '['); p && (p = strchr(p, '\'')); p++) {
+			const char *q = strchr(p + 1, '\'');
+			if (!q)
+				break;
+			char dir[96];
+			snprintf(dir, sizeof(dir), "%.*s", (int)(q - p - 1), p + 1);
+			p = q;
+			while (next < t->nr_rows && strchr(t->rows[next].folder, '.')) /* main.c */
+				next++;
+			if (next >= t->nr_rows || strcmp(t->rows[next].folder, dir))
+				err_add(e, "%s: layer folder '%s' where %s has %s/", meson, dir, readme,
+					next < t->nr_rows ? t->rows[next].folder : "no more rows");
+			else if (strcmp(t->rows[next].lib, lib))
+				err_add(e, "%s: '%s' in library '%s', %s says '%s'", meson, dir, lib, readme,
+					t->rows[next].lib);
+			next++;
+		}
+	}
+	while (next < t->nr_rows && strchr(t->rows[next].folder, '.'))
+		next++;
+	if (!in || next != t->nr_rows)
+		err_add(e, "%s: the layers list does not give all of %s's rows", meson, readme);
+out:
+	if (f)
+		fclose(f);
+	free(t);
+}
+
+static void print_errs(const struct errs *e)
+{
+	for (int i = 0; i < e->n; i++)
+		printf("    %s\n", e->msg[i]);
+}
+
+static void test_good_fixture(void)
+{
+	struct errs e = { 0 };
+	layer_check("tests/unit/layers/good/src", "tests/unit/layers/good/src/README.md", &e);
+	CHECK(e.n == 0, "the legal fixture tree is accepted (%d errors)", e.n);
+	print_errs(&e);
+	errs_release(&e);
+}
+
+static void test_bad_fixture(void)
+{
+	static const char *const want[] = {
+		"tests/unit/layers/bad/src/low/up.c:5: includes \"mid/b.h\": upward: low/ (row 1) "
+		"may not include mid/ (row 2, above it) (tests/unit/layers/bad/src/README.md:9)",
+		"tests/unit/layers/bad/src/top/c.c:3: includes \"low/a.h\": not listed: top/ (row 3) "
+		"may include mid, not low/ (tests/unit/layers/bad/src/README.md:11)",
+		"tests/unit/layers/bad/src/top/c.c:4: includes \"nowhere/x.h\": its folder is in no "
+		"row of the layer table (tests/unit/layers/bad/src/README.md)",
+		"tests/unit/layers/bad/src/README.md:15: exception \"top/c.c includes mid/gone.h\" "
+		"no longer happens: remove it",
+	};
+	const size_t nr = sizeof(want) / sizeof(want[0]);
+	struct errs e = { 0 };
+	layer_check("tests/unit/layers/bad/src", "tests/unit/layers/bad/src/README.md", &e);
+	CHECK(e.n == (int)nr, "the bad fixture gives %zu errors, not %d", nr, e.n);
+	for (size_t i = 0; i < nr; i++) {
+		bool found = false;
+		for (int k = 0; k < e.n; k++)
+			found |= !strcmp(e.msg[k], want[i]);
+		CHECK(found, "reported: %s", want[i]);
+	}
+	if (e.n != (int)nr)
+		print_errs(&e);
+	errs_release(&e);
+}
+
+static void test_src(void)
+{
+	struct errs e = { 0 };
+	layer_check("src", "src/README.md", &e);
+	CHECK(e.n == 0, "every #include in src/ keeps src/README.md's order (%d errors)", e.n);
+	print_errs(&e);
+	errs_release(&e);
+	meson_check("meson.build", "src/README.md", &e);
+	CHECK(e.n == 0, "meson.build's layer libraries are src/README.md's, in order (%d errors)", e.n);
+	print_errs(&e);
+	errs_release(&e);
+}
+
+int main(void)
+{
+	/* from the top of the tree (tests/run_all.sh) or the build directory
+	 * (meson test: __FILE__ is relative to it) */
+	if (access("src/README.md", R_OK) != 0) {
+		char dir[4096];
+		const char *slash = strrchr(__FILE__, '/');
+		snprintf(dir, sizeof(dir), "%.*s/../..", slash ? (int)(slash - __FILE__) : 1,
+			 slash ? __FILE__ : ".");
+		if (chdir(dir) != 0 || access("src/README.md", R_OK) != 0) {
+			printf("not ok cannot find the source tree from %s\n", dir);
+			return 1;
+		}
+	}
+	test_good_fixture();
+	test_bad_fixture();
+	test_src();
+	return check_done("layers");
+}
