@@ -1,5 +1,6 @@
 /*
- * iobench entry point: hands argv to the command table in cmd/commands.c.
+ * iobench entry point: one malloc arena for the whole process, then argv to
+ * the command table in cmd/commands.c.
  */
 #include "cmd/command.h"
 

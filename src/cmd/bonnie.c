@@ -65,20 +65,14 @@ static const char bonnie_usage[] =
 	"makes a process wait on them before each phase so all N start it together,\n"
 	"-y p waits for Enter instead.\n"
 	"\n"
-	"options beyond bonnie++:\n"
-	"  --precise          repeat any phase shorter than 0.5 s until it lasts 0.5 s,\n"
-	"                     so no figure is +++++ (the default, in every format)\n"
-	"  --no-precise       run each phase once and print +++++ for one under 0.5 s,\n"
-	"                     as bonnie++ 2.00a does\n"
-	"  --random-data      write incompressible data instead of bonnie++'s zeros\n"
-	"  --output-format=F  normal (bonnie++'s text table, then its CSV line) or json\n"
-	"  --allow-destroy=DEV, --readonly   the device guard, as for 'iobench run'\n"
-	ENVWATCH_USAGE
-	"                       With --memory-limit the RAM that -s's default and the\n"
-	"                       2xRAM rule count is the limit (unless -r says), so\n"
-	"                       -s 1024 -r 512 --memory-limit=512m reads its 1 GiB\n"
-	"                       from the device on any machine. The cgroup is made\n"
-	"                       before -u drops privileges and removed afterwards.\n"
+	"options beyond bonnie++:\n";
+
+static const char bonnie_usage_tail[] =
+	"\n"
+	"With --memory-limit the RAM that -s's default and the 2xRAM rule count is\n"
+	"the limit (unless -r says), so -s 1024 -r 512 --memory-limit=512m reads its\n"
+	"1 GiB from the device on any machine. The cgroup is made before -u drops\n"
+	"privileges and removed afterwards.\n"
 	"\n"
 	"Output: bonnie++'s 80-column table (K/sec, /sec, %CP, Latency lines;\n"
 	"files/s where bonnie++ 2.00a prints counts), a line saying what --precise\n"
@@ -114,6 +108,13 @@ static const char bonnie_usage[] =
 	"\n"
 	"Errors are one line and exit 1; a signal stops the run, removes its files\n"
 	"and exits with 128 + the signal.\n";
+
+static const struct cmdopt_help bonnie_help_for[] = {
+	{ "output-format", "normal (bonnie++'s text table, then its CSV line) or json" },
+	{ "allow-destroy", "the device guard, as for 'iobench run'" },
+	{ "readonly", "the device guard, as for 'iobench run'" },
+	{ NULL, NULL },
+};
 
 /* -p: make or remove the semaphores and stop, as bonnie++ does. */
 static int semaphores(int procs)
@@ -163,7 +164,7 @@ static int prepare(struct bonnie_args *a, char *host, size_t hostlen, struct bon
 		return error("%s", why);
 	/* the cgroup is made and entered while still privileged; bonnie's
 	 * file is created inside it, so there is no cache to drop first */
-	if (memlimit_begin(ml, a->env.memory_limit, NULL, 0) < 0)
+	if (memlimit_begin(ml, a->common.env.memory_limit, NULL, 0) < 0)
 		return -1;
 	return 0;
 }
@@ -260,15 +261,21 @@ static int run_tests(struct bonnie_args *a, struct bonnie_barrier *bar, struct m
 	a->spec.before_phase_arg = &ps;
 	const struct bonnie_spec *s = &a->spec;
 	bool json = a->output == BONNIE_OUT_JSON;
-	struct bonnie_result *runs = xcalloc(s->repeats, sizeof(*runs));
+	/* -x sizes it (util/xmalloc.h): too many is an error, not an abort */
+	struct bonnie_result *runs = calloc(s->repeats, sizeof(*runs));
+	if (!runs) {
+		error_errno(-ENOMEM, "cannot keep the results of %u tests (-x %u)", s->repeats,
+			    s->repeats);
+		return 1;
+	}
 	size_t nr = 0;
 	int status = 0, rc0;
 	/* the text (and the machine around it) goes where bonnie++ puts its
 	 * text: stderr with -q, nowhere but stderr with -x's CSV-only stdout */
 	FILE *text = s->quiet || a->repeats_given ? stderr : stdout;
 	struct envwatch ew;
-	a->env.drops_root = geteuid() == 0 && (a->user || a->group);
-	envwatch_begin(&ew, s->dir, &a->env);
+	a->common.env.drops_root = geteuid() == 0 && (a->user || a->group);
+	envwatch_begin(&ew, s->dir, &a->common.env);
 	if (drop_privileges(a) < 0) {
 		run_env_free(envwatch_end(&ew));
 		free(runs);
@@ -341,7 +348,7 @@ static int run_tests(struct bonnie_args *a, struct bonnie_barrier *bar, struct m
 	return sig ? 128 + sig : status;
 }
 
-static int bonnie_main(int argc, char **argv)
+static int bonnie_main(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct bonnie_args a;
 	struct bonnie_barrier bar = { 0 };
@@ -353,10 +360,12 @@ static int bonnie_main(int argc, char **argv)
 		goto out;
 	}
 	if (a.help) {
-		fputs(bonnie_usage, stdout);
+		command_print_usage(ctx->cmd, stdout);
 		status = 0;
 		goto out;
 	}
+	if (command_parsed(ctx, &a.common) < 0)
+		goto out;
 	a.spec.precise = a.precise != 0; /* --precise unless --no-precise, in every format */
 	if (a.sem_procs) {
 		status = semaphores(a.sem_procs);
@@ -377,5 +386,10 @@ const struct command cmd_bonnie = {
 	.name = "bonnie",
 	.summary = "bonnie++ 2.00a's tests, flags and text/CSV output (and JSON)",
 	.usage = bonnie_usage,
+	.usage_tail = bonnie_usage_tail,
+	.opts = bonnie_rows,
+	.common = COMMON_OUTPUT_FORMAT | COMMON_ALLOW_DESTROY | COMMON_READONLY | COMMON_HELP,
+	.help_for = bonnie_help_for,
+	.flags = CMD_WATCHES_ENV,
 	.run = bonnie_main,
 };

@@ -3,7 +3,10 @@
  * Letters may be grouped ("-qb"), a value may be attached ("-s64") or be the
  * next word ("-s 64"), except -f whose value must be attached as with
  * bonnie++'s getopt ("-f" alone skips the per-char tests, "-f4" makes them
- * 4 MiB). An empty part of a colon list keeps its default.
+ * 4 MiB). An empty part of a colon list keeps its default. The letters and
+ * the long options are rows of the shared parser (cmd/cmdopt.h); the
+ * shared options (--output-format, the guard's, the watch's) are
+ * cmd/common_opts.h's.
  */
 #include "cmd/bonnie_args.h"
 
@@ -11,15 +14,19 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd/command.h"
 #include "sys/sysmem.h"
 #include "util/strutil.h"
 #include "util/xmalloc.h"
 
 #define MIB (1024ull * 1024)
+
+extern const struct command cmd_bonnie; /* its rows and shared options */
 
 static int fail(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int fail(char *why, size_t len, const char *fmt, ...)
@@ -186,7 +193,6 @@ static int apply_letter(struct bonnie_args *a, char c, const char *v, char *why,
 	case 'b': s->sync_writes = true; return 0;
 	case 'D': s->direct = true; return 0;
 	case 'q': s->quiet = true; return 0;
-	case 'h': a->help = true; return 0;
 	case 'd':
 		if (!*v)
 			return fail(why, len, "-d needs a directory");
@@ -257,56 +263,73 @@ static int apply_letter(struct bonnie_args *a, char c, const char *v, char *why,
 	return fail(why, len, "unknown flag '-%c' for 'iobench bonnie'; see 'iobench help bonnie'", c);
 }
 
-static bool takes_value(char c)
+static int letter(void *dest, const struct cmdopt *o, const char *v, char *why, size_t len)
 {
-	return strchr("dsnmrxugczZpy", c) != NULL;
+	return apply_letter(dest, o->letter, v, why, len);
 }
 
-static bool long_val(const char *arg, const char *name, const char **val)
+static int set_precise(void *dest, const struct cmdopt *o, const char *v, char *why, size_t len)
 {
-	size_t n = strlen(name);
-	if (strncmp(arg, name, n) || arg[n] != '=')
-		return false;
-	*val = arg + n + 1;
-	return true;
+	struct bonnie_args *a = dest;
+	a->precise = !strcmp(o->name, "precise");
+	return 0;
 }
 
-static int apply_long(struct bonnie_args *a, int argc, char **argv, int *i, char *why, size_t len)
+static int unexpected(void *arg, const char *word, char *why, size_t len)
 {
-	const char *arg = argv[*i], *v;
-	int rc = envwatch_parse_flag(&a->env, arg, why, len);
-	if (rc != 0)
-		return rc < 0 ? rc : 0;
-	if (!strcmp(arg, "--help")) {
-		a->help = true;
-	} else if (!strcmp(arg, "--precise")) {
-		a->precise = 1;
-	} else if (!strcmp(arg, "--no-precise")) {
-		a->precise = 0;
-	} else if (!strcmp(arg, "--random-data")) {
-		a->spec.random_data = true;
-	} else if (!strcmp(arg, "--readonly")) {
+	return fail(why, len, "unexpected argument '%s': bonnie++ takes flags only (a -f size must be "
+		    "attached, as in -f4)", word);
+}
+
+/* bonnie++ 2.00a's getopt string is "bc:d:f::g:l:m:n:p:qr:s:u:x:y:z:Z:D"
+ * (its undocumented -l is not iobench's); -h is iobench's. The letters are described in
+ * the usage text; the long options beyond bonnie++ are listed, and
+ * -h/--help is the shared row. */
+#define LETTER(c, arg) { NULL, c, arg, CMDOPT_CALL, 0, letter, 0, NULL, NULL }
+const struct cmdopt bonnie_rows[] = {
+	LETTER('b', CMDOPT_NOARG),
+	LETTER('c', CMDOPT_REQARG),
+	LETTER('d', CMDOPT_REQARG),
+	LETTER('f', CMDOPT_OPTARG),
+	LETTER('g', CMDOPT_REQARG),
+	LETTER('m', CMDOPT_REQARG),
+	LETTER('n', CMDOPT_REQARG),
+	LETTER('p', CMDOPT_REQARG),
+	LETTER('q', CMDOPT_NOARG),
+	LETTER('r', CMDOPT_REQARG),
+	LETTER('s', CMDOPT_REQARG),
+	LETTER('u', CMDOPT_REQARG),
+	LETTER('x', CMDOPT_REQARG),
+	LETTER('y', CMDOPT_REQARG),
+	LETTER('z', CMDOPT_REQARG),
+	LETTER('Z', CMDOPT_REQARG),
+	LETTER('D', CMDOPT_NOARG),
+	{ "precise", 0, CMDOPT_NOARG, CMDOPT_CALL, 0, set_precise, 0, NULL,
+	  "repeat any phase shorter than half a second until it lasts that long, so no "
+	  "figure is +++++ "
+	  "(the default, in every format)" },
+	{ "no-precise", 0, CMDOPT_NOARG, CMDOPT_CALL, 0, set_precise, 0, NULL,
+	  "run each phase once and print +++++ for one under 0.5 s, as bonnie++ 2.00a does" },
+	{ "random-data", 0, CMDOPT_NOARG, CMDOPT_TRUE, offsetof(struct bonnie_args, spec.random_data),
+	  NULL, 0, NULL, "write incompressible data instead of bonnie++'s zeros" },
+	CMDOPT_END,
+};
+
+/* The shared options into the spec: --output-format, the guard's. */
+static int apply_common(struct bonnie_args *a, char *why, size_t len)
+{
+	const struct cmd_common *c = &a->common;
+	const char *v = c->output_format;
+	if (!v || !strcmp(v, "normal") || !strcmp(v, "text"))
+		a->output = BONNIE_OUT_NORMAL;
+	else if (!strcmp(v, "json"))
+		a->output = BONNIE_OUT_JSON;
+	else
+		return fail(why, len, "unknown --output-format '%s': use normal or json", v);
+	a->spec.guard.devices = c->allow_destroy.v;
+	a->spec.guard.nr_devices = c->allow_destroy.n;
+	if (c->readonly)
 		a->spec.guard.readonly_by = "--readonly";
-	} else if (long_val(arg, "--output-format", &v)) {
-		if (!strcmp(v, "normal") || !strcmp(v, "text"))
-			a->output = BONNIE_OUT_NORMAL;
-		else if (!strcmp(v, "json"))
-			a->output = BONNIE_OUT_JSON;
-		else
-			return fail(why, len, "unknown --output-format '%s': use normal or json", v);
-	} else if (!strcmp(arg, "--allow-destroy") || long_val(arg, "--allow-destroy", &v)) {
-		if (!strcmp(arg, "--allow-destroy")) {
-			if (*i + 1 >= argc)
-				return fail(why, len, "--allow-destroy needs a DEVICE");
-			v = argv[++*i];
-		}
-		if (!*v)
-			return fail(why, len, "--allow-destroy needs a DEVICE");
-		a->allow[a->nr_allow++] = v;
-	} else {
-		return fail(why, len, "unknown option '%s' for 'iobench bonnie'; see 'iobench help bonnie'",
-			    arg);
-	}
 	return 0;
 }
 
@@ -318,8 +341,8 @@ static void default_size(struct bonnie_args *a)
 	struct bonnie_spec *s = &a->spec;
 	if (!a->ram_given) {
 		uint64_t ram = sys_mem_bytes();
-		if (a->env.memory_limit && (!ram || a->env.memory_limit < ram))
-			ram = a->env.memory_limit;
+		if (a->common.env.memory_limit && (!ram || a->common.env.memory_limit < ram))
+			ram = a->common.env.memory_limit;
 		s->ram_mb = ram / MIB;
 	}
 	if (!a->size_given && s->ram_mb) {
@@ -338,42 +361,20 @@ int bonnie_args_parse(int argc, char **argv, struct bonnie_args *a, char *why, s
 {
 	memset(a, 0, sizeof(*a));
 	bonnie_spec_init(&a->spec);
-	envwatch_opts_init(&a->env);
+	cmd_common_init(&a->common);
 	a->precise = -1;
-	a->allow = xcalloc((size_t)argc + 1, sizeof(*a->allow));
-	a->spec.guard.devices = a->allow;
-	for (int i = 1; i < argc; i++) {
-		const char *arg = argv[i];
-		int rc;
-		if (!strncmp(arg, "--", 2) && arg[2]) {
-			rc = apply_long(a, argc, argv, &i, why, len);
-			a->spec.guard.nr_devices = a->nr_allow;
-			if (rc < 0)
-				return rc;
-			continue;
-		}
-		if (arg[0] != '-' || !arg[1])
-			return fail(why, len, "unexpected argument '%s': bonnie++ takes flags only "
-				    "(a -f size must be attached, as in -f4)", arg);
-		for (const char *p = arg + 1; *p; p++) {
-			const char *v = NULL;
-			if (*p == 'f') {
-				v = p[1] ? p + 1 : NULL;
-			} else if (takes_value(*p)) {
-				if (p[1])
-					v = p + 1;
-				else if (i + 1 < argc)
-					v = argv[++i];
-				else
-					return fail(why, len, "-%c needs a value", *p);
-			}
-			rc = apply_letter(a, *p, v, why, len);
-			if (rc < 0)
-				return rc;
-			if (v)
-				break;
-		}
+	struct cmdopt_parser p;
+	command_parser(&p, &cmd_bonnie, a, &a->common);
+	p.operand = unexpected;
+	int rc = cmdopt_parse(&p, argc, argv, why, len);
+	if (rc < 0)
+		return rc;
+	if (rc == CMDOPT_HELP_ASKED) {
+		a->help = true; /* the rest is not read */
+		return 0;
 	}
+	if ((rc = apply_common(a, why, len)) < 0)
+		return rc;
 	if (a->sem_procs && a->sync != BONNIE_SYNC_NONE)
 		return fail(why, len, "-p makes the semaphores and -y uses them: give one of them");
 	default_size(a);
@@ -384,6 +385,6 @@ void bonnie_args_release(struct bonnie_args *a)
 {
 	free(a->user);
 	free(a->group);
-	free(a->allow);
+	cmd_common_release(&a->common);
 	memset(a, 0, sizeof(*a));
 }

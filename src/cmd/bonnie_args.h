@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "cmd/envwatch.h"
+#include "cmd/common_opts.h"
 #include "workload/bonnie.h"
 
 enum bonnie_output {
@@ -41,15 +41,18 @@ struct bonnie_args {
 	int precise;             /* --precise 1, --no-precise 0, -1 unset */
 	enum bonnie_output output;
 	bool help;               /* -h/--help */
-	const char **allow;      /* --allow-destroy values (owned array) */
-	size_t nr_allow;
-	struct envwatch_opts env; /* --monitor-interval, --no-monitor, --warn-slab */
+	struct cmd_common common; /* --output-format, --allow-destroy, --readonly and
+				     the watch's flags (env) */
 };
 
-/* Fill *a from argv[1..argc-1] (argv[0] is the command name). The spec
- * starts from bonnie_spec_init(). Returns 0, or -EINVAL with a one-line
- * message naming the bad flag or value in why. Release with
- * bonnie_args_release() in both cases. */
+/* The letters and long options, for cmd_bonnie's descriptor. */
+extern const struct cmdopt bonnie_rows[];
+
+/* Fill *a from argv[1..argc-1] (argv[0] is the command name) with
+ * cmd_bonnie's rows. The spec starts from bonnie_spec_init(). Returns 0
+ * (with a->help set when -h/--help was met: what follows is not read),
+ * or -EINVAL with a one-line message naming the bad flag or value in why.
+ * Release with bonnie_args_release() in both cases. */
 int bonnie_args_parse(int argc, char **argv, struct bonnie_args *a, char *why, size_t whylen);
 void bonnie_args_release(struct bonnie_args *a);
 

@@ -15,10 +15,8 @@
 #include <unistd.h>
 
 #include "sys/devres.h"
-#include "sys/memcg.h"
 #include "util/error.h"
 #include "util/timeutil.h"
-#include "util/units.h"
 #include "util/xmalloc.h"
 #include "workload/anomaly.h"
 
@@ -26,51 +24,6 @@ void envwatch_opts_init(struct envwatch_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->warn_slab_bytes = ANOMALY_DEFAULT_SLAB_BYTES;
-}
-
-int envwatch_parse_flag(struct envwatch_opts *o, const char *arg, char *whybuf, size_t whylen)
-{
-	const char *why = NULL;
-	if (!strcmp(arg, "--no-monitor")) {
-		o->no_monitor = true;
-		return 1;
-	}
-	if (!strncmp(arg, "--monitor-interval=", 19)) {
-		double s;
-		if (parse_double(arg + 19, &s, &why) < 0 || !(s >= 0.01 && s <= 3600)) {
-			snprintf(whybuf, whylen,
-				 "bad --monitor-interval '%s': give seconds from 0.01 to 3600", arg + 19);
-			return -EINVAL;
-		}
-		o->interval_ns = (uint64_t)(s * 1e9);
-		return 1;
-	}
-	if (!strncmp(arg, "--warn-slab=", 12)) {
-		uint64_t v;
-		if (parse_size(arg + 12, 1024, &v, &why) < 0) {
-			snprintf(whybuf, whylen, "bad --warn-slab '%s': %s", arg + 12,
-				 why ? why : "not a size");
-			return -EINVAL;
-		}
-		o->warn_slab_bytes = v;
-		return 1;
-	}
-	if (!strncmp(arg, "--memory-limit=", 15)) {
-		uint64_t v;
-		if (parse_size(arg + 15, 1024, &v, &why) < 0) {
-			snprintf(whybuf, whylen, "bad --memory-limit '%s': %s", arg + 15,
-				 why ? why : "not a size");
-			return -EINVAL;
-		}
-		if (v < MEMCG_MIN_LIMIT) {
-			snprintf(whybuf, whylen, "--memory-limit '%s' is below 16m: iobench itself "
-				 "needs that much", arg + 15);
-			return -EINVAL;
-		}
-		o->memory_limit = v;
-		return 1;
-	}
-	return 0;
 }
 
 /* The device number of the filesystem holding path (its nearest existing

@@ -5,9 +5,10 @@
  * processes' storage I/O, and hand it all over as a struct run_env for the
  * anomaly checks and the reporters; the same per window of the workload
  * (a run's stonewall batches) when the command marks them; and note what
- * could not be watched. Also the command-line flags that tune it:
- * --monitor-interval=SEC, --no-monitor, --warn-slab=SIZE, and
- * --memory-limit=SIZE (the workload's memory cgroup: cmd/memlimit.h).
+ * could not be watched. struct envwatch_opts holds what the command-line
+ * flags that tune it ask (--monitor-interval=SEC, --no-monitor,
+ * --warn-slab=SIZE, --memory-limit=SIZE: their rows are cmd/common_opts.c's;
+ * the memory cgroup is cmd/memlimit.h's).
  */
 #ifndef IOBENCH_CMD_ENVWATCH_H
 #define IOBENCH_CMD_ENVWATCH_H
@@ -31,25 +32,7 @@ struct envwatch_opts {
 				   that stays root (sys/procio_sampler.h) */
 };
 
-/* Usage lines for the flags, to paste into a command's usage text. */
-#define ENVWATCH_USAGE \
-	"  --monitor-interval=SEC  sample /proc every SEC seconds while the workload\n" \
-	"                       runs (default 1; fractions allowed)\n" \
-	"  --no-monitor         do not sample (no monitor summary, fewer warnings)\n" \
-	"  --warn-slab=SIZE     warn when the buffer_head slab grows by more than SIZE\n" \
-	"                       during the run (default 256m)\n" \
-	"  --memory-limit=SIZE  run the workload in a memory cgroup made for it and\n" \
-	"                       limited to SIZE (at least 16m; cgroup v2, else v1),\n" \
-	"                       so its page cache cannot hold more than SIZE and a\n" \
-	"                       file larger than SIZE is read from the device however\n" \
-	"                       much RAM the machine has; the cgroup is removed\n" \
-	"                       afterwards. Needs write access to the memory cgroup\n" \
-	"                       (root); refused where none can be made\n"
-
 void envwatch_opts_init(struct envwatch_opts *o);
-/* If arg is one of the flags, apply it and return 1; 0 if it is not one;
- * -EINVAL with a one-line message naming the value in why if it is bad. */
-int envwatch_parse_flag(struct envwatch_opts *o, const char *arg, char *why, size_t whylen);
 
 struct envwatch {
 	struct run_env *env;

@@ -23,38 +23,54 @@ static void print_overview(FILE *out)
 		     "lists every job option; 'iobench help man' prints the man page.\n");
 }
 
-static int run_help(int argc, char **argv)
+static int topic(void *arg, const char *word, char *why, size_t len)
 {
-	if (argc < 2) {
-		print_overview(stdout);
-		return 0;
-	}
-	if (argc > 2) {
-		error("'iobench help' takes one topic, not '%s' after '%s'; see 'iobench help'",
-		      argv[2], argv[1]);
-		return 1;
-	}
-	if (!strcmp(argv[1], "options")) {
-		options_print_help(stdout);
-		return 0;
-	}
-	if (!strcmp(argv[1], "man")) {
-		manpage_write(stdout);
-		return 0;
-	}
-	const struct command *c = command_find(argv[1]);
-	if (!c) {
-		error("no help for '%s': not a command", argv[1]);
-		print_overview(stderr);
-		return 1;
-	}
-	fputs(c->usage, stdout);
+	cmdopt_list_add(arg, word);
 	return 0;
+}
+
+static int run_help(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	struct cmdopt_list topics = { 0 };
+	struct cmdopt_parser p;
+	command_parser(&p, ctx->cmd, NULL, NULL);
+	p.operand = topic;
+	p.operand_arg = &topics;
+	int rc = command_parse(ctx, &p, argc, argv, NULL), status = 1;
+	if (rc) {
+		status = rc > 0 ? 0 : 1;
+	} else if (!topics.n) {
+		print_overview(stdout);
+		status = 0;
+	} else if (topics.n > 1) {
+		error("'iobench help' takes one topic, not '%s' after '%s'; see 'iobench help'",
+		      topics.v[1], topics.v[0]);
+	} else if (!strcmp(topics.v[0], "options")) {
+		options_print_help(stdout);
+		status = 0;
+	} else if (!strcmp(topics.v[0], "man")) {
+		manpage_write(stdout);
+		status = 0;
+	} else {
+		const struct command *c = command_find(topics.v[0]);
+		if (!c) {
+			error("no help for '%s': not a command", topics.v[0]);
+			print_overview(stderr);
+		} else {
+			command_print_usage(c, stdout);
+			status = 0;
+		}
+	}
+	cmdopt_list_release(&topics);
+	return status;
 }
 
 const struct command cmd_help = {
 	.name = "help",
 	.summary = "show commands, a command's usage, the job options or the man page",
-	.usage = "usage: iobench help [COMMAND | options | man]\n",
+	.usage = "usage: iobench help [COMMAND | options | man]\n"
+		 "\n"
+		 "options:\n",
+	.common = COMMON_HELP,
 	.run = run_help,
 };

@@ -5,6 +5,7 @@
  */
 #include "cmd/manpage.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd/command.h"
@@ -47,7 +48,15 @@ void manpage_write(FILE *out)
 		fprintf(out, ".TP\n.B %s\n", c->name);
 		troff_text(out, c->summary);
 		fputs(".\n.nf\n", out);
-		troff_text(out, c->usage);
+		char *usage = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&usage, &len);
+		if (m) {
+			command_print_usage(c, m);
+			fclose(m);
+			troff_text(out, usage);
+		}
+		free(usage);
 		fputs(".fi\n", out);
 	}
 	fputs(".SH JOB OPTIONS\n"

@@ -10,10 +10,10 @@
 #include "cmd/command.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -27,72 +27,64 @@
 #include "util/units.h"
 #include "util/xmalloc.h"
 
-#define MONITOR_USAGE \
-	"usage: iobench monitor [DEV...] [-i SEC] [-c COUNT] [--json]\n" \
-	"\n" \
-	"Show what the system does every SEC seconds: a vmstat line (processes,\n" \
-	"memory, swap, block I/O, interrupts, CPU) and an iostat -x table of the\n" \
-	"devices, computed with sysstat's and procps' formulas. With no DEV, every\n" \
-	"whole disk that has done I/O; DEV is a name as in /proc/diskstats (sda,\n" \
-	"loop3, dm-0) or a device path (/dev/sda, /dev/mapper/vg-lv).\n" \
-	"\n" \
-	"  -i, --interval SEC  seconds between reports (default 1, fractions allowed)\n" \
-	"  -c, --count COUNT   stop after COUNT reports (default: until interrupted)\n" \
-	"      --json          one JSON object per line and interval\n"
+static const char monitor_usage[] =
+	"usage: iobench monitor [DEV...] [-i SEC] [-c COUNT] [--json]\n"
+	"\n"
+	"Show what the system does every SEC seconds: a vmstat line (processes,\n"
+	"memory, swap, block I/O, interrupts, CPU) and an iostat -x table of the\n"
+	"devices, computed with sysstat's and procps' formulas. With no DEV, every\n"
+	"whole disk that has done I/O; DEV is a name as in /proc/diskstats (sda,\n"
+	"loop3, dm-0) or a device path (/dev/sda, /dev/mapper/vg-lv).\n"
+	"\n"
+	"options:\n";
 
 struct monitor_opts {
 	uint64_t interval_ns;
 	uint64_t count; /* 0: until interrupted */
 	bool json;
+	struct cmdopt_list devs;
 };
 
-/* 0, 1 when --help was printed, or -EINVAL after an error message. */
-static int parse_args(int argc, char **argv, struct monitor_opts *o, int *first_dev)
+static int set_interval(void *dest, const struct cmdopt *r, const char *v, char *why, size_t len)
 {
-	static const struct option longopts[] = {
-		{ "interval", required_argument, NULL, 'i' },
-		{ "count", required_argument, NULL, 'c' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
-
-	o->interval_ns = MONITOR_DEFAULT_INTERVAL_NS;
-	o->count = 0;
-	o->json = false;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:c:h", longopts, NULL)) != -1) {
-		double sec;
-		uint64_t n;
-		switch (c) {
-		case 'i':
-			if (parse_double(optarg, &sec, NULL) || !(sec > 0) || sec > 86400 ||
-			    sec * 1e9 < 1e6)
-				return error("invalid interval '%s' (seconds, at least 0.001)", optarg);
-			o->interval_ns = (uint64_t)llround(sec * 1e9);
-			break;
-		case 'c':
-			if (parse_uint(optarg, 1000, &n, NULL) || n == 0)
-				return error("invalid count '%s' (a positive whole number)", optarg);
-			o->count = n;
-			break;
-		case 'j':
-			o->json = true;
-			break;
-		case 'h':
-			fputs(MONITOR_USAGE, stdout);
-			return 1;
-		case ':':
-			return error("option '%s' needs a value", argv[optind - 1]);
-		default:
-			return error("unknown option '%s'; see 'iobench help monitor'", argv[optind - 1]);
-		}
+	struct monitor_opts *o = dest;
+	double sec;
+	if (parse_double(v, &sec, NULL) || !(sec > 0) || sec > 86400 || sec * 1e9 < 1e6) {
+		snprintf(why, len, "invalid interval '%s' (seconds, at least 0.001)", v);
+		return -EINVAL;
 	}
-	*first_dev = optind;
+	o->interval_ns = (uint64_t)llround(sec * 1e9);
 	return 0;
 }
+
+static int set_count(void *dest, const struct cmdopt *r, const char *v, char *why, size_t len)
+{
+	struct monitor_opts *o = dest;
+	uint64_t n;
+	if (parse_uint(v, 1000, &n, NULL) || n == 0) {
+		snprintf(why, len, "invalid count '%s' (a positive whole number)", v);
+		return -EINVAL;
+	}
+	o->count = n;
+	return 0;
+}
+
+static int add_dev(void *arg, const char *word, char *why, size_t len)
+{
+	struct monitor_opts *o = arg;
+	cmdopt_list_add(&o->devs, word);
+	return 0;
+}
+
+static const struct cmdopt monitor_rows[] = {
+	{ "interval", 'i', CMDOPT_REQARG, CMDOPT_CALL, 0, set_interval, 0, "SEC",
+	  "seconds between reports (default 1, fractions allowed)" },
+	{ "count", 'c', CMDOPT_REQARG, CMDOPT_CALL, 0, set_count, 0, "COUNT",
+	  "stop after COUNT reports (default: until interrupted)" },
+	{ "json", 0, CMDOPT_NOARG, CMDOPT_TRUE, offsetof(struct monitor_opts, json), NULL, 0, NULL,
+	  "one JSON object per line and interval" },
+	CMDOPT_END,
+};
 
 /* Print one interval with the stop signals held off, so a signal cannot cut
  * a line in half; the flag they set is seen right after. */
@@ -167,25 +159,33 @@ out:
 	return ret ? 1 : 0;
 }
 
-static int run_monitor(int argc, char **argv)
+static int run_monitor(struct cmd_ctx *ctx, int argc, char **argv)
 {
-	struct monitor_opts o;
+	struct monitor_opts o = { .interval_ns = MONITOR_DEFAULT_INTERVAL_NS };
 	struct monitor_probe p;
-	int first = 1, ret;
-
-	ret = parse_args(argc, argv, &o, &first);
-	if (ret)
+	struct cmdopt_parser cp;
+	command_parser(&cp, ctx->cmd, &o, NULL);
+	cp.operand = add_dev;
+	cp.operand_arg = &o;
+	int ret = command_parse(ctx, &cp, argc, argv, NULL);
+	if (ret) {
+		cmdopt_list_release(&o.devs);
 		return ret > 0 ? 0 : 1;
-	if (monitor_probe_open(&p, (const char *const *)argv + first, (unsigned)(argc - first)))
-		return 1;
-	ret = watch(&p, &o);
-	monitor_probe_close(&p);
+	}
+	ret = 1;
+	if (monitor_probe_open(&p, o.devs.v, (unsigned)o.devs.n) == 0) {
+		ret = watch(&p, &o);
+		monitor_probe_close(&p);
+	}
+	cmdopt_list_release(&o.devs);
 	return ret;
 }
 
 const struct command cmd_monitor = {
 	.name = "monitor",
 	.summary = "watch the system live, like iostat -x and vmstat side by side",
-	.usage = MONITOR_USAGE,
+	.usage = monitor_usage,
+	.opts = monitor_rows,
+	.common = COMMON_HELP,
 	.run = run_monitor,
 };

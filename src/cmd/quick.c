@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,8 +67,44 @@ static const char quick_usage[] =
 	"per second (hdparm's MB are MiB). Several paths must all be block devices;\n"
 	"other formats than the table take one device.\n"
 	"\n"
-	"options:\n"
-	ENVWATCH_USAGE;
+	"options:\n";
+
+/* The command line beyond the shared options. */
+struct quick_cmdline {
+	struct quick_opts o;
+	struct cmdopt_list paths;
+	size_t nbdev; /* how many of the paths are block devices */
+};
+
+#define QOFF(f) offsetof(struct quick_cmdline, o.f)
+
+static const struct cmdopt quick_rows[] = {
+	{ "size", 0, CMDOPT_REQARG, CMDOPT_STRING, QOFF(size), NULL, 0, "SIZE",
+	  "the test file, or the region of each device (default 1g)" },
+	{ "runtime", 0, CMDOPT_REQARG, CMDOPT_STRING, QOFF(runtime), NULL, 0, "TIME",
+	  "how long each test runs (default 5s)" },
+	{ "engine", 0, CMDOPT_REQARG, CMDOPT_STRING, QOFF(engine), NULL, 0, "NAME",
+	  "the I/O engine (default io_uring)" },
+	{ "no-flush", 0, CMDOPT_NOARG, CMDOPT_FALSE, QOFF(flush), NULL, 0, NULL,
+	  "leave the closing fsync out of the write figures" },
+	CMDOPT_END,
+};
+
+static const struct cmdopt_help quick_help_for[] = {
+	{ "output-format", "table (the default), or a report of 'iobench run': normal, json, "
+			   "json+ or terse" },
+	{ "allow-destroy", "write to DEVICE too (its SEQ1M and RND4K write rows), destroying "
+			   "its data (repeatable; one device each)" },
+	{ NULL, NULL },
+};
+
+static int add_path(void *arg, const char *word, char *why, size_t len)
+{
+	struct quick_cmdline *q = arg;
+	cmdopt_list_add(&q->paths, word);
+	q->nbdev += devres_is_block_device(word) == 1;
+	return 0;
+}
 
 struct quick_test {
 	const char *label;
@@ -230,62 +267,44 @@ static int quick_dir(const char *dir, const struct quick_opts *o, struct runner_
 	return status;
 }
 
-static int run_quick(int argc, char **argv)
+static int run_quick(struct cmd_ctx *ctx, int argc, char **argv)
 {
-	struct quick_opts o = { .size = "1g", .runtime = "5s", .engine = "io_uring", .flush = true };
-	const char *fmt = "table";
+	struct quick_cmdline q = {
+		.o = { .size = "1g", .runtime = "5s", .engine = "io_uring", .flush = true },
+	};
+	struct quick_opts *o = &q.o;
+	struct cmd_common common;
+	cmd_common_init(&common);
 	struct runner_args ra;
 	runner_args_init(&ra);
-	const char **paths = xcalloc((size_t)argc + 1, sizeof(*paths));
-	const char **allow = xcalloc((size_t)argc + 1, sizeof(*allow));
-	size_t np = 0, na = 0, nbdev = 0;
 	int rc, status = 1;
 	char why[512];
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			fputs(quick_usage, stdout);
-			status = 0;
-			goto out;
-		} else if (!strncmp(a, "--size=", 7)) {
-			o.size = a + 7;
-		} else if (!strncmp(a, "--runtime=", 10)) {
-			o.runtime = a + 10;
-		} else if (!strncmp(a, "--engine=", 9)) {
-			o.engine = a + 9;
-		} else if (!strncmp(a, "--output-format=", 16)) {
-			fmt = a + 16;
-		} else if (!strcmp(a, "--no-flush")) {
-			o.flush = false;
-		} else if (!strncmp(a, "--allow-destroy=", 16) && a[16]) {
-			allow[na++] = a + 16;
-		} else if ((rc = envwatch_parse_flag(&ra.env, a, why, sizeof(why))) != 0) {
-			if (rc < 0) {
-				error("%s", why);
-				goto out;
-			}
-		} else if (a[0] == '-') {
-			error("unknown flag '%s' for 'iobench quick'; see 'iobench help quick'", a);
-			goto out;
-		} else {
-			paths[np++] = a;
-			nbdev += devres_is_block_device(a) == 1;
-		}
+	struct cmdopt_parser p;
+	command_parser(&p, ctx->cmd, &q, &common);
+	p.operand = add_path;
+	p.operand_arg = &q;
+	if ((rc = command_parse(ctx, &p, argc, argv, &common)) != 0) {
+		status = rc > 0 ? 0 : 1;
+		goto out;
 	}
+	ra.env = common.env;
+	const char **paths = q.paths.v;
+	size_t np = q.paths.n, nbdev = q.nbdev, na = common.allow_destroy.n;
+	const char *fmt = common.output_format ? common.output_format : "table";
 	const char *bad;
 	int badlen;
-	if (strcmp(fmt, "table") && report_formats_parse(fmt, &o.formats, &bad, &badlen) < 0) {
+	if (strcmp(fmt, "table") && report_formats_parse(fmt, &o->formats, &bad, &badlen) < 0) {
 		error("unknown output format '%.*s' in --output-format=%s: use table, json, json+, "
 		      "terse or normal", badlen, bad, fmt);
 		goto out;
 	}
-	o.allow = (struct devguard_allow){ .devices = allow, .nr_devices = na };
-	if (devguard_allow_validate(&o.allow, why, sizeof(why)) < 0) {
+	o->allow = (struct devguard_allow){ .devices = common.allow_destroy.v, .nr_devices = na };
+	if (devguard_allow_validate(&o->allow, why, sizeof(why)) < 0) {
 		error("%s", why);
 		goto out;
 	}
 	if (np && nbdev == np) {
-		status = quick_devices(paths, np, &o, &ra);
+		status = quick_devices(paths, np, o, &ra);
 		goto out;
 	}
 	if (np > 1 && !nbdev) {
@@ -304,10 +323,10 @@ static int run_quick(int argc, char **argv)
 		      "writes only its own test file");
 		goto out;
 	}
-	status = quick_dir(np ? paths[0] : ".", &o, &ra);
+	status = quick_dir(np ? paths[0] : ".", o, &ra);
 out:
-	free(paths);
-	free(allow);
+	cmdopt_list_release(&q.paths);
+	cmd_common_release(&common);
 	return status;
 }
 
@@ -315,5 +334,9 @@ const struct command cmd_quick = {
 	.name = "quick",
 	.summary = "a one-minute CrystalDiskMark-like table for a directory or block devices",
 	.usage = quick_usage,
+	.opts = quick_rows,
+	.common = COMMON_OUTPUT_FORMAT | COMMON_ALLOW_DESTROY | COMMON_HELP,
+	.help_for = quick_help_for,
+	.flags = CMD_WATCHES_ENV,
 	.run = run_quick,
 };

@@ -1,7 +1,7 @@
 /*
  * Signal handlers for signals.h. The flag, the signal number and when it
- * came are the only mutable globals in iobench: a signal handler can reach
- * nothing else.
+ * came are, with the error capture pointer (util/error.h), the only mutable
+ * globals in iobench: a signal handler can reach nothing else.
  */
 #include "cmd/signals.h"
 

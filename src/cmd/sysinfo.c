@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -25,34 +26,48 @@ static const char sysinfo_usage[] =
 	"and the device chain under PATH (default .): its filesystem with mount\n"
 	"options and geometry (XFS, ext2/3/4, btrfs), the partitions and disks\n"
 	"below it, loop devices' backing files, btrfs members, md and dm slaves,\n"
-	"and each block device's facts and queue tunables. --json prints the\n"
-	"same as one JSON object (the one run, quick and bonnie store).\n";
+	"and each block device's facts and queue tunables.\n"
+	"\n"
+	"options:\n";
 
-static int run_sysinfo(int argc, char **argv)
+struct sysinfo_opts {
+	const char *path;
+	bool json;
+};
+
+static const struct cmdopt sysinfo_rows[] = {
+	{ "json", 0, CMDOPT_NOARG, CMDOPT_TRUE, offsetof(struct sysinfo_opts, json), NULL, 0, NULL,
+	  "print the same as one JSON object (the one run, quick and bonnie store)" },
+	CMDOPT_END,
+};
+
+static int one_path(void *arg, const char *word, char *why, size_t len)
 {
-	const char *path = NULL;
-	bool json = false;
+	struct sysinfo_opts *o = arg;
+	if (o->path) {
+		snprintf(why, len, "sysinfo: one path only, not '%s' and '%s'", o->path, word);
+		return -EINVAL;
+	}
+	o->path = word;
+	return 0;
+}
+
+static int run_sysinfo(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	struct sysinfo_opts o = { NULL, false };
 	struct sysinfo si;
 	struct stat st;
 	int ret;
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json")) {
-			json = true;
-		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			fputs(sysinfo_usage, stdout);
-			return 0;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			error("sysinfo: unknown option '%s'", argv[i]);
-			fputs(sysinfo_usage, stderr);
-			return 1;
-		} else if (path) {
-			error("sysinfo: one path only, not '%s' and '%s'", path, argv[i]);
-			return 1;
-		} else {
-			path = argv[i];
-		}
-	}
+	struct cmdopt_parser p;
+	command_parser(&p, ctx->cmd, &o, NULL);
+	p.operand = one_path;
+	p.operand_arg = &o;
+	ret = command_parse(ctx, &p, argc, argv, NULL);
+	if (ret)
+		return ret > 0 ? 0 : 1;
+	const char *path = o.path;
+	bool json = o.json;
 	if (!path)
 		path = ".";
 	if (stat(path, &st)) {
@@ -87,5 +102,7 @@ const struct command cmd_sysinfo = {
 	.name = "sysinfo",
 	.summary = "show the host and the device chain, tunables and geometry under a path",
 	.usage = sysinfo_usage,
+	.opts = sysinfo_rows,
+	.common = COMMON_HELP,
 	.run = run_sysinfo,
 };

@@ -28,6 +28,7 @@
  */
 #include "engines/engine.h"
 #include "engines/engines_list.h"
+#include "util/assert.h"
 #include "util/rand.h"
 #include "util/timeutil.h"
 #include "util/xmalloc.h"
@@ -281,6 +282,7 @@ static int faulty_reap(struct engine_ctx *ctx, unsigned min, unsigned max,
 
 	while (got < max && f->failed_head < f->failed_tail) {
 		struct io_unit *u = f->failed[f->failed_head++];
+		IOB_ASSERT(u->index < f->nr_marks); /* marked when it was queued */
 		delay |= f->marks[u->index] & FU_DELAY;
 		f->marks[u->index] = 0;
 		done[got++] = u;

@@ -18,6 +18,7 @@
 #include "engines/engine.h"
 #include "engines/fileio.h"
 #include "util/error.h"
+#include "util/assert.h"
 #include "util/xmalloc.h"
 #include "workload/jobspec.h"
 
@@ -258,6 +259,7 @@ static bool buf_registered(const struct uring_priv *p, const struct io_unit *u)
 
 static void prep_vectored(struct uring_priv *p, struct io_uring_sqe *sqe, int fd, struct io_unit *u)
 {
+	IOB_ASSERT(p->nr_free_vec > 0); /* one iovec per slot, and a slot is free */
 	struct iovec *v = &p->vec[p->free_vec[--p->nr_free_vec]];
 
 	v->iov_base = u->buf;
@@ -316,6 +318,7 @@ static int uring_queue(struct engine_ctx *ctx, struct io_unit *u)
 		sqe->flags |= IOSQE_FIXED_FILE;
 	io_uring_sqe_set_data(sqe, u);
 	p->queued++;
+	IOB_ASSERT(p->queued + p->inflight <= p->depth);
 	return ENGINE_Q_QUEUED;
 }
 
@@ -332,6 +335,7 @@ static int submit_pending(struct uring_priv *p)
 			unsigned n = (unsigned)r > p->queued ? p->queued : (unsigned)r;
 			p->queued -= n;
 			p->inflight += n;
+			IOB_ASSERT(p->queued + p->inflight <= p->depth);
 			continue;
 		}
 		if (r == -EINTR)
@@ -368,6 +372,7 @@ static void complete_one(struct uring_priv *p, struct io_uring_cqe *cqe, struct 
 {
 	u->result = cqe->res;
 	if (u->engine_data) {
+		IOB_ASSERT(p->nr_free_vec < p->depth);
 		p->free_vec[p->nr_free_vec++] = (unsigned)((struct iovec *)u->engine_data - p->vec);
 	}
 	u->engine_data = NULL;
@@ -386,12 +391,14 @@ static unsigned take_ready(struct uring_priv *p, unsigned n, unsigned max, struc
 		unsigned got = io_uring_peek_batch_cqe(&p->ring, cqes, want);
 		for (unsigned i = 0; i < got; i++) {
 			struct io_unit *u = io_uring_cqe_get_data(cqes[i]);
+			IOB_ASSERT(u != NULL);
 			complete_one(p, cqes[i], u);
 			done[n++] = u;
 		}
 		if (!got)
 			break;
 		io_uring_cq_advance(&p->ring, got);
+		IOB_ASSERT(got <= p->inflight); /* only what was submitted completes */
 		p->inflight -= got;
 		total += got;
 		if (got < want)

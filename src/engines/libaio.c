@@ -15,6 +15,7 @@
 #include "engines/engine.h"
 #include "engines/fileio.h"
 #include "util/error.h"
+#include "util/assert.h"
 #include "util/xmalloc.h"
 #include "workload/jobspec.h"
 
@@ -87,8 +88,16 @@ static int laio_init(struct engine_ctx *ctx)
 	return 0;
 }
 
+/* Each iocb slot is free, pending or in flight (a refused unit has given
+ * its slot back). */
+static bool slots_balanced(const struct laio_priv *p)
+{
+	return p->nr_free + p->nr_pending + p->inflight == p->depth && p->nr_refused <= p->depth;
+}
+
 static void release_slot(struct laio_priv *p, struct iocb *cb)
 {
+	IOB_ASSERT(p->nr_free < p->depth && cb >= p->iocbs && cb < p->iocbs + p->depth);
 	p->free_slot[p->nr_free++] = (unsigned)(cb - p->iocbs);
 }
 
@@ -122,6 +131,7 @@ static int laio_queue(struct engine_ctx *ctx, struct io_unit *u)
 	cb->data = u;
 	u->engine_data = cb;
 	p->pending[p->nr_pending++] = cb;
+	IOB_ASSERT(slots_balanced(p) && p->nr_pending + p->inflight + p->nr_refused <= p->depth);
 	return ENGINE_Q_QUEUED;
 }
 
@@ -149,11 +159,14 @@ static int submit_pending(struct laio_priv *p)
 			u->result = r;
 			u->engine_data = NULL;
 			release_slot(p, cb);
+			IOB_ASSERT(p->nr_refused < p->depth);
 			p->refused[p->nr_refused++] = u;
 		}
 	}
+	IOB_ASSERT(done <= p->nr_pending);
 	memmove(p->pending, p->pending + done, (p->nr_pending - done) * sizeof(*p->pending));
 	p->nr_pending -= done;
+	IOB_ASSERT(slots_balanced(p));
 	return ret;
 }
 
@@ -188,6 +201,7 @@ static int laio_reap(struct engine_ctx *ctx, unsigned min, unsigned max,
 	struct laio_priv *p = ctx->priv;
 	unsigned n = 0;
 
+	IOB_ASSERT(slots_balanced(p));
 	while (p->nr_refused && n < max)
 		done[n++] = p->refused[--p->nr_refused];
 	if (p->nr_pending) {
@@ -226,6 +240,7 @@ static int laio_reap(struct engine_ctx *ctx, unsigned min, unsigned max,
 			u->engine_data = NULL;
 			done[n++] = u;
 		}
+		IOB_ASSERT((unsigned)r <= p->inflight && n <= max);
 		p->inflight -= (unsigned)r;
 		if (n >= min || (unsigned)r < want_min)
 			break;

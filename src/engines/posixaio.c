@@ -9,6 +9,7 @@
  */
 #include "engines/engine.h"
 #include "engines/fileio.h"
+#include "util/assert.h"
 #include "util/xmalloc.h"
 
 #include <aio.h>
@@ -64,6 +65,13 @@ static int paio_init(struct engine_ctx *ctx)
 	return 0;
 }
 
+/* Each slot is free or holds a started request; a refused unit holds none. */
+static bool slots_balanced(const struct paio_priv *p)
+{
+	return p->nr_free + p->inflight == p->depth && p->nr_refused <= p->depth &&
+	       p->fifo_len <= p->fifo_cap;
+}
+
 static bool still_running(const struct paio_priv *p, const struct started *e)
 {
 	return p->unit[e->slot] && p->slot_seq[e->slot] == e->seq;
@@ -81,6 +89,7 @@ static void fifo_push(struct paio_priv *p, unsigned slot)
 		p->fifo_head = 0;
 		p->fifo_len = n;
 	}
+	IOB_ASSERT(p->fifo_len < p->fifo_cap); /* at most depth run: the compaction made room */
 	p->slot_seq[slot] = ++p->next_seq;
 	p->fifo[(p->fifo_head + p->fifo_len++) % p->fifo_cap] =
 		(struct started){ .slot = slot, .seq = p->next_seq };
@@ -144,12 +153,15 @@ static int paio_queue(struct engine_ctx *ctx, struct io_unit *u)
 		if (err == EAGAIN && p->inflight)
 			return ENGINE_Q_BUSY; /* out of resources: reap first */
 		u->result = -err;
+		IOB_ASSERT(p->nr_refused < p->depth);
 		p->refused[p->nr_refused++] = u;
 		return ENGINE_Q_QUEUED;
 	}
+	IOB_ASSERT(!p->unit[slot]);
 	p->unit[slot] = u;
 	fifo_push(p, slot);
 	p->inflight++;
+	IOB_ASSERT(slots_balanced(p));
 	return ENGINE_Q_QUEUED;
 }
 
@@ -185,6 +197,7 @@ static unsigned collect(struct paio_priv *p, unsigned n, unsigned max, struct io
 		ssize_t r = aio_return(&p->cbs[s]);
 		u->result = err ? -err : r;
 		p->unit[s] = NULL;
+		IOB_ASSERT(p->inflight > 0 && p->nr_free < p->depth);
 		p->free_slot[p->nr_free++] = s;
 		p->inflight--;
 		done[n++] = u;
@@ -199,6 +212,7 @@ static int paio_reap(struct engine_ctx *ctx, unsigned min, unsigned max,
 	struct paio_priv *p = ctx->priv;
 	unsigned n = 0;
 
+	IOB_ASSERT(slots_balanced(p));
 	while (p->nr_refused && n < max)
 		done[n++] = p->refused[--p->nr_refused];
 	if (min > n + p->inflight)

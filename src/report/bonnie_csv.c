@@ -1,5 +1,5 @@
 /*
- * bonnie++'s CSV line, format 1.98, 50 fields (REFERENCE.md): empty fields
+ * bonnie++'s CSV line, format 1.98, 50 fields (as bonnie++ 2.00a writes it): empty fields
  * for skipped phases and sections, "+++++,+++" for phases under 0.5 s,
  * K/sec for the I/O tests, seeks/s with one decimal below 1000, files/s,
  * latencies as "123us"/"45ms"/"2s". Unlike bonnie++ 2.00a, field 6 holds

@@ -11,7 +11,7 @@
  * hist_percentile() picks the bucket that holds the exact order statistic, so
  * its answer is within 1/128 of the exact sample percentile; clamping to the
  * exact [min, max] can only move it closer. Values below 128 are exact.
- * Beyond the last covered power of two (2^41 ns, ~36 minutes) values share the
+ * Beyond the last covered power of two (2^41 ns, ~37 minutes) values share the
  * last bucket and the bound no longer holds, but min and max stay exact.
  *
  * Storage: bucket i lives in group i / 64 at slot i % 64 (hist.h). hist_add
@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/assert.h"
 #include "util/xmalloc.h"
 
 #define GROUP_BYTES (HIST_SUB * sizeof(uint64_t))
@@ -43,6 +44,7 @@ void hist_release(struct hist *h)
 /* The slow path of hist_add: the first value in group g. */
 static __attribute__((noinline, cold)) uint64_t *group_new(struct hist *h, unsigned g)
 {
+	IOB_ASSERT(g < HIST_NR_GROUPS && !h->groups[g]);
 	h->groups[g] = xcalloc(HIST_SUB, sizeof(uint64_t));
 	return h->groups[g];
 }
@@ -82,12 +84,18 @@ unsigned hist_index(uint64_t v)
 	if (__builtin_expect(msb > HIST_MAX_MSB, 0))
 		return HIST_NR_BUCKETS - 1;
 	unsigned shift = msb - HIST_SUB_BITS;
-	return (shift + 1) * HIST_SUB + (unsigned)((v >> shift) & (HIST_SUB - 1));
+	unsigned i = (shift + 1) * HIST_SUB + (unsigned)((v >> shift) & (HIST_SUB - 1));
+	/* v lies in bucket i: [low(i), low(i + 1)) */
+	IOB_ASSERT(i >= HIST_EXACT && i < HIST_NR_BUCKETS);
+	IOB_ASSERT(hist_bucket_low(i) <= v &&
+		   (i + 1 == HIST_NR_BUCKETS || v < hist_bucket_low(i + 1)));
+	return i;
 }
 
 void hist_add(struct hist *h, uint64_t v)
 {
 	unsigned i = hist_index(v);
+	IOB_ASSERT(i < HIST_NR_BUCKETS);
 	uint64_t *grp = h->groups[i / HIST_SUB];
 	if (__builtin_expect(grp == NULL, 0))
 		grp = group_new(h, i / HIST_SUB);
@@ -146,6 +154,7 @@ uint64_t hist_bucket_low(unsigned i)
 	if (i >= HIST_NR_BUCKETS)
 		i = HIST_NR_BUCKETS - 1;
 	unsigned shift = i / HIST_SUB - 1;
+	IOB_ASSERT(shift >= 1 && shift <= HIST_MAX_MSB - HIST_SUB_BITS);
 	uint64_t k = i % HIST_SUB;
 	return (HIST_SUB + k) << shift;
 }
@@ -176,6 +185,7 @@ uint64_t hist_percentile(const struct hist *h, double p)
 			continue; /* all zero: cannot be the first bucket to reach it */
 		for (unsigned k = 0; k < HIST_SUB; k++) {
 			cum += grp[k];
+			IOB_ASSERT(cum <= h->count); /* the buckets add up to count */
 			if (grp[k] && (long double)cum >= threshold) {
 				uint64_t v = hist_bucket_value(g * HIST_SUB + k);
 				if (v < h->min)

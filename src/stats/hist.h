@@ -3,7 +3,8 @@
  * exactly; above that each power of two is split into 64 equal buckets, so a
  * value is known to within 1/64 of its power of two and a percentile reported
  * as its bucket's midpoint is within 1/128 (0.78%) of the truth. Values past
- * the last bucket (about 2^40 ns, 18 minutes) go in it and min/max stay exact.
+ * the last covered power of two (2^41 ns, about 37 minutes) go in the last
+ * bucket and min/max stay exact.
  * Two histograms merge by adding buckets.
  *
  * Layout: the HIST_NR_BUCKETS counters are split into HIST_NR_GROUPS groups

@@ -1,6 +1,6 @@
 /*
  * The device guard: the one check every path that writes, trims or formats
- * (run, bonnie, sweep) makes before touching a file, so iobench never
+ * (run, quick, bonnie) makes before touching a file, so iobench never
  * destroys data the user did not explicitly offer.
  *
  * For a path that resolves (through symlinks such as /dev/disk/by-id/...) to

@@ -1,6 +1,7 @@
 /*
- * Implementation of the error(), warning() and die() helpers declared in
- * error.h. All output goes to stderr so that stdout stays machine-readable.
+ * Implementation of the error(), error_at(), error_errno(), warning(),
+ * note() and die() helpers and the error capture declared in error.h. All
+ * output goes to stderr so that stdout stays machine-readable.
  */
 #include "util/error.h"
 

@@ -3,7 +3,8 @@
  * and quote their subject. error() prints "iobench: error: ..." to stderr and
  * returns -EINVAL so callers can write `return error("bad 'bs' value '%s'", v)`;
  * error_errno() returns the negative errno it was given and appends its text.
- * Nothing here touches global errno. die() is for impossible states only.
+ * Nothing here touches global errno. die() is for impossible states only
+ * (and for the x*() allocators: util/xmalloc.h says which memory may die).
  * Error messages can also be captured (below) for a report to carry them.
  */
 #ifndef IOBENCH_UTIL_ERROR_H

@@ -20,18 +20,25 @@
 
 #include <errno.h>
 
+#include "util/assert.h"
 #include "util/rand.h"
 
 static inline uint64_t feistel(const struct randperm *p, uint64_t v)
 {
 	unsigned c = p->lo_bits;
+	/* the network permutes [0, 2^b): both halves' masks cover it */
+	uint64_t dom = (p->mask[0] << c) | p->mask[1];
+	IOB_ASSERT(v <= dom && p->n - 1 <= dom);
 	uint64_t half[2] = { v >> c, v & p->mask[1] };
 	for (int i = 0; i < RANDPERM_ROUNDS; i++) {
 		int dst = i & 1, src = dst ^ 1;
 		uint64_t f = ((half[src] ^ p->key[i]) * p->mul[i]) >> p->shift[dst];
 		half[dst] ^= f & p->mask[dst];
 	}
-	return (half[0] << c) | half[1];
+	IOB_ASSERT(half[0] <= p->mask[0] && half[1] <= p->mask[1]);
+	uint64_t r = (half[0] << c) | half[1];
+	IOB_ASSERT(r <= dom);
+	return r;
 }
 
 int randperm_init(struct randperm *p, uint64_t n, uint64_t seed)

@@ -1,5 +1,5 @@
 /*
- * Sleeping helpers for timeutil.h.
+ * The sleep and wall-clock helpers of timeutil.h.
  */
 #include "util/timeutil.h"
 

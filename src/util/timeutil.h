@@ -1,7 +1,8 @@
 /*
- * Time in nanoseconds from CLOCK_MONOTONIC, the one clock every measurement
- * uses (a calibrated TSC may replace it later behind the same call), plus
- * sleeping until an absolute monotonic deadline for rate control.
+ * Time in nanoseconds from CLOCK_MONOTONIC for deadlines and waits (what
+ * the measurements read is the run's calibrated clock, util/clock.h, whose
+ * readings are on the same time base), sleeping until an absolute monotonic
+ * deadline, and the wall clock for timestamps in reports.
  */
 #ifndef IOBENCH_UTIL_TIMEUTIL_H
 #define IOBENCH_UTIL_TIMEUTIL_H
@@ -22,7 +23,7 @@ static inline uint64_t now_ns(void)
 
 /* Sleep until monotonic time `deadline_ns` (returns early on a signal). */
 void sleep_until_ns(uint64_t deadline_ns);
-/* Wall-clock seconds and milliseconds since the epoch. */
+/* Wall-clock milliseconds since the epoch (CLOCK_REALTIME). */
 uint64_t wall_time_ms(void);
 
 #endif

@@ -1,7 +1,9 @@
 /*
- * The never-NULL allocation wrappers declared in xmalloc.h.
+ * The never-NULL allocation wrappers declared in xmalloc.h (which also
+ * states when to use them and when an allocation must return -ENOMEM).
  */
 #include "util/xmalloc.h"
+#include "util/assert.h"
 #include "util/error.h"
 
 #include <stdarg.h>
@@ -31,6 +33,16 @@ void *xrealloc(void *p, size_t n)
 	if (!q)
 		die("out of memory reallocating %zu bytes", n);
 	return q;
+}
+
+void *xmemalign(size_t align, size_t n)
+{
+	void *p = NULL;
+	IOB_ASSERT(align >= sizeof(void *) && (align & (align - 1)) == 0);
+	int rc = posix_memalign(&p, align, n ? n : 1);
+	if (rc)
+		die("out of memory allocating %zu bytes aligned to %zu", n, align);
+	return p;
 }
 
 char *xstrdup(const char *s)

@@ -1,7 +1,22 @@
 /*
- * Allocation wrappers that never return NULL: running out of memory while
- * setting up a benchmark is not recoverable in any useful way, so these print
- * what failed and abort. Use plain malloc where a failure must be handled.
+ * Allocation wrappers that never return NULL: they print what failed and
+ * abort (die()), for memory whose size the program bounds.
+ *
+ * The rule: which allocations may die and which must fail with -ENOMEM.
+ *  - x*() (may die): small bookkeeping whose size the program bounds or that
+ *    grows with the input's text: structs, strings, option and result
+ *    tables, per-job and per-device arrays, histogram groups, iodepth-sized
+ *    engine slots (iodepth <= 65535). Running out there means the machine
+ *    is already lost, and an abort says where.
+ *  - plain malloc/calloc/posix_memalign/mmap, returning -ENOMEM with a
+ *    message that names the size and what it was for: anything sized by
+ *    the user, that a typing slip can make absurd: I/O buffers (bs,
+ *    iodepth x bs, bonnie++'s chunk sizes, verify's read-back scratch) and
+ *    tables with one entry per file, per block or per I/O that an option
+ *    counts (nrfiles, bonnie++'s -n, verify_backlog). A benchmark asked for
+ *    too much must say so and exit 1, never abort.
+ * die() itself is for states that cannot happen (util/error.h);
+ * IOB_ASSERT (util/assert.h) states the invariants.
  */
 #ifndef IOBENCH_UTIL_XMALLOC_H
 #define IOBENCH_UTIL_XMALLOC_H
@@ -14,6 +29,10 @@ void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* n bytes aligned to align (a power of two, at least sizeof(void *)); free
+ * with free(). For aligned bookkeeping and fixed-size buffers only: an I/O
+ * buffer the user sizes uses posix_memalign and returns -ENOMEM. */
+void *xmemalign(size_t align, size_t n);
 /* Grow *arr (of *alloc elements of size sz) so index `need` fits. */
 void *xgrow(void *arr, size_t *alloc, size_t need, size_t sz);
 

@@ -18,6 +18,15 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "util/assert.h"
+
+/* Every unit is idle (on the free stack) or in flight, counted once; only
+ * the unit a caller holds between get and issue is neither. */
+static inline bool units_balanced(const struct job *j, unsigned held)
+{
+	return j->nr_free + j->inflight + held == j->nr_units && j->nr_pending <= j->inflight;
+}
+
 int async_init(struct job *j)
 {
 	j->free_units = calloc(j->nr_units, sizeof(*j->free_units));
@@ -28,6 +37,7 @@ int async_init(struct job *j)
 		j->free_units[i] = &j->units[j->nr_units - 1 - i];
 	j->nr_free = j->nr_units;
 	j->nr_pending = 0;
+	IOB_ASSERT(j->inflight == 0 && units_balanced(j, 0));
 	return 0;
 }
 
@@ -41,11 +51,15 @@ void async_release(struct job *j)
 
 struct io_unit *async_get_unit(struct job *j)
 {
-	return j->nr_free ? j->free_units[--j->nr_free] : NULL;
+	IOB_ASSERT(units_balanced(j, 0));
+	struct io_unit *u = j->nr_free ? j->free_units[--j->nr_free] : NULL;
+	IOB_ASSERT(!u || job_unit_ok(j, u));
+	return u;
 }
 
 void async_put_unit(struct job *j, struct io_unit *u)
 {
+	IOB_ASSERT(j->nr_free < j->nr_units && u->index < j->nr_units && u == &j->units[u->index]);
 	j->free_units[j->nr_free++] = u;
 }
 
@@ -53,6 +67,7 @@ void async_put_unit(struct job *j, struct io_unit *u)
 static int commit(struct job *j)
 {
 	const struct engine_ops *ops = j->eng.ops;
+	IOB_ASSERT(j->nr_pending <= j->inflight && j->inflight <= j->nr_units);
 	if (!j->nr_pending)
 		return 0;
 	if (ops->commit) {
@@ -86,17 +101,20 @@ int async_reap(struct job *j, unsigned min)
 		max = j->inflight;
 	if (min > max)
 		min = max;
+	IOB_ASSERT(min <= max && max <= j->inflight && j->inflight <= j->nr_units);
 	int n = ops->reap(&j->eng, min, max, NULL, j->done);
 	if (n < 0) {
 		job_fail(j, NULL, n);
 		return n;
 	}
+	IOB_ASSERT((unsigned)n <= max); /* done[] holds nr_units */
 	uint64_t now = job_now(j);
 	if (n)
 		j->res.iodepth_complete[iodepth_sc_bucket((unsigned)n)]++;
 	int err = 0;
 	for (int i = 0; i < n; i++) {
 		struct io_unit *u = j->done[i];
+		IOB_ASSERT(j->inflight > 0 && job_unit_ok(j, u) && u->ddir < DDIR_INVAL);
 		j->inflight--;
 		if (u->result < 0) {
 			int e = job_io_failed(j, u, (int)u->result);
@@ -119,6 +137,7 @@ static int make_room(struct job *j)
 {
 	const struct job_spec *s = j->spec;
 	unsigned depth = j->nr_units;
+	IOB_ASSERT(depth > 0 && j->inflight <= depth);
 	unsigned low = s->iodepth_low && s->iodepth_low < depth ? s->iodepth_low : depth - 1;
 	unsigned min = s->iodepth_batch_complete_min ? s->iodepth_batch_complete_min : 1;
 	while (j->inflight > low) {
@@ -135,6 +154,7 @@ int async_issue(struct job *j, struct io_unit *u)
 	const struct engine_ops *ops = j->eng.ops;
 	const struct job_spec *s = j->spec;
 	int rc;
+	IOB_ASSERT(units_balanced(j, 1) && job_unit_ok(j, u) && u->ddir < DDIR_INVAL);
 	u->start_ns = job_now(j);
 	if (ops->prep && (rc = ops->prep(&j->eng, u)) < 0) {
 		rc = job_io_failed(j, u, rc);
@@ -158,6 +178,7 @@ int async_issue(struct job *j, struct io_unit *u)
 		return rc;
 	}
 	j->inflight++;
+	IOB_ASSERT(j->inflight <= j->nr_units && j->inflight <= s->iodepth + !s->iodepth);
 	j->res.iodepth_level[iodepth_level_bucket(j->inflight)]++;
 	if (rc == ENGINE_Q_COMPLETED) {
 		/* done inside queue(): as fio, clat from the issue and no slat */
@@ -175,6 +196,7 @@ int async_issue(struct job *j, struct io_unit *u)
 		async_put_unit(j, u);
 		return 0;
 	}
+	IOB_ASSERT(j->nr_pending < j->inflight);
 	j->pending[j->nr_pending++] = u;
 	unsigned batch = s->iodepth_batch ? s->iodepth_batch : 1;
 	if (j->nr_pending >= batch || j->inflight >= j->nr_units)
@@ -188,6 +210,7 @@ int async_issue(struct job *j, struct io_unit *u)
 int async_drain(struct job *j)
 {
 	int err = 0;
+	IOB_ASSERT(units_balanced(j, 0));
 	while (j->inflight) {
 		unsigned before = j->inflight;
 		int rc = async_reap(j, 1);

@@ -1,7 +1,8 @@
 /*
  * Helpers every part of the bonnie++ runner uses (bonnie_int.h): recording
  * a copy's first error, opening the test file through the guarded open,
- * process CPU time, the phase timer and the data the bulk phases write.
+ * the aligned I/O buffers, process CPU time, the phase timer and the data
+ * the bulk phases write.
  */
 #include "workload/bonnie_int.h"
 
@@ -9,6 +10,7 @@
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 
@@ -49,6 +51,18 @@ int bon_open_iofile(struct bon_copy *c, int flags)
 	if (rc < 0)
 		return bon_failf(c, rc, c->iofile, "%s", why);
 	return g.fd;
+}
+
+unsigned char *bon_alloc_buf(struct bon_copy *c, size_t len, const char *what)
+{
+	void *p = NULL;
+	int rc = posix_memalign(&p, 4096, len ? len : 1);
+	if (rc) {
+		bon_failf(c, -rc, c->workdir, "cannot allocate %s of %zu bytes: %s", what, len,
+			  strerror(rc));
+		return NULL;
+	}
+	return p;
 }
 
 uint64_t bon_process_cpu_ns(void)

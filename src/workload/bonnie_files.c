@@ -20,9 +20,9 @@
  *            hard-links the rest to it, -2 symlinks them; -b adds fsync()
  *            of the file and then of its directory, before the close. The
  *            phase ends with a sync of the filesystem, counted in its time
- *            (bonnie++ calls sync();
- *            syncfs() on the test directory flushes the same filesystem
- *            without waiting for every other one on the machine);
+ *            (bonnie++ calls sync(); syncfs() on the test directory flushes
+ *            the same filesystem without waiting for every other one on the
+ *            machine);
  *   stat     sequential: readdir() order, directory by directory; random:
  *            every file once in a shuffled order; stat() and, when the
  *            file has data, open, read it all in file-chunk pieces, close;
@@ -56,7 +56,6 @@
 #include <unistd.h>
 
 #include "sys/guardopen.h"
-#include "util/error.h"
 #include "util/randperm.h"
 #include "util/xmalloc.h"
 
@@ -110,14 +109,25 @@ struct bon_files *bon_files_new(struct bon_copy *c, bool random)
 	 * the seed as bonnie++ 2.00a does, creates the same files. */
 	uint64_t k = c->sh->seed;
 	rng_seed(&f->rng, splitmix64(&k) ^ ((uint64_t)c->index << 1 | random));
-	f->path = xcalloc(f->n, sizeof(*f->path));
-	f->dir = xcalloc(f->n, sizeof(*f->dir));
+	/* -n sizes these (up to 2^31 files): out of memory is an error */
+	f->path = calloc(f->n, sizeof(*f->path));
+	f->dir = calloc(f->n, sizeof(*f->dir));
+	if (!f->path || !f->dir) {
+		bon_failf(c, -ENOMEM, c->workdir, "cannot allocate the names of %llu files "
+			  "(%llu bytes): %s", (unsigned long long)f->n,
+			  (unsigned long long)(f->n * (sizeof(*f->path) + sizeof(*f->dir))),
+			  strerror(ENOMEM));
+		bon_files_free(f);
+		return NULL;
+	}
 	for (uint64_t i = 0; i < f->n; i++) {
 		f->dir[i] = bon_file_dir(i, f->n, f->ndirs);
 		make_name(f, i);
 	}
-	if (posix_memalign((void **)&f->buf, 4096, c->spec->file_chunk_size))
-		die("out of memory for a %u-byte file buffer", c->spec->file_chunk_size);
+	if (!(f->buf = bon_alloc_buf(c, c->spec->file_chunk_size, "the file tests' buffer"))) {
+		bon_files_free(f);
+		return NULL;
+	}
 	bon_fill(c, f->buf, c->spec->file_chunk_size);
 	f->perm_seed = rng_next(&f->rng);
 	return f;

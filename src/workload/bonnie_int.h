@@ -38,7 +38,7 @@ struct bon_shared {
 	struct clock clk;
 	volatile sig_atomic_t *stop;
 	atomic_int abort;          /* a copy failed: the others stop too */
-	atomic_int vote;           /* bon_vote(): some copy wants another cycle */
+	atomic_int vote;           /* vote() (bonnie_copy.c): some copy wants another cycle */
 	pthread_barrier_t barrier; /* every copy starts each phase together */
 	pthread_mutex_t gate_lock; /* copies wait here until all threads exist */
 	pthread_cond_t gate_cond;
@@ -85,6 +85,11 @@ int bon_open_iofile(struct bon_copy *c, int flags);
 /* The same with a free-form message after "path: ". */
 int bon_failf(struct bon_copy *c, int err, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+
+/* A 4096-aligned buffer (O_DIRECT) of len bytes, sized by the user (-s, -n
+ * chunk sizes, one per seeker): NULL when out of memory, with the copy's
+ * error set ("WORKDIR: cannot allocate WHAT of LEN bytes: ..."), -ENOMEM. */
+unsigned char *bon_alloc_buf(struct bon_copy *c, size_t len, const char *what);
 
 /* Process CPU (user + system) in ns, getrusage(RUSAGE_SELF): bonnie++'s %CP. */
 uint64_t bon_process_cpu_ns(void);

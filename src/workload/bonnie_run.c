@@ -23,7 +23,6 @@
 
 #include "sys/devres.h"
 #include "sys/guardopen.h"
-#include "util/error.h"
 #include "util/timeutil.h"
 #include "util/xmalloc.h"
 #include "workload/bonnie_int.h"
@@ -155,7 +154,8 @@ static void aggregate(struct bonnie_result *res, struct bon_shared *sh)
 		attach_disks(&res->total.file[t], &sh->pd[BON_IO_TESTS + t]);
 }
 
-static void copy_init(struct bon_copy *c, struct bon_shared *sh, unsigned i, struct bonnie_result *res)
+/* A copy's state; false when its buffer cannot be had (its error is set). */
+static bool copy_init(struct bon_copy *c, struct bon_shared *sh, unsigned i, struct bonnie_result *res)
 {
 	const struct bonnie_spec *s = sh->spec;
 	c->sh = sh;
@@ -171,9 +171,10 @@ static void copy_init(struct bon_copy *c, struct bon_shared *sh, unsigned i, str
 	c->iofile = xasprintf("%s/%s", c->workdir, c->iofile_rel);
 	rng_seed(&c->rng, sh->seed + 0x9e3779b97f4a7c15ull * i);
 	size_t len = s->chunk_size > 4096 ? s->chunk_size : 4096;
-	if (posix_memalign((void **)&c->buf, 4096, len))
-		die("out of memory for a %zu-byte buffer", len);
+	if (!(c->buf = bon_alloc_buf(c, len, "the I/O buffer")))
+		return false;
 	bon_fill(c, c->buf, len);
+	return true;
 }
 
 static void copy_release(struct bon_copy *c)
@@ -239,10 +240,12 @@ int bonnie_run(const struct bonnie_spec *s, volatile sig_atomic_t *stop, struct 
 	pthread_mutex_init(&sh->gate_lock, NULL);
 	pthread_cond_init(&sh->gate_cond, NULL);
 	struct bon_copy *cp = xcalloc(sh->nr_copies, sizeof(*cp));
+	bool ready = true;
 	for (unsigned i = 0; i < sh->nr_copies; i++)
-		copy_init(&cp[i], sh, i, res);
+		ready &= copy_init(&cp[i], sh, i, res);
 
-	rc = run_copies(sh, cp, res);
+	/* a copy without its buffer has its error set: none runs */
+	rc = ready ? run_copies(sh, cp, res) : 0;
 	aggregate(res, sh);
 	for (unsigned i = 0; i < sh->nr_copies; i++) {
 		struct bon_copy *c = &cp[i];

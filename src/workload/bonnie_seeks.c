@@ -17,7 +17,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "util/error.h"
 #include "util/xmalloc.h"
 
 struct seeker {
@@ -107,8 +106,12 @@ int bon_seeks(struct bon_copy *c, struct bonnie_phase *p)
 		s[i].c = c;
 		s[i].next = &next;
 		rng_seed(&s[i].rng, rng_next(&c->rng));
-		if (posix_memalign((void **)&s[i].buf, 4096, buflen))
-			die("out of memory for a %zu-byte seek buffer", buflen);
+		if (!(s[i].buf = bon_alloc_buf(c, buflen, "a seeker's buffer"))) {
+			for (unsigned k = 0; k < i; k++)
+				free(s[k].buf);
+			free(s);
+			return -ENOMEM;
+		}
 		bon_fill(c, s[i].buf, buflen);
 	}
 	struct bon_timer t;

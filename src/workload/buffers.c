@@ -1,11 +1,14 @@
 /*
- * I/O unit buffers and what is written from them. Buffers are page aligned
- * (enough for O_DIRECT on every device we know), or iomem_align when larger. Contents follow fio's options: random data by default,
- * zero_buffers for zeros, buffer_compress_percentage for data that compresses
- * by about that much (refilled before every write, as fio does below 100%),
- * refill_buffers to regenerate before every write, and
- * scramble_buffers (the default) to stamp each 512-byte sector of a write with
- * its offset and a counter so deduplicating storage cannot fold the blocks.
+ * I/O unit buffers and what is written from them. The buffers are one
+ * private anonymous mapping per job, page aligned (enough for O_DIRECT on
+ * every device we know) or aligned to iomem_align when larger; a mapping
+ * that cannot be had is an error (-ENOMEM), never an abort. Contents follow
+ * fio's options: random data by default, zero_buffers for zeros,
+ * buffer_compress_percentage for data that compresses by about that much
+ * (refilled before every write, as fio does below 100%), refill_buffers to
+ * regenerate before every write, and scramble_buffers (the default) to
+ * stamp each 512-byte sector of a write with its offset and a counter so
+ * deduplicating storage cannot fold the blocks.
  */
 #include "workload/job.h"
 
@@ -15,6 +18,7 @@
 #include <sys/mman.h>
 
 #include "sys/sysmem.h"
+#include "util/assert.h"
 #include "util/error.h"
 #include "workload/verify.h"
 
@@ -90,6 +94,9 @@ int job_buffers_alloc(struct job *j)
 	j->buf_map_len = len;
 	if (page > 4096) /* iomem_align beyond the page size */
 		mem = (void *)(((uintptr_t)mem + page - 1) / page * page);
+	/* every unit's buffer is aligned and inside the mapping */
+	IOB_ASSERT((uintptr_t)mem % page == 0 && j->buf_size % page == 0 && j->buf_size >= maxbs);
+	IOB_ASSERT((char *)mem + j->buf_size * j->nr_units <= (char *)j->buf_map + len);
 	j->buf_mem = mem;
 	/* The job's generators are seeded only when its thread starts: seed
 	 * the buffer generator here so the first fill is random, not zeros. */
@@ -127,6 +134,7 @@ void job_buffers_free(struct job *j)
 void job_buffer_fill(struct job *j, struct io_unit *u)
 {
 	const struct job_spec *s = j->spec;
+	IOB_ASSERT(u->ddir == DDIR_WRITE && job_unit_ok(j, u));
 	if (__builtin_expect(j->vfy != NULL, 0)) {
 		/* verify=: headers and a payload the read-back can rebuild */
 		verify_fill_write(j, u);

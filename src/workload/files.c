@@ -48,7 +48,8 @@ static bool names_special_file(const char *name)
  * gets from a directory=a:b list (clones are spread over it round robin).
  * SECTION is the section name ([sec] or --name=), not name=: two job files
  * with the same section share their files. A single-file job whose section
- * names an existing non-regular file (a device, a directory) uses it. */
+ * names an existing non-regular file (a device, a directory) uses it.
+ * NULL when nrfiles= asks for more names than memory holds. */
 static char **file_paths(const struct job_spec *s, unsigned *n)
 {
 	char **paths;
@@ -69,13 +70,20 @@ static char **file_paths(const struct job_spec *s, unsigned *n)
 		const char *dir = nd ? dirs[s->jobnum % nd] : NULL;
 		const char *job = s->section ? s->section : s->name;
 		*n = s->nrfiles ? s->nrfiles : 1;
-		paths = xcalloc(*n + 1, sizeof(*paths));
-		if (*n == 1 && names_special_file(job))
+		/* nrfiles= sizes this (util/xmalloc.h): no abort when it is absurd */
+		paths = calloc((size_t)*n + 1, sizeof(*paths));
+		if (paths && *n == 1 && names_special_file(job))
 			paths[0] = dir ? xasprintf("%s/%s", dir, job) : xstrdup(job);
 		else
-			for (unsigned i = 0; i < *n; i++)
-				paths[i] = dir ? xasprintf("%s/%s.%u.%u", dir, job, s->jobnum, i)
-					       : xasprintf("%s.%u.%u", job, s->jobnum, i);
+			for (unsigned i = 0; paths && i < *n; i++) {
+				int r = dir ? asprintf(&paths[i], "%s/%s.%u.%u", dir, job, s->jobnum, i)
+					    : asprintf(&paths[i], "%s.%u.%u", job, s->jobnum, i);
+				if (r < 0) {
+					paths[i] = NULL;
+					str_list_free(paths);
+					paths = NULL;
+				}
+			}
 	}
 	if (dirs)
 		str_list_free(dirs);
@@ -438,8 +446,20 @@ int job_files_plan(struct job *j, const struct devguard_allow *guard, const stru
 		return rc;
 	unsigned n;
 	char **paths = file_paths(s, &n);
-	j->files = xcalloc(n, sizeof(*j->files));
-	j->plans = xcalloc(n, sizeof(*j->plans));
+	if (paths) {
+		j->files = calloc(n, sizeof(*j->files));
+		j->plans = calloc(n, sizeof(*j->plans));
+	}
+	if (!paths || !j->files || !j->plans) {
+		free(j->files);
+		free(j->plans);
+		j->files = NULL;
+		j->plans = NULL;
+		if (paths)
+			str_list_free(paths);
+		return error_errno(-ENOMEM, "job '%s': cannot allocate the state of %u files "
+				   "(nrfiles=%u)", s->name, n, n);
+	}
 	j->nr_files = n;
 	for (unsigned i = 0; i < n; i++) {
 		j->files[i].path = paths[i];

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "util/assert.h"
 #include "util/error.h"
 
 /* fio keeps repeatable runs different per clone; the constant is arbitrary. */
@@ -136,6 +137,7 @@ static enum ddir pick_ddir(struct job *j)
 static uint64_t pick_bs(struct job *j, enum ddir d)
 {
 	const struct job_spec *s = j->spec;
+	IOB_ASSERT(d < DDIR_RWDIR_CNT); /* indexes bssplit, min_bs, max_bs, bs */
 	unsigned n = s->nr_bssplit[d];
 	if (n) {
 		unsigned given = 0, open = 0;
@@ -163,6 +165,7 @@ static uint64_t pick_bs(struct job *j, enum ddir d)
 
 static uint64_t random_block(struct job *j, struct file_gen *g)
 {
+	IOB_ASSERT(g->nblocks > 0); /* job_gens_init refuses a file below one block */
 	if (j->use_distrib) {
 		uint64_t b = distrib_next(&j->dist, &j->rng_off);
 		return b < g->nblocks ? b : b % g->nblocks;
@@ -174,14 +177,21 @@ static uint64_t random_block(struct job *j, struct file_gen *g)
 			g->pass++;
 			gen_perm(j, (unsigned)(g - j->gens));
 		}
-		return randperm_at(&g->perm, g->next++);
+		/* the permutation is of this file's blocks, each used once a pass */
+		IOB_ASSERT(g->perm.n == g->nblocks && g->next < g->nblocks);
+		uint64_t b = randperm_at(&g->perm, g->next++);
+		IOB_ASSERT(b < g->nblocks);
+		return b;
 	}
-	return rng_below(&j->rng_off, g->nblocks);
+	uint64_t b = rng_below(&j->rng_off, g->nblocks);
+	IOB_ASSERT(b < g->nblocks);
+	return b;
 }
 
 /* Sequential offset for direction d; returns 0 when nothing fits. */
 static uint64_t seq_offset(struct job *j, struct job_file *f, enum ddir d, uint64_t *len)
 {
+	IOB_ASSERT(d < DDIR_RWDIR_CNT); /* indexes last_pos */
 	uint64_t end = f->io_offset + f->io_size;
 	uint64_t pos = f->last_pos[d];
 	if (pos < f->io_offset || pos >= end)
@@ -209,11 +219,13 @@ int job_next_io(struct job *j, struct io_unit *u)
 {
 	const struct job_spec *s = j->spec;
 	unsigned fi = j->next_file;
+	IOB_ASSERT(fi < j->nr_files);
 	j->next_file = j->nr_files > 1 ? (fi + 1) % j->nr_files : 0;
 	struct job_file *f = &j->files[fi];
 	struct file_gen *g = &j->gens[fi];
 	enum ddir d = pick_ddir(j);
 	uint64_t len = pick_bs(j, d);
+	IOB_ASSERT(g->block > 0 && g->nblocks == f->io_size / g->block);
 
 	if (j->bytes_total) {
 		uint64_t left = j->bytes_total - j->bytes_issued;
@@ -223,6 +235,7 @@ int job_next_io(struct job *j, struct io_unit *u)
 			return 0;
 	}
 	uint64_t off;
+	bool on_block = false; /* off starts a block of the random map */
 	if (!spec_is_rand(s)) {
 		off = seq_offset(j, f, d, &len);
 	} else if (g->seq_left) {
@@ -231,9 +244,11 @@ int job_next_io(struct job *j, struct io_unit *u)
 		if (off + len > f->io_offset + f->io_size) {
 			g->seq_left = 0;
 			off = f->io_offset + random_block(j, g) * g->block;
+			on_block = true;
 		}
 	} else {
 		off = f->io_offset + random_block(j, g) * g->block;
+		on_block = true;
 		if (s->rw_seq_nr > 1)
 			g->seq_left = s->rw_seq_nr - 1;
 	}
@@ -243,7 +258,13 @@ int job_next_io(struct job *j, struct io_unit *u)
 			len = f->io_size;
 		off = end - len;
 		off -= (off - f->io_offset) % g->block;
+		on_block = true;
 	}
+	/* every I/O lies inside the file's region; a random one starts on a
+	 * block boundary of it (blockalign, or the smallest block size) */
+	IOB_ASSERT(len > 0 && len <= f->io_size);
+	IOB_ASSERT(off >= f->io_offset && off - f->io_offset <= f->io_size - len);
+	IOB_ASSERT(!on_block || (off - f->io_offset) % g->block == 0);
 	g->seq_pos = off + len;
 	u->ddir = d;
 	u->file = f;

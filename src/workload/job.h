@@ -1,7 +1,7 @@
 /*
  * Job runtime state: what is happening while one job (one clone) runs. Owned
- * by the job's thread; the main thread reads only the atomic progress counters
- * and the done flag. Spec (what was asked) is const; results (what happened)
+ * by the job's thread; the main thread reads only the atomic progress
+ * counters, the state and the done flag. Spec (what was asked) is const; results (what happened)
  * are written at the end.
  */
 #ifndef IOBENCH_WORKLOAD_JOB_H
@@ -184,6 +184,19 @@ int job_check_direct_alignment(const struct job *j);
 int job_buffers_alloc(struct job *j);
 void job_buffers_free(struct job *j);
 void job_buffer_fill(struct job *j, struct io_unit *u);
+
+/* For IOB_ASSERT: u is one of the job's units, and [buf, buf + buflen)
+ * lies inside that unit's own buf_size bytes (a short transfer's rest
+ * starts further in). */
+static inline bool job_unit_ok(const struct job *j, const struct io_unit *u)
+{
+	if (u->index >= j->nr_units || u != &j->units[u->index])
+		return false;
+	const char *own = (const char *)j->buf_mem + (uint64_t)u->index * j->buf_size;
+	const char *b = u->buf;
+	return b >= own && u->buflen <= j->buf_size &&
+	       (uint64_t)(b - own) <= j->buf_size - u->buflen;
+}
 
 /* iogen.c: what the next I/O is; returns 1 when there is one, 0 when done. */
 int job_gens_init(struct job *j);

@@ -1,7 +1,7 @@
 /*
  * The job spec: what the user asked for, parsed and then never changed while
- * the job runs. Every field is set through the option table (options.c), so a
- * new option means a field here plus one row there. Sizes are bytes, times are
+ * the job runs. Every field is set through the option table (options.h,
+ * options_table.c), so a new option means a field here plus one row there. Sizes are bytes, times are
  * nanoseconds, percentages are 0..100. Runtime state lives in job.h and
  * results in results.h; keep the three apart.
  */

@@ -3,8 +3,9 @@
  * issue I/O through the engine until the size, time or I/O-count limit is
  * reached or a stop is requested, then fsync/close and turn runtime counters
  * into the job's results. The per-I/O path (issue, complete, account) takes
- * two clock reads on a synchronous engine and touches no shared cache line
- * except the job's own progress counters.
+ * three clock reads on a synchronous engine (start, completion, and the
+ * limit check before the next I/O) and touches no shared cache line except
+ * the job's own progress counters.
  */
 #include "workload/job.h"
 
@@ -17,6 +18,7 @@
 #include "workload/jobsched.h"
 #include "workload/errpolicy.h"
 #include "workload/verify.h"
+#include "util/assert.h"
 #include "util/checked.h"
 #include "util/error.h"
 #include "util/xmalloc.h"
@@ -58,6 +60,7 @@ static void record_error(struct job *j, const struct io_unit *u, int err, bool f
 	uint64_t done = 0;
 	char *msg;
 
+	IOB_ASSERT(err < 0 && d <= DDIR_INVAL);
 	r->total_err++;
 	r->nr_err[err_kind_of(d, -err)]++;
 	for (int k = 0; k < DDIR_RWDIR_CNT; k++)
@@ -100,6 +103,7 @@ int job_io_error(struct job *j, const struct io_unit *u, int err)
 int job_io_failed(struct job *j, struct io_unit *u, int err)
 {
 	/* as fio: a failed I/O was still issued (total_ios, iops) */
+	IOB_ASSERT(u->ddir < DDIR_INVAL);
 	if (!j->in_ramp && u->ddir < DDIR_RWDIR_CNT) {
 		j->res.dir[u->ddir].total_ios++;
 		counter_add(&j->prog_ios[u->ddir], 1);
@@ -128,6 +132,10 @@ void job_account(struct job *j, struct io_unit *u, uint64_t now, bool async)
 	const struct job_spec *s = j->spec;
 	enum ddir d = u->ddir;
 	uint64_t bytes = (uint64_t)u->result;
+	/* a data direction (indexes dir[], acc_*[], bw[], prog_*[]), and no
+	 * more bytes than the unit asked for */
+	IOB_ASSERT(d < DDIR_RWDIR_CNT);
+	IOB_ASSERT(u->result >= 0 && bytes <= u->buflen);
 	if (__builtin_expect(j->vfy != NULL, 0))
 		verify_io_done(j, u);
 	if (j->in_ramp)
@@ -162,6 +170,8 @@ void job_account(struct job *j, struct io_unit *u, uint64_t now, bool async)
 /* Account one finished sync/datasync. */
 void job_account_sync(struct job *j, struct io_unit *u, uint64_t now)
 {
+	IOB_ASSERT(u->ddir == DDIR_SYNC || u->ddir == DDIR_DATASYNC);
+	IOB_ASSERT(now >= u->start_ns);
 	if (j->in_ramp)
 		return;
 	hist_add(&j->res.sync.lat_hist, now - u->start_ns);
@@ -176,6 +186,7 @@ static bool rate_wait(struct job *j, enum ddir d, uint64_t len)
 {
 	const struct job_spec *s = j->spec;
 	uint64_t due = 0;
+	IOB_ASSERT(d < DDIR_RWDIR_CNT); /* indexes rate[], rate_iops[], rate_bytes[] */
 	/* 128-bit products: bytes * 1e9 passes 2^64 after 18 GB */
 	if (s->rate[d])
 		due = mul_div(j->rate_bytes[d], NSEC_PER_SEC, s->rate[d]);
@@ -238,6 +249,7 @@ static int sync_issue(struct job *j, struct io_unit *u, uint64_t *done_ns)
 	void *buf = u->buf;
 	uint64_t want = u->buflen, off = u->offset, done = 0;
 	int rc;
+	IOB_ASSERT(u->ddir < DDIR_RWDIR_CNT && job_unit_ok(j, u));
 	u->start_ns = job_now(j);
 	if (ops->prep && (rc = ops->prep(&j->eng, u)) < 0)
 		return rc;
@@ -251,6 +263,7 @@ static int sync_issue(struct job *j, struct io_unit *u, uint64_t *done_ns)
 			return rc;
 		if (u->result < 0)
 			break;
+		IOB_ASSERT((uint64_t)u->result <= u->buflen); /* an engine moves what it is given */
 		done += (uint64_t)u->result;
 		if (done >= want || u->result == 0)
 			break;
@@ -259,6 +272,7 @@ static int sync_issue(struct job *j, struct io_unit *u, uint64_t *done_ns)
 		u->buf = (char *)buf + done;
 		u->offset = off + done;
 		u->buflen = want - done;
+		IOB_ASSERT(job_unit_ok(j, u));
 	}
 	uint64_t now = job_now(j);
 	*done_ns = now;

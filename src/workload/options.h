@@ -3,8 +3,9 @@
  * accepts, its aliases, type, field in struct job_spec, range, unit, default
  * and help line. The job-file parser, `iobench help options`, the man page
  * and the JSON "job options" echo all read it; adding an option means one
- * field in jobspec.h and one row in options_table.c (plus a callback in
- * options_parse.c if the value is more than a number, size, time or bool).
+ * field in jobspec.h and one row in options_table.c (plus a callback in the
+ * options_*.c file of its kind, declared in options_cb.h, if the value is
+ * more than a number, size, time, bool or string).
  *
  * Options that fio 3.33 has but iobench does not are listed by name
  * (options_fio.c) so they fail with a clear "not implemented" message rather

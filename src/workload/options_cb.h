@@ -1,7 +1,8 @@
 /*
  * Internal to the option table: the parse callbacks of options that need
  * more than a generic number/size/time/bool/string parse, and the helper that
- * formats their error messages. Only options_*.c include this.
+ * formats their error messages. Only the option callbacks (options_*.c and
+ * verify_opts.c) include this.
  */
 #ifndef IOBENCH_WORKLOAD_OPTIONS_CB_H
 #define IOBENCH_WORKLOAD_OPTIONS_CB_H

@@ -2,7 +2,8 @@
  * THE option table: one row per job option iobench implements, in the order
  * `iobench help options` and the man page list them. Generic rows (bool,
  * count, size, time, string) need no code; complex values name a callback in
- * options_io.c or options_misc.c. Defaults here are documentation: the values
+ * options_io.c, options_misc.c, options_sched.c, options_errors.c,
+ * options_engine.c, options_faulty.c or verify_opts.c. Defaults here are documentation: the values
  * themselves are set by job_spec_defaults() in jobspec.c, and a unit test
  * checks the two agree.
  */

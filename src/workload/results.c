@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/assert.h"
 #include "util/xmalloc.h"
 
 void dir_result_init(struct dir_result *d)
@@ -208,7 +209,9 @@ unsigned iodepth_level_bucket(unsigned depth)
 	if (depth <= 1)
 		return 0;
 	unsigned lg = 31u - (unsigned)__builtin_clz(depth);
-	return lg < NR_IODEPTH_BUCKETS - 1 ? lg : NR_IODEPTH_BUCKETS - 1;
+	unsigned b = lg < NR_IODEPTH_BUCKETS - 1 ? lg : NR_IODEPTH_BUCKETS - 1;
+	IOB_ASSERT(b < NR_IODEPTH_BUCKETS);
+	return b;
 }
 
 /* fio's submit/complete map: 0, 1-4, 5-8, 9-16, 17-32, 33-64, >64. */
@@ -237,6 +240,7 @@ static const unsigned lat_edges[NR_LAT_MS_BUCKETS - 1] = {
 static unsigned lat_index(uint64_t v, unsigned nedges)
 {
 	unsigned i = 0;
+	IOB_ASSERT(nedges <= sizeof(lat_edges) / sizeof(lat_edges[0]));
 	while (i < nedges && v >= lat_edges[i])
 		i++;
 	return i;
@@ -244,11 +248,20 @@ static unsigned lat_index(uint64_t v, unsigned nedges)
 
 void lat_bucket_add(struct job_result *r, uint64_t lat_ns)
 {
-	if (lat_ns < 1000)
-		r->lat_ns[lat_index(lat_ns, NR_LAT_NS_BUCKETS - 1)]++;
-	else if (lat_ns < 1000000)
-		r->lat_us[lat_index(lat_ns / 1000, NR_LAT_NS_BUCKETS - 1)]++;
-	else
-		r->lat_ms[lat_index(lat_ns / 1000000, NR_LAT_MS_BUCKETS - 1)]++;
+	/* lat_index(v, n) <= n: each array's last bucket holds the values above */
+	unsigned i;
+	if (lat_ns < 1000) {
+		i = lat_index(lat_ns, NR_LAT_NS_BUCKETS - 1);
+		IOB_ASSERT(i < NR_LAT_NS_BUCKETS);
+		r->lat_ns[i]++;
+	} else if (lat_ns < 1000000) {
+		i = lat_index(lat_ns / 1000, NR_LAT_NS_BUCKETS - 1);
+		IOB_ASSERT(i < NR_LAT_NS_BUCKETS);
+		r->lat_us[i]++;
+	} else {
+		i = lat_index(lat_ns / 1000000, NR_LAT_MS_BUCKETS - 1);
+		IOB_ASSERT(i < NR_LAT_MS_BUCKETS);
+		r->lat_ms[i]++;
+	}
 	r->lat_total++;
 }

@@ -1,6 +1,7 @@
 /*
- * Results: what happened, in one versioned struct that every reporter, the
- * store and the MPI reduction read. Nothing here points into runtime state;
+ * Results: what happened, in one versioned struct that every reporter reads
+ * (and the results store and the MPI reduction, when they come, will read
+ * the same). Nothing here points into runtime state;
  * a job_result may describe one job or, with group_reporting, the merge of
  * a whole group. Times are nanoseconds unless a name says otherwise.
  */

@@ -1,5 +1,6 @@
 /*
- * The machine-around-a-run record (runenv.h): warnings list and release.
+ * The machine-around-a-run record (runenv.h): adding warnings and what
+ * could not be watched, finding a device's statistics, and the release.
  */
 #include "workload/runenv.h"
 

@@ -17,6 +17,7 @@
  * verify_backlog keeps a ring of the last N writes instead.
  *
  * verify_hdr.c: header, chunk layout, payload, one-chunk check (pure).
+ * verify_msg.c: the one-line description of a failure.
  * verify_pattern.c: verify_pattern parsing and rendering.
  * verify_opts.c: the verify= and verify_pattern= option callbacks.
  * verify_run.c: the runner hooks and the read-back phases.

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/assert.h"
 #include "util/rand.h"
 
 static void put32(uint8_t *p, uint32_t v)
@@ -124,6 +125,7 @@ uint64_t verify_min_chunk(const struct verify_cfg *cfg)
 
 uint64_t verify_chunk_len(const struct verify_cfg *cfg, uint64_t io_len, uint64_t pos)
 {
+	IOB_ASSERT(pos < io_len);
 	uint64_t rem = io_len - pos;
 	if (rem <= cfg->interval || rem - cfg->interval < verify_min_chunk(cfg))
 		return rem;
@@ -165,6 +167,9 @@ static void build_chunk(const struct verify_cfg *cfg, uint8_t *buf, uint64_t len
 	fill_payload(cfg, buf, len, seed, offset, seq);
 	if (!cfg->header)
 		return;
+	/* the header and its verify_offset fit (verify_init refuses smaller
+	 * blocks), and the length fits the header's 32-bit field */
+	IOB_ASSERT(len >= verify_min_chunk(cfg) && len <= UINT32_MAX);
 	struct vhdr h = {
 		.magic = VHDR_MAGIC, .version = VHDR_VERSION, .csum_type = (uint8_t)cfg->csum,
 		.hdr_len = VHDR_SIZE, .len = (uint32_t)len, .offset = offset, .seed = seed, .seq = seq,
@@ -182,6 +187,7 @@ static void move_header(const struct verify_cfg *cfg, uint8_t *buf, bool to_disk
 	uint8_t tmp[VHDR_SIZE];
 	if (!cfg->header || !o)
 		return;
+	IOB_ASSERT(o <= cfg->interval - VHDR_SIZE); /* the header ends inside the chunk */
 	if (to_disk) {
 		memcpy(tmp, buf, VHDR_SIZE);
 		memmove(buf, buf + VHDR_SIZE, o);

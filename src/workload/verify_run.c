@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/assert.h"
 #include "util/error.h"
 #include "util/xmalloc.h"
 #include "workload/errpolicy.h"
@@ -75,10 +76,12 @@ struct verify_state {
 	struct verify_saved saved;
 };
 
-static void snap_alloc(struct vsnap *sn, unsigned n)
+/* One entry per file (nrfiles=): false when out of memory. */
+static bool snap_alloc(struct vsnap *sn, unsigned n)
 {
-	sn->gens = xcalloc(n ? n : 1, sizeof(*sn->gens));
-	sn->pos = xcalloc(n ? n : 1, sizeof(*sn->pos));
+	sn->gens = calloc(n ? n : 1, sizeof(*sn->gens));
+	sn->pos = calloc(n ? n : 1, sizeof(*sn->pos));
+	return sn->gens && sn->pos;
 }
 
 static void snap_free(struct vsnap *sn)
@@ -123,6 +126,7 @@ static void record_failure(struct job *j, struct io_unit *u, const struct vexpec
 	const struct job_spec *s = j->spec;
 	struct job_result *res = &j->res;
 	char msg[1024];
+	IOB_ASSERT(r->kind > VFAIL_NONE && r->kind < VFAIL_KIND_CNT); /* indexes nfail[] */
 	verify_describe(&vs->cfg, u->file ? u->file->path : "?", e, r, msg, sizeof(msg));
 	vs->failures++;
 	vs->nfail[r->kind]++;
@@ -146,6 +150,8 @@ static void check_io(struct job *j, struct io_unit *u, struct vexpect *e)
 	struct verify_state *vs = j->vfy;
 	struct vresult r;
 	uint8_t *buf = u->buf;
+	/* the chunks lie in the unit's buffer; scratch holds buf_size bytes */
+	IOB_ASSERT(job_unit_ok(j, u) && u->ddir == DDIR_READ);
 	if ((uint64_t)u->result < u->buflen) {
 		memset(&r, 0, sizeof(r));
 		r.kind = VFAIL_SHORT;
@@ -159,6 +165,7 @@ static void check_io(struct job *j, struct io_unit *u, struct vexpect *e)
 	}
 	for (uint64_t pos = 0, n; pos < u->buflen; pos += n) {
 		n = verify_chunk_len(&vs->cfg, u->buflen, pos);
+		IOB_ASSERT(n > 0 && n <= u->buflen - pos);
 		e->offset = u->offset + pos;
 		e->len = n;
 		vs->chunks++;
@@ -177,6 +184,7 @@ void verify_io_done(struct job *j, struct io_unit *u)
 		return;
 	struct vexpect e = { 0 };
 	if (vs->phase) {
+		IOB_ASSERT(u->index < j->nr_units); /* vs->units has nr_units */
 		struct vunit *vu = &vs->units[u->index];
 		if (!vu->active)
 			return;
@@ -196,6 +204,8 @@ void verify_fill_write(struct job *j, struct io_unit *u)
 	struct verify_state *vs = j->vfy;
 	uint64_t seq = ++vs->seq;
 	verify_fill_io(&vs->cfg, u->buf, u->buflen, u->offset, seq);
+	/* verify_after_io() reads the ring back once it holds verify_backlog */
+	IOB_ASSERT(!vs->ring || vs->ring_n < j->spec->verify_backlog);
 	if (j->spec->verify_backlog && vs->ring)
 		vs->ring[vs->ring_n++] = (struct vrec){ u->file, u->offset, u->buflen, seq };
 }
@@ -216,6 +226,7 @@ static struct io_unit *get_unit(struct job *j, bool sync, int *rc)
 static int issue_read(struct job *j, struct io_unit *u, bool sync, uint64_t seq, uint64_t seq_max)
 {
 	struct verify_state *vs = j->vfy;
+	IOB_ASSERT(job_unit_ok(j, u)); /* vs->units is indexed like j->units */
 	u->ddir = DDIR_READ;
 	vs->units[u->index] = (struct vunit){ true, seq, seq_max };
 	/* async_issue() records its own errors under the job's policy */
@@ -459,6 +470,20 @@ static int init_checks(struct job *j)
 	return 0;
 }
 
+/* Free the verify state without summing up or saving it. */
+static void state_free(struct job *j)
+{
+	struct verify_state *vs = j->vfy;
+	verify_cfg_release(&vs->cfg);
+	snap_free(&vs->loop_snap);
+	snap_free(&vs->cur_snap);
+	free(vs->units);
+	free(vs->ring);
+	free(vs->scratch);
+	free(vs);
+	j->vfy = NULL;
+}
+
 int verify_init(struct job *j)
 {
 	const struct job_spec *s = j->spec;
@@ -486,12 +511,24 @@ int verify_init(struct job *j)
 	}
 	vs->writes = s->rw & RW_WRITE;
 	vs->units = xcalloc(j->nr_units, sizeof(*vs->units));
-	vs->scratch = xmalloc(j->buf_size ? j->buf_size : 1);
-	snap_alloc(&vs->loop_snap, j->nr_files);
-	snap_alloc(&vs->cur_snap, j->nr_files);
-	if (s->verify_backlog && vs->writes && !s->verify_only)
-		vs->ring = xcalloc(s->verify_backlog, sizeof(*vs->ring));
 	j->vfy = vs;
+	/* sized by bs, nrfiles and verify_backlog (util/xmalloc.h): an error */
+	vs->scratch = malloc(j->buf_size ? j->buf_size : 1);
+	bool ok = vs->scratch && snap_alloc(&vs->loop_snap, j->nr_files) &&
+		  snap_alloc(&vs->cur_snap, j->nr_files);
+	if (!ok) {
+		state_free(j);
+		return error_errno(-ENOMEM, "job '%s': cannot allocate verify's %llu-byte read-back "
+				   "buffer and the positions of %u file%s", s->name,
+				   (unsigned long long)j->buf_size, j->nr_files, j->nr_files == 1 ? "" : "s");
+	}
+	if (s->verify_backlog && vs->writes && !s->verify_only &&
+	    !(vs->ring = calloc(s->verify_backlog, sizeof(*vs->ring)))) {
+		state_free(j);
+		return error_errno(-ENOMEM, "job '%s': cannot allocate verify_backlog=%llu (%zu "
+				   "bytes a write)", s->name, (unsigned long long)s->verify_backlog,
+				   sizeof(struct vrec));
+	}
 	if (s->verify_state_load && s->verify_only && (rc = setup_state_load(j, vs)) < 0) {
 		verify_finish(j);
 		return rc;
@@ -539,12 +576,5 @@ void verify_finish(struct job *j)
 		return;
 	summary(j);
 	save_state(j);
-	verify_cfg_release(&vs->cfg);
-	snap_free(&vs->loop_snap);
-	snap_free(&vs->cur_snap);
-	free(vs->units);
-	free(vs->ring);
-	free(vs->scratch);
-	free(vs);
-	j->vfy = NULL;
+	state_free(j);
 }

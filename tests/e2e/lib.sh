@@ -71,6 +71,28 @@ mkfs_mount() {
 # jq-less JSON access: json_get FILE EXPR (python expression on d)
 json_get() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
 
+# io_kbytes_rwt FILE: the first job's KiB per direction of a JSON report,
+# "READ/WRITE/TRIM" (empty when FILE is no report)
+io_kbytes_rwt() {
+  json_get "$1" '"%d/%d/%d" % tuple(d["jobs"][0][k]["io_kbytes"] for k in ("read", "write", "trim"))' 2>/dev/null
+}
+# rwt_ok RW GOT TOTAL: GOT ("R/W/T" KiB) is what rw=RW of TOTAL KiB must do:
+# only reads, only writes, or (rw, randrw) both adding up to TOTAL; never a
+# trim. Sets RWT_WANT to the expectation in words, for the check's name.
+rwt_ok() {
+  local rw=$1 got=$2 total=$3 r w t
+  IFS=/ read -r r w t <<<"${got:-x/x/x}"
+  case $rw in
+    read|randread) RWT_WANT="$total KiB read, 0 written"
+      [ "$r" = "$total" ] && [ "$w" = 0 ] && [ "$t" = 0 ] ;;
+    write|randwrite) RWT_WANT="0 read, $total KiB written"
+      [ "$r" = 0 ] && [ "$w" = "$total" ] && [ "$t" = 0 ] ;;
+    rw|readwrite|randrw) RWT_WANT="both directions, $total KiB in all"
+      [ "$r" -gt 0 ] 2>/dev/null && [ "$w" -gt 0 ] && [ $((r + w)) -eq "$total" ] && [ "$t" = 0 ] ;;
+    *) RWT_WANT="(unknown rw=$rw)"; return 1 ;;
+  esac
+}
+
 # For tests that read iobench's I/O from strace (tests/e2e/iotrace.py):
 # j runs a JSON job (stderr kept in $d/err), pycheck runs the python program
 # on stdin as one check, trace runs a command under strace.

@@ -1,18 +1,19 @@
 #!/usr/bin/env bash
 # Malformed job files and command lines must fail cleanly: for each case
 # `iobench run` exits 1, prints exactly one "FILE:LINE:COL: error: ..." line on
-# stderr (a job file that cannot be opened: "FILE: error: ..."), nothing on
+# stderr (a job file that cannot be opened: "FILE: error: ..."; a misspelt
+# flag: "iobench: error: unknown option ..."), nothing on
 # stdout, and creates no file in the directory the job would use. Prints one
 # ok / not ok line per case and "N passed, N failed"; exits 1 on a failure.
 #
-# Usage: tests/e2e/bad_input.sh   (IOBENCH defaults to build/iobench)
+# Usage: tests/e2e/test_bad_input.sh   (IOBENCH defaults to build/iobench)
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
 IOBENCH=${IOBENCH:-$here/../../build/iobench}
 case $IOBENCH in /*) ;; *) IOBENCH=$PWD/$IOBENCH ;; esac
 if [ ! -x "$IOBENCH" ]; then
-	echo "bad_input.sh: no iobench binary at $IOBENCH (set IOBENCH)" >&2
+	echo "test_bad_input.sh: no iobench binary at $IOBENCH (set IOBENCH)" >&2
 	exit 77
 fi
 
@@ -141,9 +142,15 @@ mkdir -p "$jobs/adir.fio"
 run_iobench "$jobs/adir.fio"
 check unreadable-job-file "$open_re" "cannot open" "$status" "$out" "$err"
 
-# fio's command-line form
-args_case cmdline-misspelled "<command line>:3:3: error: unknown option 'blocksiz' (did you mean 'bs'?)" \
-	--name=a --directory="$target" --blocksiz=4k --size=1m
+# fio's command-line form; a misspelt --KEY is neither one of run's flags
+# nor a job option: refused as a flag, with the nearest of both
+flag_re='^iobench: error: '
+run_iobench --name=a --directory="$target" --blocksiz=4k --size=1m
+check cmdline-misspelled "$flag_re" "unknown option '--blocksiz' for 'iobench run'; did you mean '--bs'?" \
+	"$status" "$out" "$err"
+run_iobench --name=a --directory="$target" --size=1m --outptu="$target/x"
+check cmdline-misspelled-flag "$flag_re" "unknown option '--outptu' for 'iobench run'; did you mean '--output'?" \
+	"$status" "$out" "$err"
 args_case cmdline-bad-size "<command line>:2:8: error: invalid size 'abc'" --name=a --size=abc --directory="$target"
 args_case cmdline-no-job "no jobs defined" --size=1m --directory="$target"
 args_case cmdline-fio-option "is a fio option that iobench does not implement yet" --name=a --size=1m --directory="$target" --zonemode=zbd

@@ -58,11 +58,14 @@ check "terse: no error fields without continue_on_error" \
 # kinds: write errors do not let a read go on, and the reverse
 "$IOBENCH" run "${base[@]}" --rw=read --faulty_fail=every:10 --continue_on_error=write \
   --output-format=json >"$d/w.json" 2>/dev/null
-check "continue_on_error=write does not cover reads: stops at the first" \
-  test "$(j "$d/w.json" 'j["read"]["io_bytes"]')" = 36864
+rc=$?
+check "continue_on_error=write does not cover reads: stops at the first, exit 1" \
+  test "$(j "$d/w.json" 'j["read"]["io_bytes"]') $rc" = "36864 1"
 "$IOBENCH" run "${base[@]}" --rw=read --faulty_fail=every:10 --continue_on_error=verify \
   --output-format=json >"$d/v.json" 2>/dev/null
-check "continue_on_error=verify does not cover reads" test "$(j "$d/v.json" 'j["read"]["io_bytes"]')" = 36864
+rc=$?
+check "continue_on_error=verify does not cover reads: stops, exit 1" \
+  test "$(j "$d/v.json" 'j["read"]["io_bytes"]') $rc" = "36864 1"
 "$IOBENCH" run "${base[@]}" --rw=write --faulty_fail=offset:8k,100k --continue_on_error=write \
   --output-format=json >"$d/wr.json" 2>/dev/null
 check "writes: offset:8k,100k fails exactly 2 writes, first at 8192; 254 written" \
@@ -91,8 +94,10 @@ check "ignore_error=EIO does not cover EINVAL: stops" test "$(j "$d/ie2.json" '(
   --output-format=json >"$d/ie3.json" 2>/dev/null
 check "continue_on_error=none after ignore_error=EIO stops again (later option wins, as fio)" \
   test "$(j "$d/ie3.json" 'j["read"]["io_bytes"]')" = 36864
-"$IOBENCH" run "${base[@]}" --rw=read --ignore_error=EBOGUS >/dev/null 2>"$d/bad.err"
-check "ignore_error: an unknown errno name is refused" grep -q "EBOGUS" "$d/bad.err"
+"$IOBENCH" run "${base[@]}" --rw=read --ignore_error=EBOGUS >"$d/bad.out" 2>"$d/bad.err"
+rc=$?
+check "ignore_error: an unknown errno name is refused at the option, exit 1, nothing run" \
+  test "$rc $(grep -c "^<command line>:[0-9]*:[0-9]*: error: invalid error 'EBOGUS' for option 'ignore_error'" "$d/bad.err") $(wc -c <"$d/bad.out")" = "1 1 0"
 
 # an async inner engine goes through the same policy
 "$IOBENCH" run "${base[@]}" --rw=randread --iodepth=8 --faulty_engine=io_uring --faulty_fail=every:10 \

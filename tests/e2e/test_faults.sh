@@ -2,7 +2,7 @@
 # Faults: a full filesystem (ENOSPC), a failing device (EIO through a
 # FUSE file that fails past an offset), a permission error, and signals. Each stops
 # the job with a message naming file, offset and errno text, still reports
-# the results so far, and exits non-zero.
+# the results so far, and exits 1 (128 + the signal after a signal).
 . "$(dirname "$0")/lib.sh"
 need_root
 d=$(tmpdir)
@@ -13,7 +13,7 @@ mnt=$(mkfs_mount ext4 32M) || { not_ok "mount a 32 MiB ext4"; finish; }
 "$IOBENCH" run --name=full --rw=write --bs=64k --size=64m --filename="$mnt/full.dat" \
   --fallocate=none --output-format=json >"$d/full.json" 2>"$d/full.err"
 rc=$?
-check "ENOSPC: non-zero exit" test $rc -ne 0
+check "ENOSPC: exit status 1 (got $rc)" test $rc -eq 1
 check "ENOSPC: message names file, offset and errno text" \
   grep -Eq "at offset [0-9]+ of '.*/full.dat' failed: No space left on device \(after [0-9]+ bytes\)" "$d/full.err"
 check "ENOSPC: partial results still reported as JSON" test "$(json_get "$d/full.json" 'd["jobs"][0]["write"]["io_bytes"] > 0 and d["jobs"][0]["error"] == 28')" = True
@@ -27,7 +27,7 @@ if [ -e "$emnt/bad.dat" ]; then
   "$IOBENCH" run --name=eio --rw=read --bs=4k --size=4m --filename="$emnt/bad.dat" \
     --output-format=json >"$d/eio.json" 2>"$d/eio.err"
   rc=$?
-  check "EIO: non-zero exit" test $rc -ne 0
+  check "EIO: exit status 1 (got $rc)" test $rc -eq 1
   check "EIO: message names file, offset 1048576 and errno text" \
     grep -q "offset 1048576 of '$emnt/bad.dat' failed: Input/output error" "$d/eio.err"
   check "EIO: the 1 MiB before the fault is reported" test "$(json_get "$d/eio.json" '(d["jobs"][0]["read"]["io_kbytes"], d["jobs"][0]["error"])')" = "(1024, 5)"

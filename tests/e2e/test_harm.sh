@@ -231,7 +231,7 @@ check "quick A B: nothing written in either" test -z "$(find "$d/qa" "$d/qb" -mi
 "$A" run --output-format=json,xml --name=f --size=64k --filename="$d/p" >/dev/null 2>"$d/p.err"
 refused "--output-format=json,xml: the error once" "unknown output format 'xml'" /dev/null "$d/p.err" $?
 "$A" version -x >/dev/null 2>"$d/p.err"
-refused "version -x is refused" "unknown argument '-x'" /dev/null "$d/p.err" $?
+refused "version -x is refused" "unknown option '-x' for 'iobench version'" /dev/null "$d/p.err" $?
 "$A" help run extra >/dev/null 2>"$d/p.err"
 refused "help run extra is refused" "takes one topic" /dev/null "$d/p.err" $?
 printf '[a]\nsize=64k\nfilename=%s\n' "$d/p" >"$d/s1.fio"; cp "$d/s1.fio" "$d/s2.fio"

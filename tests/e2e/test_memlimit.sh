@@ -135,6 +135,9 @@ check "cgroup v2 without the memory controller: clear refusal" \
 IOBENCH_CGROUP_ROOT=$d "$IOBENCH" quick "$d" --memory-limit=64m >/dev/null 2>"$d/none.err"
 check "no memory cgroup at all: exit 1" test $? -eq 1
 check "no memory cgroup at all: clear refusal" grep -q "is not a memory cgroup" "$d/none.err"
-"$IOBENCH" run --memory-limit=1m --name=x --rw=read --size=1m --filename="$g" 2>"$d/small.err"
-check "--memory-limit below 16m: refused" grep -q "is below 16m" "$d/small.err"
+"$IOBENCH" run --memory-limit=1m --name=x --rw=read --size=1m --filename="$g" >"$d/small.out" 2>"$d/small.err"
+rc=$?
+check "--memory-limit below 16m: refused, exit 1, nothing run" \
+  test "$rc $(grep -c "is below 16m" "$d/small.err") $(wc -c <"$d/small.out")" = "1 1 0"
+check "--memory-limit below 16m: no file laid out" test ! -e "$g"
 finish

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Output channels: JSON alone on stdout (progress and notes on stderr), the
-# progress line only on a terminal, --output FILE, combined formats, terse.
+# progress line only on a terminal, --output FILE, combined formats, terse;
+# an unknown format is refused with one exact message, printed once, before
+# anything runs.
 . "$(dirname "$0")/lib.sh"
 d=$(tmpdir)
 job=(--name=p --rw=randread --bs=4k --size=4m --time_based --runtime=3 --filename="$d/p.dat")
@@ -29,6 +31,12 @@ check "json+ has clat bins" test "$(json_get "$d/jp.json" 'len(d["jobs"][0]["rea
 "$IOBENCH" run "${job[@]}" --runtime=1 --output-format=normal,json >"$d/both.txt" 2>/dev/null
 check "normal,json prints both" bash -c "grep -q 'Run status group' '$d/both.txt' && grep -q '\"jobs\"' '$d/both.txt'"
 
-"$IOBENCH" run "${job[@]}" --output-format=xml >/dev/null 2>"$d/bad.err"
-check "unknown output format is an error" test $? -ne 0 -a -s "$d/bad.err"
+bad=(--name=x --rw=randread --bs=4k --size=4m --filename="$d/x.dat")
+for fmt in xml json,xml; do
+  "$IOBENCH" run "${bad[@]}" --output-format=$fmt >"$d/bad.out" 2>"$d/bad.err"; rc=$?
+  want="iobench: error: unknown output format 'xml' in --output-format=$fmt (use normal, json, json+ or terse, comma-separated)"
+  check "--output-format=$fmt: exit 1" test "$rc" -eq 1
+  check "... stderr is exactly the one message, once" test "$(cat "$d/bad.err")" = "$want"
+  check "... nothing on stdout and no job ran (no file laid out)" test ! -s "$d/bad.out" -a ! -e "$d/x.dat"
+done
 finish

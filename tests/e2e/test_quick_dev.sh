@@ -89,6 +89,7 @@ check "quick DEVICE DIR: exit 1" test $? -eq 1
 check "quick DEVICE DIR: says the paths must all be block devices" \
   grep -q "quick measures one directory, or one or more block devices: '$d' is not a block device" "$d/mix.err"
 "${q[@]}" "$d" "$mnt" >/dev/null 2>"$d/dirs.err"
+check "quick DIR DIR: exit 1" test $? -eq 1
 check "quick DIR DIR: refused, naming both" \
   grep -q "quick takes one directory, or one or more block devices; got 2 paths ('$d', '$mnt')" "$d/dirs.err"
 "${q[@]}" "$a" --output-format=json >"$d/one.json" 2>/dev/null
@@ -98,6 +99,7 @@ check "quick DEVICE --output-format=json: the jobs, hdparm -T's last" \
 check "quick DEVICE --output-format=json: the cached reads moved bytes" \
   test "$(json_get "$d/one.json" 'd["jobs"][-1]["read"]["io_bytes"] > 0')" = True
 "${q[@]}" "$a" "$b" --output-format=json >/dev/null 2>"$d/j2.err"
-check "quick A B --output-format=json: refused (one device per JSON report)" \
-  grep -q "takes one device" "$d/j2.err"
+rc=$?
+check "quick A B --output-format=json: refused (one device per JSON report), exit 1" \
+  test "$rc $(grep -c "takes one device" "$d/j2.err")" = "1 1"
 finish

@@ -1,10 +1,16 @@
 #!/usr/bin/env bash
 # Size-bounded jobs do exactly the bytes asked for; random jobs without
 # norandommap touch every block; numjobs with group_reporting is one entry;
-# read jobs lay their file out first; unlink removes the files.
+# read jobs lay their file out first; unlink removes the files. Every run
+# exits 0.
 . "$(dirname "$0")/lib.sh"
 d=$(tmpdir)
-j() { "$IOBENCH" run --output-format=json "$@" 2>>"$d/err"; }
+failed_runs=""
+j() {
+  "$IOBENCH" run --output-format=json "$@" 2>>"$d/err"
+  local rc=$?
+  [ $rc -eq 0 ] || failed_runs+="[${1} exit $rc] "
+}
 
 j --name=w --rw=write --bs=4k --size=12m --filename="$d/w.dat" >"$d/w.json"
 check "write 12m: io_kbytes == 12288" test "$(json_get "$d/w.json" 'd["jobs"][0]["write"]["io_kbytes"]')" = 12288
@@ -33,7 +39,8 @@ j --name=bs --rw=write --bsrange=4k-64k --size=8m --filename="$d/bs.dat" >"$d/bs
 check "bsrange: exact size still" test "$(json_get "$d/bs.json" 'd["jobs"][0]["write"]["io_kbytes"]')" = 8192
 
 j --name=sp --rw=randread --bssplit=4k/50:64k/50 --size=8m --filename="$d/sp.dat" >"$d/sp.json"
-check "bssplit: read something" test "$(json_get "$d/sp.json" 'd["jobs"][0]["read"]["total_ios"] > 0')" = True
+check "bssplit=4k/50:64k/50: exactly 8 MiB read in both block sizes (between 128 and 2048 I/Os)" \
+  test "$(json_get "$d/sp.json" '(d["jobs"][0]["read"]["io_kbytes"], 128 < d["jobs"][0]["read"]["total_ios"] < 2048, d["jobs"][0]["write"]["io_kbytes"])')" = "(8192, True, 0)"
 
 j --name=l --rw=read --bs=64k --size=4m --loops=3 --filename="$d/l.dat" >"$d/l.json"
 check "loops=3: three passes" test "$(json_get "$d/l.json" 'd["jobs"][0]["read"]["io_kbytes"]')" = 12288
@@ -58,5 +65,7 @@ j --name=u --rw=write --bs=4k --size=1m --unlink=1 --filename="$d/u.dat" >/dev/n
 check "unlink=1 removes the file" test ! -e "$d/u.dat"
 
 j --name=nf --rw=write --bs=4k --size=2m --nrfiles=4 --directory="$d" >"$d/nf.json"
-check "nrfiles=4: four files of 512 KiB" test "$(stat -c %s "$d"/nf.0.[0-3] | sort -u)" = 524288
+check "nrfiles=4: four files of 512 KiB" \
+  test "$(ls "$d"/nf.0.* | wc -l) $(stat -c %s "$d"/nf.0.[0-3] | sort -u)" = "4 524288"
+check "every run exits 0 ${failed_runs}" test -z "$failed_runs"
 finish

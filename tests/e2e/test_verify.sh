@@ -86,16 +86,19 @@ done
 rm -f "$f"; run w "${W[@]}" --do_verify=0
 flip 57
 run hdr "${W[@]}" --verify_only=1
+check "flip inside a header: exit 1" test $rc -eq 1
 check "flip inside a header: reported as a corrupted header" grep -q "offset 0 length 4096: corrupted header: header checksum" "$d/hdr.err"
 rm -f "$f"; run w "${W[@]}" --do_verify=0
 flip $((20 * 4096 + 2000))
 run pay "${W[@]}" --verify_only=1
+check "flip in a payload: exit 1" test $rc -eq 1
 check "flip in a payload: corrupted, 1 byte" grep -q "offset 81920 length 4096: corrupted: crc32c .*: 1 payload byte differs" "$d/pay.err"
 
 # 3. a block copied to another offset: misplaced, both offsets named
 rm -f "$f"; run w "${W[@]}" --do_verify=0
 dd if="$f" of="$f" bs=4096 skip=3 seek=200 count=1 conv=notrunc status=none
 run mis "${W[@]}" --verify_only=1
+check "copied block: exit 1" test $rc -eq 1
 check "copied block: misplaced, at offset 819200 the header says 12288" \
   grep -q "offset 819200 length 4096: misplaced: header says offset 12288" "$d/mis.err"
 check "misplaced: expected and found header fields" grep -q "expected offset=819200 .*found offset=12288 " "$d/mis.err"
@@ -105,6 +108,7 @@ rm -f "$f"
 run a --rw=write --bs=4k --size=1m --verify=md5 --do_verify=0 --randseed=1
 run b --rw=write --bs=4k --size=512k --verify=md5 --do_verify=0 --randseed=2
 run stale --rw=write --bs=4k --size=1m --verify=md5 --verify_only=1 --randseed=2
+check "seed A under seed B: exit 1" test $rc -eq 1
 check "seed A under seed B: stale at the first block B did not rewrite" \
   grep -q "offset 524288 length 4096: stale: seed 0x[0-9a-f]* expected 0x[0-9a-f]*" "$d/stale.err"
 rm -f "$f"
@@ -113,6 +117,7 @@ cp "$f" "$d/old.dat"
 run l2 --rw=write --bs=4k --size=1m --verify=crc32c --do_verify=0 --loops=2
 dd if="$d/old.dat" of="$f" bs=4096 skip=10 seek=10 count=1 conv=notrunc status=none
 run seq --rw=write --bs=4k --size=1m --verify=crc32c --verify_only=1 --loops=2
+check "a block from the first loop after the second: exit 1" test $rc -eq 1
 check "a block from the first loop after the second: stale sequence 11 expected 267" \
   grep -q "offset 40960 length 4096: stale: sequence 11 expected 267" "$d/seq.err"
 
@@ -123,6 +128,7 @@ cp "$f" "$d/a.dat"
 run tb "${W[@]}" --do_verify=0 --randseed=6
 dd if="$d/a.dat" of="$f" bs=512 skip=81 seek=81 count=7 conv=notrunc status=none
 run torn "${W[@]}" --verify_only=1 --randseed=6
+check "half-old block: exit 1" test $rc -eq 1
 check "new header, old tail: torn write from offset 41472" \
   grep -q "offset 40960 length 4096: torn write: .*first differing byte at offset 41472 " "$d/torn.err"
 
@@ -134,6 +140,7 @@ check "pattern at block 4096 as fio 3.33 writes it" \
   test "$(od -An -tx1 -j4096 -N17 "$f" | tr -d ' \n')" = "ff001000000000000061626364f4ffffff"
 printf 'Z' | dd of="$f" bs=1 seek=9000 conv=notrunc status=none
 run patbad --rw=write --bs=4k --size=64k --verify=pattern --verify_pattern='0xff%o"abcd"-12' --verify_only=1
+check "pattern: a changed byte: exit 1" test $rc -eq 1
 check "pattern: a changed byte found at offset 9000" grep -q "offset 8192 length 4096: corrupted: 1 bytes differ from verify_pattern.*offset 9000 " "$d/patbad.err"
 rm -f "$f"
 run patcrc --rw=randwrite --bs=4k --size=256k --verify=crc32c --verify_pattern=%o
@@ -145,14 +152,12 @@ rm -f "$f"
 run bl --rw=randwrite --bs=4k --size=2m --verify=crc32c --verify_backlog=16 --ioengine=libaio --iodepth=8
 check "verify_backlog=16: clean, all read back (rc $rc)" \
   test "$rc.$(jf bl '(d["jobs"][0]["error"], d["jobs"][0]["read"]["io_bytes"])')" = "0.(0, 2097152)"
-if "$IOBENCH" help options 2>/dev/null | grep -q faulty_corrupt; then
-  rm -f "$f"
-  run blf --rw=write --bs=4k --size=4m --verify=crc32c --verify_backlog=8 --ioengine=faulty \
-    --faulty_engine=io_uring --iodepth=4 --faulty_dir=write --faulty_corrupt=offset:20000
-  check "verify_backlog=8: a corrupted write found at 20000 before the job wrote 1 MiB" \
-    test "$rc.$(jf blf 'd["jobs"][0]["error"] == 84 and d["jobs"][0]["write"]["io_bytes"] < 1048576')" = "1.True"
-  check "backlog: the corrupted byte named" grep -q "first differing byte at offset 20000 " "$d/blf.err"
-fi
+rm -f "$f"
+run blf --rw=write --bs=4k --size=4m --verify=crc32c --verify_backlog=8 --ioengine=faulty \
+  --faulty_engine=io_uring --iodepth=4 --faulty_dir=write --faulty_corrupt=offset:20000
+check "verify_backlog=8: a corrupted write found at 20000 before the job wrote 1 MiB" \
+  test "$rc.$(jf blf 'd["jobs"][0]["error"] == 84 and d["jobs"][0]["write"]["io_bytes"] < 1048576')" = "1.True"
+check "backlog: the corrupted byte named" grep -q "first differing byte at offset 20000 " "$d/blf.err"
 
 # 8. verify_state_save/load: a later check covers what was written, no more
 rm -f "$f" local-v-0-verify.state
@@ -164,9 +169,11 @@ run load --rw=randwrite --bs=4k --size=4m --verify=crc32c --verify_only=1 --veri
 check "verify_state_load: clean, reads exactly the $n written blocks" \
   test "$rc.$(jf load '(d["jobs"][0]["error"], d["jobs"][0]["read"]["io_bytes"])')" = "0.(0, $((n * 4096)))"
 run noload --rw=randwrite --bs=4k --size=4m --verify=crc32c --verify_only=1
-check "without the state the unwritten blocks fail (bad magic)" grep -q "bad magic" "$d/noload.err"
+check "without the state the unwritten blocks fail (bad magic), exit 1" \
+  test "$rc $(grep -c "bad magic" "$d/noload.err")" = "1 1"
 run other --rw=randwrite --bs=4k --size=4m --verify=crc32c --verify_only=1 --verify_state_load=1 --randseed=9
-check "a state saved with another seed is refused" grep -q "saved by a job with seed" "$d/other.err"
+check "a state saved with another seed is refused, exit 1" \
+  test "$rc $(grep -c "saved by a job with seed" "$d/other.err")" = "1 1"
 
 # 9. the first failure or all of them
 rm -f "$f"; run w "${W[@]}" --do_verify=0
@@ -193,7 +200,9 @@ run rd --rw=read --bs=4k --size=1m --verify=crc32c
 check "rw=read verify=crc32c over verified data: clean" test "$rc.$(jf rd 'd["jobs"][0]["error"]')" = "0.0"
 flip 4444
 run rdbad --rw=read --bs=4k --size=1m --verify=crc32c
-check "rw=read: a changed byte found at 4444" grep -q "first differing byte at offset 4444 " "$d/rdbad.err"
+check "rw=read: a changed byte found at 4444, exit 1" \
+  test "$rc $(grep -c "first differing byte at offset 4444 " "$d/rdbad.err")" = "1 1"
 run nullverify --rw=write --bs=4k --size=1m --verify=crc32c --ioengine=null
-check "verify with ioengine=null refused" grep -q "needs an engine that keeps data" "$d/nullverify.err"
+check "verify with ioengine=null refused, exit 1" \
+  test "$rc $(grep -c "verify=crc32c needs an engine that keeps data; ioengine=null does not" "$d/nullverify.err")" = "1 1"
 finish

@@ -1,14 +1,17 @@
 /*
- * Fuzz target: the argument vector of `iobench run` (cmd/run.c): its own
- * flags (--output-format, --set, --eta, ...), job files named on the command
- * line and fio's --name=... job form. Input: the arguments separated by
- * newlines. "--parse-only" is always passed first so nothing ever runs, and
- * an argument naming a file is replaced by its last path component inside
- * the target's scratch directory, which holds a few small job files, so it
- * never opens a device or a FIFO. Exit status must be 0 or 1.
+ * Fuzz target: the argument vector of `iobench run` (cmd/run.c) through the
+ * dispatcher: its own flags (--output-format, --set, --eta, ...; in fio
+ * mode prefixes, -flag and values as the next word), job files named on
+ * the command line and fio's --name=... job form. Input: the arguments
+ * separated by newlines. "--parse-only" is always passed first so nothing
+ * ever runs, and an argument naming a file (or following --output) is
+ * replaced by its last path component inside the target's scratch
+ * directory, which holds a few small job files, so it never opens a device
+ * or a FIFO. Exit status must be 0 or 1.
  */
 #include "common.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,7 +46,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int argc;
 	char **argv = fuzz_split(data, size, '\n', fixed, 2, &argc);
 	for (int i = 2; i < argc; i++) {
-		if (argv[i][0] == '-' || !argv[i][0])
+		/* the word after --output is a path even when it looks like a flag */
+		bool after_output = !strcmp(argv[i - 1], "--output") || !strcmp(argv[i - 1], "-output");
+		if ((argv[i][0] == '-' && !after_output) || !argv[i][0])
 			continue;
 		const char *slash = strrchr(argv[i], '/');
 		char *path;
@@ -52,7 +57,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(argv[i]);
 		argv[i] = path;
 	}
-	int status = run->run(argc, argv);
+	int status = command_run(run, argc, argv);
 	if (status != 0 && status != 1)
 		abort();
 	fuzz_argv_free(argv, 2);

@@ -1,8 +1,9 @@
 /*
- * A tiny unit-test harness: CHECK() prints "ok"/"not ok" with the expression
- * and location and counts failures; check_done() prints the summary and
- * returns the exit status (0 pass, 1 fail). Header-only so each test is one
- * standalone file.
+ * A tiny unit-test harness: CHECK() counts passes and failures and prints a
+ * "not ok FILE:LINE: EXPRESSION: MESSAGE" line for each failure (passes stay
+ * silent); check_done() prints the "NAME: N passed, M failed" summary that
+ * tests/run_all.sh adds up and returns the exit status (0 pass, 1 fail).
+ * Header-only so each test is one standalone file.
  */
 #ifndef IOBENCH_TESTS_CHECK_H
 #define IOBENCH_TESTS_CHECK_H

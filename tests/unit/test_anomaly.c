@@ -1,8 +1,8 @@
 /*
  * The anomaly checks on hand-made evidence: a quiet run raises nothing;
  * each condition (page cache, reclaim, swap, dirty limit, load, saturation,
- * CPU-bound, foreign I/O, slab growth, write cache) raises its warning and
- * only it, with the figures in the evidence; and the run summary built from
+ * CPU-bound, foreign I/O, slab growth, write cache, a --memory-limit that
+ * squeezed the run itself) raises its warning and only it, with the figures in the evidence; and the run summary built from
  * a run_result counts buffered, direct and unflushed bytes correctly.
  */
 #include <stdlib.h>
@@ -75,12 +75,15 @@ static const struct run_warning *find(const struct run_env *e, const char *id)
 	return NULL;
 }
 
-/* Run the checks; CHECK that exactly `id` (or nothing, id NULL) was raised
- * and that its evidence contains `needle`. */
+/* Run the checks as a command does (runner.c, bonnie.c): anomaly_check on
+ * the batch, then, once for the run, the --memory-limit check; CHECK that
+ * exactly `id` (or nothing, id NULL) was raised and that its evidence
+ * contains `needle`. */
 static void expect(struct fixture *f, const struct anomaly_input *in, const char *id,
 		   const char *needle, const char *what)
 {
 	anomaly_check(in, &f->env);
+	anomaly_check_memory_limit(&f->env);
 	if (!id) {
 		CHECK(f->env.nr_warnings == 0, "%s: no warning (got %zu, first '%s')", what,
 		      f->env.nr_warnings, f->env.nr_warnings ? f->env.warnings[0].id : "");

@@ -30,7 +30,8 @@ static void test_mul(void)
 	r = 7;
 	CHECK(!ck_mul(1ull << 32, 1ull << 32, &r) && r == 7, "2^32 * 2^32 overflows");
 	/* offset_increment=2^63-1 with numjobs=3: the third clone's offset */
-	CHECK(!ck_mul(OFFSET_MAX, 2, &r) || r > OFFSET_MAX, "2 * (2^63-1) is no file offset");
+	CHECK(ck_mul(OFFSET_MAX, 2, &r) && r == UINT64_MAX - 1 && r > OFFSET_MAX,
+	      "2 * (2^63-1) = 2^64-2 fits 64 bits but is no file offset (%llu)", (unsigned long long)r);
 	CHECK(!ck_mul(4096, 1ull << 53, &r), "4096 clones * 8 PiB overflows");
 }
 

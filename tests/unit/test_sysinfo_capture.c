@@ -1,10 +1,11 @@
 /*
  * The system capture on this machine and its writers: host facts agree with
- * uname and sysconf; capturing "/" and a not-yet-existing path below /tmp
+ * uname, sysconf and /proc/sys/vm; capturing "/" and a not-yet-existing path below /tmp
  * gives a chain that starts at the path and names each filesystem and
  * device once; a hand-made capture is written as JSON with unread facts
  * left out, as full text, and as a short header of 3 to 6 prefixed lines.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -16,6 +17,19 @@
 #include "util/json.h"
 #include "util/xmalloc.h"
 
+/* The number in a /proc file, -2 if it cannot be read (never a match). */
+static long long proc_num(const char *path)
+{
+	long long v = -2;
+	FILE *f = fopen(path, "r");
+	if (f) {
+		if (fscanf(f, "%lld", &v) != 1)
+			v = -2;
+		fclose(f);
+	}
+	return v;
+}
+
 static void test_live(void)
 {
 	struct sysinfo si;
@@ -26,7 +40,10 @@ static void test_live(void)
 	CHECK(!uname(&u) && si.host.kernel_release && !strcmp(si.host.kernel_release, u.release), "kernel release");
 	CHECK(si.host.cpus_online == sysconf(_SC_NPROCESSORS_ONLN), "cpus online %lld", (long long)si.host.cpus_online);
 	CHECK(si.host.mem_total_bytes > 0, "memory total");
-	CHECK(si.host.dirty_ratio >= 0 && si.host.swappiness >= 0, "vm settings read");
+	CHECK(si.host.dirty_ratio == proc_num("/proc/sys/vm/dirty_ratio") &&
+	      si.host.swappiness == proc_num("/proc/sys/vm/swappiness"),
+	      "vm settings as /proc/sys/vm has them: dirty_ratio %lld, swappiness %lld",
+	      (long long)si.host.dirty_ratio, (long long)si.host.swappiness);
 	CHECK(si.nr_nodes >= 2 && si.nodes[0].kind == SYSINFO_NODE_FILE && si.nodes[0].parent == -1 &&
 	      !strcmp(si.nodes[0].path, "/"), "chain starts at the path");
 	CHECK(si.nr_nodes >= 2 && si.nodes[1].kind == SYSINFO_NODE_FS && si.nodes[1].parent == 0 &&

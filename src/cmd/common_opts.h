@@ -1,0 +1,44 @@
+/*
+ * The options several commands share, declared once: one row each in
+ * cmd_common_rows (common_opts.c), their values in struct cmd_common. A
+ * command takes the ones it names in its descriptor's `common` bits (the
+ * envwatch flags come with CMD_WATCHES_ENV); each command still checks the
+ * values its way (run's --output-format knows fio's formats, bonnie's
+ * normal and json), and may word a shared row's help for itself.
+ *
+ * Issue 13's --db, --label and --repeat belong here: a COMMON_* bit, a
+ * field below and one row in cmd_common_rows each.
+ */
+#ifndef IOBENCH_CMD_COMMON_OPTS_H
+#define IOBENCH_CMD_COMMON_OPTS_H
+
+#include <stdbool.h>
+
+#include "cmd/cmdopt.h"
+#include "cmd/envwatch.h"
+
+enum cmd_common_bits {
+	COMMON_OUTPUT_FORMAT = 1 << 0, /* --output-format=FMT */
+	COMMON_OUTPUT        = 1 << 1, /* --output=FILE */
+	COMMON_ALLOW_DESTROY = 1 << 2, /* --allow-destroy=DEVICE, repeatable */
+	COMMON_READONLY      = 1 << 3, /* --readonly */
+	COMMON_ENVWATCH      = 1 << 4, /* --monitor-interval, --no-monitor, --warn-slab,
+					  --memory-limit: given by CMD_WATCHES_ENV */
+	COMMON_HELP          = 1 << 5, /* -h, --help: print the usage and stop */
+	/* issue 13: COMMON_DB, COMMON_LABEL, COMMON_REPEAT */
+};
+
+struct cmd_common {
+	const char *output_format;        /* NULL: the command's default */
+	const char *output;               /* NULL: stdout */
+	struct cmdopt_list allow_destroy; /* each a DEVICE, not empty */
+	bool readonly;
+	struct envwatch_opts env;         /* defaults from envwatch_opts_init */
+};
+
+extern const struct cmdopt cmd_common_rows[];
+
+void cmd_common_init(struct cmd_common *c);
+void cmd_common_release(struct cmd_common *c);
+
+#endif
