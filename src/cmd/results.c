@@ -244,7 +244,7 @@ static void list_text_row(const struct store_run_info *i, FILE *out)
 		fprintf(out, "%s%s", k ? "," : "", i->jobs[k]);
 		w += n;
 	}
-	for (; w < 40; w++)
+	for (; i->nr_labels && w < 40; w++)
 		fputc(' ', out);
 	for (size_t k = 0; k < i->nr_labels; k++)
 		fprintf(out, " %s=%s", i->labels[k].key, i->labels[k].value);

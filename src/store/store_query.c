@@ -174,7 +174,8 @@ int store_run_info_get(struct store *st, int64_t id, struct store_run_info *out)
 			NULL, NULL, &out->nr_jobs)) < 0)
 		goto fail;
 	if ((rc = pairs(st, "SELECT format, printed FROM renderings WHERE run_id = ?1 ORDER BY "
-			"printed DESC, format", id, &fmts, NULL, &printed, &n)) < 0)
+			"printed DESC, CASE format WHEN 'normal' THEN 0 WHEN 'table' THEN 1 WHEN "
+			"'json+' THEN 2 WHEN 'json' THEN 3 WHEN 'terse' THEN 4 ELSE 5 END, format", id, &fmts, NULL, &printed, &n)) < 0)
 		goto fail;
 	out->formats = fmts;
 	out->printed = xcalloc(n ? n : 1, sizeof(*out->printed));

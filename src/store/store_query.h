@@ -42,7 +42,8 @@ struct store_run_info {
 	size_t nr_labels;
 	char **jobs;                       /* the jobs' names, in order */
 	size_t nr_jobs;
-	char **formats;                    /* the stored renderings, printed ones first */
+	char **formats;                    /* the stored renderings, printed ones first
+					      (normal, table, json+, json, terse, others) */
 	bool *printed;
 	size_t nr_formats;
 };
