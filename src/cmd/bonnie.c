@@ -24,6 +24,8 @@
 #include "cmd/output.h"
 #include "cmd/repeat.h"
 #include "cmd/signals.h"
+#include "cmd/storing.h"
+#include "cmd/teeout.h"
 #include "report/bonnie_report.h"
 #include "report/env_report.h"
 #include "report/repeat_figs.h"
@@ -197,11 +199,12 @@ static int drop_privileges(const struct bonnie_args *a)
 /* One finished test: with -x its CSV line at once; otherwise the text
  * table now and the CSV line after the monitor summary, so that it stays
  * the last line of the output as in bonnie++. */
-static int report_normal(const struct bonnie_args *a, const struct bonnie_result *r, FILE *text)
+static int report_normal(const struct bonnie_args *a, const struct bonnie_result *r, FILE *text,
+			 FILE *out)
 {
 	const struct bonnie_spec *s = &a->spec;
 	if (a->repeats_given)
-		return bonnie_report_csv(s, r, stdout);
+		return bonnie_report_csv(s, r, out);
 	return bonnie_report_text(s, r, !s->quiet, text);
 }
 
@@ -258,8 +261,8 @@ static void sync_phase(void *arg, unsigned phase)
  * stderr has nowhere to say it), exit status 1. */
 static int write_failed(int rc, FILE *f)
 {
-	if (f == stdout)
-		output_failed(stdout, rc, "the report", NULL);
+	if (f != stderr)
+		output_failed(f, rc, "the report", NULL);
 	return 1;
 }
 
@@ -269,7 +272,8 @@ struct test_loop {
 	struct phase_sync *ps;
 	struct bonnie_result *runs;
 	size_t nr;
-	FILE *text;
+	FILE *text;            /* where the text goes (stderr with -q or -x) */
+	FILE *out;             /* stdout, or the tee that keeps it for the store */
 	bool json;
 	int status;
 	size_t limit;          /* --repeat: N, or auto's maximum */
@@ -312,7 +316,7 @@ static int one_test(struct test_loop *l, unsigned i)
 	}
 	if (!l->json && l->limit && !s->quiet)
 		fprintf(l->text, "\nrepetition %u\n", i + 1);
-	if (!l->json && (rc = report_normal(a, r, l->text)) < 0) {
+	if (!l->json && (rc = report_normal(a, r, l->text, l->out)) < 0) {
 		l->status = write_failed(rc, l->text);
 		return -1;
 	}
@@ -344,8 +348,43 @@ static void repeat_json(struct json_writer *w, void *arg)
 	repeat_write_json(arg, w, repeat_json_each, NULL);
 }
 
-static int run_tests(struct bonnie_args *a, struct bonnie_barrier *bar, struct memlimit *ml)
+/* Store the printed tests (cmd/storing.h): the text as printed (normal),
+ * the CSV lines and the JSON. The new status. */
+static int store_tests(const struct cmd_ctx *ctx, const struct bonnie_args *a,
+		       const struct bonnie_result *runs, size_t nr, const struct run_env *env,
+		       const char *text, size_t text_len, uint64_t start_ms, int status)
 {
+	bool json = a->output == BONNIE_OUT_JSON;
+	struct store_bonnie b = { &a->spec, runs, nr, env };
+	struct store_renderings rend = { 0 };
+	int rc = store_render_bonnie(&b, json, !json, &rend);
+	if (rc < 0) {
+		error_errno(rc, "cannot render the results to store them");
+	} else {
+		if (text)
+			store_renderings_add(&rend, "normal", text, text_len, true);
+		bool stopped = signals_caught() != 0;
+		for (size_t i = 0; i < nr; i++)
+			stopped |= runs[i].interrupted;
+		struct store_run r = {
+			.kind = STORE_KIND_BONNIE,
+			.start_ms = start_ms,
+			.end_ms = cmd_store_now_ms(),
+			.bonnie = &b,
+			.renderings = &rend,
+			.exit_status = status,
+			.interrupted = stopped,
+		};
+		rc = cmd_store_put(ctx, &r, NULL, NULL);
+	}
+	store_renderings_release(&rend);
+	return rc < 0 && status == 0 ? 1 : status;
+}
+
+static int run_tests(const struct cmd_ctx *ctx, struct bonnie_args *a, struct bonnie_barrier *bar,
+		     struct memlimit *ml)
+{
+	uint64_t start_ms = cmd_store_now_ms();
 	volatile sig_atomic_t *stop = signals_install();
 	struct phase_sync ps = { .mode = a->sync, .bar = bar, .stop = stop,
 				 .progress = !a->spec.quiet, .shown = -1 };
@@ -366,36 +405,46 @@ static int run_tests(struct bonnie_args *a, struct bonnie_barrier *bar, struct m
 		return 1;
 	}
 	int rc0;
+	/* what goes to stdout, also kept as printed for the store */
+	struct teeout *tee = NULL;
+	FILE *out = cmd_store_wanted(ctx) && !json ? teeout_open(stdout, &tee) : stdout;
+	if (!out) {
+		free(runs);
+		return error_errno(-ENOMEM, "cannot keep the report for the store") < 0;
+	}
 	/* the text (and the machine around it) goes where bonnie++ puts its
 	 * text: stderr with -q, nowhere but stderr with -x's CSV-only stdout */
-	FILE *text = s->quiet || a->repeats_given ? stderr : stdout;
-	struct test_loop l = { .a = a, .ps = &ps, .runs = runs, .text = text, .json = json,
-			       .limit = limit };
+	FILE *text = s->quiet || a->repeats_given ? stderr : out;
+	struct test_loop l = { .a = a, .ps = &ps, .runs = runs, .text = text, .out = out,
+			       .json = json, .limit = limit };
 	struct envwatch ew;
 	a->common.env.drops_root = geteuid() == 0 && (a->user || a->group);
 	envwatch_begin(&ew, s->dir, &a->common.env);
-	if (drop_privileges(a) < 0) {
-		run_env_free(envwatch_end(&ew));
-		free(runs);
-		return 1;
-	}
-	if (ro->drop_caches && geteuid() != 0) {
+	bool refused = drop_privileges(a) < 0;
+	if (!refused && ro->drop_caches && geteuid() != 0) {
 		error("--drop-caches needs root before each test, but -u made the tests run as uid "
 		      "%d; use -u root or leave --drop-caches out (nothing was run)", (int)geteuid());
+		refused = true;
+	}
+	if (refused) {
 		run_env_free(envwatch_end(&ew));
 		free(runs);
+		if (tee) {
+			fclose(out);
+			free(teeout_take(tee, &(size_t){ 0 }));
+		}
 		return 1;
 	}
 	if (!json)
 		env_text_header(ew.env, "", text);
 	/* a report that cannot be written is not worth the test: say so now */
-	if (!json && text == stdout && output_check(stdout, "the report", NULL) < 0)
+	if (!json && text == out && output_check(out, "the report", NULL) < 0)
 		l.status = 1;
 
 	if (!l.status && !json && a->repeats_given && s->repeats > 1 &&
-	    (rc0 = bonnie_report_csv_header(stdout)) < 0)
-		l.status = write_failed(rc0, stdout);
-	struct repeat_outcome out = { 0 };
+	    (rc0 = bonnie_report_csv_header(out)) < 0)
+		l.status = write_failed(rc0, out);
+	struct repeat_outcome reps = { 0 };
 	if (repeat && !l.status) {
 		struct repeat_driver d = {
 			.opts = ro,
@@ -403,7 +452,7 @@ static int run_tests(struct bonnie_args *a, struct bonnie_barrier *bar, struct m
 			.add_figures = repeat_figures,
 			.arg = &l,
 		};
-		int st = repeat_loop(&d, &out);
+		int st = repeat_loop(&d, &reps);
 		if (st && st < 128 && !l.status)
 			l.status = st;
 	}
@@ -418,35 +467,50 @@ static int run_tests(struct bonnie_args *a, struct bonnie_barrier *bar, struct m
 	bonnie_anomaly_input(s, runs, nr, &in);
 	anomaly_check(&in, env);
 	anomaly_check_memory_limit(env);
-	struct report_json_extra extra = { repeat_json, &out };
+	struct report_json_extra extra = { repeat_json, &reps };
 	if (json && (rc0 = bonnie_report_json_extra(s, runs, nr, env, repeat ? &extra : NULL,
 						    stdout)) < 0)
 		status = write_failed(rc0, stdout);
 	if (!json) {
 		env_text_footer(env, text);
-		if (repeat && out.nr)
-			repeat_write_text(&out, text);
+		if (repeat && reps.nr)
+			repeat_write_text(&reps, text);
 		/* the CSV lines last, as bonnie++'s: one per finished test */
 		for (size_t i = 0; !a->repeats_given && (repeat || nr == 1) && i < nr && !status; i++)
-			if (!runs[i].interrupted && (rc0 = bonnie_report_csv(s, &runs[i], stdout)) < 0)
-				status = write_failed(rc0, stdout);
+			if (!runs[i].interrupted && (rc0 = bonnie_report_csv(s, &runs[i], out)) < 0)
+				status = write_failed(rc0, out);
 		if (!status && output_check(text, "the report", NULL) < 0)
 			status = 1;
+		if (!status && text != out && output_check(out, "the report", NULL) < 0)
+			status = 1;
 	} else {
-		if (repeat && out.nr)
-			repeat_write_text(&out, stderr);
+		if (repeat && reps.nr)
+			repeat_write_text(&reps, stderr);
 		if (env->nr_warnings) {
 			fputs("iobench: the run raised warnings (also in the report):\n", stderr);
 			env_text_warnings(env, stderr);
 		}
 	}
-	repeat_outcome_release(&out);
+	char *printed = NULL;
+	size_t printed_len = 0;
+	if (tee) {
+		if (fclose(out) != 0 && !status)
+			status = 1;
+		printed = teeout_take(tee, &printed_len);
+	}
+	int sig = signals_caught();
+	if (sig)
+		status = 128 + sig;
+	/* what was measured is printed: only now is it stored */
+	if (cmd_store_wanted(ctx) && nr)
+		status = store_tests(ctx, a, runs, nr, env, printed, printed_len, start_ms, status);
+	free(printed);
+	repeat_outcome_release(&reps);
 	run_env_free(env);
 	for (size_t i = 0; i < nr; i++)
 		bonnie_result_release(&runs[i]);
 	free(runs);
-	int sig = signals_caught();
-	return sig ? 128 + sig : status;
+	return status;
 }
 
 static int bonnie_main(struct cmd_ctx *ctx, int argc, char **argv)
@@ -483,7 +547,7 @@ static int bonnie_main(struct cmd_ctx *ctx, int argc, char **argv)
 	}
 	if (prepare(&a, host, sizeof(host), &bar, &ml) < 0)
 		goto out;
-	status = run_tests(&a, &bar, &ml);
+	status = run_tests(ctx, &a, &bar, &ml);
 out:
 	memlimit_end(&ml, NULL);
 	bonnie_barrier_close(&bar);
@@ -499,8 +563,8 @@ const struct command cmd_bonnie = {
 	.usage_tail = bonnie_usage_tail,
 	.opts = bonnie_rows,
 	.common = COMMON_OUTPUT_FORMAT | COMMON_ALLOW_DESTROY | COMMON_READONLY | COMMON_REPEAT |
-		  COMMON_HELP,
+		  COMMON_DB | COMMON_NO_STORE | COMMON_LABEL | COMMON_HELP,
 	.help_for = bonnie_help_for,
-	.flags = CMD_WATCHES_ENV,
+	.flags = CMD_WATCHES_ENV | CMD_OPENS_STORE,
 	.run = bonnie_main,
 };
