@@ -277,6 +277,8 @@ struct test_loop {
 	bool json;
 	int status;
 	size_t limit;          /* --repeat: N, or auto's maximum */
+	char **kept;           /* --repeat with a store: each one's text as printed */
+	size_t *kept_len;      /* (NULL without) */
 };
 
 /* One test into runs[nr++]: 0 to go on, -1 to stop (status says whether
@@ -314,9 +316,29 @@ static int one_test(struct test_loop *l, unsigned i)
 		l->status = 1;
 		return -1;
 	}
-	if (!l->json && l->limit && !s->quiet)
-		fprintf(l->text, "\nrepetition %u\n", i + 1);
-	if (!l->json && (rc = report_normal(a, r, l->text, l->out)) < 0) {
+	if (l->json)
+		return 0;
+	/* a repetition's text is kept, as printed, for the store */
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = l->kept ? open_memstream(&buf, &len) : NULL;
+	FILE *dst = m ? m : l->text;
+	if (l->limit && !s->quiet)
+		fprintf(dst, "\nrepetition %u\n", i + 1);
+	rc = report_normal(a, r, dst, l->out);
+	if (m) {
+		if (fclose(m) != 0 && rc == 0)
+			rc = -ENOMEM;
+		if (rc == 0 && fwrite(buf, 1, len, l->text) != len)
+			rc = -EIO;
+		if (rc == 0) {
+			l->kept[l->nr - 1] = buf;
+			l->kept_len[l->nr - 1] = len;
+		} else {
+			free(buf);
+		}
+	}
+	if (rc < 0) {
 		l->status = write_failed(rc, l->text);
 		return -1;
 	}
@@ -348,37 +370,94 @@ static void repeat_json(struct json_writer *w, void *arg)
 	repeat_write_json(arg, w, repeat_json_each, NULL);
 }
 
-/* Store the printed tests (cmd/storing.h): the text as printed (normal),
- * the CSV lines and the JSON. The new status. */
+/* A bonnie run to store (cmd/storing.h): its tests and what was printed. */
+struct bonnie_stored {
+	const struct bonnie_result *runs;
+	size_t nr;
+	const struct run_env *env;
+	const char *text;             /* the text as printed ("normal"), or NULL */
+	size_t text_len;
+	uint64_t start_ms, end_ms;
+	int status;
+	bool interrupted;
+	const struct store_meta *meta; /* a repetition's group and index, or NULL */
+	int64_t *id;                   /* or NULL */
+};
+
+/* Store it: the text as printed (normal), the CSV lines and the JSON. 0,
+ * or -1 after saying it was not stored. */
+static int store_bonnie_run(const struct cmd_ctx *ctx, const struct bonnie_args *a,
+			    const struct bonnie_stored *bs)
+{
+	bool json = a->output == BONNIE_OUT_JSON;
+	struct store_bonnie b = { &a->spec, bs->runs, bs->nr, bs->env };
+	struct store_renderings rend = { 0 };
+	/* a repetition's own JSON was not printed: the whole loop's was */
+	int rc = store_render_bonnie(&b, json && !bs->meta, !json, &rend);
+	if (rc < 0) {
+		error_errno(rc, "cannot render the results to store them");
+	} else {
+		if (bs->text)
+			store_renderings_add(&rend, "normal", bs->text, bs->text_len, true);
+		bool stopped = bs->interrupted;
+		for (size_t i = 0; i < bs->nr; i++)
+			stopped |= bs->runs[i].interrupted;
+		struct store_run r = {
+			.kind = STORE_KIND_BONNIE,
+			.start_ms = bs->start_ms,
+			.end_ms = bs->end_ms,
+			.bonnie = &b,
+			.renderings = &rend,
+			.exit_status = bs->status,
+			.interrupted = stopped,
+		};
+		rc = cmd_store_put(ctx, &r, bs->meta, bs->id);
+	}
+	store_renderings_release(&rend);
+	return rc < 0 ? -1 : 0;
+}
+
+/* Store the printed tests as one run; the new status. */
 static int store_tests(const struct cmd_ctx *ctx, const struct bonnie_args *a,
 		       const struct bonnie_result *runs, size_t nr, const struct run_env *env,
 		       const char *text, size_t text_len, uint64_t start_ms, int status)
 {
-	bool json = a->output == BONNIE_OUT_JSON;
-	struct store_bonnie b = { &a->spec, runs, nr, env };
-	struct store_renderings rend = { 0 };
-	int rc = store_render_bonnie(&b, json, !json, &rend);
-	if (rc < 0) {
-		error_errno(rc, "cannot render the results to store them");
-	} else {
-		if (text)
-			store_renderings_add(&rend, "normal", text, text_len, true);
-		bool stopped = signals_caught() != 0;
-		for (size_t i = 0; i < nr; i++)
-			stopped |= runs[i].interrupted;
-		struct store_run r = {
-			.kind = STORE_KIND_BONNIE,
-			.start_ms = start_ms,
-			.end_ms = cmd_store_now_ms(),
-			.bonnie = &b,
-			.renderings = &rend,
-			.exit_status = status,
-			.interrupted = stopped,
+	struct bonnie_stored bs = {
+		.runs = runs, .nr = nr, .env = env, .text = text, .text_len = text_len,
+		.start_ms = start_ms, .end_ms = cmd_store_now_ms(), .status = status,
+		.interrupted = signals_caught() != 0,
+	};
+	return store_bonnie_run(ctx, a, &bs) < 0 && status == 0 ? 1 : status;
+}
+
+/* --repeat: each repetition stored as a bonnie run of its own, in one
+ * group, with the machine captured around the whole loop (it exists only
+ * now) and its text as printed (texts: NULL with JSON); the new status. */
+static int store_reps(const struct cmd_ctx *ctx, const struct bonnie_args *a,
+		      const struct repeat_outcome *o, const struct run_env *env, char **texts,
+		      const size_t *text_lens, int status)
+{
+	int64_t group = 0;
+	bool failed = false;
+	for (size_t i = 0; i < o->nr; i++) {
+		const struct repetition *rep = &o->reps[i];
+		if (!rep->bonnie)
+			continue;
+		struct store_meta m = { .rep_group = group ? group : STORE_NEW_GROUP,
+					.rep_index = (int)rep->index };
+		int64_t id = 0;
+		struct bonnie_stored bs = {
+			.runs = rep->bonnie, .nr = 1, .env = env,
+			.text = texts ? texts[i] : NULL, .text_len = texts ? text_lens[i] : 0,
+			.start_ms = rep->start_ms, .end_ms = rep->end_ms, .status = rep->status,
+			.interrupted = rep->interrupted, .meta = &m, .id = &id,
 		};
-		rc = cmd_store_put(ctx, &r, NULL, NULL);
+		if (store_bonnie_run(ctx, a, &bs) < 0)
+			failed = true;
+		else if (!group)
+			group = id;
 	}
-	store_renderings_release(&rend);
-	return rc < 0 && status == 0 ? 1 : status;
+	return failed && status == 0 ? 1 : status;
 }
 
 static int run_tests(const struct cmd_ctx *ctx, struct bonnie_args *a, struct bonnie_barrier *bar,
@@ -405,10 +484,21 @@ static int run_tests(const struct cmd_ctx *ctx, struct bonnie_args *a, struct bo
 		return 1;
 	}
 	int rc0;
-	/* what goes to stdout, also kept as printed for the store */
+	/* what goes to stdout, also kept as printed for the store; --repeat
+	 * keeps each repetition's text instead (test_loop.kept) */
+	bool storing = cmd_store_wanted(ctx);
 	struct teeout *tee = NULL;
-	FILE *out = cmd_store_wanted(ctx) && !json ? teeout_open(stdout, &tee) : stdout;
+	FILE *out = storing && !json && !repeat ? teeout_open(stdout, &tee) : stdout;
 	if (!out) {
+		free(runs);
+		return error_errno(-ENOMEM, "cannot keep the report for the store") < 0;
+	}
+	bool keep = storing && !json && repeat;
+	char **kept = keep ? calloc(nruns, sizeof(*kept)) : NULL;
+	size_t *kept_len = keep ? calloc(nruns, sizeof(*kept_len)) : NULL;
+	if (keep && (!kept || !kept_len)) {
+		free(kept);
+		free(kept_len);
 		free(runs);
 		return error_errno(-ENOMEM, "cannot keep the report for the store") < 0;
 	}
@@ -416,7 +506,7 @@ static int run_tests(const struct cmd_ctx *ctx, struct bonnie_args *a, struct bo
 	 * text: stderr with -q, nowhere but stderr with -x's CSV-only stdout */
 	FILE *text = s->quiet || a->repeats_given ? stderr : out;
 	struct test_loop l = { .a = a, .ps = &ps, .runs = runs, .text = text, .out = out,
-			       .json = json, .limit = limit };
+			       .json = json, .limit = limit, .kept = kept, .kept_len = kept_len };
 	struct envwatch ew;
 	a->common.env.drops_root = geteuid() == 0 && (a->user || a->group);
 	envwatch_begin(&ew, s->dir, &a->common.env);
@@ -429,6 +519,8 @@ static int run_tests(const struct cmd_ctx *ctx, struct bonnie_args *a, struct bo
 	if (refused) {
 		run_env_free(envwatch_end(&ew));
 		free(runs);
+		free(kept);
+		free(kept_len);
 		if (tee) {
 			fclose(out);
 			free(teeout_take(tee, &(size_t){ 0 }));
@@ -502,9 +594,15 @@ static int run_tests(const struct cmd_ctx *ctx, struct bonnie_args *a, struct bo
 	if (sig)
 		status = 128 + sig;
 	/* what was measured is printed: only now is it stored */
-	if (cmd_store_wanted(ctx) && nr)
+	if (storing && repeat)
+		status = store_reps(ctx, a, &reps, env, kept, kept_len, status);
+	else if (storing && nr)
 		status = store_tests(ctx, a, runs, nr, env, printed, printed_len, start_ms, status);
 	free(printed);
+	for (size_t i = 0; kept && i < nruns; i++)
+		free(kept[i]);
+	free(kept);
+	free(kept_len);
 	repeat_outcome_release(&reps);
 	run_env_free(env);
 	for (size_t i = 0; i < nr; i++)

@@ -250,16 +250,50 @@ static void quick_show(const struct quick_table *q, const struct run_result *res
 
 #define QUICK_JSON ((unsigned)(REPORT_JSON | REPORT_JSONPLUS))
 
+/* The repetitions: the table, and their storing. */
+struct quick_reps {
+	const struct quick_table *q;
+	struct runner_rep_store store;
+};
+
+static void quick_rep_heading(const struct repetition *rep, FILE *out)
+{
+	fprintf(out, "repetition %zu%s\n", rep->index + 1,
+		rep->interrupted ? " (interrupted by a signal: not in the summary)" : "");
+}
+
 static void quick_show_rep(void *arg, const struct repetition *rep)
 {
-	const struct quick_table *q = arg;
+	const struct quick_table *q = ((struct quick_reps *)arg)->q;
 	unsigned text = q->formats & ~QUICK_JSON;
 	if (!rep->run->nr_jobs || (q->formats && !text))
 		return;
-	printf("%srepetition %zu%s\n", rep->index ? "\n" : "", rep->index + 1,
-	       rep->interrupted ? " (interrupted by a signal: not in the summary)" : "");
+	if (rep->index)
+		putchar('\n');
+	quick_rep_heading(rep, stdout);
 	quick_show(q, rep->run, text, stdout);
 	fflush(stdout);
+}
+
+/* A repetition shown: stored as a quick run of its own, its table (when
+ * the table was asked) as printed, under its heading. */
+static void quick_store_rep(void *arg, const struct repetition *rep)
+{
+	struct quick_reps *r = arg;
+	const struct quick_table *q = r->q;
+	char *table = NULL;
+	size_t len = 0;
+	FILE *m = !q->formats && rep->run->nr_jobs ? open_memstream(&table, &len) : NULL;
+	if (m) {
+		quick_rep_heading(rep, m);
+		quick_show(q, rep->run, 0, m);
+		if (fclose(m) != 0) {
+			free(table);
+			table = NULL;
+		}
+	}
+	runner_store_rep(&r->store, rep, q->formats & ~QUICK_JSON, NULL, table, len);
+	free(table);
 }
 
 /* --repeat: the table (or the text report) per repetition, then the
@@ -268,12 +302,18 @@ static int quick_repeat(const struct job_list *l, const struct runner_args *ra,
 			const struct quick_table *q)
 {
 	bool json = q->formats & (REPORT_JSON | REPORT_JSONPLUS);
+	bool storing = cmd_store_wanted(ra->store_ctx);
+	/* the errors, for the JSON and for each stored repetition */
 	struct error_capture errs = { 0 };
-	if (json)
+	if (json || storing)
 		error_capture_begin(&errs);
+	struct quick_reps reps = { q, { .ra = ra, .errs = &errs } };
 	struct repeat_outcome out;
-	int status = runner_repeat(l, ra, quick_show_rep, (void *)q, &out);
+	int status = runner_repeat(l, ra, quick_show_rep, storing ? quick_store_rep : NULL, &reps,
+				   &out);
 	error_capture_end();
+	if (reps.store.failed && status == 0)
+		status = 1;
 	bool measured = out.nr && out.reps[out.nr - 1].run->nr_jobs;
 	if (json && measured)
 		runner_repeat_write_json(&out, q->formats & REPORT_JSONPLUS, stdout);
@@ -297,28 +337,19 @@ static int store_quick(const struct runner_args *ra, const struct run_result *re
 		       unsigned formats, const char *table, size_t table_len, uint64_t start_ms,
 		       const struct error_capture *errs, int status)
 {
-	struct store_renderings rend = { 0 };
-	int rc = store_render_result(res, formats, NULL, &rend);
-	if (rc < 0) {
-		error_errno(rc, "cannot render the results to store them");
-	} else {
-		if (table)
-			store_renderings_add(&rend, "table", table, table_len, true);
-		struct store_run r = {
-			.kind = STORE_KIND_QUICK,
-			.start_ms = res->timestamp_ms ? res->timestamp_ms : start_ms,
-			.end_ms = cmd_store_now_ms(),
-			.result = res,
-			.renderings = &rend,
-			.exit_status = status,
-			.interrupted = res->interrupted || signals_caught() != 0,
-			.errors = (const char *const *)errs->msgs,
-			.nr_errors = errs->nr,
-		};
-		rc = cmd_store_put(ra->store_ctx, &r, NULL, NULL);
-	}
-	store_renderings_release(&rend);
-	return rc < 0 && status == 0 ? 1 : status;
+	struct runner_stored s = {
+		.res = res,
+		.formats = formats,
+		.table = table,
+		.table_len = table_len,
+		.start_ms = start_ms,
+		.end_ms = cmd_store_now_ms(),
+		.exit_status = status,
+		.interrupted = signals_caught() != 0,
+		.errors = (const char *const *)errs->msgs,
+		.nr_errors = errs->nr,
+	};
+	return runner_store_result(ra, &s) < 0 && status == 0 ? 1 : status;
 }
 
 /* The directory form; the block-device form is quick_dev.c's. */

@@ -141,7 +141,7 @@ int runner_run(const struct job_list *list, const struct runner_args *ra, struct
 	}
 	envwatch_begin(&ew, runner_env_path(list, ra, &tmp), &ra->env);
 	free(tmp);
-	return run_watched(list, ra, &ew, &ml, NULL, res);
+	return run_watched(list, ra, &ew, &ml, ra->notes, res);
 }
 
 /* The warnings the run raised (warning(): a preallocation that failed, the
@@ -258,33 +258,53 @@ static bool storing(const struct runner_args *ra)
 	return cmd_store_wanted(ra->store_ctx);
 }
 
+int runner_store_result(const struct runner_args *ra, const struct runner_stored *s)
+{
+	if (s->id)
+		*s->id = 0;
+	struct store_renderings rend = { 0 };
+	int rc = store_render_result(s->res, s->formats, s->head, &rend);
+	if (rc < 0) {
+		error_errno(rc, "cannot render the results to store them");
+	} else {
+		if (s->table)
+			store_renderings_add(&rend, "table", s->table, s->table_len, true);
+		struct store_run r = {
+			.kind = ra->store_kind,
+			.start_ms = s->res->timestamp_ms ? s->res->timestamp_ms : s->start_ms,
+			.end_ms = s->end_ms,
+			.result = s->res,
+			.job_files = ra->job_files,
+			.nr_job_files = ra->nr_job_files,
+			.renderings = &rend,
+			.exit_status = s->exit_status,
+			.interrupted = s->interrupted || s->res->interrupted,
+			.errors = s->errors,
+			.nr_errors = s->nr_errors,
+		};
+		rc = cmd_store_put(ra->store_ctx, &r, s->meta, s->id);
+	}
+	store_renderings_release(&rend);
+	return rc < 0 ? -1 : 0;
+}
+
 /* Store a printed result (cmd/storing.h); the new status. */
 static int store_result(const struct runner_args *ra, const struct run_result *res,
 			unsigned formats, const char *head, uint64_t start_ms,
 			const struct error_capture *errs, int status)
 {
-	struct store_renderings rend = { 0 };
-	int rc = store_render_result(res, formats, head, &rend);
-	if (rc < 0) {
-		error_errno(rc, "cannot render the results to store them");
-	} else {
-		struct store_run r = {
-			.kind = ra->store_kind,
-			.start_ms = res->timestamp_ms ? res->timestamp_ms : start_ms,
-			.end_ms = cmd_store_now_ms(),
-			.result = res,
-			.job_files = ra->job_files,
-			.nr_job_files = ra->nr_job_files,
-			.renderings = &rend,
-			.exit_status = status,
-			.interrupted = res->interrupted || signals_caught() != 0,
-			.errors = (const char *const *)errs->msgs,
-			.nr_errors = errs->nr,
-		};
-		rc = cmd_store_put(ra->store_ctx, &r, NULL, NULL);
-	}
-	store_renderings_release(&rend);
-	return rc < 0 && status == 0 ? 1 : status;
+	struct runner_stored s = {
+		.res = res,
+		.formats = formats,
+		.head = head,
+		.start_ms = start_ms,
+		.end_ms = cmd_store_now_ms(),
+		.exit_status = status,
+		.interrupted = signals_caught() != 0,
+		.errors = (const char *const *)errs->msgs,
+		.nr_errors = errs->nr,
+	};
+	return runner_store_result(ra, &s) < 0 && status == 0 ? 1 : status;
 }
 
 int runner_run_and_report(const struct job_list *list, const struct runner_args *ra)

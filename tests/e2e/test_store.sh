@@ -181,4 +181,43 @@ check "  the device is unchanged" test "$(sha256sum <"$loop")" = "$lsha"
 ln -s "$loop" "$d/link.db"
 "$IOBENCH" run "${job[@]}" --db "$d/link.db" >/dev/null 2>"$d/blk2.err"
 check "--db through a symlink to it: refused, unchanged" test $? -eq 1 -a "$(sha256sum <"$loop")" = "$lsha"
+
+# --- --repeat: each repetition a run of its own, in one group ------------------
+rdb=$d/rep.db
+"$IOBENCH" run "${job[@]}" --db "$rdb" --label fs=tmp --repeat 3 --output-format=json \
+  >"$d/rep.json" 2>"$d/rep.err"
+check "run --repeat 3 with a store: exit 0" test $? -eq 0
+check "--repeat 3 stores 3 runs" test "$(nruns '' "$rdb")" = 3
+check "... in one rep_group, the first one's id, with rep_index 0, 1, 2" \
+  test "$(sqlite3 "$rdb" "SELECT group_concat(rep_group || ':' || rep_index, ' ') FROM (SELECT * FROM runs ORDER BY id)")" = "1:0 1:1 1:2"
+check "... each with the labels and the command line" \
+  test "$(sqlite3 "$rdb" "SELECT count(*) FROM runs r WHERE argv LIKE '%\"--repeat\", \"3\"%' AND EXISTS (SELECT 1 FROM labels l WHERE l.run_id = r.id AND l.key = 'fs' AND l.value = 'tmp')")" = 3
+"$IOBENCH" results list --db "$rdb" >"$d/rep.list"
+check "results list shows the 3 repetitions" test "$(grep -Ec '^[123] .* run .* st +fs=tmp$' "$d/rep.list")" = 3
+"$IOBENCH" results list --db "$rdb" --json >"$d/rep.list.json"
+check "results list --json gives their group and index" \
+  test "$(json_get "$d/rep.list.json" '[(r["rep_group"], r["rep_index"]) for r in d]')" = "[(1, 0), (1, 1), (1, 2)]"
+"$IOBENCH" results show 2 --db "$rdb" --output-format=json >"$d/rep2.json"
+check "results show of repetition 2: its own JSON document, as in the repetitions" \
+  test "$(python3 -c 'import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); print(a == b["iobench"]["repetitions"][1]["result"])' "$d/rep2.json" "$d/rep.json")" = True
+"$IOBENCH" run "${job[@]}" --db "$rdb" --repeat 2 >"$d/rep.txt" 2>/dev/null
+"$IOBENCH" results show 5 --db "$rdb" >"$d/rep5.txt"
+# (up to the blank line before the summary, which is no repetition's)
+check "a repetition's normal text is what was printed for it" \
+  bash -c "grep -q '^repetition 2 of 2\$' '$d/rep5.txt' && sed -n '/^repetition 2 of 2\$/,/^Repetition summary/p' '$d/rep.txt' | sed '\$d' | sed '\$d' | cmp -s - <(sed -n '/^repetition 2 of 2\$/,\$p' '$d/rep5.txt')"
+check "... a second group, starting at its first run" \
+  test "$(sqlite3 "$rdb" "SELECT group_concat(rep_group || ':' || rep_index, ' ') FROM runs WHERE id > 3")" = "4:0 4:1"
+"$IOBENCH" run "${job[@]}" --db "$rdb" --repeat 2 --no-store >/dev/null 2>&1
+check "--repeat with --no-store stores nothing" test "$(nruns '' "$rdb")" = 5
+mkdir -p "$d/q"
+"$IOBENCH" quick "$d/q" --size=1m --runtime=100ms --engine=psync --repeat 2 --no-monitor \
+  --db "$rdb" >"$d/q.txt" 2>/dev/null
+check "quick --repeat 2: 2 quick runs in one group, each with its table" \
+  test "$(sqlite3 "$rdb" "SELECT group_concat(r.rep_group || ':' || r.rep_index || ':' || (SELECT count(*) FROM renderings g WHERE g.run_id = r.id AND g.format = 'table'), ' ') FROM runs r WHERE kind = 'quick'")" = "6:0:1 6:1:1"
+mkdir -p "$d/bon"
+"$IOBENCH" bonnie -d "$d/bon" -s 4 -r 2 -n 0 -f -u root --repeat 2 --no-monitor --db "$rdb" \
+  >"$d/bon.txt" 2>/dev/null
+check "bonnie --repeat 2: 2 bonnie runs in one group, each with its text and JSON" \
+  test "$(sqlite3 "$rdb" "SELECT group_concat(r.rep_group || ':' || r.rep_index || ':' || (SELECT count(*) FROM renderings g WHERE g.run_id = r.id AND g.format IN ('normal', 'json')), ' ') FROM runs r WHERE kind = 'bonnie'")" = "8:0:2 8:1:2"
+
 finish
