@@ -24,6 +24,8 @@
 #include "cmd/output.h"
 #include "cmd/repeat.h"
 #include "cmd/signals.h"
+#include "cmd/storing.h"
+#include "cmd/teeout.h"
 #include "report/bonnie_report.h"
 #include "report/env_report.h"
 #include "report/repeat_figs.h"
@@ -197,11 +199,12 @@ static int drop_privileges(const struct bonnie_args *a)
 /* One finished test: with -x its CSV line at once; otherwise the text
  * table now and the CSV line after the monitor summary, so that it stays
  * the last line of the output as in bonnie++. */
-static int report_normal(const struct bonnie_args *a, const struct bonnie_result *r, FILE *text)
+static int report_normal(const struct bonnie_args *a, const struct bonnie_result *r, FILE *text,
+			 FILE *out)
 {
 	const struct bonnie_spec *s = &a->spec;
 	if (a->repeats_given)
-		return bonnie_report_csv(s, r, stdout);
+		return bonnie_report_csv(s, r, out);
 	return bonnie_report_text(s, r, !s->quiet, text);
 }
 
@@ -258,8 +261,8 @@ static void sync_phase(void *arg, unsigned phase)
  * stderr has nowhere to say it), exit status 1. */
 static int write_failed(int rc, FILE *f)
 {
-	if (f == stdout)
-		output_failed(stdout, rc, "the report", NULL);
+	if (f != stderr)
+		output_failed(f, rc, "the report", NULL);
 	return 1;
 }
 
@@ -269,10 +272,13 @@ struct test_loop {
 	struct phase_sync *ps;
 	struct bonnie_result *runs;
 	size_t nr;
-	FILE *text;
+	FILE *text;            /* where the text goes (stderr with -q or -x) */
+	FILE *out;             /* stdout, or the tee that keeps it for the store */
 	bool json;
 	int status;
 	size_t limit;          /* --repeat: N, or auto's maximum */
+	char **kept;           /* --repeat with a store: each one's text as printed */
+	size_t *kept_len;      /* (NULL without) */
 };
 
 /* One test into runs[nr++]: 0 to go on, -1 to stop (status says whether
@@ -310,9 +316,29 @@ static int one_test(struct test_loop *l, unsigned i)
 		l->status = 1;
 		return -1;
 	}
-	if (!l->json && l->limit && !s->quiet)
-		fprintf(l->text, "\nrepetition %u\n", i + 1);
-	if (!l->json && (rc = report_normal(a, r, l->text)) < 0) {
+	if (l->json)
+		return 0;
+	/* a repetition's text is kept, as printed, for the store */
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = l->kept ? open_memstream(&buf, &len) : NULL;
+	FILE *dst = m ? m : l->text;
+	if (l->limit && !s->quiet)
+		fprintf(dst, "\nrepetition %u\n", i + 1);
+	rc = report_normal(a, r, dst, l->out);
+	if (m) {
+		if (fclose(m) != 0 && rc == 0)
+			rc = -ENOMEM;
+		if (rc == 0 && fwrite(buf, 1, len, l->text) != len)
+			rc = -EIO;
+		if (rc == 0) {
+			l->kept[l->nr - 1] = buf;
+			l->kept_len[l->nr - 1] = len;
+		} else {
+			free(buf);
+		}
+	}
+	if (rc < 0) {
 		l->status = write_failed(rc, l->text);
 		return -1;
 	}
@@ -344,8 +370,100 @@ static void repeat_json(struct json_writer *w, void *arg)
 	repeat_write_json(arg, w, repeat_json_each, NULL);
 }
 
-static int run_tests(struct bonnie_args *a, struct bonnie_barrier *bar, struct memlimit *ml)
+/* A bonnie run to store (cmd/storing.h): its tests and what was printed. */
+struct bonnie_stored {
+	const struct bonnie_result *runs;
+	size_t nr;
+	const struct run_env *env;
+	const char *text;             /* the text as printed ("normal"), or NULL */
+	size_t text_len;
+	uint64_t start_ms, end_ms;
+	int status;
+	bool interrupted;
+	const struct store_meta *meta; /* a repetition's group and index, or NULL */
+	int64_t *id;                   /* or NULL */
+};
+
+/* Store it: the text as printed (normal), the CSV lines and the JSON. 0,
+ * or -1 after saying it was not stored. */
+static int store_bonnie_run(const struct cmd_ctx *ctx, const struct bonnie_args *a,
+			    const struct bonnie_stored *bs)
 {
+	bool json = a->output == BONNIE_OUT_JSON;
+	struct store_bonnie b = { &a->spec, bs->runs, bs->nr, bs->env };
+	struct store_renderings rend = { 0 };
+	/* a repetition's own JSON was not printed: the whole loop's was */
+	int rc = store_render_bonnie(&b, json && !bs->meta, !json, &rend);
+	if (rc < 0) {
+		error_errno(rc, "cannot render the results to store them");
+	} else {
+		if (bs->text)
+			store_renderings_add(&rend, "normal", bs->text, bs->text_len, true);
+		bool stopped = bs->interrupted;
+		for (size_t i = 0; i < bs->nr; i++)
+			stopped |= bs->runs[i].interrupted;
+		struct store_run r = {
+			.kind = STORE_KIND_BONNIE,
+			.start_ms = bs->start_ms,
+			.end_ms = bs->end_ms,
+			.bonnie = &b,
+			.renderings = &rend,
+			.exit_status = bs->status,
+			.interrupted = stopped,
+		};
+		rc = cmd_store_put(ctx, &r, bs->meta, bs->id);
+	}
+	store_renderings_release(&rend);
+	return rc < 0 ? -1 : 0;
+}
+
+/* Store the printed tests as one run; the new status. */
+static int store_tests(const struct cmd_ctx *ctx, const struct bonnie_args *a,
+		       const struct bonnie_result *runs, size_t nr, const struct run_env *env,
+		       const char *text, size_t text_len, uint64_t start_ms, int status)
+{
+	struct bonnie_stored bs = {
+		.runs = runs, .nr = nr, .env = env, .text = text, .text_len = text_len,
+		.start_ms = start_ms, .end_ms = cmd_store_now_ms(), .status = status,
+		.interrupted = signals_caught() != 0,
+	};
+	return store_bonnie_run(ctx, a, &bs) < 0 && status == 0 ? 1 : status;
+}
+
+/* --repeat: each repetition stored as a bonnie run of its own, in one
+ * group, with the machine captured around the whole loop (it exists only
+ * now) and its text as printed (texts: NULL with JSON); the new status. */
+static int store_reps(const struct cmd_ctx *ctx, const struct bonnie_args *a,
+		      const struct repeat_outcome *o, const struct run_env *env, char **texts,
+		      const size_t *text_lens, int status)
+{
+	int64_t group = 0;
+	bool failed = false;
+	for (size_t i = 0; i < o->nr; i++) {
+		const struct repetition *rep = &o->reps[i];
+		if (!rep->bonnie)
+			continue;
+		struct store_meta m = { .rep_group = group ? group : STORE_NEW_GROUP,
+					.rep_index = (int)rep->index };
+		int64_t id = 0;
+		struct bonnie_stored bs = {
+			.runs = rep->bonnie, .nr = 1, .env = env,
+			.text = texts ? texts[i] : NULL, .text_len = texts ? text_lens[i] : 0,
+			.start_ms = rep->start_ms, .end_ms = rep->end_ms, .status = rep->status,
+			.interrupted = rep->interrupted, .meta = &m, .id = &id,
+		};
+		if (store_bonnie_run(ctx, a, &bs) < 0)
+			failed = true;
+		else if (!group)
+			group = id;
+	}
+	return failed && status == 0 ? 1 : status;
+}
+
+static int run_tests(const struct cmd_ctx *ctx, struct bonnie_args *a, struct bonnie_barrier *bar,
+		     struct memlimit *ml)
+{
+	uint64_t start_ms = cmd_store_now_ms();
 	volatile sig_atomic_t *stop = signals_install();
 	struct phase_sync ps = { .mode = a->sync, .bar = bar, .stop = stop,
 				 .progress = !a->spec.quiet, .shown = -1 };
@@ -366,36 +484,59 @@ static int run_tests(struct bonnie_args *a, struct bonnie_barrier *bar, struct m
 		return 1;
 	}
 	int rc0;
+	/* what goes to stdout, also kept as printed for the store; --repeat
+	 * keeps each repetition's text instead (test_loop.kept) */
+	bool storing = cmd_store_wanted(ctx);
+	struct teeout *tee = NULL;
+	FILE *out = storing && !json && !repeat ? teeout_open(stdout, &tee) : stdout;
+	if (!out) {
+		free(runs);
+		return error_errno(-ENOMEM, "cannot keep the report for the store") < 0;
+	}
+	bool keep = storing && !json && repeat;
+	char **kept = keep ? calloc(nruns, sizeof(*kept)) : NULL;
+	size_t *kept_len = keep ? calloc(nruns, sizeof(*kept_len)) : NULL;
+	if (keep && (!kept || !kept_len)) {
+		free(kept);
+		free(kept_len);
+		free(runs);
+		return error_errno(-ENOMEM, "cannot keep the report for the store") < 0;
+	}
 	/* the text (and the machine around it) goes where bonnie++ puts its
 	 * text: stderr with -q, nowhere but stderr with -x's CSV-only stdout */
-	FILE *text = s->quiet || a->repeats_given ? stderr : stdout;
-	struct test_loop l = { .a = a, .ps = &ps, .runs = runs, .text = text, .json = json,
-			       .limit = limit };
+	FILE *text = s->quiet || a->repeats_given ? stderr : out;
+	struct test_loop l = { .a = a, .ps = &ps, .runs = runs, .text = text, .out = out,
+			       .json = json, .limit = limit, .kept = kept, .kept_len = kept_len };
 	struct envwatch ew;
 	a->common.env.drops_root = geteuid() == 0 && (a->user || a->group);
 	envwatch_begin(&ew, s->dir, &a->common.env);
-	if (drop_privileges(a) < 0) {
-		run_env_free(envwatch_end(&ew));
-		free(runs);
-		return 1;
-	}
-	if (ro->drop_caches && geteuid() != 0) {
+	bool refused = drop_privileges(a) < 0;
+	if (!refused && ro->drop_caches && geteuid() != 0) {
 		error("--drop-caches needs root before each test, but -u made the tests run as uid "
 		      "%d; use -u root or leave --drop-caches out (nothing was run)", (int)geteuid());
+		refused = true;
+	}
+	if (refused) {
 		run_env_free(envwatch_end(&ew));
 		free(runs);
+		free(kept);
+		free(kept_len);
+		if (tee) {
+			fclose(out);
+			free(teeout_take(tee, &(size_t){ 0 }));
+		}
 		return 1;
 	}
 	if (!json)
 		env_text_header(ew.env, "", text);
 	/* a report that cannot be written is not worth the test: say so now */
-	if (!json && text == stdout && output_check(stdout, "the report", NULL) < 0)
+	if (!json && text == out && output_check(out, "the report", NULL) < 0)
 		l.status = 1;
 
 	if (!l.status && !json && a->repeats_given && s->repeats > 1 &&
-	    (rc0 = bonnie_report_csv_header(stdout)) < 0)
-		l.status = write_failed(rc0, stdout);
-	struct repeat_outcome out = { 0 };
+	    (rc0 = bonnie_report_csv_header(out)) < 0)
+		l.status = write_failed(rc0, out);
+	struct repeat_outcome reps = { 0 };
 	if (repeat && !l.status) {
 		struct repeat_driver d = {
 			.opts = ro,
@@ -403,7 +544,7 @@ static int run_tests(struct bonnie_args *a, struct bonnie_barrier *bar, struct m
 			.add_figures = repeat_figures,
 			.arg = &l,
 		};
-		int st = repeat_loop(&d, &out);
+		int st = repeat_loop(&d, &reps);
 		if (st && st < 128 && !l.status)
 			l.status = st;
 	}
@@ -418,35 +559,56 @@ static int run_tests(struct bonnie_args *a, struct bonnie_barrier *bar, struct m
 	bonnie_anomaly_input(s, runs, nr, &in);
 	anomaly_check(&in, env);
 	anomaly_check_memory_limit(env);
-	struct report_json_extra extra = { repeat_json, &out };
+	struct report_json_extra extra = { repeat_json, &reps };
 	if (json && (rc0 = bonnie_report_json_extra(s, runs, nr, env, repeat ? &extra : NULL,
 						    stdout)) < 0)
 		status = write_failed(rc0, stdout);
 	if (!json) {
 		env_text_footer(env, text);
-		if (repeat && out.nr)
-			repeat_write_text(&out, text);
+		if (repeat && reps.nr)
+			repeat_write_text(&reps, text);
 		/* the CSV lines last, as bonnie++'s: one per finished test */
 		for (size_t i = 0; !a->repeats_given && (repeat || nr == 1) && i < nr && !status; i++)
-			if (!runs[i].interrupted && (rc0 = bonnie_report_csv(s, &runs[i], stdout)) < 0)
-				status = write_failed(rc0, stdout);
+			if (!runs[i].interrupted && (rc0 = bonnie_report_csv(s, &runs[i], out)) < 0)
+				status = write_failed(rc0, out);
 		if (!status && output_check(text, "the report", NULL) < 0)
 			status = 1;
+		if (!status && text != out && output_check(out, "the report", NULL) < 0)
+			status = 1;
 	} else {
-		if (repeat && out.nr)
-			repeat_write_text(&out, stderr);
+		if (repeat && reps.nr)
+			repeat_write_text(&reps, stderr);
 		if (env->nr_warnings) {
 			fputs("iobench: the run raised warnings (also in the report):\n", stderr);
 			env_text_warnings(env, stderr);
 		}
 	}
-	repeat_outcome_release(&out);
+	char *printed = NULL;
+	size_t printed_len = 0;
+	if (tee) {
+		if (fclose(out) != 0 && !status)
+			status = 1;
+		printed = teeout_take(tee, &printed_len);
+	}
+	int sig = signals_caught();
+	if (sig)
+		status = 128 + sig;
+	/* what was measured is printed: only now is it stored */
+	if (storing && repeat)
+		status = store_reps(ctx, a, &reps, env, kept, kept_len, status);
+	else if (storing && nr)
+		status = store_tests(ctx, a, runs, nr, env, printed, printed_len, start_ms, status);
+	free(printed);
+	for (size_t i = 0; kept && i < nruns; i++)
+		free(kept[i]);
+	free(kept);
+	free(kept_len);
+	repeat_outcome_release(&reps);
 	run_env_free(env);
 	for (size_t i = 0; i < nr; i++)
 		bonnie_result_release(&runs[i]);
 	free(runs);
-	int sig = signals_caught();
-	return sig ? 128 + sig : status;
+	return status;
 }
 
 static int bonnie_main(struct cmd_ctx *ctx, int argc, char **argv)
@@ -483,7 +645,7 @@ static int bonnie_main(struct cmd_ctx *ctx, int argc, char **argv)
 	}
 	if (prepare(&a, host, sizeof(host), &bar, &ml) < 0)
 		goto out;
-	status = run_tests(&a, &bar, &ml);
+	status = run_tests(ctx, &a, &bar, &ml);
 out:
 	memlimit_end(&ml, NULL);
 	bonnie_barrier_close(&bar);
@@ -499,8 +661,8 @@ const struct command cmd_bonnie = {
 	.usage_tail = bonnie_usage_tail,
 	.opts = bonnie_rows,
 	.common = COMMON_OUTPUT_FORMAT | COMMON_ALLOW_DESTROY | COMMON_READONLY | COMMON_REPEAT |
-		  COMMON_HELP,
+		  COMMON_DB | COMMON_NO_STORE | COMMON_LABEL | COMMON_HELP,
 	.help_for = bonnie_help_for,
-	.flags = CMD_WATCHES_ENV,
+	.flags = CMD_WATCHES_ENV | CMD_OPENS_STORE,
 	.run = bonnie_main,
 };

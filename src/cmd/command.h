@@ -17,10 +17,12 @@
  *   command's: where (the first job's directory, bonnie's -d) and when
  *   (after the memory cgroup is made, before bonnie drops root) follow from
  *   its parsed options.
- * - CMD_OPENS_STORE: the results store is opened once the options are
- *   parsed (it needs --db) and closed after the command, into ctx->store.
- *   Issue 13 brings the store; until then no command has the flag and the
- *   hooks in commands.c are NULL.
+ * - CMD_OPENS_STORE: the results store (store/store.h) is opened once the
+ *   options are parsed (it needs --db; --no-store leaves ctx->store NULL),
+ *   before the command touches anything (and before bonnie drops root),
+ *   and closed after the command (cmd/storing.h). A database that cannot
+ *   be used is said at once and the command still runs and prints its
+ *   results: only then does it fail. Nothing is written while I/O runs.
  * - CMD_FIO_ARGS: the options follow fio's getopt_long_only rules
  *   (cmd/cmdopt.h), and the job options on the same line go to the job
  *   parser in order (run).
@@ -28,6 +30,7 @@
 #ifndef IOBENCH_CMD_COMMAND_H
 #define IOBENCH_CMD_COMMAND_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <sys/types.h>
@@ -42,12 +45,19 @@ enum command_flags {
 	CMD_FIO_ARGS = 1 << 3,
 };
 
-struct results_store; /* issue 13 */
+struct store;
+struct store_label;
 
 /* What the dispatcher hands a command. */
 struct cmd_ctx {
 	const struct command *cmd;
-	struct results_store *store; /* CMD_OPENS_STORE, once parsed; NULL today */
+	int argc;                    /* the command line from the command's name on */
+	char **argv;
+	struct store *store;         /* CMD_OPENS_STORE, once parsed; NULL with --no-store */
+	bool store_failed;           /* it could not be opened: the results are printed, and
+					then not stored, and the exit status is 1 */
+	struct store_label *labels;  /* --label, parsed with the store */
+	size_t nr_labels;
 };
 
 struct command {

@@ -6,8 +6,8 @@
  * values its way (run's --output-format knows fio's formats, bonnie's
  * normal and json), and may word a shared row's help for itself.
  *
- * Issue 13's --db, --label and --repeat belong here: a COMMON_* bit, a
- * field below and one row in cmd_common_rows each.
+ * Issue 13's --repeat belongs here too: a COMMON_* bit, a field below and
+ * one row in cmd_common_rows.
  */
 #ifndef IOBENCH_CMD_COMMON_OPTS_H
 #define IOBENCH_CMD_COMMON_OPTS_H
@@ -26,7 +26,9 @@ enum cmd_common_bits {
 					  --memory-limit: given by CMD_WATCHES_ENV */
 	COMMON_HELP          = 1 << 5, /* -h, --help: print the usage and stop */
 	COMMON_REPEAT        = 1 << 6, /* --repeat=N|auto[:W%], --max-repeat=N, --drop-caches */
-	/* issue 13: COMMON_DB, COMMON_LABEL */
+	COMMON_DB            = 1 << 7, /* --db=PATH: where results are kept */
+	COMMON_NO_STORE      = 1 << 8, /* --no-store */
+	COMMON_LABEL         = 1 << 9, /* --label=K=V, repeatable */
 };
 
 /* --repeat, --max-repeat, --drop-caches (cmd/repeat.h runs them). */
@@ -49,6 +51,9 @@ struct cmd_common {
 	bool readonly;
 	struct envwatch_opts env;         /* defaults from envwatch_opts_init */
 	struct repeat_opts repeat;        /* COMMON_REPEAT */
+	const char *db;                   /* --db, NULL: IOBENCH_DB or the default */
+	bool no_store;                    /* --no-store */
+	struct cmdopt_list labels;        /* --label K=V, each checked (store_label_parse) */
 };
 
 extern const struct cmdopt cmd_common_rows[];

@@ -24,6 +24,8 @@
 #include "cmd/quick_dev.h"
 #include "cmd/repeat.h"
 #include "cmd/runner.h"
+#include "cmd/signals.h"
+#include "cmd/storing.h"
 #include "engines/engine.h"
 #include "report/env_report.h"
 #include "report/report.h"
@@ -194,15 +196,15 @@ static int build_jobs(struct job_list *l, const char *path, const char *size,
 
 static void print_table(const struct run_result *r, const bool *ran, const char *dir,
 			const char *size, const char *runtime, const char *engine, bool direct,
-			bool flush)
+			bool flush, FILE *out)
 {
-	printf("iobench quick: %s, %s file, %s per test, %s, %s\n", dir, size, runtime, engine,
+	fprintf(out, "iobench quick: %s, %s file, %s per test, %s, %s\n", dir, size, runtime, engine,
 	       direct ? "O_DIRECT" : "buffered (O_DIRECT unsupported: page cache included)");
-	printf("%s\n", flush ? "write figures include the flush: each write test ends with "
+	fprintf(out, "%s\n", flush ? "write figures include the flush: each write test ends with "
 			       "fsync, and its time counts (--no-flush leaves it out)"
 			     : "write figures leave out the flush (--no-flush): what reached the "
 			       "device's cache may still sit in it");
-	printf("%-12s %12s %12s %12s %12s\n", "test", "read MB/s", "write MB/s", "read IOPS",
+	fprintf(out, "%-12s %12s %12s %12s %12s\n", "test", "read MB/s", "write MB/s", "read IOPS",
 	       "write IOPS");
 	size_t k = 0; /* index into r->jobs: only the tests that ran have entries */
 	for (size_t i = 0; i + 1 < NR_TESTS; i += 2) {
@@ -218,7 +220,7 @@ static void print_table(const struct run_result *r, const bool *ran, const char 
 				iops[w] = (double)j->dir[d].total_ios / sec;
 			}
 		}
-		printf("%-12s %12.2f %12.2f %12.0f %12.0f\n", tests[i].label, mb[0], mb[1],
+		fprintf(out, "%-12s %12.2f %12.2f %12.0f %12.0f\n", tests[i].label, mb[0], mb[1],
 		       iops[0], iops[1]);
 	}
 }
@@ -234,29 +236,64 @@ struct quick_table {
 /* One run's table (with the machine around it) when no format was
  * asked, else the report in formats (nothing when they are none). */
 static void quick_show(const struct quick_table *q, const struct run_result *res,
-		       unsigned formats)
+		       unsigned formats, FILE *out)
 {
 	if (formats) {
-		report_write(res, formats, stdout);
+		report_write(res, formats, out);
 	} else if (!q->formats) {
-		env_text_header(res->env, "", stdout);
-		print_table(res, q->ran, q->dir, q->size, q->runtime, q->engine, q->direct, q->flush);
-		env_text_footer(res->env, stdout);
+		env_text_header(res->env, "", out);
+		print_table(res, q->ran, q->dir, q->size, q->runtime, q->engine, q->direct, q->flush,
+			    out);
+		env_text_footer(res->env, out);
 	}
 }
 
 #define QUICK_JSON ((unsigned)(REPORT_JSON | REPORT_JSONPLUS))
 
+/* The repetitions: the table, and their storing. */
+struct quick_reps {
+	const struct quick_table *q;
+	struct runner_rep_store store;
+};
+
+static void quick_rep_heading(const struct repetition *rep, FILE *out)
+{
+	fprintf(out, "repetition %zu%s\n", rep->index + 1,
+		rep->interrupted ? " (interrupted by a signal: not in the summary)" : "");
+}
+
 static void quick_show_rep(void *arg, const struct repetition *rep)
 {
-	const struct quick_table *q = arg;
+	const struct quick_table *q = ((struct quick_reps *)arg)->q;
 	unsigned text = q->formats & ~QUICK_JSON;
 	if (!rep->run->nr_jobs || (q->formats && !text))
 		return;
-	printf("%srepetition %zu%s\n", rep->index ? "\n" : "", rep->index + 1,
-	       rep->interrupted ? " (interrupted by a signal: not in the summary)" : "");
-	quick_show(q, rep->run, text);
+	if (rep->index)
+		putchar('\n');
+	quick_rep_heading(rep, stdout);
+	quick_show(q, rep->run, text, stdout);
 	fflush(stdout);
+}
+
+/* A repetition shown: stored as a quick run of its own, its table (when
+ * the table was asked) as printed, under its heading. */
+static void quick_store_rep(void *arg, const struct repetition *rep)
+{
+	struct quick_reps *r = arg;
+	const struct quick_table *q = r->q;
+	char *table = NULL;
+	size_t len = 0;
+	FILE *m = !q->formats && rep->run->nr_jobs ? open_memstream(&table, &len) : NULL;
+	if (m) {
+		quick_rep_heading(rep, m);
+		quick_show(q, rep->run, 0, m);
+		if (fclose(m) != 0) {
+			free(table);
+			table = NULL;
+		}
+	}
+	runner_store_rep(&r->store, rep, q->formats & ~QUICK_JSON, NULL, table, len);
+	free(table);
 }
 
 /* --repeat: the table (or the text report) per repetition, then the
@@ -265,12 +302,18 @@ static int quick_repeat(const struct job_list *l, const struct runner_args *ra,
 			const struct quick_table *q)
 {
 	bool json = q->formats & (REPORT_JSON | REPORT_JSONPLUS);
+	bool storing = cmd_store_wanted(ra->store_ctx);
+	/* the errors, for the JSON and for each stored repetition */
 	struct error_capture errs = { 0 };
-	if (json)
+	if (json || storing)
 		error_capture_begin(&errs);
+	struct quick_reps reps = { q, { .ra = ra, .errs = &errs } };
 	struct repeat_outcome out;
-	int status = runner_repeat(l, ra, quick_show_rep, (void *)q, &out);
+	int status = runner_repeat(l, ra, quick_show_rep, storing ? quick_store_rep : NULL, &reps,
+				   &out);
 	error_capture_end();
+	if (reps.store.failed && status == 0)
+		status = 1;
 	bool measured = out.nr && out.reps[out.nr - 1].run->nr_jobs;
 	if (json && measured)
 		runner_repeat_write_json(&out, q->formats & REPORT_JSONPLUS, stdout);
@@ -286,6 +329,27 @@ static int quick_repeat(const struct job_list *l, const struct runner_args *ra,
 		status = 1;
 	repeat_outcome_release(&out);
 	return status;
+}
+
+/* Store a printed quick result (cmd/storing.h): its table (when printed)
+ * and the reporters' formats. The new status. */
+static int store_quick(const struct runner_args *ra, const struct run_result *res,
+		       unsigned formats, const char *table, size_t table_len, uint64_t start_ms,
+		       const struct error_capture *errs, int status)
+{
+	struct runner_stored s = {
+		.res = res,
+		.formats = formats,
+		.table = table,
+		.table_len = table_len,
+		.start_ms = start_ms,
+		.end_ms = cmd_store_now_ms(),
+		.exit_status = status,
+		.interrupted = signals_caught() != 0,
+		.errors = (const char *const *)errs->msgs,
+		.nr_errors = errs->nr,
+	};
+	return runner_store_result(ra, &s) < 0 && status == 0 ? 1 : status;
 }
 
 /* The directory form; the block-device form is quick_dev.c's. */
@@ -322,18 +386,39 @@ static int quick_dir(const char *dir, const struct quick_opts *o, struct runner_
 	struct run_result res;
 	struct error_capture errs = { 0 };
 	bool json = o->formats & (REPORT_JSON | REPORT_JSONPLUS);
-	if (json)
+	bool storing = cmd_store_wanted(ra->store_ctx);
+	if (json || storing)
 		error_capture_begin(&errs);
+	uint64_t start_ms = cmd_store_now_ms();
 	int status = runner_run(&l, ra, &res);
 	error_capture_end();
 	unlink(path);
 	if (!res.nr_jobs && json && status)
 		report_write_json_error((const char *const *)errs.msgs, errs.nr, stdout);
-	error_capture_release(&errs);
-	if (res.nr_jobs)
-		quick_show(&qt, &res, o->formats);
+	char *table = NULL;
+	size_t table_len = 0;
+	if (res.nr_jobs) {
+		if (o->formats) {
+			quick_show(&qt, &res, o->formats, stdout);
+		} else {
+			/* the table as text, printed and kept for the store */
+			FILE *m = open_memstream(&table, &table_len);
+			if (m)
+				quick_show(&qt, &res, 0, m);
+			if (!m || fclose(m) != 0) {
+				error_errno(-ENOMEM, "cannot write the table");
+				status = 1;
+			} else {
+				fwrite(table, 1, table_len, stdout);
+			}
+		}
+	}
 	if (output_check(stdout, o->formats ? "the report" : "the table", NULL) < 0 && status == 0)
 		status = 1;
+	if (res.nr_jobs && storing)
+		status = store_quick(ra, &res, o->formats, table, table_len, start_ms, &errs, status);
+	free(table);
+	error_capture_release(&errs);
 	run_result_release(&res);
 	job_list_release(&l);
 	free(path);
@@ -366,6 +451,8 @@ static int run_quick(struct cmd_ctx *ctx, int argc, char **argv)
 		error("%s", why);
 		goto out;
 	}
+	ra.store_ctx = ctx;
+	ra.store_kind = STORE_KIND_QUICK;
 	const char **paths = q.paths.v;
 	size_t np = q.paths.n, nbdev = q.nbdev, na = common.allow_destroy.n;
 	const char *fmt = common.output_format ? common.output_format : "table";
@@ -418,8 +505,9 @@ const struct command cmd_quick = {
 	.summary = "a one-minute CrystalDiskMark-like table for a directory or block devices",
 	.usage = quick_usage,
 	.opts = quick_rows,
-	.common = COMMON_OUTPUT_FORMAT | COMMON_ALLOW_DESTROY | COMMON_REPEAT | COMMON_HELP,
+	.common = COMMON_OUTPUT_FORMAT | COMMON_ALLOW_DESTROY | COMMON_REPEAT | COMMON_DB |
+		  COMMON_NO_STORE | COMMON_LABEL | COMMON_HELP,
 	.help_for = quick_help_for,
-	.flags = CMD_WATCHES_ENV,
+	.flags = CMD_WATCHES_ENV | CMD_OPENS_STORE,
 	.run = run_quick,
 };

@@ -24,12 +24,16 @@ bool repeat_wanted(const struct repeat_opts *o)
 
 /*
  * HAND-ON POINT: every repetition, finished or interrupted, leaves the loop
- * here exactly once, in order, with its run_result (run, quick) or
- * bonnie_result (bonnie), its wall-clock start_ms/end_ms, its 0-based index
- * and whether a signal cut it short. The results store (issue 13 item 1)
- * is wired here through d->store: store_put_run() with rep_group = the
- * first repetition's run id (STORE_NEW_GROUP for index 0) and rep_index =
- * rep->index. Nothing runs meanwhile, so storing cannot slow a measurement.
+ * here exactly once, in order, after it was shown, with its run_result
+ * (run, quick) or bonnie_result (bonnie), its wall-clock start_ms/end_ms,
+ * its 0-based index and whether a signal cut it short. The results store
+ * takes it through d->store (runner_store_rep for run and quick):
+ * store_put_run() with rep_group = the first repetition's run id
+ * (STORE_NEW_GROUP for index 0) and rep_index = rep->index. Nothing runs
+ * meanwhile, so storing cannot slow a measurement. bonnie leaves d->store
+ * NULL: its machine capture (monitor, warnings) spans the whole loop and
+ * exists only after it, so bonnie.c stores its repetitions from the
+ * outcome then, the same way.
  */
 static void hand_on(const struct repeat_driver *d, const struct repetition *rep)
 {
@@ -120,11 +124,11 @@ int repeat_loop(const struct repeat_driver *d, struct repeat_outcome *o)
 		if (signals_caught())
 			rep->interrupted = true;
 		status = rep->status;
-		hand_on(d, rep);
 		if (!rep->interrupted && rep->status == 0)
 			d->add_figures(&o->table, rep);
 		if (d->show)
 			d->show(d->arg, rep);
+		hand_on(d, rep);
 		if (rep->interrupted) {
 			o->stopped_by = REPEAT_BY_SIGNAL;
 			break;

@@ -11,8 +11,8 @@
  * --max-repeat. A signal stops it after the repetition it interrupted,
  * which is kept, marked, and left out of the summary; an error stops it
  * too. Each repetition, finished or not, is handed on at one place
- * (hand_on in repeat.c) with its result and wall-clock times, where the
- * results store takes it.
+ * (hand_on in repeat.c), once shown, with its result and wall-clock times,
+ * where the results store takes it.
  */
 #ifndef IOBENCH_CMD_REPEAT_H
 #define IOBENCH_CMD_REPEAT_H
@@ -55,7 +55,7 @@ struct repeat_driver {
 	void (*add_figures)(struct rep_table *t, const struct repetition *rep);
 	/* After each repetition (printing it), or NULL. */
 	void (*show)(void *arg, const struct repetition *rep);
-	/* The store's hook (see hand_on), or NULL: nothing is stored yet. */
+	/* After show: the store's hook (see hand_on), or NULL: not stored here. */
 	void (*store)(void *store_arg, const struct repetition *rep);
 	void *arg, *store_arg;
 };

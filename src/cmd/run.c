@@ -24,6 +24,7 @@
 #include "jobfile/jobfile.h"
 #include "report/report.h"
 #include "sys/dev/devguard.h"
+#include "store/store.h"
 #include "util/error.h"
 #include "util/xmalloc.h"
 #include "spec/options.h"
@@ -104,8 +105,12 @@ static const char run_usage_tail[] =
 	"or a device is refused, --output never goes to a block device, no file\n"
 	"is created in /dev, and nothing is written before every job passed.\n"
 	"\n"
+	"The result is stored once it is printed (--db, --no-store, --label; see\n"
+	"'iobench help results').\n"
+	"\n"
 	"Job options: 'iobench help options'. Exit status: 0 on success, 1 on a bad\n"
-	"job file, an I/O error or a report that could not be written, 128+N when\n"
+	"job file, an I/O error, a report that could not be written or a result that\n"
+	"could not be stored, 128+N when\n"
 	"stopped by signal N (SIGINT, SIGTERM, SIGHUP, SIGQUIT). continue_on_error\n"
 	"(and ignore_error) let a job go on after the errors they cover and count them\n"
 	"(total_err, first_error); unlike fio, the exit status is still 1 when any\n"
@@ -200,6 +205,8 @@ static int run_run(struct cmd_ctx *ctx, int argc, char **argv)
 		goto out;
 	}
 	ra.repeat = &common.repeat;
+	if (cl.parse_only)
+		common.no_store = true; /* nothing runs, nothing is stored */
 	if (command_parsed(ctx, &common) < 0)
 		goto out;
 	ra.bandwidth_log = cl.bandwidth_log;
@@ -258,7 +265,22 @@ static int run_run(struct cmd_ctx *ctx, int argc, char **argv)
 	} else if (parse_only) {
 		status = 0; /* silent, as fio */
 	} else {
+		/* the job files as they were when the run began, for the store */
+		struct store_text *texts = xcalloc(nf ? nf : 1, sizeof(*texts));
+		for (size_t i = 0; ctx->store && i < nf; i++) {
+			char *text = NULL;
+			size_t len = 0;
+			if (jobfile_read_text(files[i], &text, &len) < 0)
+				continue; /* parsed a moment ago; gone now: not stored */
+			texts[ra.nr_job_files++] = (struct store_text){ files[i], text, len };
+		}
+		ra.job_files = texts;
+		ra.store_ctx = ctx;
+		ra.store_kind = STORE_KIND_RUN;
 		status = runner_run_and_report(&list, &ra);
+		for (size_t i = 0; i < ra.nr_job_files; i++)
+			free((char *)texts[i].text);
+		free(texts);
 	}
 	error_capture_release(&errs);
 	job_list_release(&list);
@@ -276,8 +298,8 @@ const struct command cmd_run = {
 	.usage_tail = run_usage_tail,
 	.opts = run_rows,
 	.common = COMMON_OUTPUT_FORMAT | COMMON_OUTPUT | COMMON_ALLOW_DESTROY | COMMON_READONLY |
-		  COMMON_REPEAT | COMMON_HELP,
+		  COMMON_REPEAT | COMMON_DB | COMMON_NO_STORE | COMMON_LABEL | COMMON_HELP,
 	.help_for = run_help_for,
-	.flags = CMD_WATCHES_ENV | CMD_FIO_ARGS,
+	.flags = CMD_WATCHES_ENV | CMD_FIO_ARGS | CMD_OPENS_STORE,
 	.run = run_run,
 };

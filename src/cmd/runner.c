@@ -13,6 +13,7 @@
 #include "cmd/output.h"
 #include "cmd/repeat.h"
 #include "cmd/signals.h"
+#include "cmd/storing.h"
 #include "report/env_report.h"
 #include "report/report.h"
 #include "sys/dev/guardopen.h"
@@ -234,10 +235,84 @@ int runner_report_failure(const struct runner_args *ra, const struct error_captu
 	return 1;
 }
 
+/* The normal format's head (the system header and fio's job lines), as
+ * text: printed before the run, kept for the store. NULL when out of memory. */
+static char *normal_head(const struct run_env *env, const struct job_list *list)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		return NULL;
+	env_text_header(env, "", f);
+	runner_print_job_lines(list, f);
+	if (fclose(f) != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static bool storing(const struct runner_args *ra)
+{
+	return cmd_store_wanted(ra->store_ctx);
+}
+
+int runner_store_result(const struct runner_args *ra, const struct runner_stored *s)
+{
+	if (s->id)
+		*s->id = 0;
+	struct store_renderings rend = { 0 };
+	int rc = store_render_result(s->res, s->formats, s->head, &rend);
+	if (rc < 0) {
+		error_errno(rc, "cannot render the results to store them");
+	} else {
+		if (s->table)
+			store_renderings_add(&rend, "table", s->table, s->table_len, true);
+		struct store_run r = {
+			.kind = ra->store_kind,
+			.start_ms = s->res->timestamp_ms ? s->res->timestamp_ms : s->start_ms,
+			.end_ms = s->end_ms,
+			.result = s->res,
+			.job_files = ra->job_files,
+			.nr_job_files = ra->nr_job_files,
+			.renderings = &rend,
+			.exit_status = s->exit_status,
+			.interrupted = s->interrupted || s->res->interrupted,
+			.errors = s->errors,
+			.nr_errors = s->nr_errors,
+		};
+		rc = cmd_store_put(ra->store_ctx, &r, s->meta, s->id);
+	}
+	store_renderings_release(&rend);
+	return rc < 0 ? -1 : 0;
+}
+
+/* Store a printed result (cmd/storing.h); the new status. */
+static int store_result(const struct runner_args *ra, const struct run_result *res,
+			unsigned formats, const char *head, uint64_t start_ms,
+			const struct error_capture *errs, int status)
+{
+	struct runner_stored s = {
+		.res = res,
+		.formats = formats,
+		.head = head,
+		.start_ms = start_ms,
+		.end_ms = cmd_store_now_ms(),
+		.exit_status = status,
+		.interrupted = signals_caught() != 0,
+		.errors = (const char *const *)errs->msgs,
+		.nr_errors = errs->nr,
+	};
+	return runner_store_result(ra, &s) < 0 && status == 0 ? 1 : status;
+}
+
 int runner_run_and_report(const struct job_list *list, const struct runner_args *ra)
 {
 	if (repeat_wanted(ra->repeat))
 		return runner_repeat_and_report(list, ra);
+	uint64_t start_ms = cmd_store_now_ms();
+	char *head = NULL;
 	unsigned formats = REPORT_NORMAL;
 	if (ra->formats_text && report_parse_formats(ra->formats_text, &formats) < 0)
 		return 1;
@@ -261,9 +336,14 @@ int runner_run_and_report(const struct job_list *list, const struct runner_args 
 	}
 	envwatch_begin(&ew, runner_env_path(list, ra, &tmp), &ra->env);
 	free(tmp);
+	/* the head, as normal prints it: also kept for `results show` */
+	if ((formats & REPORT_NORMAL) || storing(ra))
+		head = normal_head(ew.env, list);
 	if (formats & REPORT_NORMAL) {
-		env_text_header(ew.env, "", out);
-		runner_print_job_lines(list, out);
+		if (head)
+			fputs(head, out);
+		else
+			error_errno(-ENOMEM, "cannot write the report's head");
 		/* where the start of the report cannot go, the rest cannot
 		 * either: refuse to run rather than measure for nothing */
 		if (output_check(out, "the report", ra->output_path) < 0) {
@@ -273,6 +353,7 @@ int runner_run_and_report(const struct job_list *list, const struct runner_args 
 			memlimit_end(&ml, env);
 			run_env_free(env);
 			runner_close_output(ra, out, 1);
+			free(head);
 			return 1;
 		}
 	}
@@ -291,7 +372,6 @@ int runner_run_and_report(const struct job_list *list, const struct runner_args 
 	} else if (wants_json(formats) && status) {
 		write_error_json(&errs, out);
 	}
-	error_capture_release(&errs);
 	/* warnings about the measurement of a run that never measured are
 	 * noise; the others are in the report, and echoed on a terminal */
 	if (res.nr_jobs && !(formats & REPORT_NORMAL) && res.env && res.env->nr_warnings &&
@@ -302,6 +382,11 @@ int runner_run_and_report(const struct job_list *list, const struct runner_args 
 	if (res.interrupted)
 		warning("stopped by a signal: the results above cover the time until then");
 	status = runner_close_output(ra, out, status);
+	/* what was measured is printed: only now is it stored */
+	if (res.nr_jobs && storing(ra))
+		status = store_result(ra, &res, formats, head, start_ms, &errs, status);
+	error_capture_release(&errs);
+	free(head);
 	run_result_release(&res);
 	return status;
 }

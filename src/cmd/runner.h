@@ -8,13 +8,16 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
+#include "cmd/command.h"
 #include "cmd/common_opts.h"
 #include "watch/envwatch.h"
 #include "watch/anomaly.h"
 #include "spec/jobspec.h"
 #include "results/results.h"
+#include "store/store.h"
 
 struct runner_args {
 	const char *formats_text; /* --output-format, NULL = normal */
@@ -23,7 +26,6 @@ struct runner_args {
 	bool progress_always;     /* ... even when stderr is no terminal (--eta=always) */
 	bool bandwidth_log;       /* fio's --bandwidth-log: agg-{read,write,trim}_bw.log */
 	bool quiet;               /* no "Laying out" notes */
-	FILE *notes;              /* runner_run: where the notes go (NULL: nowhere) */
 	const char *const *allow_destroy; /* --allow-destroy=DEVICE values */
 	size_t nr_allow_destroy;
 	bool readonly;            /* --readonly: refuse every write and trim */
@@ -35,6 +37,14 @@ struct runner_args {
 	const struct anomaly_words *words; /* how the warnings' advice names options;
 					      NULL = fio's job options */
 	const struct repeat_opts *repeat;  /* --repeat, --drop-caches; NULL = run once */
+	FILE *notes;              /* runner_run: where fio's notes go ("Laying out IO
+				     file"), NULL = nowhere */
+	/* runner_run_and_report stores the result there once it is printed
+	 * (cmd/storing.h); NULL or a context without a store: not stored */
+	const struct cmd_ctx *store_ctx;
+	enum store_kind store_kind;
+	const struct store_text *job_files; /* the job files' text, as read */
+	size_t nr_job_files;
 };
 
 void runner_args_init(struct runner_args *ra);
@@ -45,6 +55,40 @@ struct error_capture;
 int runner_report_failure(const struct runner_args *ra, const struct error_capture *errs);
 /* Run and report; returns the exit status (0, 1, or 128+signal). */
 int runner_run_and_report(const struct job_list *list, const struct runner_args *ra);
+/* A printed run or quick result to store (cmd/storing.h), with ra's kind,
+ * job files and command line. */
+struct runner_stored {
+	const struct run_result *res;
+	unsigned formats;           /* the REPORT_* formats printed: rendered, marked printed */
+	const char *head;           /* put before the normal rendering (report.h), or NULL */
+	const char *table;          /* quick's table as printed ("table"), or NULL */
+	size_t table_len;
+	uint64_t start_ms, end_ms;  /* start_ms when res has no timestamp */
+	int exit_status;
+	bool interrupted;
+	const char *const *errors;  /* its error messages */
+	size_t nr_errors;
+	const struct store_meta *meta; /* rep_group/rep_index, or NULL */
+	int64_t *id;                /* gets the run's id (0: not stored), or NULL */
+};
+/* Render and store it; 0, or -1 after saying the results were not stored. */
+int runner_store_result(const struct runner_args *ra, const struct runner_stored *s);
+/* A repeated run's repetitions in the store: each its own run, one group. */
+struct runner_rep_store {
+	const struct runner_args *ra;
+	const struct error_capture *errs; /* the loop's capture, or NULL */
+	size_t errs_seen;                 /* its messages given to earlier repetitions */
+	int64_t group;                    /* the first repetition's id; 0 before it */
+	bool failed;                      /* one was not stored (the exit status becomes 1) */
+};
+/* Store a repetition that measured something (rep->run) as printed: with
+ * the formats printed for it, head and table as runner_stored says, its
+ * wall-clock times, status, and the messages the capture got since the
+ * previous one; rep_group STORE_NEW_GROUP for the first, then its id. Nothing
+ * is done without a store. */
+struct repetition;
+void runner_store_rep(struct runner_rep_store *s, const struct repetition *rep, unsigned formats,
+		      const char *head, const char *table, size_t table_len);
 /* The same under --repeat (runner_repeat.c): every repetition's report
  * in the text formats as it finishes, then the summary; JSON once at the
  * end (runner_repeat_write_json). runner_run_and_report calls it when
@@ -52,11 +96,11 @@ int runner_run_and_report(const struct job_list *list, const struct runner_args 
 int runner_repeat_and_report(const struct job_list *list, const struct runner_args *ra);
 struct repeat_outcome;
 /* Run the repetitions only, each through runner_run; show(arg, rep) after
- * each (or NULL). Returns the exit status; release *o with
- * repeat_outcome_release. */
-struct repetition;
+ * each, then store(arg, rep) (either may be NULL). Returns the exit status;
+ * release *o with repeat_outcome_release. */
 int runner_repeat(const struct job_list *list, const struct runner_args *ra,
-		  void (*show)(void *arg, const struct repetition *rep), void *arg,
+		  void (*show)(void *arg, const struct repetition *rep),
+		  void (*store)(void *arg, const struct repetition *rep), void *arg,
 		  struct repeat_outcome *o);
 /* The JSON of a repeated run: the last repetition's document (fio's keys
  * as for one run) with "repetitions" (each one's whole document under

@@ -4,7 +4,9 @@
  * warnings, as a run of its own); `run` prints each one's text report as
  * it finishes, headed "repetition K of N", then the summary; the JSON is
  * written once at the end: the last repetition's document, with every
- * repetition's whole document and the summary under "iobench".
+ * repetition's whole document and the summary under "iobench". With a
+ * results store each repetition is stored once printed, as a run of its
+ * own in one repetition group (runner_store_rep).
  */
 #include "cmd/runner.h"
 
@@ -12,6 +14,7 @@
 
 #include "cmd/output.h"
 #include "cmd/repeat.h"
+#include "cmd/storing.h"
 #include "report/env_report.h"
 #include "report/repeat_figs.h"
 #include "report/report.h"
@@ -23,6 +26,7 @@ struct run_arg {
 	const struct job_list *list;
 	const struct runner_args *ra;
 	void (*show)(void *arg, const struct repetition *rep);
+	void (*store)(void *arg, const struct repetition *rep);
 	void *show_arg;
 };
 
@@ -47,19 +51,63 @@ static void show(void *arg, const struct repetition *rep)
 		a->show(a->show_arg, rep);
 }
 
+static void store(void *arg, const struct repetition *rep)
+{
+	struct run_arg *a = arg;
+	a->store(a->show_arg, rep);
+}
+
 int runner_repeat(const struct job_list *list, const struct runner_args *ra,
-		  void (*show_fn)(void *arg, const struct repetition *rep), void *arg,
+		  void (*show_fn)(void *arg, const struct repetition *rep),
+		  void (*store_fn)(void *arg, const struct repetition *rep), void *arg,
 		  struct repeat_outcome *o)
 {
-	struct run_arg a = { list, ra, show_fn, arg };
+	struct run_arg a = { list, ra, show_fn, store_fn, arg };
 	struct repeat_driver d = {
 		.opts = ra->repeat,
 		.run_one = run_one,
 		.add_figures = add_figures,
 		.show = show,
+		.store = store_fn ? store : NULL,
 		.arg = &a,
+		.store_arg = &a,
 	};
 	return repeat_loop(&d, o);
+}
+
+void runner_store_rep(struct runner_rep_store *s, const struct repetition *rep, unsigned formats,
+		      const char *head, const char *table, size_t table_len)
+{
+	const struct error_capture *e = s->errs;
+	size_t from = e && s->errs_seen <= e->nr ? s->errs_seen : e ? e->nr : 0;
+	if (e)
+		s->errs_seen = e->nr;
+	if (!rep->run->nr_jobs || !cmd_store_wanted(s->ra->store_ctx))
+		return;
+	struct store_meta m = {
+		.rep_group = s->group ? s->group : STORE_NEW_GROUP,
+		.rep_index = (int)rep->index,
+	};
+	int64_t id = 0;
+	struct runner_stored rs = {
+		.res = rep->run,
+		.formats = formats,
+		.head = head,
+		.table = table,
+		.table_len = table_len,
+		.start_ms = rep->start_ms,
+		.end_ms = rep->end_ms,
+		.exit_status = rep->status,
+		.interrupted = rep->interrupted,
+		.errors = e ? (const char *const *)e->msgs + from : NULL,
+		.nr_errors = e ? e->nr - from : 0,
+		.meta = &m,
+		.id = &id,
+	};
+	if (runner_store_result(s->ra, &rs) < 0)
+		s->failed = true;
+	else if (!s->group)
+		s->group = id;
 }
 
 struct json_arg {
@@ -95,12 +143,23 @@ int runner_repeat_write_json(const struct repeat_outcome *o, bool plus, FILE *ou
 /* run's text formats, per repetition as it finishes. */
 struct show_arg {
 	const struct runner_args *ra;
+	const struct job_list *list;
+	struct runner_rep_store store;
 	unsigned formats;
 	FILE *out;
 	int wrc;             /* the first failed write */
 	size_t limit;        /* N, or auto's maximum */
 	bool automatic;
 };
+
+/* What the normal format prints before a repetition's report. */
+static void rep_head(const struct show_arg *s, const struct repetition *rep, FILE *out)
+{
+	fprintf(out, "\nrepetition %zu %s %zu%s\n", rep->index + 1,
+		s->automatic ? "of at most" : "of", s->limit,
+		rep->interrupted ? " (interrupted by a signal: not in the summary)" : "");
+	env_text_header(rep->run->env, "", out);
+}
 
 static void show_run(void *arg, const struct repetition *rep)
 {
@@ -109,16 +168,35 @@ static void show_run(void *arg, const struct repetition *rep)
 	const struct run_result *r = rep->run;
 	if (!text || !r->nr_jobs || s->wrc)
 		return;
-	if (s->formats & REPORT_NORMAL) {
-		fprintf(s->out, "\nrepetition %zu %s %zu%s\n", rep->index + 1,
-			s->automatic ? "of at most" : "of", s->limit,
-			rep->interrupted ? " (interrupted by a signal: not in the summary)" : "");
-		env_text_header(r->env, "", s->out);
-	}
+	if (s->formats & REPORT_NORMAL)
+		rep_head(s, rep, s->out);
 	int rc = report_write(r, text, s->out);
 	if (rc < 0)
 		s->wrc = rc;
 	fflush(s->out);
+}
+
+/* A repetition printed: stored as a run of its own, its normal rendering
+ * headed by fio's job lines (printed once, before the first) and its own
+ * heading and system header, as printed; the JSON is its own document. */
+static void store_run_rep(void *arg, const struct repetition *rep)
+{
+	struct show_arg *s = arg;
+	unsigned printed = s->wrc ? 0 : s->formats & (REPORT_NORMAL | REPORT_TERSE);
+	char *head = NULL;
+	size_t len = 0;
+	FILE *f = rep->run->nr_jobs && (s->formats & REPORT_NORMAL) ? open_memstream(&head, &len)
+								     : NULL;
+	if (f) {
+		runner_print_job_lines(s->list, f);
+		rep_head(s, rep, f);
+		if (fclose(f) != 0) {
+			free(head);
+			head = NULL;
+		}
+	}
+	runner_store_rep(&s->store, rep, printed, head, NULL, 0);
+	free(head);
 }
 
 int runner_repeat_and_report(const struct job_list *list, const struct runner_args *ra)
@@ -135,13 +213,9 @@ int runner_repeat_and_report(const struct job_list *list, const struct runner_ar
 		if (output_check(out, "the report", ra->output_path) < 0)
 			return runner_close_output(ra, out, 1);
 	}
-	/* fio's notes ("Laying out IO file") go into the normal report, as
-	 * for a single run, before the repetition's own report */
-	struct runner_args rra = *ra;
-	rra.notes = formats & REPORT_NORMAL ? out : NULL;
-	ra = &rra;
 	struct show_arg sa = {
 		.ra = ra,
+		.list = list,
 		.formats = formats,
 		.out = out,
 		.automatic = ra->repeat->automatic,
@@ -149,12 +223,20 @@ int runner_repeat_and_report(const struct job_list *list, const struct runner_ar
 								: REPEAT_MAX_DEFAULT)
 					       : (ra->repeat->count ? ra->repeat->count : 1),
 	};
+	/* the errors, for the JSON and for each stored repetition */
+	bool storing = cmd_store_wanted(ra->store_ctx);
 	struct error_capture errs = { 0 };
-	if (json)
+	if (json || storing)
 		error_capture_begin(&errs);
+	sa.store = (struct runner_rep_store){ .ra = ra, .errs = &errs };
+	/* fio's notes are part of the normal report, as for one run */
+	struct runner_args rra = *ra;
+	rra.notes = formats & REPORT_NORMAL ? out : NULL;
 	struct repeat_outcome o;
-	int status = runner_repeat(list, ra, show_run, &sa, &o);
+	int status = runner_repeat(list, &rra, show_run, storing ? store_run_rep : NULL, &sa, &o);
 	error_capture_end();
+	if (sa.store.failed && status == 0)
+		status = 1;
 	bool measured = o.nr && o.reps[o.nr - 1].run->nr_jobs;
 	int wrc = sa.wrc;
 	if (json && measured && !wrc)

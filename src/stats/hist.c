@@ -107,6 +107,22 @@ void hist_add(struct hist *h, uint64_t v)
 		h->min = v;
 }
 
+void hist_add_n(struct hist *h, uint64_t v, uint64_t n)
+{
+	if (!n)
+		return;
+	unsigned i = hist_index(v);
+	uint64_t *grp = h->groups[i / HIST_SUB];
+	if (!grp)
+		grp = group_new(h, i / HIST_SUB);
+	grp[i % HIST_SUB] += n;
+	if (v > h->max || h->count == 0)
+		h->max = v;
+	if (v < h->min || h->count == 0)
+		h->min = v;
+	h->count += n;
+}
+
 void hist_merge(struct hist *dst, const struct hist *src)
 {
 	if (src->count == 0)

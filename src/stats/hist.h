@@ -48,6 +48,8 @@ void hist_release(struct hist *h);
 /* Make dst (a valid histogram) a deep copy of src, reusing or freeing its groups. */
 void hist_copy(struct hist *dst, const struct hist *src);
 void hist_add(struct hist *h, uint64_t v);
+/* hist_add(h, v) n times, in one step (rebuilding stored bucket counts). */
+void hist_add_n(struct hist *h, uint64_t v, uint64_t n);
 /* Add src into dst, allocating dst's groups where src has counts. */
 void hist_merge(struct hist *dst, const struct hist *src);
 /* Count in bucket i (0 when i is out of range or its group was never used). */

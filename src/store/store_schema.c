@@ -1,0 +1,190 @@
+/*
+ * The store's schema as forward migrations: step v brings a database of
+ * version v-1 to version v (PRAGMA user_version), each in its own
+ * transaction, so a database of any earlier version opens and is brought
+ * up to date, and a step interrupted half-way leaves the version before it.
+ * Steps are never edited once released: a change is a new step.
+ *
+ *   1  runs, labels, jobs, job options, job files, figures (the tall
+ *      table), histograms
+ *   2  the machine around a run (JSON), warnings, errors, renderings
+ *   3  repetition groups and sweeps (nullable run columns), indexes for
+ *      the list filters
+ */
+#include "store/store_int.h"
+
+#include <errno.h>
+#include <stdio.h>
+
+#include "util/error.h"
+
+static const char step1[] =
+	/* "iobe": tells an iobench database from another program's */
+	"PRAGMA application_id = 1768907365;\n"
+	"CREATE TABLE runs (\n"
+	"  id INTEGER PRIMARY KEY AUTOINCREMENT,\n" /* never reused after a delete */
+	"  kind TEXT NOT NULL CHECK (kind IN ('run', 'quick', 'bonnie', 'import')),\n"
+	"  tool TEXT NOT NULL,\n"          /* iobench-0.1.0, fio-3.33, bonnie++ 2.00a */
+	"  source TEXT,\n"                 /* import: the file it came from */
+	"  source_format TEXT NOT NULL,\n" /* iobench, fio-json, bonnie-csv, ... */
+	"  start_ms INTEGER NOT NULL,\n"   /* ms since the epoch, UTC */
+	"  end_ms INTEGER,\n"
+	"  host TEXT NOT NULL,\n"
+	"  argv TEXT,\n"                   /* JSON array of the command's words */
+	"  exit_status INTEGER,\n"
+	"  interrupted INTEGER NOT NULL DEFAULT 0,\n"
+	"  stored_ms INTEGER NOT NULL\n"
+	");\n"
+	"CREATE TABLE labels (\n"
+	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"
+	"  key TEXT NOT NULL,\n"
+	"  value TEXT NOT NULL,\n"
+	"  PRIMARY KEY (run_id, key)\n"
+	") WITHOUT ROWID;\n"
+	"CREATE INDEX labels_kv ON labels (key, value);\n"
+	"CREATE TABLE jobs (\n"
+	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"
+	"  idx INTEGER NOT NULL,\n"        /* position in the output's job list */
+	"  name TEXT NOT NULL,\n"
+	"  groupid INTEGER,\n"             /* bonnie: the test (-x) */
+	"  nr_jobs INTEGER,\n"             /* clones merged into it */
+	"  error INTEGER NOT NULL DEFAULT 0,\n"
+	"  error_msg TEXT,\n"
+	"  PRIMARY KEY (run_id, idx)\n"
+	") WITHOUT ROWID;\n"
+	"CREATE TABLE job_options (\n"
+	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"
+	"  job_idx INTEGER NOT NULL,\n"    /* -1: the run's global options */
+	"  seq INTEGER NOT NULL,\n"
+	"  key TEXT NOT NULL,\n"
+	"  value TEXT,\n"                  /* NULL: a bare flag */
+	"  PRIMARY KEY (run_id, job_idx, seq)\n"
+	") WITHOUT ROWID;\n"
+	"CREATE TABLE job_files (\n"
+	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"
+	"  seq INTEGER NOT NULL,\n"
+	"  name TEXT NOT NULL,\n"
+	"  content BLOB NOT NULL,\n"
+	"  PRIMARY KEY (run_id, seq)\n"
+	") WITHOUT ROWID;\n"
+	"CREATE TABLE figures (\n"
+	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"
+	"  job_idx INTEGER NOT NULL,\n"    /* -1: the run's devices (disk_util) */
+	"  job_name TEXT NOT NULL,\n"
+	"  groupid INTEGER,\n"
+	"  direction TEXT NOT NULL,\n"     /* read write trim sync job, a bonnie phase, a disk */
+	"  name TEXT NOT NULL,\n"          /* bw_bytes, clat_ns.p99, rate, cpu_pct, ... */
+	"  value REAL NOT NULL,\n"
+	"  PRIMARY KEY (run_id, job_idx, direction, name)\n"
+	") WITHOUT ROWID;\n"
+	"CREATE INDEX figures_name ON figures (name, direction);\n"
+	"CREATE TABLE histograms (\n"
+	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"
+	"  job_idx INTEGER NOT NULL,\n"
+	"  direction TEXT NOT NULL,\n"
+	"  name TEXT NOT NULL,\n"          /* slat, clat, lat */
+	"  layout INTEGER NOT NULL,\n"     /* store/store_hist.h */
+	"  count INTEGER NOT NULL,\n"
+	"  min INTEGER,\n"
+	"  max INTEGER,\n"
+	"  buckets BLOB NOT NULL,\n"
+	"  PRIMARY KEY (run_id, job_idx, direction, name)\n"
+	") WITHOUT ROWID;\n";
+
+static const char step2[] =
+	"CREATE TABLE run_env (\n"
+	"  run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,\n"
+	"  json TEXT NOT NULL\n"           /* sysinfo, monitor, process_io, ..., warnings */
+	");\n"
+	"CREATE TABLE warnings (\n"
+	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"
+	"  seq INTEGER NOT NULL,\n"
+	"  id TEXT NOT NULL,\n"
+	"  message TEXT NOT NULL,\n"
+	"  evidence TEXT,\n"
+	"  advice TEXT,\n"
+	"  scope TEXT,\n"
+	"  PRIMARY KEY (run_id, seq)\n"
+	") WITHOUT ROWID;\n"
+	"CREATE TABLE errors (\n"
+	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"
+	"  seq INTEGER NOT NULL,\n"
+	"  message TEXT NOT NULL,\n"
+	"  PRIMARY KEY (run_id, seq)\n"
+	") WITHOUT ROWID;\n"
+	"CREATE TABLE renderings (\n"
+	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"
+	"  format TEXT NOT NULL,\n"
+	"  printed INTEGER NOT NULL,\n"
+	"  content BLOB NOT NULL,\n"       /* the bytes as printed */
+	"  PRIMARY KEY (run_id, format)\n"
+	") WITHOUT ROWID;\n";
+
+static const char step3[] =
+	"ALTER TABLE runs ADD COLUMN rep_group INTEGER;\n"  /* id of the group's first run */
+	"ALTER TABLE runs ADD COLUMN rep_index INTEGER;\n"
+	"ALTER TABLE runs ADD COLUMN sweep_id INTEGER;\n"
+	"ALTER TABLE runs ADD COLUMN sweep_point TEXT;\n"
+	"CREATE INDEX runs_start ON runs (start_ms);\n"
+	"CREATE INDEX runs_host ON runs (host);\n"
+	"CREATE INDEX runs_rep ON runs (rep_group) WHERE rep_group IS NOT NULL;\n"
+	"CREATE INDEX runs_sweep ON runs (sweep_id) WHERE sweep_id IS NOT NULL;\n";
+
+static const char *const steps[STORE_SCHEMA_STEPS] = { step1, step2, step3 };
+
+_Static_assert(STORE_APPLICATION_ID == 1768907365, "step 1 sets this application_id");
+
+const char *store_schema_step(unsigned v)
+{
+	return v >= 1 && v <= STORE_SCHEMA_STEPS ? steps[v - 1] : NULL;
+}
+
+unsigned store_schema_version(void)
+{
+	return STORE_SCHEMA_STEPS;
+}
+
+int store_user_version(struct store *st, unsigned *v)
+{
+	sqlite3_stmt *s;
+	int rc = store_prepare(st, "PRAGMA user_version", &s);
+	if (rc < 0)
+		return rc;
+	rc = sqlite3_step(s);
+	if (rc != SQLITE_ROW) {
+		rc = store_sql_fail(st, rc, "cannot read the schema version");
+		sqlite3_finalize(s);
+		return rc;
+	}
+	int64_t n = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	*v = n < 0 ? (unsigned)-1 : (unsigned)n;
+	return 0;
+}
+
+int store_migrate(struct store *st, unsigned upto)
+{
+	for (;;) {
+		unsigned cur;
+		int rc = store_begin(st);
+		if (rc < 0)
+			return rc;
+		/* under the write lock: another process may have done it */
+		if ((rc = store_user_version(st, &cur)) < 0) {
+			store_rollback(st);
+			return rc;
+		}
+		if (cur >= upto) {
+			store_rollback(st);
+			return 0;
+		}
+		char what[64], pragma[48];
+		snprintf(what, sizeof(what), "cannot migrate the schema to version %u", cur + 1);
+		snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %u", cur + 1);
+		if ((rc = store_exec(st, steps[cur], what)) < 0 ||
+		    (rc = store_exec(st, pragma, what)) < 0 || (rc = store_commit(st)) < 0) {
+			store_rollback(st);
+			return rc;
+		}
+	}
+}
