@@ -105,6 +105,9 @@ check "--drop-caches as root: runs, and says so" grep -q "^Repetitions: 2 of 2, 
 	--rw=read --bs=4k --size=80k --repeat 5 --no-monitor >"$d/sig.out" 2>"$d/sig.err" &
 pid=$!
 for _ in $(seq 1 300); do grep -q '^repetition 1 of 5$' "$d/sig.out" 2>/dev/null && break; sleep 0.05; done
+# repetition 1 is printed, then stored; repetition 2 (2 s of delayed I/O)
+# has surely begun half a second later
+sleep 0.5
 kill -INT "$pid"
 wait "$pid"
 rc=$?
