@@ -107,6 +107,7 @@ void cmp_run_release(struct cmp_run *r)
 	free(r->tool);
 	free(r->source);
 	free(r->source_format);
+	free(r->raw);
 	cmp_kvs_release(&r->labels);
 	cmp_kvs_release(&r->context);
 	memset(r, 0, sizeof(*r));

@@ -42,6 +42,9 @@ struct cmp_run {
 	char *source;        /* the file it came from, or NULL */
 	char *source_format; /* "iobench-json", "fio-json", "bonnie-csv", ... */
 	int64_t start_ms;    /* 0: unknown */
+	char *raw;           /* read from a file: the text it came from (the JSON
+				document, its CSV lines), for the store; else NULL */
+	size_t raw_len;
 	struct cmp_kvs labels;
 	struct cmp_kvs context;
 	struct cmp_fig *figs;

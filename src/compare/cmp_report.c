@@ -84,7 +84,10 @@ void cmp_verdict(const struct cmp_result *res, size_t ri, size_t s, char *buf, s
 			 a, fig, a);
 		break;
 	case CMP_UNDEFINED:
-		snprintf(buf, len, "%s: no ratio to %s %s: %s's value is 0", b, a, fig, a);
+		if (c->center == 0)
+			snprintf(buf, len, "%s: %s 0 as for %s, no difference", b, fig, a);
+		else
+			snprintf(buf, len, "%s: no ratio to %s %s: %s's value is 0", b, a, fig, a);
 		break;
 	case CMP_MISSING:
 	case CMP_BASE:
