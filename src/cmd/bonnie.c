@@ -23,6 +23,8 @@
 #include "cmd/memlimit.h"
 #include "cmd/output.h"
 #include "cmd/signals.h"
+#include "cmd/storing.h"
+#include "cmd/teeout.h"
 #include "report/bonnie_report.h"
 #include "report/env_report.h"
 #include "sys/devguard.h"
@@ -186,11 +188,12 @@ static int drop_privileges(const struct bonnie_args *a)
 /* One finished test: with -x its CSV line at once; otherwise the text
  * table now and the CSV line after the monitor summary, so that it stays
  * the last line of the output as in bonnie++. */
-static int report_normal(const struct bonnie_args *a, const struct bonnie_result *r, FILE *text)
+static int report_normal(const struct bonnie_args *a, const struct bonnie_result *r, FILE *text,
+			 FILE *out)
 {
 	const struct bonnie_spec *s = &a->spec;
 	if (a->repeats_given)
-		return bonnie_report_csv(s, r, stdout);
+		return bonnie_report_csv(s, r, out);
 	return bonnie_report_text(s, r, !s->quiet, text);
 }
 
@@ -247,13 +250,48 @@ static void sync_phase(void *arg, unsigned phase)
  * stderr has nowhere to say it), exit status 1. */
 static int write_failed(int rc, FILE *f)
 {
-	if (f == stdout)
-		output_failed(stdout, rc, "the report", NULL);
+	if (f != stderr)
+		output_failed(f, rc, "the report", NULL);
 	return 1;
 }
 
-static int run_tests(struct bonnie_args *a, struct bonnie_barrier *bar, struct memlimit *ml)
+/* Store the printed tests (cmd/storing.h): the text as printed (normal),
+ * the CSV lines and the JSON. The new status. */
+static int store_tests(const struct cmd_ctx *ctx, const struct bonnie_args *a,
+		       const struct bonnie_result *runs, size_t nr, const struct run_env *env,
+		       const char *text, size_t text_len, uint64_t start_ms, int status)
 {
+	bool json = a->output == BONNIE_OUT_JSON;
+	struct store_bonnie b = { &a->spec, runs, nr, env };
+	struct store_renderings rend = { 0 };
+	int rc = store_render_bonnie(&b, json, !json, &rend);
+	if (rc < 0) {
+		error_errno(rc, "cannot render the results to store them");
+	} else {
+		if (text)
+			store_renderings_add(&rend, "normal", text, text_len, true);
+		bool stopped = signals_caught() != 0;
+		for (size_t i = 0; i < nr; i++)
+			stopped |= runs[i].interrupted;
+		struct store_run r = {
+			.kind = STORE_KIND_BONNIE,
+			.start_ms = start_ms,
+			.end_ms = cmd_store_now_ms(),
+			.bonnie = &b,
+			.renderings = &rend,
+			.exit_status = status,
+			.interrupted = stopped,
+		};
+		rc = cmd_store_put(ctx, &r, NULL, NULL);
+	}
+	store_renderings_release(&rend);
+	return rc < 0 && status == 0 ? 1 : status;
+}
+
+static int run_tests(const struct cmd_ctx *ctx, struct bonnie_args *a, struct bonnie_barrier *bar,
+		     struct memlimit *ml)
+{
+	uint64_t start_ms = cmd_store_now_ms();
 	volatile sig_atomic_t *stop = signals_install();
 	struct phase_sync ps = { .mode = a->sync, .bar = bar, .stop = stop,
 				 .progress = !a->spec.quiet, .shown = -1 };
@@ -270,26 +308,37 @@ static int run_tests(struct bonnie_args *a, struct bonnie_barrier *bar, struct m
 	}
 	size_t nr = 0;
 	int status = 0, rc0;
+	/* what goes to stdout, also kept as printed for the store */
+	struct teeout *tee = NULL;
+	FILE *out = ctx->store && !json ? teeout_open(stdout, &tee) : stdout;
+	if (!out) {
+		free(runs);
+		return error_errno(-ENOMEM, "cannot keep the report for the store") < 0;
+	}
 	/* the text (and the machine around it) goes where bonnie++ puts its
 	 * text: stderr with -q, nowhere but stderr with -x's CSV-only stdout */
-	FILE *text = s->quiet || a->repeats_given ? stderr : stdout;
+	FILE *text = s->quiet || a->repeats_given ? stderr : out;
 	struct envwatch ew;
 	a->common.env.drops_root = geteuid() == 0 && (a->user || a->group);
 	envwatch_begin(&ew, s->dir, &a->common.env);
 	if (drop_privileges(a) < 0) {
 		run_env_free(envwatch_end(&ew));
 		free(runs);
+		if (tee) {
+			fclose(out);
+			free(teeout_take(tee, &(size_t){ 0 }));
+		}
 		return 1;
 	}
 	if (!json)
 		env_text_header(ew.env, "", text);
 	/* a report that cannot be written is not worth the test: say so now */
-	if (!json && text == stdout && output_check(stdout, "the report", NULL) < 0)
+	if (!json && text == out && output_check(out, "the report", NULL) < 0)
 		status = 1;
 
 	if (!status && !json && a->repeats_given && s->repeats > 1 &&
-	    (rc0 = bonnie_report_csv_header(stdout)) < 0)
-		status = write_failed(rc0, stdout);
+	    (rc0 = bonnie_report_csv_header(out)) < 0)
+		status = write_failed(rc0, out);
 	for (unsigned i = 0; i < s->repeats && !status && !*stop; i++) {
 		struct bonnie_result *r = &runs[nr++];
 		int rc = bonnie_run(s, stop, r);
@@ -318,7 +367,7 @@ static int run_tests(struct bonnie_args *a, struct bonnie_barrier *bar, struct m
 			status = 1;
 			break;
 		}
-		if (!json && (rc = report_normal(a, r, text)) < 0)
+		if (!json && (rc = report_normal(a, r, text, out)) < 0)
 			status = write_failed(rc, text);
 	}
 	struct run_env *env = envwatch_end(&ew);
@@ -332,20 +381,35 @@ static int run_tests(struct bonnie_args *a, struct bonnie_barrier *bar, struct m
 	if (!json) {
 		env_text_footer(env, text);
 		if (!a->repeats_given && nr == 1 && !status && !runs[0].interrupted &&
-		    (rc0 = bonnie_report_csv(s, &runs[0], stdout)) < 0)
-			status = write_failed(rc0, stdout);
+		    (rc0 = bonnie_report_csv(s, &runs[0], out)) < 0)
+			status = write_failed(rc0, out);
 		if (!status && output_check(text, "the report", NULL) < 0)
+			status = 1;
+		if (!status && text != out && output_check(out, "the report", NULL) < 0)
 			status = 1;
 	} else if (env->nr_warnings) {
 		fputs("iobench: the run raised warnings (also in the report):\n", stderr);
 		env_text_warnings(env, stderr);
 	}
+	char *printed = NULL;
+	size_t printed_len = 0;
+	if (tee) {
+		if (fclose(out) != 0 && !status)
+			status = 1;
+		printed = teeout_take(tee, &printed_len);
+	}
+	int sig = signals_caught();
+	if (sig)
+		status = 128 + sig;
+	/* what was measured is printed: only now is it stored */
+	if (ctx->store && nr)
+		status = store_tests(ctx, a, runs, nr, env, printed, printed_len, start_ms, status);
+	free(printed);
 	run_env_free(env);
 	for (size_t i = 0; i < nr; i++)
 		bonnie_result_release(&runs[i]);
 	free(runs);
-	int sig = signals_caught();
-	return sig ? 128 + sig : status;
+	return status;
 }
 
 static int bonnie_main(struct cmd_ctx *ctx, int argc, char **argv)
@@ -373,7 +437,7 @@ static int bonnie_main(struct cmd_ctx *ctx, int argc, char **argv)
 	}
 	if (prepare(&a, host, sizeof(host), &bar, &ml) < 0)
 		goto out;
-	status = run_tests(&a, &bar, &ml);
+	status = run_tests(ctx, &a, &bar, &ml);
 out:
 	memlimit_end(&ml, NULL);
 	bonnie_barrier_close(&bar);
@@ -388,8 +452,9 @@ const struct command cmd_bonnie = {
 	.usage = bonnie_usage,
 	.usage_tail = bonnie_usage_tail,
 	.opts = bonnie_rows,
-	.common = COMMON_OUTPUT_FORMAT | COMMON_ALLOW_DESTROY | COMMON_READONLY | COMMON_HELP,
+	.common = COMMON_OUTPUT_FORMAT | COMMON_ALLOW_DESTROY | COMMON_READONLY | COMMON_DB |
+		  COMMON_NO_STORE | COMMON_LABEL | COMMON_HELP,
 	.help_for = bonnie_help_for,
-	.flags = CMD_WATCHES_ENV,
+	.flags = CMD_WATCHES_ENV | CMD_OPENS_STORE,
 	.run = bonnie_main,
 };

@@ -17,10 +17,11 @@
  *   command's: where (the first job's directory, bonnie's -d) and when
  *   (after the memory cgroup is made, before bonnie drops root) follow from
  *   its parsed options.
- * - CMD_OPENS_STORE: the results store is opened once the options are
- *   parsed (it needs --db) and closed after the command, into ctx->store.
- *   Issue 13 brings the store; until then no command has the flag and the
- *   hooks in commands.c are NULL.
+ * - CMD_OPENS_STORE: the results store (store/store.h) is opened once the
+ *   options are parsed (it needs --db; --no-store leaves ctx->store NULL),
+ *   before the command touches anything, so a database that cannot be
+ *   used stops it before it measures for nothing, and closed after the
+ *   command (cmd/storing.h). Nothing is written to it while I/O runs.
  * - CMD_FIO_ARGS: the options follow fio's getopt_long_only rules
  *   (cmd/cmdopt.h), and the job options on the same line go to the job
  *   parser in order (run).
@@ -42,12 +43,17 @@ enum command_flags {
 	CMD_FIO_ARGS = 1 << 3,
 };
 
-struct results_store; /* issue 13 */
+struct store;
+struct store_label;
 
 /* What the dispatcher hands a command. */
 struct cmd_ctx {
 	const struct command *cmd;
-	struct results_store *store; /* CMD_OPENS_STORE, once parsed; NULL today */
+	int argc;                    /* the command line from the command's name on */
+	char **argv;
+	struct store *store;         /* CMD_OPENS_STORE, once parsed; NULL with --no-store */
+	struct store_label *labels;  /* --label, parsed with the store */
+	size_t nr_labels;
 };
 
 struct command {

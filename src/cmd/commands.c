@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cmd/output.h"
+#include "cmd/storing.h"
 #include "engines/engine.h"
 #include "util/error.h"
 #include "util/strutil.h"
@@ -23,6 +24,7 @@
 extern const struct command cmd_run;
 extern const struct command cmd_quick;
 extern const struct command cmd_bonnie;
+extern const struct command cmd_results;
 extern const struct command cmd_sysinfo;
 extern const struct command cmd_monitor;
 extern const struct command cmd_help;
@@ -32,6 +34,7 @@ static const struct command *const commands[] = {
 	&cmd_run,
 	&cmd_quick,
 	&cmd_bonnie,
+	&cmd_results,
 	&cmd_sysinfo,
 	&cmd_monitor,
 	&cmd_help,
@@ -40,13 +43,13 @@ static const struct command *const commands[] = {
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
-/* Issue 13's results store, for CMD_OPENS_STORE: opened once the options
- * are parsed (with their --db), closed after the command. There is no
- * store yet, so no command has the flag and both hooks are NULL. */
+
+/* The results store, for CMD_OPENS_STORE: opened once the options are
+ * parsed (with their --db), closed after the command (cmd/storing.h). */
 static const struct {
 	int (*open)(struct cmd_ctx *ctx, const struct cmd_common *common);
 	void (*close)(struct cmd_ctx *ctx);
-} store_hooks = { NULL, NULL };
+} store_hooks = { cmd_store_open, cmd_store_close };
 
 const struct command *command_at(size_t i)
 {
@@ -129,9 +132,9 @@ int command_run(const struct command *c, int argc, char **argv)
 {
 	if (command_check_root(c, geteuid()) < 0)
 		return 1;
-	struct cmd_ctx ctx = { .cmd = c };
+	struct cmd_ctx ctx = { .cmd = c, .argc = argc, .argv = argv };
 	int status = c->run(&ctx, argc, argv);
-	if (ctx.store && store_hooks.close)
+	if (store_hooks.close)
 		store_hooks.close(&ctx);
 	/* whatever a command that succeeded printed must have reached stdout
 	 * (commands with a report check it themselves, naming it; one that

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "store/store.h"
 #include "sys/memcg.h"
 #include "util/units.h"
 
@@ -68,6 +69,26 @@ static int set_memory_limit(void *dest, const struct cmdopt *o, const char *v, c
 	return 0;
 }
 
+static int set_db(void *dest, const struct cmdopt *o, const char *v, char *why, size_t len)
+{
+	struct cmd_common *c = dest;
+	if (!*v) {
+		snprintf(why, len, "--db needs a file name");
+		return -EINVAL;
+	}
+	c->db = v;
+	return 0;
+}
+
+static int set_label(void *dest, const struct cmdopt *o, const char *v, char *why, size_t len)
+{
+	struct cmd_common *c = dest;
+	if (store_label_check(v, why, len) < 0)
+		return -EINVAL;
+	cmdopt_list_add(&c->labels, v);
+	return 0;
+}
+
 #define OFF(f) offsetof(struct cmd_common, f)
 
 const struct cmdopt cmd_common_rows[] = {
@@ -95,7 +116,15 @@ const struct cmdopt cmd_common_rows[] = {
 	  "than SIZE is read from the device however much RAM the machine has; the cgroup is "
 	  "removed afterwards. Needs write access to the memory cgroup (root); refused where "
 	  "none can be made" },
-	/* issue 13: { "db", ... COMMON_DB ... }, { "label", ... }, { "repeat", ... } */
+	{ "db", 0, CMDOPT_REQARG, CMDOPT_CALL, 0, set_db, COMMON_DB, "PATH",
+	  "keep the results in the SQLite database PATH (default $IOBENCH_DB, else "
+	  "$XDG_DATA_HOME/iobench/results.db, else ~/.local/share/iobench/results.db)" },
+	{ "no-store", 0, CMDOPT_NOARG, CMDOPT_TRUE, OFF(no_store), NULL, COMMON_NO_STORE, NULL,
+	  "do not keep the results in the database" },
+	{ "label", 0, CMDOPT_REQARG, CMDOPT_CALL, 0, set_label, COMMON_LABEL, "K=V",
+	  "store the results with label K=V (repeatable, e.g. --label fs=xfs --label chunk=64k; "
+	  "K is letters, digits, _ - . :)" },
+	/* issue 13: { "repeat", ... } */
 	{ "help", 'h', CMDOPT_NOARG, CMDOPT_HELP, 0, NULL, COMMON_HELP, NULL, "this text" },
 	CMDOPT_END,
 };
@@ -109,5 +138,6 @@ void cmd_common_init(struct cmd_common *c)
 void cmd_common_release(struct cmd_common *c)
 {
 	cmdopt_list_release(&c->allow_destroy);
+	cmdopt_list_release(&c->labels);
 	memset(c, 0, sizeof(*c));
 }

@@ -6,8 +6,8 @@
  * values its way (run's --output-format knows fio's formats, bonnie's
  * normal and json), and may word a shared row's help for itself.
  *
- * Issue 13's --db, --label and --repeat belong here: a COMMON_* bit, a
- * field below and one row in cmd_common_rows each.
+ * Issue 13's --repeat belongs here too: a COMMON_* bit, a field below and
+ * one row in cmd_common_rows.
  */
 #ifndef IOBENCH_CMD_COMMON_OPTS_H
 #define IOBENCH_CMD_COMMON_OPTS_H
@@ -25,7 +25,10 @@ enum cmd_common_bits {
 	COMMON_ENVWATCH      = 1 << 4, /* --monitor-interval, --no-monitor, --warn-slab,
 					  --memory-limit: given by CMD_WATCHES_ENV */
 	COMMON_HELP          = 1 << 5, /* -h, --help: print the usage and stop */
-	/* issue 13: COMMON_DB, COMMON_LABEL, COMMON_REPEAT */
+	COMMON_DB            = 1 << 6, /* --db=PATH: where results are kept */
+	COMMON_NO_STORE      = 1 << 7, /* --no-store */
+	COMMON_LABEL         = 1 << 8, /* --label=K=V, repeatable */
+	/* issue 13: COMMON_REPEAT */
 };
 
 struct cmd_common {
@@ -34,6 +37,9 @@ struct cmd_common {
 	struct cmdopt_list allow_destroy; /* each a DEVICE, not empty */
 	bool readonly;
 	struct envwatch_opts env;         /* defaults from envwatch_opts_init */
+	const char *db;                   /* --db, NULL: IOBENCH_DB or the default */
+	bool no_store;                    /* --no-store */
+	struct cmdopt_list labels;        /* --label K=V, each checked (store_label_parse) */
 };
 
 extern const struct cmdopt cmd_common_rows[];

@@ -23,6 +23,8 @@
 #include "cmd/output.h"
 #include "cmd/quick_dev.h"
 #include "cmd/runner.h"
+#include "cmd/signals.h"
+#include "cmd/storing.h"
 #include "engines/engine.h"
 #include "report/env_report.h"
 #include "report/report.h"
@@ -187,15 +189,15 @@ static int build_jobs(struct job_list *l, const char *path, const char *size,
 
 static void print_table(const struct run_result *r, const bool *ran, const char *dir,
 			const char *size, const char *runtime, const char *engine, bool direct,
-			bool flush)
+			bool flush, FILE *out)
 {
-	printf("iobench quick: %s, %s file, %s per test, %s, %s\n", dir, size, runtime, engine,
+	fprintf(out, "iobench quick: %s, %s file, %s per test, %s, %s\n", dir, size, runtime, engine,
 	       direct ? "O_DIRECT" : "buffered (O_DIRECT unsupported: page cache included)");
-	printf("%s\n", flush ? "write figures include the flush: each write test ends with "
+	fprintf(out, "%s\n", flush ? "write figures include the flush: each write test ends with "
 			       "fsync, and its time counts (--no-flush leaves it out)"
 			     : "write figures leave out the flush (--no-flush): what reached the "
 			       "device's cache may still sit in it");
-	printf("%-12s %12s %12s %12s %12s\n", "test", "read MB/s", "write MB/s", "read IOPS",
+	fprintf(out, "%-12s %12s %12s %12s %12s\n", "test", "read MB/s", "write MB/s", "read IOPS",
 	       "write IOPS");
 	size_t k = 0; /* index into r->jobs: only the tests that ran have entries */
 	for (size_t i = 0; i + 1 < NR_TESTS; i += 2) {
@@ -211,9 +213,39 @@ static void print_table(const struct run_result *r, const bool *ran, const char 
 				iops[w] = (double)j->dir[d].total_ios / sec;
 			}
 		}
-		printf("%-12s %12.2f %12.2f %12.0f %12.0f\n", tests[i].label, mb[0], mb[1],
+		fprintf(out, "%-12s %12.2f %12.2f %12.0f %12.0f\n", tests[i].label, mb[0], mb[1],
 		       iops[0], iops[1]);
 	}
+}
+
+/* Store a printed quick result (cmd/storing.h): its table (when printed)
+ * and the reporters' formats. The new status. */
+static int store_quick(const struct runner_args *ra, const struct run_result *res,
+		       unsigned formats, const char *table, size_t table_len, uint64_t start_ms,
+		       const struct error_capture *errs, int status)
+{
+	struct store_renderings rend = { 0 };
+	int rc = store_render_result(res, formats, NULL, &rend);
+	if (rc < 0) {
+		error_errno(rc, "cannot render the results to store them");
+	} else {
+		if (table)
+			store_renderings_add(&rend, "table", table, table_len, true);
+		struct store_run r = {
+			.kind = STORE_KIND_QUICK,
+			.start_ms = res->timestamp_ms ? res->timestamp_ms : start_ms,
+			.end_ms = cmd_store_now_ms(),
+			.result = res,
+			.renderings = &rend,
+			.exit_status = status,
+			.interrupted = res->interrupted || signals_caught() != 0,
+			.errors = (const char *const *)errs->msgs,
+			.nr_errors = errs->nr,
+		};
+		rc = cmd_store_put(ra->store_ctx, &r, NULL, NULL);
+	}
+	store_renderings_release(&rend);
+	return rc < 0 && status == 0 ? 1 : status;
 }
 
 /* The directory form; the block-device form is quick_dev.c's. */
@@ -242,25 +274,42 @@ static int quick_dir(const char *dir, const struct quick_opts *o, struct runner_
 	struct run_result res;
 	struct error_capture errs = { 0 };
 	bool json = o->formats & (REPORT_JSON | REPORT_JSONPLUS);
-	if (json)
+	bool storing = ra->store_ctx && ra->store_ctx->store;
+	if (json || storing)
 		error_capture_begin(&errs);
+	uint64_t start_ms = cmd_store_now_ms();
 	int status = runner_run(&l, ra, &res);
 	error_capture_end();
 	unlink(path);
 	if (!res.nr_jobs && json && status)
 		report_write_json_error((const char *const *)errs.msgs, errs.nr, stdout);
-	error_capture_release(&errs);
+	char *table = NULL;
+	size_t table_len = 0;
 	if (res.nr_jobs) {
-		if (o->formats)
+		if (o->formats) {
 			report_write(&res, o->formats, stdout);
-		else {
-			env_text_header(res.env, "", stdout);
-			print_table(&res, ran, dir, size, runtime, engine, direct, flush);
-			env_text_footer(res.env, stdout);
+		} else {
+			/* the table as text, printed and kept for the store */
+			FILE *m = open_memstream(&table, &table_len);
+			if (m) {
+				env_text_header(res.env, "", m);
+				print_table(&res, ran, dir, size, runtime, engine, direct, flush, m);
+				env_text_footer(res.env, m);
+			}
+			if (!m || fclose(m) != 0) {
+				error_errno(-ENOMEM, "cannot write the table");
+				status = 1;
+			} else {
+				fwrite(table, 1, table_len, stdout);
+			}
 		}
 	}
 	if (output_check(stdout, o->formats ? "the report" : "the table", NULL) < 0 && status == 0)
 		status = 1;
+	if (res.nr_jobs && storing)
+		status = store_quick(ra, &res, o->formats, table, table_len, start_ms, &errs, status);
+	free(table);
+	error_capture_release(&errs);
 	run_result_release(&res);
 	job_list_release(&l);
 	free(path);
@@ -288,6 +337,8 @@ static int run_quick(struct cmd_ctx *ctx, int argc, char **argv)
 		goto out;
 	}
 	ra.env = common.env;
+	ra.store_ctx = ctx;
+	ra.store_kind = STORE_KIND_QUICK;
 	const char **paths = q.paths.v;
 	size_t np = q.paths.n, nbdev = q.nbdev, na = common.allow_destroy.n;
 	const char *fmt = common.output_format ? common.output_format : "table";
@@ -335,8 +386,9 @@ const struct command cmd_quick = {
 	.summary = "a one-minute CrystalDiskMark-like table for a directory or block devices",
 	.usage = quick_usage,
 	.opts = quick_rows,
-	.common = COMMON_OUTPUT_FORMAT | COMMON_ALLOW_DESTROY | COMMON_HELP,
+	.common = COMMON_OUTPUT_FORMAT | COMMON_ALLOW_DESTROY | COMMON_DB | COMMON_NO_STORE |
+		  COMMON_LABEL | COMMON_HELP,
 	.help_for = quick_help_for,
-	.flags = CMD_WATCHES_ENV,
+	.flags = CMD_WATCHES_ENV | CMD_OPENS_STORE,
 	.run = run_quick,
 };

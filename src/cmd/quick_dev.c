@@ -23,6 +23,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cmd/signals.h"
+#include "cmd/storing.h"
 #include "engines/engine.h"
 #include "report/env_report.h"
 #include "report/report.h"
@@ -237,25 +239,25 @@ static void figures(const struct run_result *r, int k, enum ddir dd, double *mb,
 	}
 }
 
-static void cell(double v, const char *fmt)
+static void cell(double v, const char *fmt, FILE *out)
 {
 	if (v < 0)
-		printf(" %12s", "-");
+		fprintf(out, " %12s", "-");
 	else
-		printf(fmt, v);
+		fprintf(out, fmt, v);
 }
 
-static void print_row(int w, const char *dev, const char *label, const double f[4])
+static void print_row(int w, const char *dev, const char *label, const double f[4], FILE *out)
 {
-	printf("%-*s %-20s", w, dev, label);
-	cell(f[0], " %12.2f");
-	cell(f[1], " %12.2f");
-	cell(f[2], " %12.0f");
-	cell(f[3], " %12.0f");
-	putchar('\n');
+	fprintf(out, "%-*s %-20s", w, dev, label);
+	cell(f[0], " %12.2f", out);
+	cell(f[1], " %12.2f", out);
+	cell(f[2], " %12.0f", out);
+	cell(f[3], " %12.0f", out);
+	fputc('\n', out);
 }
 
-static void print_dev_rows(int w, const struct dev_run *d)
+static void print_dev_rows(int w, const struct dev_run *d, FILE *out)
 {
 	const char *dev = d->path;
 	for (size_t i = 0; i < NR_DEV_TESTS; i++) {
@@ -270,40 +272,41 @@ static void print_dev_rows(int w, const struct dev_run *d)
 			f[1] = f[3] = -1;
 		if (f[0] < 0 && f[1] < 0)
 			continue;
-		print_row(w, dev, dev_tests[i].label, f);
+		print_row(w, dev, dev_tests[i].label, f, out);
 		dev = "";
 	}
 	double f[4] = { -1, -1, -1, -1 };
 	figures(&d->cached, d->cached.nr_jobs ? 0 : -1, DDIR_READ, &f[0], &f[2]);
 	if (f[0] >= 0)
-		print_row(w, dev, CACHED_LABEL, f);
+		print_row(w, dev, CACHED_LABEL, f, out);
 }
 
-static void print_table(const struct dev_run *runs, size_t n, const struct quick_opts *o)
+static void print_table(const struct dev_run *runs, size_t n, const struct quick_opts *o,
+			FILE *out)
 {
 	int w = 6;
 	for (size_t i = 0; i < n; i++)
 		if ((int)strlen(runs[i].path) > w)
 			w = (int)strlen(runs[i].path);
-	printf("iobench quick: %zu block device%s, %s per test, %s (hdparm rows: psync)\n", n,
+	fprintf(out, "iobench quick: %zu block device%s, %s per test, %s (hdparm rows: psync)\n", n,
 	       n == 1 ? "" : "s", o->runtime, o->engine);
 	for (size_t i = 0; i < n; i++) {
 		char a[16], b[16];
 		const struct dev_run *d = &runs[i];
-		printf("  %s: %s, region %s, %s, %s\n", d->path, fmt_iec(d->size, a, sizeof(a)),
+		fprintf(out, "  %s: %s, region %s, %s, %s\n", d->path, fmt_iec(d->size, a, sizeof(a)),
 		       fmt_iec(d->region, b, sizeof(b)),
 		       d->direct ? "O_DIRECT" : "buffered (O_DIRECT unsupported: page cache included)",
 		       d->writes ? "written (--allow-destroy names it: its data is destroyed)"
 				 : "read only (--allow-destroy=DEVICE adds its write rows)");
 	}
-	printf("%-*s %-20s %12s %12s %12s %12s\n", w, "device", "test", "read MB/s", "write MB/s",
+	fprintf(out, "%-*s %-20s %12s %12s %12s %12s\n", w, "device", "test", "read MB/s", "write MB/s",
 	       "read IOPS", "write IOPS");
 	for (size_t i = 0; i < n; i++)
-		print_dev_rows(w, &runs[i]);
+		print_dev_rows(w, &runs[i], out);
 }
 
-/* One device's report in fio's formats: hdparm -T joins as the last group. */
-static void report_one(struct dev_run *d, unsigned formats)
+/* hdparm -T's run joins the device's result as its last group. */
+static void merge_cached(struct dev_run *d)
 {
 	struct run_result *r = &d->res, *c = &d->cached;
 	if (c->nr_jobs && r->nr_jobs) {
@@ -315,8 +318,59 @@ static void report_one(struct dev_run *d, unsigned formats)
 			job_result_release(&c->jobs[i]);
 		c->nr_jobs = 0;
 	}
-	if (r->nr_jobs)
-		report_write(r, formats, stdout);
+}
+
+/* The table with every device's system header and footer, as text. */
+static char *table_text(const struct dev_run *runs, size_t done, size_t n,
+			const struct quick_opts *o, size_t *len)
+{
+	char *buf = NULL;
+	FILE *m = open_memstream(&buf, len);
+	if (!m)
+		return NULL;
+	bool many = n > 1;
+	for (size_t i = 0; i < done; i++) {
+		if (many)
+			fprintf(m, "%s:\n", runs[i].path);
+		env_text_header(runs[i].res.env, many ? "  " : "", m);
+	}
+	print_table(runs, done, o, m);
+	for (size_t i = 0; i < done; i++) {
+		if (many)
+			fprintf(m, "\n%s:", runs[i].path);
+		env_text_footer(runs[i].res.env, m);
+	}
+	if (fclose(m) != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* Store one device's result (its own run), with the table when printed. */
+static int store_dev(const struct runner_args *ra, const struct dev_run *d, unsigned formats,
+		     const char *table, size_t table_len, int status)
+{
+	struct store_renderings rend = { 0 };
+	int rc = store_render_result(&d->res, formats, NULL, &rend);
+	if (rc < 0) {
+		error_errno(rc, "cannot render the results to store them");
+	} else {
+		if (table)
+			store_renderings_add(&rend, "table", table, table_len, true);
+		struct store_run r = {
+			.kind = STORE_KIND_QUICK,
+			.start_ms = d->res.timestamp_ms,
+			.end_ms = cmd_store_now_ms(),
+			.result = &d->res,
+			.renderings = &rend,
+			.exit_status = status,
+			.interrupted = d->res.interrupted || signals_caught() != 0,
+		};
+		rc = cmd_store_put(ra->store_ctx, &r, NULL, NULL);
+	}
+	store_renderings_release(&rend);
+	return rc;
 }
 
 int quick_devices(const char *const *devs, size_t n, const struct quick_opts *o,
@@ -330,6 +384,8 @@ int quick_devices(const char *const *devs, size_t n, const struct quick_opts *o,
 	struct dev_run *runs = xcalloc(n, sizeof(*runs));
 	int status = 0;
 	size_t done = 0;
+	char *table = NULL;
+	size_t table_len = 0;
 	for (size_t i = 0; i < n && !status; i++) {
 		runs[i].path = devs[i];
 		if (dev_prepare(&runs[i], o) < 0)
@@ -338,21 +394,26 @@ int quick_devices(const char *const *devs, size_t n, const struct quick_opts *o,
 	for (size_t i = 0; i < n && !status; i++, done++)
 		status = dev_measure(&runs[i], o, ra);
 	if (done && o->formats) {
-		report_one(&runs[0], o->formats);
+		merge_cached(&runs[0]);
+		if (runs[0].res.nr_jobs)
+			report_write(&runs[0].res, o->formats, stdout);
 	} else if (done) {
-		bool many = n > 1;
-		for (size_t i = 0; i < done; i++) {
-			if (many)
-				printf("%s:\n", runs[i].path);
-			env_text_header(runs[i].res.env, many ? "  " : "", stdout);
-		}
-		print_table(runs, done, o);
-		for (size_t i = 0; i < done; i++) {
-			if (many)
-				printf("\n%s:", runs[i].path);
-			env_text_footer(runs[i].res.env, stdout);
-		}
+		if ((table = table_text(runs, done, n, o, &table_len)))
+			fwrite(table, 1, table_len, stdout);
+		else
+			status = error_errno(-ENOMEM, "cannot write the table") < 0;
 	}
+	/* printed: only now stored, one run per device */
+	bool failed = false;
+	for (size_t i = 0; i < done && ra->store_ctx && ra->store_ctx->store; i++) {
+		merge_cached(&runs[i]);
+		if (runs[i].res.nr_jobs &&
+		    store_dev(ra, &runs[i], o->formats, table, table_len, status) < 0)
+			failed = true;
+	}
+	if (failed && !status)
+		status = 1;
+	free(table);
 	for (size_t i = 0; i < n; i++) {
 		run_result_release(&runs[i].res);
 		run_result_release(&runs[i].cached);

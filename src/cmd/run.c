@@ -20,6 +20,7 @@
 #include "cmd/runner.h"
 #include "jobfile/jobfile.h"
 #include "report/report.h"
+#include "store/store.h"
 #include "sys/devguard.h"
 #include "util/error.h"
 #include "util/xmalloc.h"
@@ -260,6 +261,8 @@ static int run_run(struct cmd_ctx *ctx, int argc, char **argv)
 		status = bad_flag(&ra, why);
 		goto out;
 	}
+	if (cl.parse_only)
+		common.no_store = true; /* nothing runs, nothing is stored */
 	if (command_parsed(ctx, &common) < 0)
 		goto out;
 	const char **files = cl.files.v, **sets = cl.sets.v, **allow = common.allow_destroy.v;
@@ -309,7 +312,22 @@ static int run_run(struct cmd_ctx *ctx, int argc, char **argv)
 		printf("%zu job(s) parsed, no errors\n", list.nr);
 		status = 0;
 	} else {
+		/* the job files as they were when the run began, for the store */
+		struct store_text *texts = xcalloc(nf ? nf : 1, sizeof(*texts));
+		for (size_t i = 0; ctx->store && i < nf; i++) {
+			char *text = NULL;
+			size_t len = 0;
+			if (jobfile_read_text(files[i], &text, &len) < 0)
+				continue; /* parsed a moment ago; gone now: not stored */
+			texts[ra.nr_job_files++] = (struct store_text){ files[i], text, len };
+		}
+		ra.job_files = texts;
+		ra.store_ctx = ctx;
+		ra.store_kind = STORE_KIND_RUN;
 		status = runner_run_and_report(&list, &ra);
+		for (size_t i = 0; i < ra.nr_job_files; i++)
+			free((char *)texts[i].text);
+		free(texts);
 	}
 	error_capture_release(&errs);
 	job_list_release(&list);
@@ -328,8 +346,8 @@ const struct command cmd_run = {
 	.usage_tail = run_usage_tail,
 	.opts = run_rows,
 	.common = COMMON_OUTPUT_FORMAT | COMMON_OUTPUT | COMMON_ALLOW_DESTROY | COMMON_READONLY |
-		  COMMON_HELP,
+		  COMMON_DB | COMMON_NO_STORE | COMMON_LABEL | COMMON_HELP,
 	.help_for = run_help_for,
-	.flags = CMD_WATCHES_ENV | CMD_FIO_ARGS,
+	.flags = CMD_WATCHES_ENV | CMD_FIO_ARGS | CMD_OPENS_STORE,
 	.run = run_run,
 };

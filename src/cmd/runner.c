@@ -11,6 +11,7 @@
 #include "cmd/memlimit.h"
 #include "cmd/output.h"
 #include "cmd/signals.h"
+#include "cmd/storing.h"
 #include "report/env_report.h"
 #include "report/report.h"
 #include "sys/guardopen.h"
@@ -214,8 +215,62 @@ int runner_report_failure(const struct runner_args *ra, const struct error_captu
 	return 1;
 }
 
+/* The normal format's head (the system header and fio's job lines), as
+ * text: printed before the run, kept for the store. NULL when out of memory. */
+static char *normal_head(const struct run_env *env, const struct job_list *list)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		return NULL;
+	env_text_header(env, "", f);
+	print_job_lines(list, f);
+	if (fclose(f) != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static bool storing(const struct runner_args *ra)
+{
+	return ra->store_ctx && ra->store_ctx->store;
+}
+
+/* Store a printed result (cmd/storing.h); the new status. */
+static int store_result(const struct runner_args *ra, const struct run_result *res,
+			unsigned formats, const char *head, uint64_t start_ms,
+			const struct error_capture *errs, int status)
+{
+	struct store_renderings rend = { 0 };
+	int rc = store_render_result(res, formats, head, &rend);
+	if (rc < 0) {
+		error_errno(rc, "cannot render the results to store them");
+	} else {
+		struct store_run r = {
+			.kind = ra->store_kind,
+			.start_ms = res->timestamp_ms ? res->timestamp_ms : start_ms,
+			.end_ms = cmd_store_now_ms(),
+			.result = res,
+			.job_files = ra->job_files,
+			.nr_job_files = ra->nr_job_files,
+			.renderings = &rend,
+			.exit_status = status,
+			.interrupted = res->interrupted || signals_caught() != 0,
+			.errors = (const char *const *)errs->msgs,
+			.nr_errors = errs->nr,
+		};
+		rc = cmd_store_put(ra->store_ctx, &r, NULL, NULL);
+	}
+	store_renderings_release(&rend);
+	return rc < 0 && status == 0 ? 1 : status;
+}
+
 int runner_run_and_report(const struct job_list *list, const struct runner_args *ra)
 {
+	uint64_t start_ms = cmd_store_now_ms();
+	char *head = NULL;
 	unsigned formats = REPORT_NORMAL;
 	if (ra->formats_text && report_parse_formats(ra->formats_text, &formats) < 0)
 		return 1;
@@ -225,7 +280,7 @@ int runner_run_and_report(const struct job_list *list, const struct runner_args 
 	/* a run that fails before it starts still gives a JSON document, and
 	 * it says why: keep the messages */
 	struct error_capture errs = { 0 };
-	if (wants_json(formats))
+	if (wants_json(formats) || storing(ra))
 		error_capture_begin(&errs);
 	char *tmp;
 	struct envwatch ew;
@@ -239,9 +294,14 @@ int runner_run_and_report(const struct job_list *list, const struct runner_args 
 	}
 	envwatch_begin(&ew, runner_env_path(list, ra, &tmp), &ra->env);
 	free(tmp);
+	/* the head, as normal prints it: also kept for `results show` */
+	if ((formats & REPORT_NORMAL) || storing(ra))
+		head = normal_head(ew.env, list);
 	if (formats & REPORT_NORMAL) {
-		env_text_header(ew.env, "", out);
-		print_job_lines(list, out);
+		if (head)
+			fputs(head, out);
+		else
+			error_errno(-ENOMEM, "cannot write the report's head");
 		/* where the start of the report cannot go, the rest cannot
 		 * either: refuse to run rather than measure for nothing */
 		if (output_check(out, "the report", ra->output_path) < 0) {
@@ -251,6 +311,7 @@ int runner_run_and_report(const struct job_list *list, const struct runner_args 
 			memlimit_end(&ml, env);
 			run_env_free(env);
 			close_output(ra, out, 1);
+			free(head);
 			return 1;
 		}
 	}
@@ -267,7 +328,6 @@ int runner_run_and_report(const struct job_list *list, const struct runner_args 
 	} else if (wants_json(formats) && status) {
 		write_error_json(&errs, out);
 	}
-	error_capture_release(&errs);
 	/* warnings about the measurement of a run that never measured are noise */
 	if (res.nr_jobs && !(formats & REPORT_NORMAL) && res.env && res.env->nr_warnings) {
 		fputs("iobench: the run raised warnings (also in the report):\n", stderr);
@@ -276,6 +336,11 @@ int runner_run_and_report(const struct job_list *list, const struct runner_args 
 	if (res.interrupted)
 		warning("stopped by a signal: the results above cover the time until then");
 	status = close_output(ra, out, status);
+	/* what was measured is printed: only now is it stored */
+	if (res.nr_jobs && storing(ra))
+		status = store_result(ra, &res, formats, head, start_ms, &errs, status);
+	error_capture_release(&errs);
+	free(head);
 	run_result_release(&res);
 	return status;
 }

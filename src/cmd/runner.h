@@ -9,7 +9,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "cmd/command.h"
+
 #include "cmd/envwatch.h"
+#include "store/store.h"
 #include "workload/anomaly.h"
 #include "workload/jobspec.h"
 #include "workload/results.h"
@@ -29,6 +32,12 @@ struct runner_args {
 				     job's directory or file */
 	const struct anomaly_words *words; /* how the warnings' advice names options;
 					      NULL = fio's job options */
+	/* runner_run_and_report stores the result there once it is printed
+	 * (cmd/storing.h); NULL or a context without a store: not stored */
+	const struct cmd_ctx *store_ctx;
+	enum store_kind store_kind;
+	const struct store_text *job_files; /* the job files' text, as read */
+	size_t nr_job_files;
 };
 
 void runner_args_init(struct runner_args *ra);

@@ -87,6 +87,11 @@ int jobfile_parse_buffer(const char *name, const char *text, size_t len, unsigne
 	return ret;
 }
 
+int jobfile_read_text(const char *path, char **text, size_t *len)
+{
+	return jf_read_file(path, text, len);
+}
+
 int jobfile_parse_file(const char *path, unsigned file_index, struct job_list *list,
 		       const struct jobfile_ctx *ctx)
 {

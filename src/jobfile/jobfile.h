@@ -33,6 +33,10 @@ struct jobfile_ctx {
  */
 int jobfile_check_sets(const struct jobfile_ctx *ctx);
 
+/* The whole text of a job file, as jobfile_parse_file reads it (*text
+ * xmalloc'ed). 0 or -errno. */
+int jobfile_read_text(const char *path, char **text, size_t *len);
+
 /*
  * Parse one job file and append its jobs to list in order (numjobs is not
  * expanded). file_index > 0 makes the file's first job a stonewall, as fio

@@ -88,6 +88,8 @@ struct store_label {
  * message naming the argument otherwise.
  */
 int store_label_parse(const char *arg, struct store_label *l);
+/* The same check without allocating: 0, or -EINVAL with the message in why. */
+int store_label_check(const char *arg, char *why, size_t len);
 void store_labels_free(struct store_label *v, size_t n);
 
 /* A job file as the run read it. */
@@ -135,9 +137,10 @@ void store_renderings_release(struct store_renderings *r);
 
 /*
  * Render a run or quick result into r as the reporters print it, one
- * format at a time into memory (open_memstream): each format in printed
- * (REPORT_* of report/report.h), and "json" always. normal_head is what the
- * command printed before the run in the normal format (the system header
+ * format at a time into memory (open_memstream): "json", "terse" and
+ * "normal" always, "json+" when printed has it; each marked printed as
+ * printed (REPORT_* of report/report.h) says. normal_head is what the
+ * command prints before the run in the normal format (the system header
  * and fio's job lines) and is put before the normal rendering; NULL for
  * none. 0, or -ENOMEM/-EIO.
  */

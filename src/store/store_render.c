@@ -101,17 +101,17 @@ static int render_one(const struct run_result *res, unsigned format, const char 
 int store_render_result(const struct run_result *res, unsigned printed, const char *normal_head,
 			struct store_renderings *r)
 {
-	int rc = 0;
 	/* json and json+ printed together are one document: json+'s */
-	if (!rc && (printed & REPORT_JSONPLUS))
+	bool plus = printed & REPORT_JSONPLUS;
+	int rc = 0;
+	if (plus)
 		rc = render_one(res, REPORT_JSONPLUS, "json+", NULL, true, r);
 	if (!rc)
-		rc = render_one(res, REPORT_JSON, "json", NULL,
-				(printed & (REPORT_JSON | REPORT_JSONPLUS)) == REPORT_JSON, r);
-	if (!rc && (printed & REPORT_TERSE))
-		rc = render_one(res, REPORT_TERSE, "terse", NULL, true, r);
-	if (!rc && (printed & REPORT_NORMAL))
-		rc = render_one(res, REPORT_NORMAL, "normal", normal_head, true, r);
+		rc = render_one(res, REPORT_JSON, "json", NULL, !plus && (printed & REPORT_JSON), r);
+	if (!rc)
+		rc = render_one(res, REPORT_TERSE, "terse", NULL, printed & REPORT_TERSE, r);
+	if (!rc)
+		rc = render_one(res, REPORT_NORMAL, "normal", normal_head, printed & REPORT_NORMAL, r);
 	return rc;
 }
 

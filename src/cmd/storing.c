@@ -1,0 +1,80 @@
+/*
+ * The commands' side of the results store (cmd/storing.h): opening it with
+ * the shared --db, --no-store and --label options, and storing a result
+ * with the command line it came from.
+ */
+#include "cmd/storing.h"
+
+#include <stdlib.h>
+#include <time.h>
+
+#include "util/error.h"
+#include "util/xmalloc.h"
+
+int cmd_store_open(struct cmd_ctx *ctx, const struct cmd_common *common)
+{
+	char *path;
+	if (common->no_store)
+		return 0;
+	if (common->labels.n) {
+		ctx->labels = xcalloc(common->labels.n, sizeof(*ctx->labels));
+		for (size_t i = 0; i < common->labels.n; i++) {
+			if (store_label_parse(common->labels.v[i], &ctx->labels[i]) < 0)
+				return -1; /* checked when parsed: cannot happen */
+			ctx->nr_labels++;
+		}
+	}
+	if (store_path_resolve(common->db, true, &path) < 0 || store_open(path, &ctx->store) < 0) {
+		error("nothing was run: the results could not be stored (--no-store runs without "
+		      "storing)");
+		free(path);
+		return -1;
+	}
+	free(path);
+	return 0;
+}
+
+void cmd_store_close(struct cmd_ctx *ctx)
+{
+	store_close(ctx->store);
+	ctx->store = NULL;
+	store_labels_free(ctx->labels, ctx->nr_labels);
+	ctx->labels = NULL;
+	ctx->nr_labels = 0;
+}
+
+int cmd_store_put(const struct cmd_ctx *ctx, const struct store_run *r,
+		  const struct store_meta *extra, int64_t *id)
+{
+	if (id)
+		*id = 0;
+	if (!ctx || !ctx->store)
+		return 0;
+	const char **argv = xcalloc((size_t)ctx->argc + 1, sizeof(*argv));
+	argv[0] = "iobench";
+	for (int i = 0; i < ctx->argc; i++)
+		argv[i + 1] = ctx->argv[i];
+	struct store_meta m = {
+		.rep_index = -1,
+	};
+	if (extra)
+		m = *extra;
+	m.argv = argv;
+	m.argc = (size_t)ctx->argc + 1;
+	m.labels = ctx->labels;
+	m.nr_labels = ctx->nr_labels;
+	int rc = store_put_run(ctx->store, r, &m, id);
+	free(argv);
+	if (rc < 0) {
+		error("the results above were not stored in '%s'", store_path(ctx->store));
+		return -1;
+	}
+	return 0;
+}
+
+uint64_t cmd_store_now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}

@@ -1,0 +1,31 @@
+/*
+ * The results store as the commands use it (store/store.h): the
+ * dispatcher's hooks that open it once the options are parsed (--db,
+ * IOBENCH_DB or the default; none with --no-store) and close it after the
+ * command, and the one call a workload command makes once its results are
+ * printed, which stores them with the command line and the --label values
+ * and, when that fails, says so on stderr: the measurement was printed,
+ * only the storing failed, and the command's exit status becomes 1.
+ */
+#ifndef IOBENCH_CMD_STORING_H
+#define IOBENCH_CMD_STORING_H
+
+#include "cmd/command.h"
+#include "store/store.h"
+
+/* The hooks of CMD_OPENS_STORE (commands.c). 0, or -1 after printing why. */
+int cmd_store_open(struct cmd_ctx *ctx, const struct cmd_common *common);
+void cmd_store_close(struct cmd_ctx *ctx);
+
+/* Store r with ctx's command line and labels (and rep_group/rep_index/sweep
+ * from extra when not NULL; its argv and labels are ignored), if ctx has a
+ * store. Call after the results were printed. 0 (stored, or no store), or
+ * -1 after printing that the results were not stored. *id gets the run's
+ * id (0 when not stored); id may be NULL. */
+int cmd_store_put(const struct cmd_ctx *ctx, const struct store_run *r,
+		  const struct store_meta *extra, int64_t *id);
+
+/* The wall clock in ms since the epoch (a run's start and end). */
+uint64_t cmd_store_now_ms(void);
+
+#endif
