@@ -236,8 +236,16 @@ static void ratio(const struct cmp_result *res, struct cmp_row *r, size_t s)
 		bo.stat = RATIO_OF_MEDIANS;
 		rc = ratio_ci_bootstrap(b->x, b->n, c->x, c->n, &bo, &c->ci);
 	}
-	if (rc == 0)
+	/* a ratio of figures that cannot be negative is not below 0 (Fieller's
+	 * set can reach below it when the baseline's mean is uncertain) */
+	if (rc == 0 && c->ci.lo < 0 && b->min >= 0 && c->min >= 0)
+		c->ci.lo = 0;
+	if (rc == 0) {
 		c->status = CMP_INTERVAL;
+		bool beyond = fabs(c->ci.ratio - 1) > res->opts.threshold;
+		c->real = c->ci.real && beyond;
+		c->noise = c->ci.real && !beyond;
+	}
 	else if (rc == -ERANGE)
 		c->status = CMP_UNBOUNDED;
 	else /* -EDOM: a resample's baseline median was 0 */
@@ -373,9 +381,10 @@ int cmp_compute(const struct cmp_sel *sels, size_t nsel, const struct cmp_opts *
 	memset(out, 0, sizeof(*out));
 	if (nsel < 2)
 		return error("compare: needs at least two selections, got %zu", nsel);
-	if (!(o->conf > 0 && o->conf < 1) || !(o->width > 0) || o->resamples < 100)
-		return error("compare: bad options (confidence %g, width %g, %u resamples)", o->conf,
-			     o->width, o->resamples);
+	if (!(o->conf > 0 && o->conf < 1) || !(o->width > 0) || o->resamples < 100 ||
+	    !(o->threshold >= 0 && o->threshold < 1))
+		return error("compare: bad options (confidence %g, width %g, threshold %g, %u "
+			     "resamples)", o->conf, o->width, o->threshold, o->resamples);
 	for (size_t s = 0; s < nsel; s++)
 		if (!sels[s].runs.n)
 			return error("compare: selection '%s' has no runs", sels[s].name);

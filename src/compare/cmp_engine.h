@@ -7,7 +7,10 @@
  * the repetitions (stats/ratio_ci.h: Fieller's interval of the ratio of
  * means, or the percentile bootstrap of the ratio of medians), and is a
  * real difference only when the interval excludes 1 (Kalibera & Jones
- * 2013). With a single run on a side no interval can be given; the engine
+ * 2013) and, as criterion's noise threshold has it, the ratio is more than
+ * the threshold (default 1%) away from 1: on a quiet, rate-limited job an
+ * interval can exclude 1 for a difference of 0.1%, which is no change
+ * anyone acts on. With a single run on a side no interval can be given; the engine
  * says so and estimates how many runs per side an interval of +-width
  * would take (stats/reps.h), from the run-to-run CV of the side that has
  * repetitions, else from the runs' own per-interval bw/iops samples (a
@@ -42,10 +45,11 @@ struct cmp_opts {
 	enum cmp_method method;
 	double conf;        /* 0.95 */
 	double width;       /* the half-width the repetitions estimate aims at: 0.05 */
+	double threshold;   /* noise threshold: |ratio - 1| <= it is never real (0.01) */
 	uint64_t seed;      /* of the bootstrap */
 	unsigned resamples; /* of the bootstrap */
 };
-#define CMP_OPTS_DEFAULT { .method = CMP_METHOD_AUTO, .conf = 0.95, .width = 0.05, \
+#define CMP_OPTS_DEFAULT { .method = CMP_METHOD_AUTO, .conf = 0.95, .width = 0.05, .threshold = 0.01, \
 	.seed = 1, .resamples = 10000 }
 
 enum cmp_unit {
@@ -97,6 +101,8 @@ struct cmp_cell {
 	double center;        /* what the row's method compares: mean or median */
 	enum cmp_status status;
 	struct ratio_ci ci;   /* INTERVAL (ci.ratio also for SINGLE, UNBOUNDED) */
+	bool real;            /* INTERVAL: ci.real and beyond the noise threshold */
+	bool noise;           /* INTERVAL: ci.real but within the noise threshold */
 	size_t reps_needed;   /* SINGLE: runs per side for +-width; 0 unknown */
 	double cv_used;       /* SINGLE: the CV that estimate assumed; NAN none */
 	bool cv_within_run;   /* ... taken from within-run samples (a lower bound) */

@@ -215,9 +215,13 @@ static int json_text(const char *name, const char *text, size_t len, struct cmp_
 	size_t line, col;
 	int rc;
 	if (!root || e != json_tokener_success) {
-		position(text, (size_t)json_tokener_get_parse_end(tok), &line, &col);
-		rc = error("%s:%zu:%zu: not a JSON document: %s", name, line, col,
-			   root ? "unexpected end" : json_tokener_error_desc(e));
+		position(text, e == json_tokener_continue ? len : (size_t)json_tokener_get_parse_end(tok),
+			 &line, &col);
+		if (e == json_tokener_continue)
+			rc = error("%s:%zu: the JSON document ends before it is complete", name, line);
+		else
+			rc = error("%s:%zu:%zu: not a JSON document: %s", name, line, col,
+				   json_tokener_error_desc(e));
 		json_object_put(root);
 		json_tokener_free(tok);
 		return rc;

@@ -64,9 +64,15 @@ void cmp_verdict(const struct cmp_result *res, size_t ri, size_t s, char *buf, s
 	figure_text(res, r, fig, sizeof(fig));
 	switch (c->status) {
 	case CMP_INTERVAL: {
+		char noise[96];
 		const char *how = "no real difference (the interval contains 1)";
-		if (c->ci.real)
+		if (c->real) {
 			how = (c->ci.ratio > 1) == r->def->higher_better ? "real, better" : "real, worse";
+		} else if (c->noise) {
+			snprintf(noise, sizeof(noise), "no real difference (within the %g%% noise "
+				 "threshold)", res->opts.threshold * 100);
+			how = noise;
+		}
 		snprintf(buf, len, "%s: %.2f× %s %s (%.2f–%.2f), %s", b, c->ci.ratio, a, fig, c->ci.lo,
 			 c->ci.hi, how);
 		break;
@@ -182,7 +188,7 @@ static void ratio_cells(struct table *t, size_t row, size_t col, const struct cm
 	case CMP_INTERVAL:
 		put(t, row, col, xasprintf("%.2f×", c->ci.ratio));
 		put(t, row, col + 1, xasprintf("(%.2f–%.2f)", c->ci.lo, c->ci.hi));
-		put(t, row, col + 2, xstrdup(c->ci.real ? "real" : ""));
+		put(t, row, col + 2, xstrdup(c->real ? "real" : c->noise ? "noise" : ""));
 		break;
 	case CMP_SINGLE:
 		put(t, row, col, xasprintf("%.2f×", c->ci.ratio));
@@ -200,21 +206,29 @@ static void ratio_cells(struct table *t, size_t row, size_t col, const struct cm
 
 static void runs_text(const struct cmp_sel *s, FILE *out)
 {
-	size_t files = 0;
 	fprintf(out, "%zu run%s", s->runs.n, s->runs.n == 1 ? "" : "s");
-	for (size_t k = 0; k < s->runs.n; k++)
-		if (s->runs.v[k].id > 0)
-			fprintf(out, "%s%lld", k ? "," : ": ", (long long)s->runs.v[k].id);
+	const char *sep = ": ";
+	for (size_t k = 0; k < s->runs.n; k++) {
+		const struct cmp_run *r = &s->runs.v[k];
+		if (r->id > 0)
+			fprintf(out, "%s%lld", sep, (long long)r->id);
+		else if (r->source && strcmp(r->source, s->name) &&
+			 (!k || !s->runs.v[k - 1].source || strcmp(s->runs.v[k - 1].source, r->source)))
+			fprintf(out, "%s%s", sep, r->source);
 		else
-			files++;
-	if (files && s->runs.v[0].source)
-		fprintf(out, " from %s", s->runs.v[0].source);
+			continue;
+		sep = ",";
+	}
+	/* where the runs came from, when not from iobench itself */
+	const char *tool = s->runs.n ? s->runs.v[0].tool : NULL;
+	if (tool && strncmp(tool, "iobench", 7))
+		fprintf(out, " (%s)", tool);
 }
 
 int cmp_report_normal(const struct cmp_result *res, FILE *out)
 {
-	fprintf(out, "compare: each selection as a ratio to the first, %.0f%% intervals\n",
-		res->opts.conf * 100);
+	fprintf(out, "compare: each selection as a ratio to the first, %.0f%% intervals, "
+		"noise threshold %g%%\n", res->opts.conf * 100, res->opts.threshold * 100);
 	for (size_t s = 0; s < res->nsel; s++) {
 		const struct cmp_sel *sel = &res->sels[s];
 		fprintf(out, "  %c  %s", (int)('A' + (s < 26 ? s : 25)), sel->label);
@@ -318,7 +332,8 @@ static void json_cell(struct json_writer *w, const struct cmp_result *res, size_
 		if (c->status == CMP_INTERVAL) {
 			json_kv_double(w, "lo", c->ci.lo);
 			json_kv_double(w, "hi", c->ci.hi);
-			json_kv_bool(w, "real", c->ci.real);
+			json_kv_bool(w, "real", c->real);
+			json_kv_bool(w, "interval_excludes_1", c->ci.real);
 		} else {
 			json_kv_bool(w, "real", false);
 		}
@@ -340,6 +355,7 @@ int cmp_report_json(const struct cmp_result *res, FILE *out)
 	json_init(&w, out);
 	json_object_begin(&w);
 	json_kv_double(&w, "confidence", res->opts.conf);
+	json_kv_double(&w, "noise_threshold", res->opts.threshold);
 	json_kv_array_begin(&w, "selections");
 	for (size_t s = 0; s < res->nsel; s++) {
 		const struct cmp_sel *sel = &res->sels[s];

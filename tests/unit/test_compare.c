@@ -70,7 +70,7 @@ static void test_known_ratio(void)
 		CHECK(fabs(c->ci.ratio - 1.5) < 1e-9, "ratio %g", c->ci.ratio);
 		CHECK(c->ci.lo < 1.5 && c->ci.hi > 1.5, "interval %g-%g", c->ci.lo, c->ci.hi);
 		CHECK(c->ci.hi - c->ci.lo < 0.2, "narrow: %g-%g", c->ci.lo, c->ci.hi);
-		CHECK(c->ci.real, "real");
+		CHECK(c->ci.real && c->real && !c->noise, "real");
 		char v[512];
 		cmp_verdict(&res, row_index(&res, bw), 1, v, sizeof(v));
 		char want[128];
@@ -136,7 +136,7 @@ static void test_identical(void)
 		CHECK(res.rows[i].method == RATIO_BOOTSTRAP_PERCENTILE, "6 runs a side: bootstrap");
 		CHECK(c->status == CMP_INTERVAL, "%s: status %d", res.rows[i].def->name, c->status);
 		CHECK(fabs(c->ci.ratio - 1) < 1e-12, "%s: ratio %g", res.rows[i].def->name, c->ci.ratio);
-		CHECK(!c->ci.real && c->ci.lo <= 1 && c->ci.hi >= 1, "%s: %g-%g",
+		CHECK(!c->ci.real && !c->real && c->ci.lo <= 1 && c->ci.hi >= 1, "%s: %g-%g",
 		      res.rows[i].def->name, c->ci.lo, c->ci.hi);
 		char vd[512];
 		cmp_verdict(&res, i, 1, vd, sizeof(vd));
@@ -251,6 +251,42 @@ static void test_context_and_bonnie(void)
 	cmp_sel_release(&s[1]);
 }
 
+/* A difference the interval is sure of but that is smaller than the noise
+ * threshold (0.3% < 1%) is no real difference, unless the threshold is 0. */
+static void test_noise_threshold(void)
+{
+	struct cmp_sel s[2];
+	cmp_sel_init(&s[0], "a", NULL);
+	cmp_sel_init(&s[1], "b", NULL);
+	const double v[] = { 100.0e6, 100.01e6, 99.99e6 };
+	for (int i = 0; i < 3; i++) {
+		add_run(&s[0], "seq", v[i], 1000, 5);
+		add_run(&s[1], "seq", v[i] * 1.003, 1000, 5);
+	}
+	struct cmp_opts o = CMP_OPTS_DEFAULT;
+	struct cmp_result res;
+	CHECK(cmp_compute(s, 2, &o, &res) == 0, "compute");
+	const struct cmp_row *bw = find_row(&res, "write", "bw_bytes");
+	if (bw) {
+		const struct cmp_cell *c = &bw->cells[1];
+		CHECK(c->ci.real && !c->real && c->noise, "noise: %g-%g", c->ci.lo, c->ci.hi);
+		char vd[512];
+		cmp_verdict(&res, row_index(&res, bw), 1, vd, sizeof(vd));
+		CHECK(strstr(vd, "no real difference (within the 1% noise threshold)"), "'%s'", vd);
+	}
+	cmp_result_release(&res);
+	o.threshold = 0;
+	CHECK(cmp_compute(s, 2, &o, &res) == 0, "compute");
+	bw = find_row(&res, "write", "bw_bytes");
+	CHECK(bw && bw->cells[1].real, "threshold 0: real");
+	cmp_result_release(&res);
+	o.threshold = 1.5;
+	fprintf(stderr, "(an expected error follows)\n");
+	CHECK(cmp_compute(s, 2, &o, &res) < 0, "threshold 150%% refused");
+	cmp_sel_release(&s[0]);
+	cmp_sel_release(&s[1]);
+}
+
 static void test_errors(void)
 {
 	struct cmp_sel s[2];
@@ -281,6 +317,7 @@ int main(void)
 	test_identical();
 	test_single();
 	test_context_and_bonnie();
+	test_noise_threshold();
 	test_errors();
 	return check_done("test_compare");
 }
