@@ -89,6 +89,10 @@ static bool measured(const struct cmp_run *run, const struct cmp_fig *f)
 {
 	const struct cmp_fig *g;
 	if (cmp_dir_is_bonnie(f->dir)) {
+		/* the rate and CPU of a phase under 0.5 s mean nothing (bonnie++
+		 * prints "+++++"); its worst latency is still measured */
+		if (!strncmp(f->name, "latency", 7))
+			return true;
 		g = cmp_run_fig(run, f->job, f->dir, "too_short");
 		return !g || g->value == 0;
 	}
@@ -107,6 +111,9 @@ static void gather(struct rows *rs, const struct cmp_sel *sel, size_t s)
 			const struct cmp_fig *f = &run->figs[i];
 			const struct cmp_figdef *d = cmp_figdef_find(f->dir, f->name);
 			if (!d || !isfinite(f->value) || !measured(run, f))
+				continue;
+			/* bonnie's copies (-c) are parts of its aggregate */
+			if (d->where == CMP_BONNIE && !strncmp(f->job, "copy ", 5))
 				continue;
 			size_t ri;
 			row_for(rs, f->job, f->dir, d, &ri);

@@ -18,7 +18,9 @@
  * options) whose values differ between the selections.
  *
  * Values of a direction that did no I/O (io_bytes 0) are not figures; nor
- * are bonnie phases too short to measure (too_short, bonnie++'s "+++++").
+ * are the rate and CPU of bonnie phases too short to measure (too_short,
+ * bonnie++'s "+++++"; their latency is), nor bonnie's per-copy jobs (-c),
+ * whose sum is the aggregate compared.
  */
 #ifndef IOBENCH_COMPARE_CMP_ENGINE_H
 #define IOBENCH_COMPARE_CMP_ENGINE_H

@@ -284,15 +284,20 @@ int cmp_report_normal(const struct cmp_result *res, FILE *out)
 	if (any_boot)
 		fputs("  bootstrap: percentile bootstrap of the ratio of medians\n", out);
 
-	if (res->nr_rows) {
-		fputs("\nverdicts:\n", out);
-		for (size_t i = 0; i < res->nr_rows; i++)
-			for (size_t s = 1; s < res->nsel; s++) {
-				char v[768];
-				cmp_verdict(res, i, s, v, sizeof(v));
-				fprintf(out, "  %s\n", v);
+	size_t missing = 0, shown = 0;
+	for (size_t i = 0; i < res->nr_rows; i++)
+		for (size_t s = 1; s < res->nsel; s++) {
+			if (res->rows[i].cells[s].status == CMP_MISSING) {
+				missing++;
+				continue;
 			}
-	}
+			char v[768];
+			cmp_verdict(res, i, s, v, sizeof(v));
+			fprintf(out, "%s  %s\n", shown++ ? "" : "\nverdicts:\n", v);
+		}
+	if (missing)
+		fprintf(out, "%s  %zu figure%s on one side only (shown as -): nothing to compare\n",
+			shown ? "" : "\nverdicts:\n", missing, missing == 1 ? "" : "s");
 	if (res->nr_diffs) {
 		fputs("\ncontext differences:\n", out);
 		for (size_t i = 0; i < res->nr_diffs; i++) {

@@ -215,6 +215,8 @@ static void test_context_and_bonnie(void)
 		cmp_run_add_fig(r, "aggregate", "put_block", "too_short", 0);
 		cmp_run_add_fig(r, "aggregate", "getc", "rate", 5);
 		cmp_run_add_fig(r, "aggregate", "getc", "too_short", 1);
+		cmp_run_add_fig(r, "aggregate", "getc", "latency_us.max", 900 + i);
+		cmp_run_add_fig(r, "copy 0", "put_block", "rate", 1000);
 		cmp_kvs_add(&r->context, "host.kernel_release", i ? "6.2" : "6.1");
 		cmp_kvs_add(&r->context, "tool", "bonnie++-2.00a");
 		if (i)
@@ -227,8 +229,10 @@ static void test_context_and_bonnie(void)
 	struct cmp_opts o = CMP_OPTS_DEFAULT;
 	struct cmp_result res;
 	CHECK(cmp_compute(s, 2, &o, &res) == 0, "compute");
-	CHECK(res.nr_rows == 1 && !strcmp(res.rows[0].dir, "put_block"),
-	      "too short phases are no figures (%zu rows)", res.nr_rows);
+	CHECK(res.nr_rows == 2 && !strcmp(res.rows[0].dir, "put_block") &&
+	      !strcmp(res.rows[1].dir, "getc") && !strcmp(res.rows[1].def->name, "latency_us.max"),
+	      "the rate of a too short phase is no figure, its latency is; copies are not "
+	      "compared (%zu rows)", res.nr_rows);
 	CHECK(res.nr_diffs == 2, "diffs %zu", res.nr_diffs);
 	if (res.nr_diffs == 2) {
 		CHECK(!strcmp(res.diffs[0].key, "host.kernel_release") &&
