@@ -48,6 +48,9 @@ fi
 export IOBENCH="$top/build/iobench"
 export IOBENCH_ASAN="$top/build-asan/iobench"
 export TOP="$top"
+# every stored result goes to a database of the suite's own, never to the
+# user's ~/.local/share (tests that need their own pass --db or set it)
+export IOBENCH_DB="$logdir/results.db"
 for t in tests/e2e/test_*.sh tests/e2e/test_*.py; do
   [ -f "$t" ] || continue
   [ -n "${E2E_ONLY:-}" ] && [[ "$t" != *${E2E_ONLY}* ]] && continue

@@ -310,7 +310,7 @@ static int run_tests(const struct cmd_ctx *ctx, struct bonnie_args *a, struct bo
 	int status = 0, rc0;
 	/* what goes to stdout, also kept as printed for the store */
 	struct teeout *tee = NULL;
-	FILE *out = ctx->store && !json ? teeout_open(stdout, &tee) : stdout;
+	FILE *out = cmd_store_wanted(ctx) && !json ? teeout_open(stdout, &tee) : stdout;
 	if (!out) {
 		free(runs);
 		return error_errno(-ENOMEM, "cannot keep the report for the store") < 0;
@@ -402,7 +402,7 @@ static int run_tests(const struct cmd_ctx *ctx, struct bonnie_args *a, struct bo
 	if (sig)
 		status = 128 + sig;
 	/* what was measured is printed: only now is it stored */
-	if (ctx->store && nr)
+	if (cmd_store_wanted(ctx) && nr)
 		status = store_tests(ctx, a, runs, nr, env, printed, printed_len, start_ms, status);
 	free(printed);
 	run_env_free(env);

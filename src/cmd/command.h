@@ -19,9 +19,10 @@
  *   its parsed options.
  * - CMD_OPENS_STORE: the results store (store/store.h) is opened once the
  *   options are parsed (it needs --db; --no-store leaves ctx->store NULL),
- *   before the command touches anything, so a database that cannot be
- *   used stops it before it measures for nothing, and closed after the
- *   command (cmd/storing.h). Nothing is written to it while I/O runs.
+ *   before the command touches anything (and before bonnie drops root),
+ *   and closed after the command (cmd/storing.h). A database that cannot
+ *   be used is said at once and the command still runs and prints its
+ *   results: only then does it fail. Nothing is written while I/O runs.
  * - CMD_FIO_ARGS: the options follow fio's getopt_long_only rules
  *   (cmd/cmdopt.h), and the job options on the same line go to the job
  *   parser in order (run).
@@ -29,6 +30,7 @@
 #ifndef IOBENCH_CMD_COMMAND_H
 #define IOBENCH_CMD_COMMAND_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <sys/types.h>
@@ -52,6 +54,8 @@ struct cmd_ctx {
 	int argc;                    /* the command line from the command's name on */
 	char **argv;
 	struct store *store;         /* CMD_OPENS_STORE, once parsed; NULL with --no-store */
+	bool store_failed;           /* it could not be opened: the results are printed, and
+					then not stored, and the exit status is 1 */
 	struct store_label *labels;  /* --label, parsed with the store */
 	size_t nr_labels;
 };

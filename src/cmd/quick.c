@@ -274,7 +274,7 @@ static int quick_dir(const char *dir, const struct quick_opts *o, struct runner_
 	struct run_result res;
 	struct error_capture errs = { 0 };
 	bool json = o->formats & (REPORT_JSON | REPORT_JSONPLUS);
-	bool storing = ra->store_ctx && ra->store_ctx->store;
+	bool storing = cmd_store_wanted(ra->store_ctx);
 	if (json || storing)
 		error_capture_begin(&errs);
 	uint64_t start_ms = cmd_store_now_ms();

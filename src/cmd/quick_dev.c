@@ -405,7 +405,7 @@ int quick_devices(const char *const *devs, size_t n, const struct quick_opts *o,
 	}
 	/* printed: only now stored, one run per device */
 	bool failed = false;
-	for (size_t i = 0; i < done && ra->store_ctx && ra->store_ctx->store; i++) {
+	for (size_t i = 0; i < done && cmd_store_wanted(ra->store_ctx); i++) {
 		merge_cached(&runs[i]);
 		if (runs[i].res.nr_jobs &&
 		    store_dev(ra, &runs[i], o->formats, table, table_len, status) < 0)

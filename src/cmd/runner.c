@@ -235,7 +235,7 @@ static char *normal_head(const struct run_env *env, const struct job_list *list)
 
 static bool storing(const struct runner_args *ra)
 {
-	return ra->store_ctx && ra->store_ctx->store;
+	return cmd_store_wanted(ra->store_ctx);
 }
 
 /* Store a printed result (cmd/storing.h); the new status. */

@@ -25,10 +25,11 @@ int cmd_store_open(struct cmd_ctx *ctx, const struct cmd_common *common)
 		}
 	}
 	if (store_path_resolve(common->db, true, &path) < 0 || store_open(path, &ctx->store) < 0) {
-		error("nothing was run: the results could not be stored (--no-store runs without "
-		      "storing)");
-		free(path);
-		return -1;
+		/* the measurement is not given up for it: it is printed, then
+		 * the command fails */
+		warning("the results of this %s will be printed but not stored (--no-store runs "
+			"without storing)", ctx->cmd->name);
+		ctx->store_failed = true;
 	}
 	free(path);
 	return 0;
@@ -48,6 +49,11 @@ int cmd_store_put(const struct cmd_ctx *ctx, const struct store_run *r,
 {
 	if (id)
 		*id = 0;
+	if (ctx && ctx->store_failed) {
+		error("the results above were not stored: the results database could not be used "
+		      "(see the message before them)");
+		return -1;
+	}
 	if (!ctx || !ctx->store)
 		return 0;
 	const char **argv = xcalloc((size_t)ctx->argc + 1, sizeof(*argv));
@@ -70,6 +76,11 @@ int cmd_store_put(const struct cmd_ctx *ctx, const struct store_run *r,
 		return -1;
 	}
 	return 0;
+}
+
+bool cmd_store_wanted(const struct cmd_ctx *ctx)
+{
+	return ctx && (ctx->store || ctx->store_failed);
 }
 
 uint64_t cmd_store_now_ms(void)

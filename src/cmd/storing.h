@@ -5,7 +5,9 @@
  * command, and the one call a workload command makes once its results are
  * printed, which stores them with the command line and the --label values
  * and, when that fails, says so on stderr: the measurement was printed,
- * only the storing failed, and the command's exit status becomes 1.
+ * only the storing failed, and the command's exit status becomes 1. A
+ * database that cannot be opened is said at the start; the command runs
+ * anyway and fails the same way once it has printed its results.
  */
 #ifndef IOBENCH_CMD_STORING_H
 #define IOBENCH_CMD_STORING_H
@@ -24,6 +26,10 @@ void cmd_store_close(struct cmd_ctx *ctx);
  * id (0 when not stored); id may be NULL. */
 int cmd_store_put(const struct cmd_ctx *ctx, const struct store_run *r,
 		  const struct store_meta *extra, int64_t *id);
+
+/* Does ctx want its results stored (a store, or one that failed to open,
+ * which cmd_store_put reports)? */
+bool cmd_store_wanted(const struct cmd_ctx *ctx);
 
 /* The wall clock in ms since the epoch (a run's start and end). */
 uint64_t cmd_store_now_ms(void);

@@ -56,8 +56,9 @@ int store_kind_parse(const char *s, enum store_kind *k);
  * and not empty, else $XDG_DATA_HOME/iobench/results.db (an absolute
  * XDG_DATA_HOME only, as the XDG spec says), else
  * $HOME/.local/share/iobench/results.db. With make_dirs the missing
- * directories above the file are created (0700 for the default location,
- * whose data is the user's alone; 0755 for a path the user named). *path is
+ * directories above the default location are created (0700: its data is
+ * the user's alone); a path the user named (--db, IOBENCH_DB) must be in
+ * a directory that exists. *path is
  * xmalloc'ed. -ENOENT when there is no HOME to fall back on.
  */
 int store_path_resolve(const char *db_opt, bool make_dirs, char **path);

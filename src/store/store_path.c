@@ -1,7 +1,7 @@
 /*
  * Where the results database lives (store_path_resolve): --db, IOBENCH_DB,
  * the XDG data directory, ~/.local/share; and making the directories above
- * it.
+ * the default one.
  */
 #include "store/store.h"
 
@@ -87,8 +87,10 @@ int store_path_resolve(const char *db_opt, bool make_dirs, char **path)
 			*path = xasprintf("%s/.local/share/iobench/results.db", home);
 		}
 	}
-	if (make_dirs) {
-		int rc = make_parents(*path, named ? 0755 : 0700);
+	/* only the default location's directories: a path the user named
+	 * is taken as named, in a directory that exists */
+	if (make_dirs && !named) {
+		int rc = make_parents(*path, 0700);
 		if (rc < 0) {
 			free(*path);
 			*path = NULL;

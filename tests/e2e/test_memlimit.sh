@@ -114,7 +114,7 @@ check "run without a limit: read < 10% from $dev (got ${share}%)" test $share -l
 
 # refusals, before anything runs
 g=$d/never.dat
-setpriv --reuid=65534 --regid=65534 --clear-groups "$IOBENCH" run --memory-limit=64m \
+setpriv --reuid=65534 --regid=65534 --clear-groups "$IOBENCH" run --no-store --memory-limit=64m \
   --name=x --rw=write --size=1m --filename="$g" >/dev/null 2>"$d/nr.err"
 rc=$?
 check "--memory-limit as nobody: exit 1" test $rc -eq 1

@@ -228,10 +228,18 @@ static void test_labels_paths(void)
 	free(p);
 	char made[600];
 	snprintf(made, sizeof(made), "%s/a/b/r.db", dir);
-	CHECK(store_path_resolve(made, true, &p) == 0, "make_dirs");
-	snprintf(made, sizeof(made), "%s/a/b", dir);
+	CHECK(store_path_resolve(made, true, &p) == 0, "a named path");
+	free(p);
+	snprintf(made, sizeof(made), "%s/a", dir);
 	struct stat sb;
-	CHECK(stat(made, &sb) == 0 && S_ISDIR(sb.st_mode), "the directories above were made");
+	CHECK(stat(made, &sb) < 0, "a named path's directories are not made");
+	unsetenv("XDG_DATA_HOME");
+	snprintf(made, sizeof(made), "%s/home", dir);
+	setenv("HOME", made, 1);
+	CHECK(store_path_resolve(NULL, true, &p) == 0, "the default path");
+	snprintf(made, sizeof(made), "%s/home/.local/share/iobench", dir);
+	CHECK(stat(made, &sb) == 0 && S_ISDIR(sb.st_mode) && (sb.st_mode & 0777) == 0700,
+	      "the default's directories are made, 0700");
 	free(p);
 }
 
