@@ -398,7 +398,8 @@ int cmp_compute(const struct cmp_sel *sels, size_t nsel, const struct cmp_opts *
 	struct rows rs = { .nsel = nsel };
 	for (size_t s = 0; s < nsel; s++)
 		gather(&rs, &sels[s], s);
-	qsort_r(rs.v, rs.n, sizeof(*rs.v), cmp_rows, &rs);
+	if (rs.n)
+		qsort_r(rs.v, rs.n, sizeof(*rs.v), cmp_rows, &rs);
 	out->sels = sels;
 	out->nsel = nsel;
 	out->opts = *o;

@@ -308,6 +308,23 @@ static void test_errors(void)
 	for (size_t i = 0; i < res.nr_rows; i++)
 		CHECK(res.rows[i].cells[1].status == CMP_MISSING, "missing");
 	cmp_result_release(&res);
+	/* no figure of the catalogue at all */
+	struct cmp_sel e[2];
+	cmp_sel_init(&e[0], "x", NULL);
+	cmp_sel_init(&e[1], "y", NULL);
+	cmp_run_add_fig(cmp_runs_push(&e[0].runs), "j", "job", "ctx", 1);
+	cmp_runs_push(&e[1].runs);
+	CHECK(cmp_compute(e, 2, &o, &res) == 0 && res.nr_rows == 0, "no rows");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	CHECK(cmp_report_normal(&res, f) == 0 && cmp_report_json(&res, f) == 0, "reports");
+	fclose(f);
+	CHECK(strstr(buf, "no figure to compare"), "%s", buf);
+	free(buf);
+	cmp_result_release(&res);
+	cmp_sel_release(&e[0]);
+	cmp_sel_release(&e[1]);
 	enum cmp_method m;
 	CHECK(cmp_method_parse("bootstrap", &m) == 0 && m == CMP_METHOD_BOOTSTRAP, "parse");
 	CHECK(cmp_method_parse("boot", &m) < 0, "parse bad");
