@@ -338,6 +338,23 @@ static char *sel_values(const struct cmp_sel *sel, const char *key)
 	return out;
 }
 
+/* Does sel know anything under key's parent ("option.seqw" of
+ * "option.seqw.rate")? Then a missing key there is a value: unset. */
+static bool knows_parent(const struct cmp_sel *sel, const char *key)
+{
+	const char *dot = strrchr(key, '.');
+	if (!dot)
+		return false;
+	size_t n = (size_t)(dot - key) + 1;
+	for (size_t k = 0; k < sel->runs.n; k++) {
+		const struct cmp_kvs *c = &sel->runs.v[k].context;
+		for (size_t i = 0; i < c->n; i++)
+			if (!strncmp(c->v[i].key, key, n))
+				return true;
+	}
+	return false;
+}
+
 static void context_diffs(struct cmp_result *res)
 {
 	struct keys keys = { 0 };
@@ -355,6 +372,8 @@ static void context_diffs(struct cmp_result *res)
 		const char *first = NULL;
 		for (size_t s = 0; s < res->nsel; s++) {
 			vals[s] = sel_values(&res->sels[s], keys.v[i]);
+			if (!vals[s] && knows_parent(&res->sels[s], keys.v[i]))
+				vals[s] = xstrdup("(unset)");
 			if (!vals[s])
 				continue;
 			have++;
@@ -365,8 +384,10 @@ static void context_diffs(struct cmp_result *res)
 			else if (strcmp(first, vals[s]))
 				differ = true;
 		}
-		/* a key only some selections know (a fio import has no sysinfo)
-		 * is no difference: only values that disagree are */
+		/* a key that only some selections know anything about (a fio
+		 * import has no sysinfo) is no difference: only values that
+		 * disagree are, an option set on one side and not on the other
+		 * among them */
 		if ((have >= 2 && differ) || several) {
 			res->diffs = xgrow(res->diffs, &alloc, res->nr_diffs, sizeof(*res->diffs));
 			res->diffs[res->nr_diffs].key = keys.v[i];

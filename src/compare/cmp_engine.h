@@ -15,7 +15,10 @@
  * would take (stats/reps.h), from the run-to-run CV of the side that has
  * repetitions, else from the runs' own per-interval bw/iops samples (a
  * lower bound). It also lists the context keys (host, tool, sysinfo, job
- * options) whose values differ between the selections.
+ * options) whose values differ between the selections, or within one; a
+ * key missing where its parent is known ("option.seqw.rate" in a run with
+ * other options of job seqw) is "(unset)", one whose parent is unknown (no
+ * sysinfo in a fio import) is no difference.
  *
  * Values of a direction that did no I/O (io_bytes 0) are not figures; nor
  * are the rate and CPU of bonnie phases too short to measure (too_short,

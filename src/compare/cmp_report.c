@@ -179,7 +179,7 @@ static char *value_text(const struct cmp_row *r, const struct cmp_cell *c)
 	cmp_format_value(v, sizeof(v), r->def, r->dir, c->center);
 	if (c->n >= 2 && isfinite(c->cv))
 		return xasprintf("%s ±%.1f%% (%zu)", v, c->cv * 100, c->n);
-	return xasprintf("%s (1)", v);
+	return xasprintf("%s (%zu)", v, c->n);
 }
 
 static void ratio_cells(struct table *t, size_t row, size_t col, const struct cmp_cell *c)

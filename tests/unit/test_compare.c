@@ -221,6 +221,9 @@ static void test_context_and_bonnie(void)
 		cmp_kvs_add(&r->context, "tool", "bonnie++-2.00a");
 		if (i)
 			cmp_kvs_add(&r->context, "devices[0].queue.scheduler", "none");
+		cmp_kvs_add(&r->context, "option.j.bs", "4k");
+		if (!i)
+			cmp_kvs_add(&r->context, "option.j.rate", "1m");
 		r = cmp_runs_push(&s[i].runs);
 		cmp_run_add_fig(r, "aggregate", "put_block", "rate", i ? 2002 : 1001);
 		cmp_kvs_add(&r->context, "host.kernel_release", i ? "6.2" : "6.1");
@@ -233,8 +236,11 @@ static void test_context_and_bonnie(void)
 	      !strcmp(res.rows[1].dir, "getc") && !strcmp(res.rows[1].def->name, "latency_us.max"),
 	      "the rate of a too short phase is no figure, its latency is; copies are not "
 	      "compared (%zu rows)", res.nr_rows);
-	CHECK(res.nr_diffs == 2, "diffs %zu", res.nr_diffs);
-	if (res.nr_diffs == 2) {
+	CHECK(res.nr_diffs == 3, "diffs %zu", res.nr_diffs);
+	if (res.nr_diffs == 3) {
+		CHECK(!strcmp(res.diffs[2].key, "option.j.rate") &&
+		      !strcmp(res.diffs[2].values[0], "1m") &&
+		      !strcmp(res.diffs[2].values[1], "(unset)"), "an option set on one side only");
 		CHECK(!strcmp(res.diffs[0].key, "host.kernel_release") &&
 		      !strcmp(res.diffs[0].values[0], "6.1") && !strcmp(res.diffs[0].values[1], "6.2"),
 		      "kernel");
