@@ -26,6 +26,7 @@ extern const struct command cmd_run;
 extern const struct command cmd_quick;
 extern const struct command cmd_bonnie;
 extern const struct command cmd_results;
+extern const struct command cmd_compare;
 extern const struct command cmd_sysinfo;
 extern const struct command cmd_monitor;
 extern const struct command cmd_help;
@@ -36,6 +37,7 @@ static const struct command *const commands[] = {
 	&cmd_quick,
 	&cmd_bonnie,
 	&cmd_results,
+	&cmd_compare,
 	&cmd_sysinfo,
 	&cmd_monitor,
 	&cmd_help,

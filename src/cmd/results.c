@@ -28,6 +28,7 @@ enum {
 	SUB_DELETE = 1 << 2,
 	SUB_LABEL = 1 << 3,
 	SUB_EXPORT = 1 << 4,
+	SUB_IMPORT = 1 << 5,
 };
 
 static const struct {
@@ -40,6 +41,7 @@ static const struct {
 	{ "delete", SUB_DELETE, COMMON_DB | COMMON_HELP },
 	{ "label", SUB_LABEL, COMMON_DB | COMMON_HELP },
 	{ "export", SUB_EXPORT, COMMON_DB | COMMON_LABEL | COMMON_HELP },
+	{ "import", SUB_IMPORT, COMMON_DB | COMMON_LABEL | COMMON_HELP },
 };
 
 static const char results_usage[] =
@@ -49,6 +51,7 @@ static const char results_usage[] =
 	"       iobench results label ID K=V...\n"
 	"       iobench results export [ID|K=V]... [--label K=V]... [--since DATE] [--host H]\n"
 	"                              [--format csv|json]\n"
+	"       iobench results import FILE... [--label K=V]... [--host H]\n"
 	"\n"
 	"The results every run, quick and bonnie stored (see --db and --no-store of\n"
 	"those commands). list shows one line per run: its id, start (local time),\n"
@@ -59,7 +62,12 @@ static const char results_usage[] =
 	"label adds labels or changes their values. export writes one row per run,\n"
 	"job, direction and figure, with the run's labels as columns, for a\n"
 	"spreadsheet or pandas; its selection is run ids, K=V labels and the\n"
-	"filters, all of which must hold (none: every run).\n"
+	"filters, all of which must hold (none: every run). import stores results\n"
+	"made elsewhere, fio's JSON or JSON+ output (3.x), iobench's JSON, bonnie++\n"
+	"CSV lines (formats 1.96, 1.97, 1.98; several per file), one run of kind\n"
+	"import per file (per configuration for CSV), with the labels given, so\n"
+	"they are listed and compared beside iobench's runs; a file that is none of\n"
+	"these is refused naming its line, and then nothing is imported.\n"
 	"\n"
 	"DATE is YYYY-MM-DD, YYYY-MM-DD HH:MM[:SS] or YYYY-MM-DDTHH:MM[:SS] in local\n"
 	"time, or @SECONDS since the epoch.\n"
@@ -70,7 +78,8 @@ static const struct cmdopt results_rows[] = {
 	{ "since", 0, CMDOPT_REQARG, CMDOPT_STRING, offsetof(struct results_cmdline, since), NULL,
 	  SUB_LIST | SUB_EXPORT, "DATE", "list, export: runs started at DATE or later" },
 	{ "host", 0, CMDOPT_REQARG, CMDOPT_STRING, offsetof(struct results_cmdline, host), NULL,
-	  SUB_LIST | SUB_EXPORT, "H", "list, export: runs on host H" },
+	  SUB_LIST | SUB_EXPORT | SUB_IMPORT, "H", "list, export: runs on host H; import: the "
+	  "host of files that do not name theirs (fio's JSON; default: unknown)" },
 	{ "json", 0, CMDOPT_NOARG, CMDOPT_TRUE, offsetof(struct results_cmdline, json), NULL,
 	  SUB_LIST, NULL, "list: one JSON array of the runs" },
 	{ "format", 0, CMDOPT_REQARG, CMDOPT_STRING, offsetof(struct results_cmdline, format),
@@ -80,7 +89,8 @@ static const struct cmdopt results_rows[] = {
 };
 
 static const struct cmdopt_help results_help_for[] = {
-	{ "label", "list, export: runs with label K=V (repeatable: all of them)" },
+	{ "label", "list, export: runs with label K=V (repeatable: all of them); import: "
+		   "label the imported runs K=V" },
 	{ "output-format", "show: the stored output to print (normal, json, json+, terse; quick: "
 			   "table; bonnie: normal, csv, json)" },
 	{ "db", "the results database (default $IOBENCH_DB, else "
@@ -493,7 +503,7 @@ static int run_results(struct cmd_ctx *ctx, int argc, char **argv)
 	cmd_common_init(&common);
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		if (argc < 2) {
-			error("results needs a subcommand: list, show, delete, label or export");
+			error("results needs a subcommand: list, show, delete, label, export or import");
 			return 1;
 		}
 		command_print_usage(ctx->cmd, stdout);
@@ -503,7 +513,7 @@ static int run_results(struct cmd_ctx *ctx, int argc, char **argv)
 	while (k < sizeof(subs) / sizeof(subs[0]) && strcmp(subs[k].name, argv[1]))
 		k++;
 	if (k == sizeof(subs) / sizeof(subs[0])) {
-		error("'%s' is not a results subcommand: use list, show, delete, label or export",
+		error("'%s' is not a results subcommand: use list, show, delete, label, export or import",
 		      argv[1]);
 		return 1;
 	}
@@ -535,6 +545,9 @@ static int run_results(struct cmd_ctx *ctx, int argc, char **argv)
 		case SUB_LABEL:
 			status = do_label(&r, &common);
 			break;
+		case SUB_IMPORT:
+			status = results_import(&r, &common);
+			break;
 		default:
 			status = do_export(&r, &common);
 			break;
@@ -547,7 +560,7 @@ static int run_results(struct cmd_ctx *ctx, int argc, char **argv)
 
 const struct command cmd_results = {
 	.name = "results",
-	.summary = "list, reprint, delete, label and export the stored results",
+	.summary = "list, reprint, delete, label, export and import stored results",
 	.usage = results_usage,
 	.opts = results_rows,
 	.common = COMMON_DB | COMMON_LABEL | COMMON_OUTPUT_FORMAT | COMMON_HELP,

@@ -45,4 +45,7 @@ void results_iso_time(int64_t ms, char *buf, size_t len);
 int results_export(struct store *st, const struct results_filter *rf, const char *format,
 		   FILE *out);
 
+/* `results import FILE...` (results_import.c): the exit status. */
+int results_import(const struct results_cmdline *r, const struct cmd_common *c);
+
 #endif
