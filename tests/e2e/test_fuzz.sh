@@ -6,10 +6,10 @@
 # read: new inputs go to a temporary directory, and a check makes sure the
 # corpus is unchanged afterwards. A crash's reproducer is copied to
 # /tmp/iobench-fuzz-crashes/ and named in the "not ok" line.
-# Environment: FUZZ_SECONDS per target (default 10), FUZZ_JOBS targets at a
+# Environment: FUZZ_SECONDS per target (default 5), FUZZ_JOBS targets at a
 # time (default: number of CPUs), FUZZ_BUILD build dir, FUZZ_ONLY=NAME.
 . "$(dirname "$0")/lib.sh"
-secs=${FUZZ_SECONDS:-10}
+secs=${FUZZ_SECONDS:-5}
 par=${FUZZ_JOBS:-$(nproc)}
 bdir=${FUZZ_BUILD:-$TOP/build-fuzz}
 corpus=$TOP/tests/fuzz/corpus
