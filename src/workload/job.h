@@ -114,6 +114,11 @@ struct job {
 	bool in_ramp;
 	uint64_t rate_start_ns;
 	uint64_t rate_bytes[DDIR_RWDIR_CNT], rate_ios[DDIR_RWDIR_CNT];
+	/* thinktime (pacing.c) */
+	uint64_t ios_completed;         /* data I/Os completed, ramp included */
+	uint64_t think_issued;          /* data I/Os issued, ramp included */
+	uint64_t think_count;           /* that count at the end of the last stall */
+	uint64_t think_last_ns;         /* end of the last stall (thinktime_iotime) */
 
 	/* statistics */
 	struct latacc acc_slat[DDIR_RWDIR_CNT], acc_clat[DDIR_RWDIR_CNT], acc_lat[DDIR_RWDIR_CNT];
@@ -231,6 +236,12 @@ int job_io_failed(struct job *j, struct io_unit *u, int err);
 /* One I/O on a synchronous engine, short transfers resubmitted, accounted
  * on success; -ENODATA when the file ends first (verify_run.c uses it). */
 int job_sync_issue(struct job *j, struct io_unit *u);
+
+/* pacing.c: thinktime=: after each issued I/O, stall when thinktime_blocks
+ * I/Os (or thinktime_iotime of I/O) went by since the last stall: drain the
+ * queue, spin thinktime_spin, sleep the rest. 0, or -errno of a failed
+ * drain; a stop ends the sleep (the caller's limits see it). */
+int job_think(struct job *j);
 
 /* asyncio.c: queue-depth handling for asynchronous engines. */
 int async_init(struct job *j);

@@ -138,6 +138,7 @@ void job_account(struct job *j, struct io_unit *u, uint64_t now, bool async)
 	IOB_ASSERT(u->result >= 0 && bytes <= u->buflen);
 	if (__builtin_expect(j->vfy != NULL, 0))
 		verify_io_done(j, u);
+	j->ios_completed++;
 	if (j->in_ramp)
 		return;
 	struct dir_result *dr = &j->res.dir[d];
@@ -386,6 +387,11 @@ static int run_pass(struct job *j, struct cpu_usage *cpu0)
 				if (rc < 0)
 					return rc;
 			}
+		}
+		if (s->thinktime) {
+			if ((rc = job_think(j)) < 0)
+				return rc;
+			done_ns = 0;
 		}
 		/* a sync I/O's completion time is now enough for the limits */
 		now = done_ns ? done_ns : job_now(j);

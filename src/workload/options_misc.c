@@ -1,7 +1,8 @@
 /*
  * Parse callbacks for options whose values are not about the I/O pattern
  * itself: size/offset with "%", filesize and startdelay ranges,
- * random_distribution, per-direction rate and rate_iops, fallocate,
+ * random_distribution, per-direction rate, rate_iops and their minimums,
+ * rate_process, thinktime_blocks and its type, fallocate,
  * percentile_list, unified_rw_reporting, kb_base, randseed and name.
  */
 #include "workload/options_cb.h"
@@ -128,6 +129,58 @@ int opt_cb_rate_iops(struct job_spec *s, const char *val, struct opt_ctx *c)
 	const char *why = NULL;
 	if (parse_size_per_dir(val, 1000, s->rate_iops, &why))
 		return opt_fail(c, -EINVAL, "rate", val, why);
+	return 0;
+}
+
+int opt_cb_rate_min(struct job_spec *s, const char *val, struct opt_ctx *c)
+{
+	const char *why = NULL;
+	if (parse_size_per_dir(val, s->kb_base, s->rate_min, &why))
+		return opt_fail(c, -EINVAL, "rate", val, why);
+	return 0;
+}
+
+int opt_cb_rate_iops_min(struct job_spec *s, const char *val, struct opt_ctx *c)
+{
+	const char *why = NULL;
+	if (parse_size_per_dir(val, 1000, s->rate_iops_min, &why))
+		return opt_fail(c, -EINVAL, "rate", val, why);
+	return 0;
+}
+
+int opt_cb_rate_process(struct job_spec *s, const char *val, struct opt_ctx *c)
+{
+	if (val && !strcmp(val, "linear"))
+		s->rate_poisson = false;
+	else if (val && !strcmp(val, "poisson"))
+		s->rate_poisson = true;
+	else
+		return opt_fail(c, -EINVAL, "value", val ? val : "", "use linear or poisson");
+	return 0;
+}
+
+int opt_cb_thinktime_blocks(struct job_spec *s, const char *val, struct opt_ctx *c)
+{
+	const char *why = NULL;
+	uint64_t n;
+	if (!val || parse_uint(val, 1000, &n, &why))
+		return opt_fail(c, -EINVAL, "count", val ? val : "", why);
+	if (n > UINT32_MAX)
+		return opt_fail(c, -ERANGE, "count", val, "too large");
+	/* as fio: 0 stalls after every I/O, like 1 */
+	s->thinktime_blocks = n ? (unsigned)n : 1;
+	s->thinktime_blocks_set = true;
+	return 0;
+}
+
+int opt_cb_thinktime_blocks_type(struct job_spec *s, const char *val, struct opt_ctx *c)
+{
+	if (val && !strcmp(val, "complete"))
+		s->thinktime_blocks_issue = false;
+	else if (val && !strcmp(val, "issue"))
+		s->thinktime_blocks_issue = true;
+	else
+		return opt_fail(c, -EINVAL, "value", val ? val : "", "use complete or issue");
 	return 0;
 }
 

@@ -111,6 +111,11 @@ const struct option_def option_table[] = {
 	/* pacing */
 	FUNC("rate", opt_cb_rate, "size[,size][,size]", "0", "bandwidth cap in bytes/s per direction"),
 	FUNC("rate_iops", opt_cb_rate_iops, "int[,int][,int]", "0", "IOPS cap per direction"),
+	TIME("thinktime", thinktime, NS_PER_US, "0", "stall this long after every thinktime_blocks I/Os (default unit: us)"),
+	TIME("thinktime_spin", thinktime_spin, NS_PER_US, "0", "spend this much of each stall busy on the CPU, sleep the rest (default unit: us)"),
+	FUNC("thinktime_blocks", opt_cb_thinktime_blocks, "int", "1", "I/Os between thinktime stalls; also caps iodepth"),
+	FUNC("thinktime_blocks_type", opt_cb_thinktime_blocks_type, "str", "complete", "count thinktime_blocks at completion (complete) or at submission (issue)"),
+	TIME("thinktime_iotime", thinktime_iotime, NS_PER_SEC, "0", "stall after this much time of I/O too, whichever of it and thinktime_blocks comes first (default unit: s)"),
 	/* buffer contents */
 	BOOL("zero_buffers", zero_buffers, "0", "fill I/O buffers with zeroes"),
 	BOOL("refill_buffers", refill_buffers, "0", "refill buffers with random data before every write"),
