@@ -118,6 +118,8 @@ static void start_measuring(struct job *j, uint64_t now, struct cpu_usage *cpu0)
 	j->rate_start_ns = now;
 	memset(j->rate_bytes, 0, sizeof(j->rate_bytes));
 	memset(j->rate_ios, 0, sizeof(j->rate_ios));
+	memset(j->rate_next_ns, 0, sizeof(j->rate_next_ns));
+	job_rate_min_arm(j, now);
 	for (int d = 0; d < DDIR_RWDIR_CNT; d++) {
 		sampler_init(&j->bw[d], j->spec->bw_avg_time, now, 0);
 		sampler_init(&j->iops[d], j->spec->iops_avg_time, now, 0);
@@ -189,9 +191,11 @@ static bool rate_wait(struct job *j, enum ddir d, uint64_t len)
 	uint64_t due = 0;
 	IOB_ASSERT(d < DDIR_RWDIR_CNT); /* indexes rate[], rate_iops[], rate_bytes[] */
 	/* 128-bit products: bytes * 1e9 passes 2^64 after 18 GB */
-	if (s->rate[d])
+	if (s->rate_poisson)
+		due = job_rate_poisson_due(j, d, len);
+	if (s->rate[d] && !s->rate_poisson)
 		due = mul_div(j->rate_bytes[d], NSEC_PER_SEC, s->rate[d]);
-	if (s->rate_iops[d]) {
+	if (s->rate_iops[d] && !s->rate_poisson) {
 		uint64_t due2 = mul_div(j->rate_ios[d], NSEC_PER_SEC, s->rate_iops[d]);
 		if (due2 > due)
 			due = due2;
@@ -322,6 +326,11 @@ static int run_pass(struct job *j, struct cpu_usage *cpu0)
 			 * not towards number_ios */
 			j->ios_issued = 0;
 		}
+		if (j->ratemin_next_ns && now >= j->ratemin_next_ns) {
+			int rc = job_rate_min_check(j, now);
+			if (rc < 0)
+				return rc;
+		}
 		if (j->bytes_total && j->bytes_issued >= j->bytes_total) {
 			if (!s->time_based)
 				break;
@@ -346,6 +355,11 @@ static int run_pass(struct job *j, struct cpu_usage *cpu0)
 		}
 		if (u->ddir == DDIR_WRITE)
 			job_buffer_fill(j, u);
+		if (j->flow && !job_flow_admit(j)) {
+			if (!sync)
+				async_put_unit(j, u);
+			break;
+		}
 		if (paced && !rate_wait(j, u->ddir, u->buflen)) {
 			if (!sync)
 				async_put_unit(j, u);
@@ -515,6 +529,7 @@ void *job_thread_main(void *arg)
 	finish_results(j, job_now(j), &cpu0);
 	job_files_check_present(j);
 out:
+	job_flow_leave(j);
 	verify_finish(j);
 	job_files_close(j);
 	j->res.elapsed_s = (job_now(j) - t0 + NSEC_PER_SEC / 2) / NSEC_PER_SEC;

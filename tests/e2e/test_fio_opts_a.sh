@@ -55,4 +55,89 @@ assert 1 <= len(stalls) <= 3, (len(ev), stalls)
 assert stalls[0] >= 10 and all(b - a >= 10 for a, b in zip(stalls, stalls[1:])), stalls
 PY
 fi
+
+# --- rate and flow ------------------------------------------------------------
+# rate_min/rate_iops_min: fio settles 2 s, then checks each rate_cycle window
+jj rmin "${N[@]}" --runtime=3s --time_based --rate_min=1000g --rate_cycle=100 &
+jj rimin "${N[@]}" --runtime=3s --time_based --rate_iops_min=1000000000 --rate_cycle=100ms &
+jj rmet "${N[@]}" --runtime=2300ms --time_based --rate=1m --rate_min=100k --rate_cycle=100 &
+wait
+check "rate_min not met: the job stops with EIO (error 5, exit 1) after the 2 s settling and one 100 ms window ($(jv rmin 'j["job_runtime"]') ms)" \
+  test "$(cat "$d/rmin.rc")/$(jv rmin 'j["error"]')/$(jv rmin '2100 <= j["job_runtime"] < 3000')" = 1/5/True
+check "rate_min not met: stderr says which minimum and what the job got" \
+  grep -q "job 't': rate_min=1073741824000B/s not met for reads, got [0-9]*B/s over [0-9]* ms" "$d/rmin.err"
+check "rate_iops_min not met: EIO after the settling ($(jv rimin 'j["job_runtime"]') ms), message names the IOPS" \
+  test "$(cat "$d/rimin.rc")/$(jv rimin 'j["error"]')/$(jv rimin '2100 <= j["job_runtime"] < 3000')/$(grep -c 'rate_iops_min=1000000000 not met for reads, got [0-9]* IOPS' "$d/rimin.err")" = 1/5/True/1
+check "rate_min met (rate=1m, rate_min=100k): the job runs its 2.3 s, error 0" \
+  test "$(cat "$d/rmet.rc")/$(jv rmet 'j["error"]')/$(jv rmet 'j["job_runtime"] >= 2300')" = 0/0/True
+# bad ARGS: the job is refused with the message $BAD (check's local d hides ours)
+BADERR=$d/bad.err
+bad() { "$IOBENCH" run --parse-only "${N[@]}" "$@" >/dev/null 2>"$BADERR" && return 1; grep -q -- "$BAD" "$BADERR"; }
+BAD="rate_min=104857600 B/s is above rate=10485760 B/s for reads"
+check "rate_min above rate is refused, as fio" bad --rate=10m --rate_min=100m
+BAD="rate_iops_min=100 is above rate_iops=50 for reads"
+check "rate_iops_min above rate_iops is refused" bad --rate_iops=50 --rate_iops_min=100
+BAD="rate_min and rate_iops_min are mutually exclusive"
+check "rate_min with rate_iops_min is refused, as fio" bad --rate_min=1m --rate_iops_min=10
+BAD="invalid value 'foo' for option 'rate_process': use linear or poisson"
+check "rate_process=foo is refused with the values fio takes" bad --rate_process=foo
+check "ratemin and ratecycle are fio's aliases" "$IOBENCH" run --output=/dev/null --parse-only "${N[@]}" --ratemin=1k --ratecycle=500
+# rate_ignore_thinktime: 20 I/Os at 1000 IOPS then 30 ms of thinktime; caught up
+# afterwards by default, not with rate_ignore_thinktime=1 (<= 8 cycles of 50 ms)
+R=("${N[@]}" --runtime=400ms --time_based --rate_iops=1000 --thinktime=30ms --thinktime_blocks=20)
+jj rit0 "${R[@]}"; jj rit1 "${R[@]}" --rate_ignore_thinktime=1
+a=$(jv rit0 'j["read"]["total_ios"]'); b=$(jv rit1 'j["read"]["total_ios"]')
+check "rate_ignore_thinktime=1: no catching up after the stalls ($b I/Os <= 180; $a without it)" \
+  test "${b:-999}" -le 180 -a "${a:-0}" -gt "${b:-999}"
+if [ $have_strace = 1 ]; then
+  # poisson: with a fixed seed some I/O runs well ahead of the linear
+  # schedule (gaps are exponential); linear never does (its sleeps end on time or late)
+  head -c 4m /dev/zero >"$d/p.dat"
+  for p in linear poisson; do
+    trace "$d/rp_$p.tr" "$IOBENCH" run --name=t --filename="$d/p.dat" --size=4m --rate_iops=200 --runtime=500ms \
+      --time_based --rate_process=$p --randseed=3 >/dev/null 2>>"$d/err"
+  done
+  pycheck "rate_process=poisson: I/Os up to 30+ ms ahead of the 5 ms linear grid, linear not; about 200 IOPS both" \
+    "$d/rp_linear.tr" "$d/rp_poisson.tr" <<'PY'
+import sys, iotrace
+def ahead(path):
+    ts = [e["t"] for e in iotrace.data_ops(iotrace.load(path), ops=("pread64",)) if e["path"].endswith("p.dat")]
+    return len(ts), max(k * 0.005 - (t - ts[0]) for k, t in enumerate(ts))
+(nl, al), (np, ap) = ahead(sys.argv[1]), ahead(sys.argv[2])
+assert al < 0.03 and ap >= 0.03, (al, ap)
+assert 50 <= nl <= 101 and 50 <= np <= 160, (nl, np)
+PY
+  # flow: a (weight 3, rate-limited) and b (weight 1, unlimited) in one flow group
+  head -c 4m /dev/zero >"$d/fa.dat"; head -c 4m /dev/zero >"$d/fb.dat"
+  printf '[global]\nbs=4k\nsize=4m\ntime_based\n[a]\nfilename=%s\nflow=3\nrate_iops=300\nruntime=300ms\n[b]\nfilename=%s\nflow=1\nruntime=400ms\n' \
+    "$d/fa.dat" "$d/fb.dat" >"$d/flow.fio"
+  sed 's/^flow=1$/flow=1\nflow_sleep=20ms/' "$d/flow.fio" >"$d/flows.fio"
+  sed 's/^flow=1$/flow=1\nflow_id=2/' "$d/flow.fio" >"$d/flowid.fio"
+  for f in flow flows flowid; do trace "$d/$f.tr" "$IOBENCH" run "$d/$f.fio" >/dev/null 2>>"$d/err"; done
+  cat >"$d/flow.py" <<'PY'
+import sys, iotrace
+ev = sorted((e["t"], e["path"].endswith("fa.dat")) for e in iotrace.data_ops(iotrace.load(sys.argv[1]), ops=("pread64",))
+            if e["path"].endswith(("fa.dat", "fb.dat")))
+alast = max(t for t, isa in ev if isa)
+na = nb = 0; worst = -1e9; bts = []
+for t, isa in ev:
+    if t > alast:
+        break
+    if isa:
+        na += 1
+    else:
+        nb += 1; bts.append(t); worst = max(worst, nb - na / 3)
+gap = max((b - a for a, b in zip(bts, bts[1:])), default=0)
+print(na, nb, round(worst, 2), round(gap, 3))
+PY
+  read -r na nb worst _ <<<"$(python3 "$d/flow.py" "$d/flow.tr")"
+  check "flow=3 against flow=1: while a runs ($na reads) b keeps to a third of them ($nb, at most 2 ahead: $worst)" \
+    python3 -c "import sys; sys.exit(not ($worst <= 2.5 and $nb >= $na / 6 and $na >= 50))"
+  read -r na nb worst gap <<<"$(python3 "$d/flow.py" "$d/flows.tr")"
+  check "flow_sleep=20ms: the held job sleeps 20 ms at a time (largest gap ${gap}s) and still keeps its share" \
+    python3 -c "import sys; sys.exit(not ($gap >= 0.02 and $worst <= 2.5))"
+  read -r na nb worst _ <<<"$(python3 "$d/flow.py" "$d/flowid.tr")"
+  check "flow_id=2 for b: separate flow groups, b is not held ($nb reads beside $na)" \
+    python3 -c "import sys; sys.exit(not ($nb > $na))"
+fi
 finish
