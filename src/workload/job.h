@@ -136,6 +136,14 @@ struct job {
 	struct job_flow *flow;          /* the job's flow group, NULL without flow= */
 	uint64_t flow_count;            /* I/Os it let through */
 	bool flow_joined;               /* its weight is in flow->weight */
+	/* latency_target= and max_latency= (latency.c) */
+	unsigned lat_qd;                /* queue depth allowed now; 0 = iodepth */
+	unsigned lat_qd_low, lat_qd_high; /* the search's bounds */
+	bool lat_failed_once;           /* some depth missed the target: bisect */
+	bool lat_final;                 /* the window at the depth found */
+	bool lat_reset;                 /* the final window starts: reset the stats */
+	int lat_stop;                   /* 1: the search is over; -ETIMEDOUT: too slow */
+	uint64_t lat_win_start, lat_win_ios, lat_win_over; /* the current window */
 
 	/* statistics */
 	struct latacc acc_slat[DDIR_RWDIR_CNT], acc_clat[DDIR_RWDIR_CNT], acc_lat[DDIR_RWDIR_CNT];
@@ -279,6 +287,18 @@ void job_flows_free(struct job_flow *flows);
 void job_flow_join(struct job *j);
 void job_flow_leave(struct job *j);
 bool job_flow_admit(struct job *j);
+
+/* latency.c: latency_target= searches the highest queue depth whose
+ * windows (latency_window) keep latency_percentile of their I/Os within
+ * the target: depth 1 first, doubled while windows meet it, bisected once
+ * one misses; at the depth found one more window runs with fresh
+ * statistics (lat_reset) and the job stops (lat_stop 1), unless
+ * latency_run keeps it adjusting. With latency_percentile 100, one I/O
+ * over the target misses the window at once, and at depth 1 stops the job
+ * with ETIMEDOUT, as in fio. max_latency= stops the job with ETIMEDOUT at
+ * the first I/O of a direction slower than its limit. */
+void job_latency_init(struct job *j);
+void job_latency_io(struct job *j, const struct io_unit *u, uint64_t lat, uint64_t now);
 
 /* asyncio.c: queue-depth handling for asynchronous engines. */
 int async_init(struct job *j);

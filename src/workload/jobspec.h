@@ -197,6 +197,13 @@ struct job_spec {
 	unsigned flow;          /* weight in the flow group, 0 = no flow control */
 	uint64_t flow_sleep;    /* ns to sleep when held back by the flow */
 
+	/* latency targets (latency.c) */
+	uint64_t max_latency[DDIR_RWDIR_CNT]; /* ns; an I/O above it stops the job (ETIMEDOUT) */
+	uint64_t latency_target; /* ns; 0 = no search for the best queue depth */
+	uint64_t latency_window; /* ns of I/O judged at each depth; 0 = each I/O */
+	double latency_percentile; /* percent of I/Os that must meet the target (100) */
+	bool latency_run;        /* keep adjusting the depth instead of stopping */
+
 	/* buffer contents */
 	bool zero_buffers;
 	bool refill_buffers;

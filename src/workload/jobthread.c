@@ -160,6 +160,8 @@ void job_account(struct job *j, struct io_unit *u, uint64_t now, bool async)
 		hist_add(&dr->lat_hist, lat);
 		acc_add(&j->acc_lat[d], lat);
 	}
+	if (__builtin_expect(s->latency_target || s->max_latency[d], 0))
+		job_latency_io(j, u, now - u->start_ns, now);
 	dr->io_bytes += bytes;
 	dr->total_ios++;
 	counter_add(&j->prog_bytes[d], bytes);
@@ -299,9 +301,37 @@ int job_sync_issue(struct job *j, struct io_unit *u)
 	return sync_issue(j, u, &done_ns);
 }
 
+/* latency_target's last window starts: measure afresh, as fio */
+static void reset_measuring(struct job *j, uint64_t now, struct cpu_usage *cpu0)
+{
+	struct job_result *r = &j->res;
+	for (int d = 0; d < DDIR_RWDIR_CNT; d++) {
+		hist_release(&r->dir[d].slat_hist);
+		hist_release(&r->dir[d].clat_hist);
+		hist_release(&r->dir[d].lat_hist);
+		dir_result_init(&r->dir[d]);
+	}
+	hist_release(&r->sync.lat_hist);
+	memset(&r->sync, 0, sizeof(r->sync));
+	runstat_init(&r->sync.lat);
+	hist_init(&r->sync.lat_hist);
+	memset(j->acc_slat, 0, sizeof(j->acc_slat));
+	memset(j->acc_clat, 0, sizeof(j->acc_clat));
+	memset(j->acc_lat, 0, sizeof(j->acc_lat));
+	memset(&j->acc_sync, 0, sizeof(j->acc_sync));
+	memset(r->iodepth_level, 0, sizeof(r->iodepth_level));
+	memset(r->iodepth_submit, 0, sizeof(r->iodepth_submit));
+	memset(r->iodepth_complete, 0, sizeof(r->iodepth_complete));
+	memset(r->lat_ns, 0, sizeof(r->lat_ns));
+	memset(r->lat_us, 0, sizeof(r->lat_us));
+	memset(r->lat_ms, 0, sizeof(r->lat_ms));
+	r->lat_total = 0;
+	start_measuring(j, now, cpu0);
+}
+
 static bool limits_reached(struct job *j, uint64_t now)
 {
-	if (job_stopping(j))
+	if (job_stopping(j) || j->lat_stop)
 		return true;
 	if (j->end_ns && now >= j->end_ns)
 		return true;
@@ -325,6 +355,13 @@ static int run_pass(struct job *j, struct cpu_usage *cpu0)
 			/* as fio: I/O done in the ramp counts towards size,
 			 * not towards number_ios */
 			j->ios_issued = 0;
+		}
+		if (j->lat_reset && !j->in_ramp) {
+			if (!sync && async_drain(j) < 0)
+				return j->res.error ? -j->res.error : -EIO;
+			j->lat_reset = false;
+			now = job_now(j);
+			reset_measuring(j, now, cpu0);
 		}
 		if (j->ratemin_next_ns && now >= j->ratemin_next_ns) {
 			int rc = job_rate_min_check(j, now);
@@ -410,7 +447,8 @@ static int run_pass(struct job *j, struct cpu_usage *cpu0)
 		/* a sync I/O's completion time is now enough for the limits */
 		now = done_ns ? done_ns : job_now(j);
 	}
-	return sync ? 0 : async_drain(j);
+	int rc = sync ? 0 : async_drain(j);
+	return j->lat_stop < 0 ? j->lat_stop : rc;
 }
 
 static void finish_results(struct job *j, uint64_t end, const struct cpu_usage *cpu0)
@@ -500,6 +538,7 @@ void *job_thread_main(void *arg)
 	} else {
 		start_measuring(j, now, &cpu0);
 	}
+	job_latency_init(j);
 	unsigned loops = s->loops ? s->loops : 1;
 	for (j->loop = 0; j->loop < loops; j->loop++) {
 		if (j->loop)
@@ -514,7 +553,7 @@ void *job_thread_main(void *arg)
 			rc = run_pass(j, &cpu0);
 		if (rc >= 0 && j->vfy)
 			rc = verify_loop_end(j); /* do_verify: read back this loop's writes */
-		if (rc < 0 || s->time_based || job_stopping(j) || (j->end_ns && job_now(j) >= j->end_ns))
+		if (rc < 0 || s->time_based || job_stopping(j) || j->lat_stop || (j->end_ns && job_now(j) >= j->end_ns))
 			break;
 	}
 	/* never leave I/O in flight into buffers that are about to go away */

@@ -34,6 +34,8 @@ int opt_cb_rate_iops(struct job_spec *s, const char *val, struct opt_ctx *c);
 int opt_cb_rate_min(struct job_spec *s, const char *val, struct opt_ctx *c);
 int opt_cb_rate_iops_min(struct job_spec *s, const char *val, struct opt_ctx *c);
 int opt_cb_rate_process(struct job_spec *s, const char *val, struct opt_ctx *c);
+int opt_cb_max_latency(struct job_spec *s, const char *val, struct opt_ctx *c);
+int opt_cb_latency_percentile(struct job_spec *s, const char *val, struct opt_ctx *c);
 int opt_cb_thinktime_blocks(struct job_spec *s, const char *val, struct opt_ctx *c);
 int opt_cb_thinktime_blocks_type(struct job_spec *s, const char *val, struct opt_ctx *c);
 int opt_cb_fallocate(struct job_spec *s, const char *val, struct opt_ctx *c);

@@ -184,6 +184,44 @@ int opt_cb_thinktime_blocks_type(struct job_spec *s, const char *val, struct opt
 	return 0;
 }
 
+int opt_cb_max_latency(struct job_spec *s, const char *val, struct opt_ctx *c)
+{
+	struct dir_parts dp;
+	uint64_t v[DDIR_RWDIR_CNT];
+	const char *why = NULL;
+	if (!val || split_per_dir(val, &dp, &why))
+		return opt_fail(c, -EINVAL, "time", val ? val : "", why);
+	for (int i = 0; i < DDIR_RWDIR_CNT; i++) {
+		if (!dp.set[i])
+			continue;
+		char *part = xstrndup(dp.part[i], dp.len[i]);
+		int rc = parse_time(part, NS_PER_US, &v[i], &why);
+		free(part);
+		if (rc)
+			return opt_fail(c, -EINVAL, "time", val, why);
+	}
+	for (int i = 0; i < DDIR_RWDIR_CNT; i++)
+		if (dp.set[i])
+			s->max_latency[i] = v[i];
+	return 0;
+}
+
+int opt_cb_latency_percentile(struct job_spec *s, const char *val, struct opt_ctx *c)
+{
+	/* fio's type is a ':' list; only the first value counts */
+	const char *why = NULL;
+	double p;
+	char *first = xstrndup(val ? val : "", val ? strcspn(val, ":") : 0);
+	int rc = parse_double(first, &p, &why);
+	free(first);
+	if (rc)
+		return opt_fail(c, -EINVAL, "percentage", val ? val : "", why);
+	if (!(p > 0 && p <= 100))
+		return opt_fail(c, -ERANGE, "percentage", val, "must be above 0 and at most 100");
+	s->latency_percentile = p;
+	return 0;
+}
+
 int opt_cb_fallocate(struct job_spec *s, const char *val, struct opt_ctx *c)
 {
 	static const struct { const char *name; enum fallocate_mode m; } modes[] = {

@@ -124,6 +124,11 @@ const struct option_def option_table[] = {
 	UINT("flow_id", flow_id, 0, 0, "0", "flow group of the job for flow= (0: the global group)"),
 	UINT("flow", flow, 0, 1000, "0", "weight of the job in its flow group: the jobs of a group issue I/Os in proportion to their weights (0: no flow control)"),
 	TIME("flow_sleep", flow_sleep, NS_PER_US, "0", "sleep this long when the flow holds the job back (default unit: us; 0: retry at once)"),
+	FUNC("max_latency", opt_cb_max_latency, "time[,time][,time]", NULL, "stop the job with ETIMEDOUT when an I/O of that direction takes longer (default unit: us)"),
+	TIME("latency_target", latency_target, NS_PER_US, NULL, "find the highest queue depth (up to iodepth) at which latency_percentile of the I/Os take at most this long, then run one latency_window at it and stop (default unit: us)"),
+	TIME("latency_window", latency_window, NS_PER_US, NULL, "time of I/O judged at each queue depth by latency_target (default unit: us)"),
+	FUNC("latency_percentile", opt_cb_latency_percentile, "float", "100", "percent of the I/Os of a window that must meet latency_target"),
+	BOOL("latency_run", latency_run, "0", "with latency_target: keep adjusting the queue depth to the target instead of stopping"),
 	/* buffer contents */
 	BOOL("zero_buffers", zero_buffers, "0", "fill I/O buffers with zeroes"),
 	BOOL("refill_buffers", refill_buffers, "0", "refill buffers with random data before every write"),

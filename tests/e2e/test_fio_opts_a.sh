@@ -140,4 +140,39 @@ PY
   check "flow_id=2 for b: separate flow groups, b is not held ($nb reads beside $na)" \
     python3 -c "import sys; sys.exit(not ($nb > $na))"
 fi
+# --- latency targets ----------------------------------------------------------
+jj ml "${N[@]}" --runtime=1s --time_based --max_latency=1ns
+check "max_latency=1ns: the first I/O stops the job with ETIMEDOUT (error 110, exit 1, 1 I/O)" \
+  test "$(cat "$d/ml.rc")/$(jv ml 'j["error"]')/$(jv ml 'j["read"]["total_ios"]')" = 1/110/1
+check "max_latency: stderr names the latency, the limit and the I/O" \
+  grep -q "job 't': latency of [0-9]* ns exceeds max_latency=1 ns: read of 4096 bytes at offset 0 of" "$d/ml.err"
+jj mlw "${N[@]}" --rw=rw --runtime=1s --time_based --max_latency=10s,1ns
+check "max_latency=10s,1ns: per direction: reads pass, the first write stops the job" \
+  test "$(jv mlw 'j["error"]')/$(jv mlw 'j["write"]["total_ios"]')/$(grep -c 'exceeds max_latency=1 ns: write' "$d/mlw.err")" = 110/1/1
+jj mlok "${N[@]}" --runtime=200ms --time_based --max_latency=10s
+check "max_latency=10s is never hit: the job runs its time, error 0" \
+  test "$(cat "$d/mlok.rc")/$(jv mlok 'j["error"]')/$(jv mlok 'j["job_runtime"] >= 200')" = 0/0/True
+L=(--name=t --ioengine=libaio --iodepth=8 --filename="$d/q.dat" --size=4m --rw=randread --runtime=5s --time_based)
+jj lt "${L[@]}" --latency_target=10s --latency_window=50ms
+check "latency_target met at every depth: 1, 2, 4, 8, then one window at 8 and the job stops (depth $(jv lt 'j["latency_depth"]'), $(jv lt 'j["job_runtime"]') ms)" \
+  test "$(jv lt 'j["latency_depth"]')/$(jv lt 'j["job_runtime"] < 2500')/$(jv lt 'j["iodepth_level"]["8"] >= 50')/$(jv lt 'j["error"]')" = 8/True/True/0
+check "latency_target: the JSON carries fio's keys (target ns, window us, percentile)" \
+  test "$(jv lt '(j["latency_target"], j["latency_window"], j["latency_percentile"])')" = "(10000000000, 50000, 100.0)"
+jj ltr "${L[@]}" --runtime=400ms --latency_target=10s --latency_window=50ms --latency_run=1
+check "latency_run=1: the job keeps running its 400 ms at the depth found ($(jv ltr 'j["latency_depth"]'))" \
+  test "$(jv ltr 'j["latency_depth"]')/$(jv ltr 'j["job_runtime"] >= 400')" = 8/True
+jj lt1 "${L[@]}" --latency_target=1ns
+check "latency_target=1ns: missed at depth 1, so ETIMEDOUT as in fio" \
+  test "$(jv lt1 'j["error"]')/$(grep -c 'exceeds latency_target=1 ns' "$d/lt1.err")" = 110/1
+# every 4th I/O 20 ms late (faulty engine): 25% over a 10 ms target
+F=(--name=t --ioengine=faulty --faulty_delay=20ms --faulty_delay_select=every:4 --filename="$d/q.dat" --size=4m
+   --runtime=600ms --time_based --iodepth=4 --latency_target=10ms --latency_window=100ms)
+jj lp70 "${F[@]}" --latency_percentile=70
+jj lp80 "${F[@]}" --latency_percentile=80
+check "latency_percentile=70 with 25% slow I/Os: every window meets it, depth 4 found, the job stops early" \
+  test "$(jv lp70 'j["latency_depth"]')/$(jv lp70 'j["job_runtime"] < 600')/$(jv lp70 'j["error"]')" = 4/True/0
+check "latency_percentile=80 with 25% slow I/Os: no window meets it, depth stays 1 for the whole runtime" \
+  test "$(jv lp80 'j["latency_depth"]')/$(jv lp80 'j["job_runtime"] >= 600')/$(jv lp80 'j["error"]')" = 1/True/0
+BAD="invalid percentage '0' for option 'latency_percentile': must be above 0 and at most 100"
+check "latency_percentile=0 is refused" bad --latency_percentile=0
 finish
