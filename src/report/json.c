@@ -206,10 +206,10 @@ static void json_entry(struct json_ctx *c, const struct run_result *r, const str
 		json_kv_int(w, "first_error", j->error);
 	}
 
-	json_kv_uint(w, "latency_depth", s->iodepth ? s->iodepth : 1);
-	json_kv_uint(w, "latency_target", 0);
-	json_kv_double(w, "latency_percentile", 100.0);
-	json_kv_uint(w, "latency_window", 0);
+	json_kv_uint(w, "latency_depth", j->latency_depth ? j->latency_depth : s->iodepth ? s->iodepth : 1);
+	json_kv_uint(w, "latency_target", s->latency_target);
+	json_kv_double(w, "latency_percentile", s->latency_percentile);
+	json_kv_uint(w, "latency_window", s->latency_window / 1000); /* us, as fio */
 	if (s->description && *s->description)
 		json_kv_string(w, "desc", s->description);
 	json_object_end(w);

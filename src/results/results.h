@@ -72,6 +72,7 @@ struct job_result {
 	uint64_t lat_us[NR_LAT_NS_BUCKETS];
 	uint64_t lat_ms[NR_LAT_MS_BUCKETS];
 	uint64_t lat_total;   /* I/Os counted in lat_ns/us/ms */
+	unsigned latency_depth; /* the depth latency_target found; 0 = iodepth */
 };
 
 /* /proc/diskstats deltas for one device over the run. */

@@ -42,6 +42,9 @@ void job_spec_defaults(struct job_spec *s)
 	s->loops = 1;
 	s->scramble_buffers = true;
 	s->buffer_compress_chunk = 512;
+	s->rate_cycle = 1000ULL * 1000000ULL; /* 1000 ms, as fio */
+	s->thinktime_blocks = 1;
+	s->latency_percentile = 100.0;
 	s->do_verify = true;          /* as fio: verify= alone reads back */
 	s->verify_state_save = true;  /* as fio */
 	s->numjobs = 1;

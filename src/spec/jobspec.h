@@ -162,6 +162,27 @@ struct job_spec {
 	/* pacing */
 	uint64_t rate[DDIR_RWDIR_CNT];      /* bytes/s, 0 = unlimited */
 	uint64_t rate_iops[DDIR_RWDIR_CNT]; /* I/Os per second */
+	uint64_t rate_min[DDIR_RWDIR_CNT];      /* bytes/s the job must keep, else EIO */
+	uint64_t rate_iops_min[DDIR_RWDIR_CNT]; /* I/Os per second it must keep */
+	uint64_t rate_cycle;    /* ns over which rate_min is averaged (1 s) */
+	bool rate_poisson;      /* rate_process=poisson: exponential gaps */
+	bool rate_ignore_thinktime; /* no catching up after a thinktime stall */
+	uint64_t thinktime;     /* ns stalled after thinktime_blocks I/Os */
+	uint64_t thinktime_spin; /* ns of each stall spent spinning */
+	unsigned thinktime_blocks; /* I/Os between stalls (1) */
+	bool thinktime_blocks_set; /* given: counts even with thinktime_iotime */
+	bool thinktime_blocks_issue; /* count them at issue, not completion */
+	uint64_t thinktime_iotime; /* ns of I/O between stalls, 0 = not used */
+	unsigned flow_id;       /* flow group (0: the global one) */
+	unsigned flow;          /* weight in the flow group, 0 = no flow control */
+	uint64_t flow_sleep;    /* ns to sleep when held back by the flow */
+
+	/* latency targets (latency.c) */
+	uint64_t max_latency[DDIR_RWDIR_CNT]; /* ns; an I/O above it stops the job (ETIMEDOUT) */
+	uint64_t latency_target; /* ns; 0 = no search for the best queue depth */
+	uint64_t latency_window; /* ns of I/O judged at each depth; 0 = each I/O */
+	double latency_percentile; /* percent of I/Os that must meet the target (100) */
+	bool latency_run;        /* keep adjusting the depth instead of stopping */
 
 	/* buffer contents */
 	bool zero_buffers;

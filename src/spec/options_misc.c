@@ -1,7 +1,8 @@
 /*
  * Parse callbacks for options whose values are not about the I/O pattern
  * itself: size/offset with "%", filesize and startdelay ranges,
- * random_distribution, per-direction rate and rate_iops, fallocate,
+ * random_distribution, per-direction rate, rate_iops and their minimums,
+ * rate_process, thinktime_blocks and its type, fallocate,
  * percentile_list, unified_rw_reporting, kb_base, randseed and name.
  */
 #include "spec/options_cb.h"
@@ -135,6 +136,103 @@ int opt_cb_rate_iops(void *target, const char *val, struct opt_ctx *c)
 	const char *why = NULL;
 	if (parse_size_per_dir(val, 1000, s->rate_iops, &why))
 		return opt_fail(c, -EINVAL, "rate", val, why);
+	return 0;
+}
+
+int opt_cb_rate_min(void *target, const char *val, struct opt_ctx *c)
+{
+	struct job_spec *s = target;
+	const char *why = NULL;
+	if (parse_size_per_dir(val, s->kb_base, s->rate_min, &why))
+		return opt_fail(c, -EINVAL, "rate", val, why);
+	return 0;
+}
+
+int opt_cb_rate_iops_min(void *target, const char *val, struct opt_ctx *c)
+{
+	struct job_spec *s = target;
+	const char *why = NULL;
+	if (parse_size_per_dir(val, 1000, s->rate_iops_min, &why))
+		return opt_fail(c, -EINVAL, "rate", val, why);
+	return 0;
+}
+
+int opt_cb_rate_process(void *target, const char *val, struct opt_ctx *c)
+{
+	struct job_spec *s = target;
+	if (val && !strcmp(val, "linear"))
+		s->rate_poisson = false;
+	else if (val && !strcmp(val, "poisson"))
+		s->rate_poisson = true;
+	else
+		return opt_fail(c, -EINVAL, "value", val ? val : "", "use linear or poisson");
+	return 0;
+}
+
+int opt_cb_thinktime_blocks(void *target, const char *val, struct opt_ctx *c)
+{
+	struct job_spec *s = target;
+	const char *why = NULL;
+	uint64_t n;
+	if (!val || parse_uint(val, 1000, &n, &why))
+		return opt_fail(c, -EINVAL, "count", val ? val : "", why);
+	if (n > UINT32_MAX)
+		return opt_fail(c, -ERANGE, "count", val, "too large");
+	/* as fio: 0 stalls after every I/O, like 1 */
+	s->thinktime_blocks = n ? (unsigned)n : 1;
+	s->thinktime_blocks_set = true;
+	return 0;
+}
+
+int opt_cb_thinktime_blocks_type(void *target, const char *val, struct opt_ctx *c)
+{
+	struct job_spec *s = target;
+	if (val && !strcmp(val, "complete"))
+		s->thinktime_blocks_issue = false;
+	else if (val && !strcmp(val, "issue"))
+		s->thinktime_blocks_issue = true;
+	else
+		return opt_fail(c, -EINVAL, "value", val ? val : "", "use complete or issue");
+	return 0;
+}
+
+int opt_cb_max_latency(void *target, const char *val, struct opt_ctx *c)
+{
+	struct job_spec *s = target;
+	struct dir_parts dp;
+	uint64_t v[DDIR_RWDIR_CNT];
+	const char *why = NULL;
+	if (!val || split_per_dir(val, &dp, &why))
+		return opt_fail(c, -EINVAL, "time", val ? val : "", why);
+	for (int i = 0; i < DDIR_RWDIR_CNT; i++) {
+		if (!dp.set[i])
+			continue;
+		char *part = xstrndup(dp.part[i], dp.len[i]);
+		int rc = parse_time(part, NS_PER_US, &v[i], &why);
+		free(part);
+		if (rc)
+			return opt_fail(c, -EINVAL, "time", val, why);
+	}
+	for (int i = 0; i < DDIR_RWDIR_CNT; i++)
+		if (dp.set[i])
+			s->max_latency[i] = v[i];
+	return 0;
+}
+
+int opt_cb_latency_percentile(void *target, const char *val, struct opt_ctx *c)
+{
+	struct job_spec *s = target;
+	/* fio's type is a ':' list; only the first value counts */
+	const char *why = NULL;
+	double p;
+	char *first = xstrndup(val ? val : "", val ? strcspn(val, ":") : 0);
+	int rc = parse_double(first, &p, &why);
+	free(first);
+	if (rc)
+		return opt_fail(c, -EINVAL, "percentage", val ? val : "", why);
+	if (!(p > 0 && p <= 100))
+		return opt_fail(c, -ERANGE, "percentage", val, "must be above 0 and at most 100");
+	s->latency_percentile = p;
 	return 0;
 }
 

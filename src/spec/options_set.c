@@ -85,6 +85,18 @@ void job_spec_finalize(struct job_spec *s)
 		s->iodepth_batch = s->iodepth;
 	if (s->iodepth_batch_complete_max < s->iodepth_batch_complete_min)
 		s->iodepth_batch_complete_max = s->iodepth_batch_complete_min;
+	/* as fio: a stall every thinktime_blocks I/Os caps the queue there */
+	if (s->thinktime && s->thinktime_blocks < s->iodepth) {
+		s->iodepth = s->thinktime_blocks;
+		if (s->iodepth_low > s->iodepth)
+			s->iodepth_low = s->iodepth;
+		if (s->iodepth_batch > s->iodepth)
+			s->iodepth_batch = s->iodepth;
+		if (s->iodepth_batch_complete_min > s->iodepth)
+			s->iodepth_batch_complete_min = s->iodepth;
+		if (s->iodepth_batch_complete_max > s->iodepth)
+			s->iodepth_batch_complete_max = s->iodepth;
+	}
 	spec_logs_finalize(s);
 	const struct engine_ops *e = job_spec_engine(s);
 	if (s->engine_opts_of != e) {

@@ -2,8 +2,9 @@
  * Cross-option checks of a finished job spec: things no single option can
  * see (bs larger than size, bssplit shares, rwmix sum, min_bs > max_bs,
  * numjobs/iodepth/nrfiles 0, a directory that does not exist, filename count
- * versus nrfiles, time_based without runtime, sizes and offsets whose sums
- * and products with numjobs and nrfiles overflow, readonly=1 with writes).
+ * versus nrfiles, time_based without runtime, rate minimums above their
+ * caps or both kinds at once, sizes and offsets whose sums and products
+ * with numjobs and nrfiles overflow, readonly=1 with writes).
  * Each problem names the options to blame so the job-file parser can point
  * at file:line:col.
  * check_sched() re-checks cpus_allowed/cpumask against this machine's CPUs
@@ -215,6 +216,28 @@ static void check_sched(struct vstate *v)
 		problem(v, "clocksource", "clocksource 'cpu' is not usable: %s", why);
 }
 
+/* rate_min= and rate_iops_min=: not both (as fio), and no minimum above
+ * the cap of its direction. */
+static void check_rates(struct vstate *v)
+{
+	const struct job_spec *s = v->s;
+	bool bmin = false, imin = false;
+	for (int d = 0; d < DDIR_RWDIR_CNT; d++) {
+		bmin |= s->rate_min[d] != 0;
+		imin |= s->rate_iops_min[d] != 0;
+		if (s->rate[d] && s->rate_min[d] > s->rate[d])
+			problem(v, "rate_min|rate", "rate_min=%llu B/s is above rate=%llu B/s for %ss",
+				(unsigned long long)s->rate_min[d], (unsigned long long)s->rate[d],
+				ddir_name((enum ddir)d));
+		if (s->rate_iops[d] && s->rate_iops_min[d] > s->rate_iops[d])
+			problem(v, "rate_iops_min|rate_iops", "rate_iops_min=%llu is above rate_iops=%llu for %ss",
+				(unsigned long long)s->rate_iops_min[d], (unsigned long long)s->rate_iops[d],
+				ddir_name((enum ddir)d));
+	}
+	if (bmin && imin)
+		problem(v, "rate_iops_min,rate_min", "rate_min and rate_iops_min are mutually exclusive (as in fio)");
+}
+
 int job_spec_validate(const struct job_spec *s, spec_problem_fn report, void *arg)
 {
 	struct vstate v = { .report = report, .arg = arg, .s = s };
@@ -224,5 +247,6 @@ int job_spec_validate(const struct job_spec *s, spec_problem_fn report, void *ar
 	check_readonly(&v);
 	check_files(&v);
 	check_sched(&v);
+	check_rates(&v);
 	return v.problems ? -EINVAL : 0;
 }

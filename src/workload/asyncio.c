@@ -52,6 +52,8 @@ void async_release(struct job *j)
 struct io_unit *async_get_unit(struct job *j)
 {
 	IOB_ASSERT(units_balanced(j, 0));
+	if (j->lat_qd && j->inflight >= j->lat_qd)
+		return NULL; /* latency_target: the depth being tried */
 	struct io_unit *u = j->nr_free ? j->free_units[--j->nr_free] : NULL;
 	IOB_ASSERT(!u || job_unit_ok(j, u));
 	return u;

@@ -68,6 +68,14 @@ struct run_sync {
 	_Atomic bool stopping; /* the run stops: every wait and every job ends */
 };
 
+/* A flow group (flow_id=): the I/Os its jobs let through and the sum of
+ * the weights (flow=) of those running; shared by the run's threads. */
+struct job_flow {
+	unsigned id;
+	_Atomic uint64_t count;
+	_Atomic uint64_t weight;
+};
+
 struct job {
 	const struct job_spec *spec;
 	struct run_sync *sync;          /* shared by the run's jobs */
@@ -116,6 +124,28 @@ struct job {
 	bool in_ramp;
 	uint64_t rate_start_ns;
 	uint64_t rate_bytes[DDIR_RWDIR_CNT], rate_ios[DDIR_RWDIR_CNT];
+	/* thinktime (pacing.c) */
+	uint64_t ios_completed;         /* data I/Os completed, ramp included */
+	uint64_t think_issued;          /* data I/Os issued, ramp included */
+	uint64_t think_count;           /* that count at the end of the last stall */
+	uint64_t think_last_ns;         /* end of the last stall (thinktime_iotime) */
+	/* rate_process=poisson, rate_min=, flow= (pacing.c) */
+	struct rng rng_rate;            /* poisson gaps */
+	uint64_t rate_next_ns[DDIR_RWDIR_CNT]; /* poisson: when the next I/O is due, after rate_start_ns */
+	uint64_t ratemin_next_ns;       /* next rate_min/rate_iops_min check, 0 = none */
+	uint64_t ratemin_from_ns;       /* start of the window being checked, 0 = settling */
+	uint64_t ratemin_bytes[DDIR_RWDIR_CNT], ratemin_ios[DDIR_RWDIR_CNT]; /* at its start */
+	struct job_flow *flow;          /* the job's flow group, NULL without flow= */
+	uint64_t flow_count;            /* I/Os it let through */
+	bool flow_joined;               /* its weight is in flow->weight */
+	/* latency_target= and max_latency= (latency.c) */
+	unsigned lat_qd;                /* queue depth allowed now; 0 = iodepth */
+	unsigned lat_qd_low, lat_qd_high; /* the search's bounds */
+	bool lat_failed_once;           /* some depth missed the target: bisect */
+	bool lat_final;                 /* the window at the depth found */
+	bool lat_reset;                 /* the final window starts: reset the stats */
+	int lat_stop;                   /* 1: the search is over; -ETIMEDOUT: too slow */
+	uint64_t lat_win_start, lat_win_ios, lat_win_over; /* the current window */
 
 	/* statistics */
 	struct latacc acc_slat[DDIR_RWDIR_CNT], acc_clat[DDIR_RWDIR_CNT], acc_lat[DDIR_RWDIR_CNT];
@@ -235,6 +265,44 @@ int job_io_failed(struct job *j, struct io_unit *u, int err);
 /* One I/O on a synchronous engine, short transfers resubmitted, accounted
  * on success; -ENODATA when the file ends first (verify_run.c uses it). */
 int job_sync_issue(struct job *j, struct io_unit *u);
+
+/* pacing.c: thinktime=: after each issued I/O, stall when thinktime_blocks
+ * I/Os (or thinktime_iotime of I/O) went by since the last stall: drain the
+ * queue, spin thinktime_spin, sleep the rest. 0, or -errno of a failed
+ * drain; a stop ends the sleep (the caller's limits see it). */
+int job_think(struct job *j);
+/* rate_process=poisson: when (after rate_start_ns) this I/O of len bytes
+ * in direction d is due; exponential gaps whose mean is the rate's. */
+uint64_t job_rate_poisson_due(struct job *j, enum ddir d, uint64_t len);
+/* rate_min=, rate_iops_min=: start measuring at now (the measured start);
+ * the first window opens after fio's 2 s settling time. */
+void job_rate_min_arm(struct job *j, uint64_t now);
+/* Check a finished window (call when now >= ratemin_next_ns): -EIO, the
+ * job's error and message, when a direction fell below its minimum. */
+int job_rate_min_check(struct job *j, uint64_t now);
+/* flow=: one group per flow_id of the jobs with a weight (NULL when no
+ * job has one), free with job_flows_free(). A job's weight counts from the
+ * start of its batch (run.c joins them all) until its thread ends.
+ * job_flow_admit() holds the job (sleeping flow_sleep, or yielding) while
+ * its share of the group's I/Os is above its share of the weights; false
+ * when the run stops or the runtime ends first. */
+struct job_flow *job_flows_make(struct job *jobs, size_t nr);
+void job_flows_free(struct job_flow *flows);
+void job_flow_join(struct job *j);
+void job_flow_leave(struct job *j);
+bool job_flow_admit(struct job *j);
+
+/* latency.c: latency_target= searches the highest queue depth whose
+ * windows (latency_window) keep latency_percentile of their I/Os within
+ * the target: depth 1 first, doubled while windows meet it, bisected once
+ * one misses; at the depth found one more window runs with fresh
+ * statistics (lat_reset) and the job stops (lat_stop 1), unless
+ * latency_run keeps it adjusting. With latency_percentile 100, one I/O
+ * over the target misses the window at once, and at depth 1 stops the job
+ * with ETIMEDOUT, as in fio. max_latency= stops the job with ETIMEDOUT at
+ * the first I/O of a direction slower than its limit. */
+void job_latency_init(struct job *j);
+void job_latency_io(struct job *j, const struct io_unit *u, uint64_t lat, uint64_t now);
 
 /* asyncio.c: queue-depth handling for asynchronous engines. */
 int async_init(struct job *j);

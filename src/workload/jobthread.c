@@ -119,6 +119,8 @@ static void start_measuring(struct job *j, uint64_t now, struct cpu_usage *cpu0)
 	j->rate_start_ns = now;
 	memset(j->rate_bytes, 0, sizeof(j->rate_bytes));
 	memset(j->rate_ios, 0, sizeof(j->rate_ios));
+	memset(j->rate_next_ns, 0, sizeof(j->rate_next_ns));
+	job_rate_min_arm(j, now);
 	for (int d = 0; d < DDIR_RWDIR_CNT; d++) {
 		sampler_init(&j->bw[d], j->spec->bw_avg_time, now, 0);
 		sampler_init(&j->iops[d], j->spec->iops_avg_time, now, 0);
@@ -141,6 +143,7 @@ void job_account(struct job *j, struct io_unit *u, uint64_t now, bool async)
 	IOB_ASSERT(u->result >= 0 && bytes <= u->buflen);
 	if (__builtin_expect(j->vfy != NULL, 0))
 		verify_io_done(j, u);
+	j->ios_completed++;
 	if (j->in_ramp)
 		return;
 	struct dir_result *dr = &j->res.dir[d];
@@ -160,6 +163,8 @@ void job_account(struct job *j, struct io_unit *u, uint64_t now, bool async)
 		hist_add(&dr->lat_hist, lat);
 		acc_add(&j->acc_lat[d], lat);
 	}
+	if (__builtin_expect(s->latency_target || s->max_latency[d], 0))
+		job_latency_io(j, u, now - u->start_ns, now);
 	dr->io_bytes += bytes;
 	dr->total_ios++;
 	counter_add(&j->prog_bytes[d], bytes);
@@ -193,9 +198,11 @@ static bool rate_wait(struct job *j, enum ddir d, uint64_t len)
 	uint64_t due = 0;
 	IOB_ASSERT(d < DDIR_RWDIR_CNT); /* indexes rate[], rate_iops[], rate_bytes[] */
 	/* 128-bit products: bytes * 1e9 passes 2^64 after 18 GB */
-	if (s->rate[d])
+	if (s->rate_poisson)
+		due = job_rate_poisson_due(j, d, len);
+	if (s->rate[d] && !s->rate_poisson)
 		due = mul_div(j->rate_bytes[d], NSEC_PER_SEC, s->rate[d]);
-	if (s->rate_iops[d]) {
+	if (s->rate_iops[d] && !s->rate_poisson) {
 		uint64_t due2 = mul_div(j->rate_ios[d], NSEC_PER_SEC, s->rate_iops[d]);
 		if (due2 > due)
 			due = due2;
@@ -299,9 +306,37 @@ int job_sync_issue(struct job *j, struct io_unit *u)
 	return sync_issue(j, u, &done_ns);
 }
 
+/* latency_target's last window starts: measure afresh, as fio */
+static void reset_measuring(struct job *j, uint64_t now, struct cpu_usage *cpu0)
+{
+	struct job_result *r = &j->res;
+	for (int d = 0; d < DDIR_RWDIR_CNT; d++) {
+		hist_release(&r->dir[d].slat_hist);
+		hist_release(&r->dir[d].clat_hist);
+		hist_release(&r->dir[d].lat_hist);
+		dir_result_init(&r->dir[d]);
+	}
+	hist_release(&r->sync.lat_hist);
+	memset(&r->sync, 0, sizeof(r->sync));
+	runstat_init(&r->sync.lat);
+	hist_init(&r->sync.lat_hist);
+	memset(j->acc_slat, 0, sizeof(j->acc_slat));
+	memset(j->acc_clat, 0, sizeof(j->acc_clat));
+	memset(j->acc_lat, 0, sizeof(j->acc_lat));
+	memset(&j->acc_sync, 0, sizeof(j->acc_sync));
+	memset(r->iodepth_level, 0, sizeof(r->iodepth_level));
+	memset(r->iodepth_submit, 0, sizeof(r->iodepth_submit));
+	memset(r->iodepth_complete, 0, sizeof(r->iodepth_complete));
+	memset(r->lat_ns, 0, sizeof(r->lat_ns));
+	memset(r->lat_us, 0, sizeof(r->lat_us));
+	memset(r->lat_ms, 0, sizeof(r->lat_ms));
+	r->lat_total = 0;
+	start_measuring(j, now, cpu0);
+}
+
 static bool limits_reached(struct job *j, uint64_t now)
 {
-	if (job_stopping(j))
+	if (job_stopping(j) || j->lat_stop)
 		return true;
 	if (j->end_ns && now >= j->end_ns)
 		return true;
@@ -325,6 +360,18 @@ static int run_pass(struct job *j, struct cpu_usage *cpu0)
 			/* as fio: I/O done in the ramp counts towards size,
 			 * not towards number_ios */
 			j->ios_issued = 0;
+		}
+		if (j->lat_reset && !j->in_ramp) {
+			if (!sync && async_drain(j) < 0)
+				return j->res.error ? -j->res.error : -EIO;
+			j->lat_reset = false;
+			now = job_now(j);
+			reset_measuring(j, now, cpu0);
+		}
+		if (j->ratemin_next_ns && now >= j->ratemin_next_ns) {
+			int rc = job_rate_min_check(j, now);
+			if (rc < 0)
+				return rc;
 		}
 		if (j->bytes_total && j->bytes_issued >= j->bytes_total) {
 			if (!s->time_based)
@@ -350,6 +397,11 @@ static int run_pass(struct job *j, struct cpu_usage *cpu0)
 		}
 		if (u->ddir == DDIR_WRITE)
 			job_buffer_fill(j, u);
+		if (j->flow && !job_flow_admit(j)) {
+			if (!sync)
+				async_put_unit(j, u);
+			break;
+		}
 		if (paced && !rate_wait(j, u->ddir, u->buflen)) {
 			if (!sync)
 				async_put_unit(j, u);
@@ -392,10 +444,16 @@ static int run_pass(struct job *j, struct cpu_usage *cpu0)
 					return rc;
 			}
 		}
+		if (s->thinktime) {
+			if ((rc = job_think(j)) < 0)
+				return rc;
+			done_ns = 0;
+		}
 		/* a sync I/O's completion time is now enough for the limits */
 		now = done_ns ? done_ns : job_now(j);
 	}
-	return sync ? 0 : async_drain(j);
+	int rc = sync ? 0 : async_drain(j);
+	return j->lat_stop < 0 ? j->lat_stop : rc;
 }
 
 static void finish_results(struct job *j, uint64_t end, const struct cpu_usage *cpu0)
@@ -487,6 +545,7 @@ void *job_thread_main(void *arg)
 	} else {
 		start_measuring(j, now, &cpu0);
 	}
+	job_latency_init(j);
 	unsigned loops = s->loops ? s->loops : 1;
 	for (j->loop = 0; j->loop < loops; j->loop++) {
 		if (j->loop)
@@ -501,7 +560,7 @@ void *job_thread_main(void *arg)
 			rc = run_pass(j, &cpu0);
 		if (rc >= 0 && j->vfy)
 			rc = verify_loop_end(j); /* do_verify: read back this loop's writes */
-		if (rc < 0 || s->time_based || job_stopping(j) || (j->end_ns && job_now(j) >= j->end_ns))
+		if (rc < 0 || s->time_based || job_stopping(j) || j->lat_stop || (j->end_ns && job_now(j) >= j->end_ns))
 			break;
 	}
 	/* never leave I/O in flight into buffers that are about to go away */
@@ -516,6 +575,7 @@ void *job_thread_main(void *arg)
 	finish_results(j, job_now(j), &cpu0);
 	job_files_check_present(j);
 out:
+	job_flow_leave(j);
 	verify_finish(j);
 	job_files_close(j);
 	j->res.elapsed_s = (job_now(j) - t0 + NSEC_PER_SEC / 2) / NSEC_PER_SEC;

@@ -133,6 +133,10 @@ static int run_batch(struct job *jobs, size_t from, size_t to, const struct run_
 	pthread_mutex_lock(&sync->lock);
 	sync->done = 0;
 	pthread_mutex_unlock(&sync->lock);
+	/* flow=: every weight of the batch counts before any job starts, as
+	 * in fio, so no job runs ahead while another is still setting up */
+	for (size_t i = from; i < to; i++)
+		job_flow_join(&jobs[i]);
 	for (size_t i = from; i < to; i++) {
 		jobs[i].sync = sync;
 		int rc = pthread_create(&jobs[i].thread, NULL, job_thread_main, &jobs[i]);
@@ -336,6 +340,7 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 		return rc;
 	}
 
+	struct job_flow *flows = job_flows_make(jobs, nr); /* flow= */
 	struct diskres disks = { 0 };
 	disks_collect(jobs, 0, nr, &disks);
 	diskres_begin(&disks);
@@ -405,6 +410,7 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 		if (jobs[i].spec->unlink)
 			job_files_unlink(&jobs[i]);
 	release_jobs(jobs, nr);
+	job_flows_free(flows);
 	devguard_claims_release(&claims);
 	job_list_release(&expanded);
 	return rc;

@@ -57,6 +57,7 @@ static void spec_init(struct job_spec *s, const char *name, unsigned rw, uint64_
 	s->iodepth = 1;
 	s->clat_percentiles = true;
 	s->kb_base = 1024;
+	s->latency_percentile = 100.0; /* the default, as job_spec_defaults() */
 	s->opts = kv;
 	s->nr_opts = nkv;
 }
