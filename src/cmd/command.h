@@ -71,6 +71,9 @@ struct command {
 	const struct cmdopt_help *help_for; /* shared rows' help worded for this
 					       command ({ NULL } ends), or NULL */
 	unsigned flags;         /* CMD_* */
+	/* its i-th subcommand (the first operand's words), NULL past the end;
+	 * NULL for a command without (shell completion reads it) */
+	const char *(*subcommand_at)(size_t i);
 	int (*run)(struct cmd_ctx *ctx, int argc, char **argv); /* argv[0] is the
 				   command name; returns the exit status */
 };

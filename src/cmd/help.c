@@ -1,14 +1,15 @@
 /*
- * `iobench help [CMD | options [NAME] | man]`: the command list generated
- * from the command table, one command's usage, the job-option table or one
- * option, or the man page
- * generated from the same tables.
+ * `iobench help [CMD | options [NAME] | man | words TOPIC [CMD]]`: the
+ * command list generated from the command table, one command's usage, the
+ * job-option table or one option, the man page generated from the same
+ * tables, or the words shell completion offers (help_words.c).
  */
 #include "cmd/command.h"
 
 #include <stdio.h>
 #include <string.h>
 
+#include "cmd/help_words.h"
 #include "cmd/manpage.h"
 #include "util/error.h"
 #include "spec/options.h"
@@ -44,6 +45,8 @@ static int run_help(struct cmd_ctx *ctx, int argc, char **argv)
 	} else if (!topics.n) {
 		print_overview(stdout);
 		status = 0;
+	} else if (topics.n >= 2 && topics.n <= 3 && !strcmp(topics.v[0], "words")) {
+		status = help_words(stdout, topics.v[1], topics.n == 3 ? topics.v[2] : NULL) < 0;
 	} else if (topics.n == 2 && !strcmp(topics.v[0], "options")) {
 		status = options_print_one(stdout, topics.v[1]) < 0 ? 1 : 0;
 	} else if (topics.n > 1) {
@@ -72,7 +75,11 @@ static int run_help(struct cmd_ctx *ctx, int argc, char **argv)
 const struct command cmd_help = {
 	.name = "help",
 	.summary = "show commands, a command's usage, the job options or the man page",
-	.usage = "usage: iobench help [COMMAND | options [NAME] | man]\n"
+	.usage = "usage: iobench help [COMMAND | options [NAME] | man | words TOPIC [CMD]]\n"
+		 "\n"
+		 "'words' prints what shell completion offers, one per line: the commands,\n"
+		 "a command's flags or subcommands ('words flags run'), the job options\n"
+		 "('words options') or the engines ('words engines').\n"
 		 "\n"
 		 "options:\n",
 	.common = COMMON_HELP,

@@ -44,6 +44,11 @@ static const struct {
 	{ "import", SUB_IMPORT, COMMON_DB | COMMON_LABEL | COMMON_HELP },
 };
 
+static const char *sub_at(size_t i)
+{
+	return i < sizeof(subs) / sizeof(subs[0]) ? subs[i].name : NULL;
+}
+
 static const char results_usage[] =
 	"usage: iobench results list [--label K=V]... [--since DATE] [--host H] [--json]\n"
 	"       iobench results show ID [--output-format=FMT]\n"
@@ -565,5 +570,6 @@ const struct command cmd_results = {
 	.opts = results_rows,
 	.common = COMMON_DB | COMMON_LABEL | COMMON_OUTPUT_FORMAT | COMMON_HELP,
 	.help_for = results_help_for,
+	.subcommand_at = sub_at,
 	.run = run_results,
 };
