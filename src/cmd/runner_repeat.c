@@ -40,7 +40,7 @@ static int run_one(void *arg, struct repetition *rep)
 	return status;
 }
 
-static void add_figures(struct rep_table *t, const struct repetition *rep)
+static void add_figures(void *arg, struct rep_table *t, const struct repetition *rep)
 {
 	rep_figs_add_run(t, rep->index, rep->run);
 }
