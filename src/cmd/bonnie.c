@@ -354,7 +354,7 @@ static int repeat_one(void *arg, struct repetition *rep)
 	return rc < 0 && !l->status && !rep->interrupted ? 1 : l->status;
 }
 
-static void repeat_figures(struct rep_table *t, const struct repetition *rep)
+static void repeat_figures(void *arg, struct rep_table *t, const struct repetition *rep)
 {
 	rep_figs_add_bonnie(t, rep->index, rep->bonnie);
 }

@@ -73,8 +73,9 @@ static const char quick_usage[] =
 	"\n"
 	"--repeat runs the whole table N times (or, with auto, until every figure's\n"
 	"95% confidence interval of the median is within W; see 'iobench help run'),\n"
-	"printing each table and then the summary per row, direction and figure;\n"
-	"on a directory only.\n"
+	"printing each table and then the summary per job, direction and figure (on\n"
+	"block devices every device is measured again in each repetition, its\n"
+	"figures named DEVICE:job when there are several).\n"
 	"\n"
 	"options:\n";
 
@@ -469,11 +470,6 @@ static int run_quick(struct cmd_ctx *ctx, int argc, char **argv)
 		goto out;
 	}
 	if (np && nbdev == np) {
-		if (repeat_wanted(&common.repeat)) {
-			error("--repeat and --drop-caches are for quick on a directory; on block "
-			      "devices run 'iobench quick DEVICE' once per repetition");
-			goto out;
-		}
 		status = quick_devices(paths, np, o, &ra);
 		goto out;
 	}

@@ -11,7 +11,11 @@
  * only read unless --allow-destroy names it: then its write rows run too,
  * after the device guard let them (a device in use is refused even so).
  * The other devices run with read-only mode set, so the workload itself
- * refuses any write to them.
+ * refuses any write to them. Under --repeat each repetition measures every
+ * device again and prints the whole table (or one device's text report),
+ * then the summary per device, job and figure; JSON once at the end; each
+ * repetition of a device is stored as a run of its own, one group per
+ * device.
  */
 #include "cmd/quick_dev.h"
 
@@ -23,10 +27,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cmd/output.h"
+#include "cmd/repeat.h"
 #include "cmd/signals.h"
 #include "cmd/storing.h"
 #include "engines/engine.h"
 #include "report/env_report.h"
+#include "report/repeat_figs.h"
 #include "report/report.h"
 #include "sys/dev/devres.h"
 #include "sys/pagecache.h"
@@ -349,10 +356,11 @@ static char *table_text(const struct dev_run *runs, size_t done, size_t n,
 
 /* Store one device's result (its own run), with the table when printed. */
 static int store_dev(const struct runner_args *ra, const struct dev_run *d, unsigned formats,
-		     const char *table, size_t table_len, int status)
+		     const char *head, const char *table, size_t table_len, int status,
+		     uint64_t end_ms, bool interrupted, const struct store_meta *meta, int64_t *id)
 {
 	struct store_renderings rend = { 0 };
-	int rc = store_render_result(&d->res, formats, NULL, &rend);
+	int rc = store_render_result(&d->res, formats, head, &rend);
 	if (rc < 0) {
 		error_errno(rc, "cannot render the results to store them");
 	} else {
@@ -361,16 +369,202 @@ static int store_dev(const struct runner_args *ra, const struct dev_run *d, unsi
 		struct store_run r = {
 			.kind = STORE_KIND_QUICK,
 			.start_ms = d->res.timestamp_ms,
-			.end_ms = cmd_store_now_ms(),
+			.end_ms = end_ms,
 			.result = &d->res,
 			.renderings = &rend,
 			.exit_status = status,
-			.interrupted = d->res.interrupted || signals_caught() != 0,
+			.interrupted = d->res.interrupted || interrupted,
 		};
-		rc = cmd_store_put(ra->store_ctx, &r, NULL, NULL);
+		rc = cmd_store_put(ra->store_ctx, &r, meta, id);
 	}
 	store_renderings_release(&rend);
 	return rc;
+}
+
+#define QDEV_JSON ((unsigned)(REPORT_JSON | REPORT_JSONPLUS))
+
+/* --repeat: each repetition measures every device again. */
+struct dev_rep {
+	struct dev_run *runs; /* this repetition's devices, as prepared */
+	size_t done;          /* how many were measured */
+};
+
+struct dev_reps {
+	const struct quick_opts *o;
+	const struct runner_args *ra;
+	const struct dev_run *proto; /* the devices, prepared */
+	size_t n;
+	struct dev_rep *per;         /* per repetition, by index */
+	int64_t *group;              /* per device: its first repetition's run id, 0 before */
+	bool failed;                 /* a repetition was not stored */
+};
+
+static int rep_measure(void *arg, struct repetition *rep)
+{
+	struct dev_reps *r = arg;
+	struct dev_rep *p = &r->per[rep->index];
+	p->runs = xcalloc(r->n, sizeof(*p->runs));
+	for (size_t i = 0; i < r->n; i++) {
+		p->runs[i].path = r->proto[i].path;
+		p->runs[i].size = r->proto[i].size;
+		p->runs[i].region = r->proto[i].region;
+		p->runs[i].writes = r->proto[i].writes;
+		p->runs[i].direct = r->proto[i].direct;
+	}
+	int status = 0;
+	for (size_t i = 0; i < r->n && !status; i++, p->done++) {
+		status = dev_measure(&p->runs[i], r->o, r->ra);
+		if (p->runs[i].res.interrupted || p->runs[i].cached.interrupted)
+			rep->interrupted = true;
+	}
+	return status;
+}
+
+/* Per device (named "DEVICE:job" when there are several) every job's
+ * figures, hdparm -T's too. */
+static void rep_figures(void *arg, struct rep_table *t, const struct repetition *rep)
+{
+	struct dev_reps *r = arg;
+	const struct dev_rep *p = &r->per[rep->index];
+	rep_table_begin_row(t, rep->index);
+	for (size_t i = 0; i < p->done; i++) {
+		const char *prefix = r->n > 1 ? p->runs[i].path : NULL;
+		rep_figs_add_jobs(t, prefix, &p->runs[i].res);
+		rep_figs_add_jobs(t, prefix, &p->runs[i].cached);
+	}
+	rep_table_end_row(t);
+}
+
+/* What a repetition prints: its heading, then the table of every device
+ * measured, or (one device) its report in the text formats asked. NULL
+ * when out of memory or when nothing is printed for it. */
+static char *rep_text(const struct dev_reps *r, const struct repetition *rep, size_t *len)
+{
+	struct dev_rep *p = &r->per[rep->index];
+	unsigned text = r->o->formats & ~QDEV_JSON;
+	if (!p->done || !p->runs[0].res.nr_jobs || (r->o->formats && !text))
+		return NULL;
+	char *buf = NULL;
+	FILE *m = open_memstream(&buf, len);
+	if (!m)
+		return NULL;
+	fprintf(m, "repetition %zu%s\n", rep->index + 1,
+		rep->interrupted ? " (interrupted by a signal: not in the summary)" : "");
+	if (text) {
+		merge_cached(&p->runs[0]);
+		report_write(&p->runs[0].res, text, m);
+	} else {
+		size_t tl;
+		char *t = table_text(p->runs, p->done, r->n, r->o, &tl);
+		if (t)
+			fwrite(t, 1, tl, m);
+		free(t);
+	}
+	if (fclose(m) != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* Shown, then stored: each device's result a run of its own, in its
+ * device's group, with the repetition's text as printed. */
+static void rep_show(void *arg, const struct repetition *rep)
+{
+	struct dev_reps *r = arg;
+	size_t len = 0;
+	char *text = rep_text(r, rep, &len);
+	if (text) {
+		if (rep->index)
+			putchar('\n');
+		fwrite(text, 1, len, stdout);
+		fflush(stdout);
+	}
+	struct dev_rep *p = &r->per[rep->index];
+	for (size_t i = 0; i < p->done && cmd_store_wanted(r->ra->store_ctx); i++) {
+		struct dev_run *d = &p->runs[i];
+		merge_cached(d);
+		if (!d->res.nr_jobs)
+			continue;
+		struct store_meta m = {
+			.rep_group = r->group[i] ? r->group[i] : STORE_NEW_GROUP,
+			.rep_index = (int)rep->index,
+		};
+		int64_t id = 0;
+		bool table = !r->o->formats;
+		/* the text formats: under the heading, as printed */
+		size_t hl = text && !table ? strcspn(text, "\n") + 1 : 0;
+		char *head = hl ? xstrndup(text, hl) : NULL;
+		if (store_dev(r->ra, d, r->o->formats & ~QDEV_JSON, head, table ? text : NULL,
+			      table && text ? len : 0, rep->status, rep->end_ms, rep->interrupted, &m,
+			      &id) < 0)
+			r->failed = true;
+		else if (!r->group[i])
+			r->group[i] = id;
+		free(head);
+	}
+	free(text);
+}
+
+/* The repetitions of every device; the summary after them, JSON (one
+ * device) once at the end as 'iobench run --repeat' writes it. */
+static int quick_devices_repeat(const struct dev_run *runs, size_t n, const struct quick_opts *o,
+				const struct runner_args *ra)
+{
+	size_t limit = ra->repeat->automatic
+			       ? (ra->repeat->max_reps ? ra->repeat->max_reps : REPEAT_MAX_DEFAULT)
+			       : (ra->repeat->count ? ra->repeat->count : 1);
+	struct dev_reps r = {
+		.o = o,
+		.ra = ra,
+		.proto = runs,
+		.n = n,
+		.per = xcalloc(limit, sizeof(struct dev_rep)),
+		.group = xcalloc(n, sizeof(int64_t)),
+	};
+	struct repeat_driver d = {
+		.opts = ra->repeat,
+		.run_one = rep_measure,
+		.add_figures = rep_figures,
+		.show = rep_show,
+		.arg = &r,
+	};
+	struct repeat_outcome out;
+	int status = repeat_loop(&d, &out);
+	if (r.failed && status == 0)
+		status = 1;
+	/* the first device's result of each repetition, for the JSON */
+	for (size_t k = 0; k < out.nr; k++) {
+		struct dev_run *first = r.per[k].runs;
+		out.reps[k].run = xcalloc(1, sizeof(struct run_result));
+		if (first && r.per[k].done) {
+			merge_cached(first);
+			*out.reps[k].run = first->res;
+			memset(&first->res, 0, sizeof(first->res));
+		}
+	}
+	bool json = o->formats & QDEV_JSON;
+	if (json && out.nr && out.reps[out.nr - 1].run->nr_jobs &&
+	    runner_repeat_write_json(&out, o->formats & REPORT_JSONPLUS, stdout) < 0 && !status)
+		status = 1;
+	if (out.nr)
+		repeat_write_text(&out, json ? stderr : stdout);
+	if (out.stopped_by == REPEAT_BY_SIGNAL)
+		warning("stopped by a signal during repetition %zu: the results above cover the "
+			"time until then", out.nr);
+	if (output_check(stdout, o->formats ? "the report" : "the table", NULL) < 0 && status == 0)
+		status = 1;
+	for (size_t k = 0; k < limit; k++) {
+		for (size_t i = 0; r.per[k].runs && i < n; i++) {
+			run_result_release(&r.per[k].runs[i].res);
+			run_result_release(&r.per[k].runs[i].cached);
+		}
+		free(r.per[k].runs);
+	}
+	free(r.per);
+	free(r.group);
+	repeat_outcome_release(&out);
+	return status;
 }
 
 int quick_devices(const char *const *devs, size_t n, const struct quick_opts *o,
@@ -391,6 +585,11 @@ int quick_devices(const char *const *devs, size_t n, const struct quick_opts *o,
 		if (dev_prepare(&runs[i], o) < 0)
 			status = 1;
 	}
+	if (!status && repeat_wanted(ra->repeat)) {
+		status = quick_devices_repeat(runs, n, o, ra);
+		free(runs);
+		return status;
+	}
 	for (size_t i = 0; i < n && !status; i++, done++)
 		status = dev_measure(&runs[i], o, ra);
 	if (done && o->formats) {
@@ -408,7 +607,8 @@ int quick_devices(const char *const *devs, size_t n, const struct quick_opts *o,
 	for (size_t i = 0; i < done && cmd_store_wanted(ra->store_ctx); i++) {
 		merge_cached(&runs[i]);
 		if (runs[i].res.nr_jobs &&
-		    store_dev(ra, &runs[i], o->formats, table, table_len, status) < 0)
+		    store_dev(ra, &runs[i], o->formats, NULL, table, table_len, status,
+			      cmd_store_now_ms(), signals_caught() != 0, NULL, NULL) < 0)
 			failed = true;
 	}
 	if (failed && !status)

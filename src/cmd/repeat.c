@@ -125,7 +125,7 @@ int repeat_loop(const struct repeat_driver *d, struct repeat_outcome *o)
 			rep->interrupted = true;
 		status = rep->status;
 		if (!rep->interrupted && rep->status == 0)
-			d->add_figures(&o->table, rep);
+			d->add_figures(d->arg, &o->table, rep);
 		if (d->show)
 			d->show(d->arg, rep);
 		hand_on(d, rep);

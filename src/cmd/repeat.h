@@ -52,7 +52,7 @@ struct repeat_driver {
 	 * and return its exit status. */
 	int (*run_one)(void *arg, struct repetition *rep);
 	/* Put a finished repetition's figures into t (rep_figs_add_*). */
-	void (*add_figures)(struct rep_table *t, const struct repetition *rep);
+	void (*add_figures)(void *arg, struct rep_table *t, const struct repetition *rep);
 	/* After each repetition (printing it), or NULL. */
 	void (*show)(void *arg, const struct repetition *rep);
 	/* After show: the store's hook (see hand_on), or NULL: not stored here. */

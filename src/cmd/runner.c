@@ -14,6 +14,7 @@
 #include "cmd/repeat.h"
 #include "cmd/signals.h"
 #include "cmd/storing.h"
+#include "cmd/teeout.h"
 #include "report/env_report.h"
 #include "report/report.h"
 #include "sys/dev/guardopen.h"
@@ -258,6 +259,28 @@ static bool storing(const struct runner_args *ra)
 	return cmd_store_wanted(ra->store_ctx);
 }
 
+FILE *runner_notes_tee(FILE *out, struct teeout **t)
+{
+	FILE *f = teeout_open(out, t);
+	if (!f)
+		return out;
+	setvbuf(f, NULL, _IONBF, 0);
+	return f;
+}
+
+/* The head with the notes the tee kept after it (the tee closed); head
+ * is freed. NULL when head is. */
+static char *head_with_notes(char *head, FILE *notes, struct teeout *t)
+{
+	fclose(notes);
+	size_t len;
+	char *kept = teeout_take(t, &len);
+	char *h = head ? xasprintf("%s%s", head, kept) : NULL;
+	free(kept);
+	free(head);
+	return h;
+}
+
 int runner_store_result(const struct runner_args *ra, const struct runner_stored *s)
 {
 	if (s->id)
@@ -358,8 +381,15 @@ int runner_run_and_report(const struct job_list *list, const struct runner_args 
 		}
 	}
 	struct run_result res;
-	/* fio's notes ("Laying out IO file") are part of its normal report */
-	int status = run_watched(list, ra, &ew, &ml, formats & REPORT_NORMAL ? out : NULL, &res);
+	/* fio's notes ("Laying out IO file") are part of its normal report:
+	 * printed in their place and, for the store, kept after the head */
+	FILE *notes = formats & REPORT_NORMAL ? out : NULL;
+	struct teeout *kept = NULL;
+	if (notes && storing(ra))
+		notes = runner_notes_tee(out, &kept);
+	int status = run_watched(list, ra, &ew, &ml, notes, &res);
+	if (kept)
+		head = head_with_notes(head, notes, kept);
 	error_capture_end();
 	keep_warnings(&errs, res.env, status);
 	int wrc;

@@ -106,6 +106,12 @@ int runner_repeat(const struct job_list *list, const struct runner_args *ra,
  * as for one run) with "repetitions" (each one's whole document under
  * "result") and "repeat_summary" added under "iobench". */
 int runner_repeat_write_json(const struct repeat_outcome *o, bool plus, FILE *out);
+/* A stream for fio's notes that prints them to out as they come
+ * (unbuffered: they keep their place among out's lines) and keeps them in
+ * *t (cmd/teeout.h), so the stored normal rendering holds them; out
+ * itself (*t NULL) when that cannot be made. */
+struct teeout;
+FILE *runner_notes_tee(FILE *out, struct teeout **t);
 /* fio's start-of-run lines (job lines, "Starting N threads"). */
 void runner_print_job_lines(const struct job_list *list, FILE *out);
 /* --output (stdout when not given) opened through the device guard, or

@@ -15,6 +15,7 @@
 #include "cmd/output.h"
 #include "cmd/repeat.h"
 #include "cmd/storing.h"
+#include "cmd/teeout.h"
 #include "report/env_report.h"
 #include "report/repeat_figs.h"
 #include "report/report.h"
@@ -39,7 +40,7 @@ static int run_one(void *arg, struct repetition *rep)
 	return status;
 }
 
-static void add_figures(struct rep_table *t, const struct repetition *rep)
+static void add_figures(void *arg, struct rep_table *t, const struct repetition *rep)
 {
 	rep_figs_add_run(t, rep->index, rep->run);
 }
@@ -150,6 +151,9 @@ struct show_arg {
 	int wrc;             /* the first failed write */
 	size_t limit;        /* N, or auto's maximum */
 	bool automatic;
+	FILE *notes;         /* fio's notes through the tee, or NULL */
+	struct teeout *kept; /* what the tee kept */
+	size_t notes_seen;   /* its bytes given to earlier repetitions */
 };
 
 /* What the normal format prints before a repetition's report. */
@@ -177,18 +181,33 @@ static void show_run(void *arg, const struct repetition *rep)
 }
 
 /* A repetition printed: stored as a run of its own, its normal rendering
- * headed by fio's job lines (printed once, before the first) and its own
- * heading and system header, as printed; the JSON is its own document. */
+ * headed by fio's job lines (printed once, before the first), the notes
+ * its run printed, its own heading and system header, as printed; the
+ * JSON is its own document. */
 static void store_run_rep(void *arg, const struct repetition *rep)
 {
 	struct show_arg *s = arg;
 	unsigned printed = s->wrc ? 0 : s->formats & (REPORT_NORMAL | REPORT_TERSE);
+	/* fio's notes printed during this repetition (before its heading) */
+	const char *notes = "";
+	size_t nlen = 0;
+	if (s->kept) {
+		fflush(s->notes);
+		size_t all;
+		const char *kept = teeout_peek(s->kept, &all);
+		if (s->notes_seen <= all) {
+			notes = kept + s->notes_seen;
+			nlen = all - s->notes_seen;
+		}
+		s->notes_seen = all;
+	}
 	char *head = NULL;
 	size_t len = 0;
 	FILE *f = rep->run->nr_jobs && (s->formats & REPORT_NORMAL) ? open_memstream(&head, &len)
 								     : NULL;
 	if (f) {
 		runner_print_job_lines(s->list, f);
+		fwrite(notes, 1, nlen, f);
 		rep_head(s, rep, f);
 		if (fclose(f) != 0) {
 			free(head);
@@ -229,11 +248,21 @@ int runner_repeat_and_report(const struct job_list *list, const struct runner_ar
 	if (json || storing)
 		error_capture_begin(&errs);
 	sa.store = (struct runner_rep_store){ .ra = ra, .errs = &errs };
-	/* fio's notes are part of the normal report, as for one run */
+	/* fio's notes are part of the normal report, as for one run: printed
+	 * in their place and kept for each stored repetition's rendering */
 	struct runner_args rra = *ra;
 	rra.notes = formats & REPORT_NORMAL ? out : NULL;
+	if (rra.notes && storing) {
+		rra.notes = runner_notes_tee(out, &sa.kept);
+		sa.notes = sa.kept ? rra.notes : NULL;
+	}
 	struct repeat_outcome o;
 	int status = runner_repeat(list, &rra, show_run, storing ? store_run_rep : NULL, &sa, &o);
+	if (sa.kept) {
+		fclose(sa.notes);
+		size_t len;
+		free(teeout_take(sa.kept, &len));
+	}
 	error_capture_end();
 	if (sa.store.failed && status == 0)
 		status = 1;

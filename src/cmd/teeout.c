@@ -50,6 +50,12 @@ FILE *teeout_open(FILE *to, struct teeout **t)
 	return f;
 }
 
+const char *teeout_peek(const struct teeout *t, size_t *len)
+{
+	*len = t->len;
+	return t->buf ? t->buf : "";
+}
+
 char *teeout_take(struct teeout *t, size_t *len)
 {
 	char *buf = t->buf ? t->buf : xstrdup("");

@@ -3,17 +3,20 @@
  */
 #include "report/repeat_figs.h"
 
+#include <stdlib.h>
+
 #include "report/bonnie_report.h"
 #include "stats/hist.h"
+#include "util/xmalloc.h"
 
 static const unsigned dir_bits[DDIR_RWDIR_CNT] = { RW_READ, RW_WRITE, RW_TRIM };
 
-void rep_figs_add_run(struct rep_table *t, size_t rep, const struct run_result *r)
+void rep_figs_add_jobs(struct rep_table *t, const char *prefix, const struct run_result *r)
 {
-	rep_table_begin_row(t, rep);
 	for (size_t i = 0; i < r->nr_jobs; i++) {
 		const struct job_result *j = &r->jobs[i];
-		const char *name = j->name ? j->name : "";
+		char *named = prefix ? xasprintf("%s:%s", prefix, j->name ? j->name : "") : NULL;
+		const char *name = named ? named : j->name ? j->name : "";
 		for (int d = 0; d < DDIR_RWDIR_CNT; d++) {
 			const struct dir_result *dr = &j->dir[d];
 			bool asked = j->spec && (j->spec->rw & dir_bits[d]);
@@ -30,7 +33,14 @@ void rep_figs_add_run(struct rep_table *t, size_t rep, const struct run_result *
 			rep_table_set(t, name, dn, "clat_p99", "ns",
 				      (double)hist_percentile(&dr->clat_hist, 99.0));
 		}
+		free(named);
 	}
+}
+
+void rep_figs_add_run(struct rep_table *t, size_t rep, const struct run_result *r)
+{
+	rep_table_begin_row(t, rep);
+	rep_figs_add_jobs(t, NULL, r);
 	rep_table_end_row(t);
 }
 

@@ -16,6 +16,10 @@
 #include "results/results.h"
 
 void rep_figs_add_run(struct rep_table *t, size_t rep, const struct run_result *r);
+/* The same figures of r's jobs into the row being added (between
+ * rep_table_begin_row and rep_table_end_row), each job named
+ * "PREFIX:job" when prefix is not NULL (quick's devices). */
+void rep_figs_add_jobs(struct rep_table *t, const char *prefix, const struct run_result *r);
 void rep_figs_add_bonnie(struct rep_table *t, size_t rep, const struct bonnie_result *r);
 
 #endif

@@ -6,7 +6,10 @@
 # only (A changes, B does not); a device with a mounted filesystem is read
 # as well and never written (even when --allow-destroy names it: refused);
 # a directory among devices, or a second directory, is refused; one device in JSON carries the
-# cached-read job; --memory-limit works on a device.
+# cached-read job; --memory-limit works on a device; --repeat on devices
+# (with --drop-caches, auto, JSON, several devices) prints each
+# repetition's whole table and the summary, and stores each device's
+# repetitions as one group.
 . "$(dirname "$0")/lib.sh"
 need_root
 d=$(tmpdir)
@@ -66,6 +69,67 @@ check "quick A B --allow-destroy=A: image B unchanged" test "$(sha256sum <"$ib")
 check "quick A B --allow-destroy=A: image A written" test "$(sha256sum <"$ia")" != "$sa"
 check "quick A B --memory-limit=64m: a memory limit line per device" \
   test "$(grep -c '^Memory limit: 64.0MiB' "$d/rw.out")" = 2
+
+# --repeat on devices: every repetition the whole table, the summary per
+# figure, each device's repetitions stored as runs of one group
+qr=("$IOBENCH" quick --runtime=100ms --size=8m --no-monitor)
+"${qr[@]}" "$a" --allow-destroy="$a" --repeat 2 --drop-caches --db "$d/qr.db" \
+  >"$d/rep.out" 2>"$d/rep.err"
+check "quick A --repeat 2 --drop-caches: exit 0" test $? -eq 0
+check "  two repetitions, each with the whole table (7 rows, write figures in 4)" python3 - "$d/rep.out" <<'PY'
+import re, sys
+out = open(sys.argv[1]).read()
+parts = re.split(r"^repetition (\d)\n", out, flags=re.M)
+assert parts[1::2] == ["1", "2"], parts[1::2]
+for body in parts[2::2]:
+    head, rest = body.split(" write IOPS\n", 1)
+    w = head.split("\n")[-1].index("test") - 1
+    rows = rest.split("\n\n", 1)[0].split("\n")
+    tests = [r[w + 1:w + 21].strip() for r in rows]
+    assert tests == ["hdparm -t", "hdparm -t --direct", "SEQ1M Q8T1", "SEQ1M Q1T1",
+                     "RND4K Q32T1", "RND4K Q1T1", "hdparm -T"], tests
+    assert sum(re.match(r"^\d+\.\d+$", r[w + 35:w + 48].strip()) is not None for r in rows) == 4
+PY
+check "  the summary: median, CI, CV, min/max and outliers per figure, hdparm -T's too" \
+  grep -Eq '^  hdparm-T-cached read bw: median [0-9.]+ KiB/s, .* cv [0-9.]+%, min [0-9.]+, max [0-9.]+, n 2, outliers: ' "$d/rep.out"
+check "  caches dropped before each" grep -q '^Repetitions: 2 of 2, caches dropped before each: stop: 2 of 2 repetitions done$' "$d/rep.out"
+check "  stored: 2 quick runs in one group" \
+  test "$(sqlite3 "$d/qr.db" "SELECT group_concat(kind || ':' || rep_group || ':' || rep_index, ' ') FROM runs")" = "quick:1:0 quick:1:1"
+"$IOBENCH" results show 2 --db "$d/qr.db" >"$d/rep2.show"
+check "  results show of repetition 2: its table as printed" python3 - "$d/rep.out" "$d/rep2.show" <<'PY'
+import sys
+out, show = (open(f, "rb").read() for f in sys.argv[1:])
+i = out.index(b"\nrepetition 2\n") + 1
+assert show.startswith(b"repetition 2\n") and out[i:i + len(show)] == show
+assert out[i + len(show):].startswith(b"\nRepetition summary")
+PY
+"${qr[@]}" "$a" "$b" --repeat 2 --db "$d/qr.db" >"$d/rep2.out" 2>"$d/rep2.err"
+check "quick A B --repeat 2: exit 0, two tables" \
+  test "$? $(grep -c '^device  *test  *read MB/s' "$d/rep2.out")" = "0 2"
+check "  figures named by device" \
+  test "$(grep -cE "^  ($a|$b):hdparm-t-direct read bw: median " "$d/rep2.out")" = 2
+check "  each device's repetitions a group of their own" \
+  test "$(sqlite3 "$d/qr.db" "SELECT group_concat(rep_group || ':' || rep_index, ' ') FROM runs WHERE id > 2")" = "3:0 4:0 3:1 4:1"
+check "  image B unchanged" test "$(sha256sum <"$ib")" = "$sb"
+"${qr[@]}" "$a" --repeat auto --max-repeat 3 --output-format=json --no-store \
+  >"$d/repa.json" 2>"$d/repa.err"
+check "quick A --repeat auto --max-repeat 3 --output-format=json: exit 0" test $? -eq 0
+check "  JSON: the jobs, the 3 repetitions and the summary under iobench, stopped at the maximum" \
+  python3 - "$d/repa.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["jobs"][-1]["jobname"] == "hdparm-T-cached"
+r = d["iobench"]
+assert [x["repetition"] for x in r["repetitions"]] == [1, 2, 3]
+assert all(x["result"]["jobs"][0]["jobname"] == "hdparm-t-buffered" for x in r["repetitions"])
+s = r["repeat_summary"]
+assert s["mode"] == "auto" and s["stopped_by"] == "max" and s["finished"] == 3
+f = {x["name"]: x for x in s["figures"]}
+bw = f["1m-read-q8 read bw"]
+assert bw["n"] == 3 and bw["min"] <= bw["median"] <= bw["max"]
+assert all(k in bw for k in ("ci_lo", "ci_hi", "cv", "outliers"))
+PY
+check "  the summary on stderr" grep -q '^Repetitions: 3 (--repeat auto:5%, at most 3): ' "$d/repa.err"
 
 # a mounted filesystem: read, never written
 mkfs.ext4 -q -F "$b" >/dev/null 2>&1

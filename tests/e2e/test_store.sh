@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The results store (issue 13): run, quick and bonnie store every result
-# (listed, reprinted byte for byte by results show, exported as rows that
+# (listed, reprinted byte for byte by results show, fio's layout notes
+# included, also per repetition, exported as rows that
 # load in python's csv module), --no-store writes no database, two runs
 # storing at once both land, a SIGKILLed run leaves an intact database
 # without it, a SIGINTed one is stored marked interrupted, a database of a
@@ -24,6 +25,31 @@ check "results show 1 --output-format=json equals the JSON the run printed" cmp 
 "$IOBENCH" run "${job[@]}" >"$d/run.txt" 2>/dev/null
 "$IOBENCH" results show 2 >"$d/show.txt"
 check "results show 2 (its default, normal) equals what the run printed" cmp -s "$d/show.txt" "$d/run.txt"
+# fio's "Laying out IO file" note is part of the normal report: kept in place
+rm -f "$d/lay.dat"
+"$IOBENCH" run --name=lay --rw=read --bs=64k --size=2m --filename="$d/lay.dat" --db "$d/lay.db" \
+  >"$d/lay.txt" 2>/dev/null
+check "a run that lays out its file prints the note" grep -q '^lay: Laying out IO file' "$d/lay.txt"
+"$IOBENCH" results show 1 --db "$d/lay.db" >"$d/lay.show"
+check "  results show of it (normal) equals what it printed, the note included" cmp -s "$d/lay.show" "$d/lay.txt"
+rm -f "$d/lay.dat"
+"$IOBENCH" run --name=lay --rw=read --bs=64k --size=2m --filename="$d/lay.dat" --unlink=1 \
+  --repeat 2 --db "$d/lay.db" >"$d/layr.txt" 2>/dev/null
+"$IOBENCH" results show 2 --db "$d/lay.db" >"$d/layr1.show"
+"$IOBENCH" results show 3 --db "$d/lay.db" >"$d/layr2.show"
+check "--repeat 2 laying out its file each time: repetition 1 shown as printed (job lines, note, report), repetition 2 as printed for it after the job lines" \
+  python3 - "$d/layr.txt" "$d/layr1.show" "$d/layr2.show" <<'PY'
+import sys
+out, r1, r2 = (open(f, "rb").read() for f in sys.argv[1:])
+note = b"lay: Laying out IO file"
+assert out.count(note) == 2 and note in r1 and note in r2, "a note per repetition"
+assert out[:len(r1)] == r1, "repetition 1: the start of stdout"
+jl = r1[:r1.index(b"Starting 1 thread\n") + len(b"Starting 1 thread\n")]
+assert r2.startswith(jl), "repetition 2: the job lines first"
+rest = r2[len(jl):]
+assert out[len(r1):len(r1) + len(rest)] == rest, "then what followed repetition 1"
+assert rest.startswith(note), "its note before its heading, as printed"
+PY
 "$IOBENCH" run "${job[@]}" --output-format=terse >"$d/run.terse" 2>/dev/null
 "$IOBENCH" results show 3 >"$d/show.terse"
 check "a terse run is shown terse by default, as printed" cmp -s "$d/show.terse" "$d/run.terse"

@@ -174,6 +174,18 @@ static void figures(void)
 	      t.fig[5].x[0]);
 	CHECK(!strcmp(t.fig[0].unit, "KiB/s") && !strcmp(t.fig[2].unit, "ns"), "units");
 	rep_table_release(&t);
+	/* quick's devices: the same figures, the job named by its device */
+	rep_table_init(&t);
+	rep_table_begin_row(&t, 0);
+	rep_figs_add_jobs(&t, "/dev/sdb", &r);
+	rep_figs_add_jobs(&t, "/dev/sdc", &r);
+	rep_table_end_row(&t);
+	CHECK(t.nfig == 16, "two devices, 8 figures each: %zu", t.nfig);
+	CHECK(!strcmp(t.fig[0].name, "/dev/sdb:seq read bw") && !strcmp(t.fig[0].job, "/dev/sdb:seq"),
+	      "prefixed: %s (%s)", t.fig[0].name, t.fig[0].job);
+	CHECK(!strcmp(t.fig[8].name, "/dev/sdc:seq read bw") && t.fig[8].x[0] == 2048,
+	      "the second device's: %s %g", t.fig[8].name, t.fig[8].x[0]);
+	rep_table_release(&t);
 	hist_release(&j.dir[DDIR_READ].clat_hist);
 	j.name = NULL;
 	j.spec = NULL;
