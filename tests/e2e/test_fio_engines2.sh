@@ -17,8 +17,8 @@ SHAPE="$(dirname "$0")/fio_engine_shape.py"
 both() {
   local name=$1; shift
   rm -rf "$W/i" "$W/f"; mkdir -p "$W/i" "$W/f"
-  "$IOBENCH" run --name=t "$@" --directory="$W/i" --output-format=json >"$W/$name.i.json" 2>"$W/$name.i.err" &&
-    fio --name=t "$@" --directory="$W/f" --output-format=json >"$W/$name.f.json" 2>"$W/$name.f.err"
+  "$IOBENCH" run --name=t --directory="$W/i" "$@" --output-format=json >"$W/$name.i.json" 2>"$W/$name.i.err" &&
+    fio --name=t --directory="$W/f" "$@" --output-format=json >"$W/$name.f.json" 2>"$W/$name.f.err"
 }
 # listing DIR: "mode size name" of each file, sorted
 listing() { (cd "$1" && find . -mindepth 1 -printf '%M %s %P\n' | sort); }
@@ -79,5 +79,43 @@ check "example filestat-ioengine.fio: 20 stats in a job" \
   [ "$(json_get "$W/exfs.json" 'd["jobs"][0]["read"]["clat_ns"]["N"]')" = 20 ]
 ex_run exfd "$EX/filedelete-ioengine.fio" --set nrfiles=20
 check "example filedelete-ioengine.fio: runs and deletes its jobs' files" [ $? = 0 -a -z "$(ls "$W/x")" ]
+
+# ---- ftruncate, falloc (one file each, the same job with both tools) ----
+# sizes SUFFIX: "size blocks" of the file both tools left, iobench's then fio's
+sizes() { echo "$(stat -c '%s %b' "$W/i/$1")/$(stat -c '%s %b' "$W/f/$1")"; }
+both ftw --ioengine=ftruncate --rw=write --size=64k --bs=4k --filename=tr
+check "ftruncate rw=write: truncated up to the last offset, 61440 bytes, as fio" \
+  [ "$(stat -c %s "$W/i/tr")" = 61440 -a "$(stat -c %s "$W/f/tr")" = 61440 ]
+check "ftruncate rw=write: 16 writes with clat and lat, as fio" same_shape ftw
+both ftr --ioengine=ftruncate --rw=randwrite --size=64k --bs=4k --filename=tr
+check "ftruncate rw=randwrite: counted as fio" same_shape ftr
+rm -rf "$W/i"; mkdir "$W/i"
+"$IOBENCH" run --name=t --ioengine=ftruncate --rw=read --size=64k --directory="$W/i" \
+  --output-format=json >/dev/null 2>"$W/ftrd.err"
+check "ftruncate rw=read: fails with EINVAL, as fio" [ $? != 0 ]
+check "ftruncate rw=read: the error names the read" grep -q "read of 4096 bytes at offset 0 .*Invalid argument" "$W/ftrd.err"
+
+both faw --ioengine=falloc --rw=write --size=64k --bs=4k --filename=fa
+check "falloc rw=write: 64k allocated, as fio ($(sizes fa))" [ "$(sizes fa)" = "65536 128/65536 128" ]
+check "falloc rw=write: counted as fio" same_shape faw
+both fat --ioengine=falloc --rw=randtrim --size=64k --bs=4k --filename=fa
+check "falloc rw=randtrim: every block punched, the size kept, as fio ($(sizes fa))" \
+  [ "$(sizes fa)" = "65536 0/65536 0" ]
+check "falloc rw=randtrim: counted as fio" same_shape fat
+both far --ioengine=falloc --rw=read --size=64k --bs=4k --filename=fa
+check "falloc rw=read: keeps the laid-out size, as fio ($(sizes fa))" [ "$(sizes fa)" = "65536 128/65536 128" ]
+check "falloc rw=read: counted as fio" same_shape far
+"$IOBENCH" run --readonly --name=t --ioengine=falloc --rw=read --size=64k --filename="$W/i/fa" \
+  >/dev/null 2>"$W/faro.err"
+check "falloc under --readonly: refused saying why" grep -q "read-only mode (--readonly) forbids every write" "$W/faro.err"
+
+ex_run exft "$EX/ftruncate.fio" --set size=1m --set runtime=1s
+check "example ftruncate.fio: both jobs run without error" \
+  [ $? = 0 -a "$(json_get "$W/exft.json" '" ".join(str(j["error"]) for j in d["jobs"])')" = "0 0" ]
+ex_run exfa "$EX/falloc.fio" --set size=4m --set filesize=4m --set runtime=1s
+check "example falloc.fio: its three groups run without error" \
+  [ $? = 0 -a "$(json_get "$W/exfa.json" '" ".join(str(j["error"]) for j in d["jobs"])')" = "0 0 0" ]
+check "example falloc.fio: the fuzzers fragmented the file (more than 16 extents)" \
+  [ "$(filefrag "$W/x/fragmented_file" | awk '{print $2}')" -gt 16 ]
 
 finish
