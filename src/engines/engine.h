@@ -25,6 +25,7 @@
 #include <time.h>
 
 #include "engines/ddir.h"
+#include "sys/dev/guardopen.h"
 #include "util/optdef.h"
 
 /* A file (or block device) a job does I/O to. */
@@ -52,6 +53,10 @@ struct io_unit {
 	uint64_t start_ns;    /* when prepared (lat starts) */
 	uint64_t issue_ns;    /* when submitted (slat ends, clat starts) */
 	unsigned index;       /* position in the job's pool */
+	/* ENGINE_META engines set it in queue(): this unit did the engine's
+	 * operation on its file (its clat is that operation's time); false
+	 * for the stand-in units after it, which count bytes and I/Os only */
+	bool meta_op;
 	void *engine_data;
 };
 
@@ -60,6 +65,14 @@ enum engine_flags {
 	ENGINE_ASYNC = 1 << 1,       /* needs commit()/reap() */
 	ENGINE_NEEDS_ALIGN = 1 << 2, /* buffers must be aligned even without O_DIRECT */
 	ENGINE_NO_FILE = 1 << 3,     /* does no real file I/O (null) */
+	/* A metadata engine (filecreate, filestat, filedelete...): the first
+	 * unit of each open file does one operation on the file's name and
+	 * the others stand in for the rest of its size, as fio's; open_file
+	 * opens nothing, and the runner counts as latency only the clat of
+	 * the units that did the operation (io_unit.meta_op), with no lat,
+	 * slat or latency buckets (fio's FIO_NOSTATS engines). */
+	ENGINE_META = 1 << 4,
+	ENGINE_NO_LAYOUT = 1 << 5,   /* the runner lays out no file: the engine makes them */
 };
 
 enum engine_queue_status {
@@ -78,6 +91,12 @@ struct engine_params {
 	bool seed_set;
 	bool randrepeat;      /* randrepeat=: the same draws every run (without a seed) */
 	unsigned clone;       /* the job's clone number (numjobs), 0 for the first */
+	/* The run's device guard (read-only mode, --allow-destroy) and block
+	 * device claims, for an engine that creates, writes or deletes files
+	 * by itself (the file engines): set before init(), NULL in tests that
+	 * run an engine alone (no read-only mode, nothing allowed). */
+	const struct devguard_allow *guard;
+	struct devguard_claims *claims;
 };
 
 struct engine_ctx {

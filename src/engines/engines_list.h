@@ -19,5 +19,10 @@ extern const struct engine_ops engine_libaio;
 extern const struct engine_ops engine_posixaio;
 extern const struct engine_ops engine_mmap;
 extern const struct engine_ops engine_faulty;
+extern const struct engine_ops engine_filecreate;
+extern const struct engine_ops engine_filestat;
+extern const struct engine_ops engine_filedelete;
+extern const struct engine_ops engine_ftruncate;
+extern const struct engine_ops engine_falloc;
 
 #endif

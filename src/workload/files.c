@@ -413,6 +413,8 @@ static int plan_one(struct job *j, struct job_file *f, struct job_file_plan *p, 
 			     "extends or lays out the file it verifies", s->name, f->path,
 			     (unsigned long long)f->real_size, (unsigned long long)end,
 			     (unsigned long long)off, (unsigned long long)want);
+	if (j->eng.ops->flags & ENGINE_NO_LAYOUT)
+		return 0; /* the engine makes the file itself (filecreate) */
 	if (!exists || f->real_size < end)
 		return plan_layout(j, f, p, exists, end, g);
 	return 0;

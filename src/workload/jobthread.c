@@ -147,18 +147,24 @@ void job_account(struct job *j, struct io_unit *u, uint64_t now, bool async)
 	if (j->in_ramp)
 		return;
 	struct dir_result *dr = &j->res.dir[d];
-	if (async && !s->disable_slat) {
+	if (j->eng.ops->flags & ENGINE_META) {
+		/* as fio's metadata engines: the operation's clat only */
+		if (u->meta_op && !s->disable_clat) {
+			hist_add(&dr->clat_hist, now - u->issue_ns);
+			acc_add(&j->acc_clat[d], now - u->issue_ns);
+		}
+	} else if (async && !s->disable_slat) {
 		uint64_t slat = u->issue_ns - u->start_ns;
 		hist_add(&dr->slat_hist, slat);
 		acc_add(&j->acc_slat[d], slat);
 	}
-	if (!s->disable_clat) {
+	if (!s->disable_clat && !(j->eng.ops->flags & ENGINE_META)) {
 		uint64_t clat = now - u->issue_ns;
 		hist_add(&dr->clat_hist, clat);
 		acc_add(&j->acc_clat[d], clat);
 		lat_bucket_add(&j->res, clat);
 	}
-	if (!s->disable_lat) {
+	if (!s->disable_lat && !(j->eng.ops->flags & ENGINE_META)) {
 		uint64_t lat = now - u->start_ns;
 		hist_add(&dr->lat_hist, lat);
 		acc_add(&j->acc_lat[d], lat);

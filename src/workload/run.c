@@ -109,6 +109,8 @@ static int setup_jobs(struct job *jobs, size_t nr, const struct job_list *l,
 		return rc;
 	for (size_t i = 0; i < nr; i++) {
 		struct job *j = &jobs[i];
+		j->eng.params.guard = &j->guard;
+		j->eng.params.claims = j->claims;
 		if (j->eng.ops->priv_size)
 			j->eng.priv = xcalloc(1, j->eng.ops->priv_size);
 		if (j->eng.ops->init && (rc = j->eng.ops->init(&j->eng)) < 0)
