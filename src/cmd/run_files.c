@@ -101,6 +101,7 @@ int run_showcmd(const char *const *files, size_t nf, const struct jobfile_ctx *c
 	for (size_t f = 0; f < nf; f++) {
 		struct job_list l = { 0 };
 		if (run_parse_file(files[f], 0, &l, ctx) < 0) {
+			job_list_release(&l); /* the jobs parsed before the error */
 			rc = -EINVAL;
 			continue;
 		}
