@@ -277,6 +277,7 @@ static void json_iobench(struct json_writer *w, const struct run_result *r,
 	json_kv_string(w, "version", IOBENCH_VERSION);
 	json_kv_uint(w, "results_version", r->version);
 	json_kv_bool(w, "interrupted", r->interrupted);
+	json_kv_uint(w, "start_ms", r->start_ms); /* fio's timestamp_ms is the end */
 	json_kv_array_begin(w, "jobs");
 	for (size_t i = 0; i < r->nr_jobs; i++) {
 		const struct job_result *j = &r->jobs[i];

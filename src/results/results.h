@@ -99,8 +99,9 @@ struct run_batch {
 
 struct run_result {
 	unsigned version;     /* RESULTS_VERSION */
-	uint64_t timestamp;   /* wall seconds at start */
+	uint64_t timestamp;   /* wall seconds at the end, as fio's */
 	uint64_t timestamp_ms;
+	uint64_t start_ms;    /* wall milliseconds at the start */
 	char time_str[64];    /* ctime-like, no newline */
 	struct job_result *jobs;
 	size_t nr_jobs;

@@ -21,6 +21,7 @@
 #include "workload/joblog.h"
 #include "spec/options.h"
 #include "workload/progress.h"
+#include "workload/trigger.h"
 
 void workload_expand(const struct job_list *in, struct job_list *out)
 {
@@ -85,6 +86,7 @@ static int setup_jobs(struct job *jobs, size_t nr, const struct job_list *l,
 		j->clk = clk;
 		j->index = (unsigned)i;
 		j->stop = cfg->stop;
+		j->aux_path = cfg->ctl.aux_path;
 		j->claims = claims;
 		job_result_init_zeroed(&j->res); /* jobs[] is calloc'd */
 		j->eng.ops = engine_find(j->spec->ioengine ? j->spec->ioengine : "psync");
@@ -128,7 +130,7 @@ static int setup_jobs(struct job *jobs, size_t nr, const struct job_list *l,
 }
 
 static int run_batch(struct job *jobs, size_t from, size_t to, const struct run_config *cfg,
-		     struct progress *prog, struct run_sync *sync)
+		     struct progress *prog, struct trigger *trig, struct run_sync *sync)
 {
 	pthread_mutex_lock(&sync->lock);
 	sync->done = 0;
@@ -159,6 +161,15 @@ static int run_batch(struct job *jobs, size_t from, size_t to, const struct run_
 		if (*cfg->stop && !sync->stopping) {
 			sync->stopping = true; /* end every sleep: rate, startdelay, wait_for */
 			pthread_cond_broadcast(&sync->wake);
+		}
+		if (trigger_check(trig, now_ns())) {
+			/* as fio: every job stops (not a signal: the results stand)
+			 * and the trigger command runs */
+			sync->stopping = true;
+			pthread_cond_broadcast(&sync->wake);
+			pthread_mutex_unlock(&sync->lock);
+			trigger_run(trig);
+			pthread_mutex_lock(&sync->lock);
 		}
 		if (prog) {
 			pthread_mutex_unlock(&sync->lock);
@@ -287,6 +298,17 @@ static void remove_laid_out(struct job *jobs, size_t nr)
 	}
 }
 
+/* timestamp, timestamp_ms and time are the end of the run, as fio's */
+static void set_end_time(struct run_result *out)
+{
+	out->timestamp_ms = wall_time_ms();
+	out->timestamp = out->timestamp_ms / 1000;
+	time_t t = (time_t)out->timestamp;
+	struct tm tm;
+	localtime_r(&t, &tm);
+	strftime(out->time_str, sizeof(out->time_str), "%a %b %e %H:%M:%S %Y", &tm);
+}
+
 int workload_run(const struct job_list *list, const struct run_config *cfg,
 		 struct run_result *out)
 {
@@ -300,12 +322,8 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 	struct job *jobs = xcalloc(nr ? nr : 1, sizeof(*jobs));
 
 	out->version = RESULTS_VERSION;
-	out->timestamp_ms = wall_time_ms();
-	out->timestamp = out->timestamp_ms / 1000;
-	time_t t = (time_t)out->timestamp;
-	struct tm tm;
-	localtime_r(&t, &tm);
-	strftime(out->time_str, sizeof(out->time_str), "%a %b %e %H:%M:%S %Y", &tm);
+	out->start_ms = wall_time_ms();
+	uint64_t run_start_ns = now_ns();
 	out->global_opts = job_kv_copy(list->global_opts, list->nr_global_opts);
 	out->nr_global_opts = list->nr_global_opts;
 
@@ -324,6 +342,7 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 		release_jobs(jobs, nr);
 		devguard_claims_release(&claims);
 		job_list_release(&expanded);
+		set_end_time(out);
 		return rc;
 	}
 
@@ -333,6 +352,7 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 		release_jobs(jobs, nr);
 		devguard_claims_release(&claims);
 		job_list_release(&expanded);
+		set_end_time(out);
 		return rc;
 	}
 
@@ -343,7 +363,9 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 	struct progress prog;
 	bool show = cfg->show_progress && (cfg->progress_always || isatty(STDERR_FILENO));
 	if (show)
-		progress_init(&prog, jobs, nr, t0);
+		progress_init(&prog, jobs, nr, t0, cfg->ctl.eta_interval_ns, cfg->ctl.eta_newline_ns);
+	struct trigger trig;
+	trigger_init(&trig, &cfg->ctl, run_start_ns);
 
 	struct run_sync sync = { .done = 0 };
 	pthread_condattr_t ca;
@@ -367,7 +389,7 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 			cfg->batch_edge(cfg->batch_edge_arg, b->group_first, b->group_last, false);
 		diskres_begin(&bd);
 		uint64_t b0 = now_ns();
-		rc = run_batch(jobs, from, to, cfg, show ? &prog : NULL, &sync);
+		rc = run_batch(jobs, from, to, cfg, show ? &prog : NULL, &trig, &sync);
 		b->elapsed_ms = (now_ns() - b0) / NSEC_PER_MSEC;
 		diskres_end(&bd, b->elapsed_ms, &b->disks, &b->nr_disks);
 		measure_unwritten(jobs, from, to);
@@ -390,6 +412,7 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 	diskres_release(&disks);
 
 	collect(jobs, nr, out);
+	set_end_time(out);
 	out->interrupted = *cfg->stop != 0;
 	for (size_t i = 0; i < nr && rc == 0; i++)
 		if (jobs[i].res.error || (i < out->nr_jobs && out->jobs[i].error))

@@ -4,7 +4,9 @@
 # -o/-F and values after a space, job options taking the next word, unique
 # prefixes, --section, --showcmd, a job file '-' from stdin, --parse-only,
 # --max-jobs, --cmdhelp, --enghelp, --crctest, set options that take no next
-# word; iobench's refusals (client/server, flags not there yet, misspelt
+# word; --trigger-timeout/--trigger-file/--trigger, --aux-path, --eta-interval,
+# --eta-newline, --warnings-fatal, the end-of-run timestamps; iobench's
+# refusals (client/server and --trigger-remote, flags not there yet, misspelt
 # flags named as flags); the stdout/stderr discipline (nothing on stderr for
 # a successful run, the layout note only in the normal report); and issue
 # 14's acceptance script, which treats a non-empty stderr as failure, run
@@ -114,9 +116,71 @@ check "--cpuclock-test: fio's cs: lines, Pass with exit 0 or Failed with 1 (exit
 "$IOB" --outptu=x --name=x --ioengine=null --size=1m >"$d/mis.out" 2>"$d/mis.err"; rc=$?
 check "a misspelt flag: exit 1, named as a flag with the nearest flag" \
   bash -c "[ $rc -eq 1 ] && [ \"\$(cat '$d/mis.err')\" = \"iobench: error: unknown option '--outptu' for 'iobench run'; did you mean '--output'?\" ] && [ ! -e x ]"
-for f in --server --client=h --daemonize=p --remote-config=f; do
+for f in --server --client=h --daemonize=p --remote-config=f --trigger-remote=cmd; do
   "$IOB" $f --name=x --ioengine=null --size=1m >/dev/null 2>"$d/srv.err"; rc=$?
   check "$f: refused (exit 1), pointing to the MPI build" bash -c "[ $rc -eq 1 ] && grep -q 'iobench-mpi' '$d/srv.err'"
+done
+# --- run control: trigger, aux-path, eta, warnings-fatal, timestamps --------
+# --trigger-timeout / --trigger-file: every job stops long before its 20 s,
+# the run succeeds, the --trigger command ran, the trigger file is removed
+for t in fio iob; do
+  [ $t = fio ] && tool=$FIO || tool=$IOB
+  mkdir -p "$d/$t/trg"
+  (cd "$d/$t/trg" && "$tool" --trigger-timeout=1 --trigger="touch timeout.done" --name=x \
+     --ioengine=null --size=1m --time_based --runtime=20 --output-format=json >tt.json 2>tt.err
+   echo $? >tt.rc
+   (sleep 1; touch go) & "$tool" --trigger-file=go --trigger="touch file.done" --name=x \
+     --ioengine=null --size=1m --time_based --runtime=20 --output-format=json >tf.json 2>tf.err
+   echo $? >tf.rc; wait)
+done
+for t in fio iob; do
+  for k in tt tf; do
+    check "$t --trigger-$([ $k = tt ] && echo timeout || echo file): exit 0, the job stopped early, no error" \
+      bash -c "[ \$(cat '$d/$t/trg/$k.rc') = 0 ] && python3 -c 'import json,sys; j=json.load(open(sys.argv[1]))[\"jobs\"][0]; assert j[\"error\"] == 0 and j[\"job_runtime\"] < 15000, j[\"job_runtime\"]' '$d/$t/trg/$k.json'"
+  done
+  check "$t: the --trigger commands ran, the trigger file is gone" \
+    bash -c "[ -e '$d/$t/trg/timeout.done' ] && [ -e '$d/$t/trg/file.done' ] && [ ! -e '$d/$t/trg/go' ]"
+done
+check "iobench: a trigger is no failure: nothing on stderr" \
+  bash -c "[ ! -s '$d/iob/trg/tt.err' ] && [ ! -s '$d/iob/trg/tf.err' ]"
+# --aux-path: the verify state file goes there, not to the current directory
+for t in fio iob; do
+  [ $t = fio ] && tool=$FIO || tool=$IOB
+  mkdir -p "$d/$t/aux/state"
+  (cd "$d/$t/aux" && "$tool" --aux-path=state --name=x --filename=data --size=256k --rw=write \
+     --verify=crc32c --output-format=json >out.json 2>err.txt; echo $? >rc)
+  check "$t --aux-path=DIR: exit 0, DIR/local-x-0-verify.state, none in the current directory" \
+    bash -c "[ \$(cat '$d/$t/aux/rc') = 0 ] && [ -s '$d/$t/aux/state/local-x-0-verify.state' ] && [ ! -e '$d/$t/aux/local-x-0-verify.state' ]"
+done
+"$IOB" --aux-path="$d/none" --name=x --ioengine=null --size=1m >/dev/null 2>"$d/aux.err"; rc=$?
+check "iobench --aux-path of no directory: refused before the run (exit 1)" \
+  bash -c "[ $rc = 1 ] && grep -q \"aux-path '$d/none' is not a directory\" '$d/aux.err'"
+# --eta-interval: fio's minimum is 250 ms; --eta-newline must be > 0
+both etai1 --eta-interval=100ms --name=x --ioengine=null --size=1m
+both etai2 --eta-interval=250ms --name=x --ioengine=null --size=1m
+both etan0 --eta-newline=0 --name=x --ioengine=null --size=1m
+check "--eta-interval=100ms and --eta-newline=0 refused, 250ms runs: both tools" \
+  bash -c "$(declare -f same_rc0 rc_of); d='$d'; same_rc0 etai2 && for t in fio iob; do [ \$(rc_of \$t etai1) = 1 ] && [ \$(rc_of \$t etan0) = 1 ] || exit 1; done"
+"$IOB" --eta=always --eta-newline=1 --name=x --ioengine=null --size=1m --time_based --runtime=3 \
+  --output-format=json >/dev/null 2>"$d/etan.err"
+"$IOB" --eta=always --name=x --ioengine=null --size=1m --time_based --runtime=3 \
+  --output-format=json >/dev/null 2>"$d/eta.err"
+check "iobench --eta-newline=1: progress lines kept (newline-ended), without it one line redrawn" \
+  bash -c "[ \$(grep -c 'Jobs: .*\[eta [0-9]*m:[0-9]*s\]\$' '$d/etan.err') -ge 2 ] && [ \$(wc -l <'$d/eta.err') = 0 ] && grep -q \$'\rJobs:' '$d/eta.err'"
+# --warnings-fatal: a clean job runs; what fio warns about (time_based
+# without runtime) fails with it in fio and always in iobench
+both wf1 --warnings-fatal --name=x --ioengine=null --size=1m
+both wf2 --warnings-fatal --name=x --ioengine=null --size=1m --time_based
+check "--warnings-fatal: a clean job exit 0, time_based without runtime exit 1, both tools" \
+  bash -c "$(declare -f same_rc0 rc_of); d='$d'; same_rc0 wf1 && [ \$(rc_of fio wf2) = 1 ] && [ \$(rc_of iob wf2) = 1 ]"
+# timestamp/timestamp_ms/time: the end of the run, as fio's
+for t in fio iob; do
+  [ $t = fio ] && tool=$FIO || tool=$IOB
+  t0=$(date +%s%3N)
+  "$tool" --name=x --ioengine=null --size=1m --time_based --runtime=2 --output-format=json \
+    --output="$d/$t/ts.json" >/dev/null 2>&1
+  check "$t: timestamp_ms is the end of the run (2 s after its start), timestamp its seconds" \
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); t0=int(sys.argv[2]); assert d["timestamp_ms"] - t0 >= 2000, d["timestamp_ms"] - t0; assert d["timestamp"] == d["timestamp_ms"] // 1000; assert d["time"]' "$d/$t/ts.json" "$t0"
 done
 # --bandwidth-log: fio's agg-{read,write}_bw.log in the current directory
 mkdir -p "$d/fio/bwl" "$d/iob/bwl"
