@@ -1,6 +1,7 @@
 /*
  * fio's JSON and JSON+ output, in fio 3.33's key order: "fio version",
- * timestamp, timestamp_ms, time, "global options" (when there are any),
+ * timestamp, timestamp_ms, time (the end of the run), "global options" (when
+ * any option was given before the first job),
  * jobs, disk_util (when a disk was watched). Each job entry carries read,
  * write, trim and sync objects with bytes, rates, runtime, slat/clat/lat
  * statistics and percentiles, then CPU, depth and latency distributions.
@@ -25,21 +26,18 @@ struct json_ctx {
 	bool plus;
 };
 
+/* fio writes the object when any option was given, even only bare flags
+ * (--group_reporting before the first --name: "global options": {}), but
+ * echoes no bare flag in it */
 static void json_opts(struct json_writer *w, const char *key, const struct job_kv *kv, size_t n)
 {
-	bool open = false;
-
-	for (size_t i = 0; i < n; i++) {
-		if (!kv[i].key || !kv[i].value)
-			continue; /* fio echoes no bare flags */
-		if (!open) {
-			json_kv_object_begin(w, key);
-			open = true;
-		}
-		json_kv_string(w, kv[i].key, kv[i].value);
-	}
-	if (open)
-		json_object_end(w);
+	if (!n)
+		return;
+	json_kv_object_begin(w, key);
+	for (size_t i = 0; i < n; i++)
+		if (kv[i].key && kv[i].value)
+			json_kv_string(w, kv[i].key, kv[i].value);
+	json_object_end(w);
 }
 
 static bool kv_equal(const struct job_kv *a, const struct job_kv *b)
