@@ -116,6 +116,10 @@ struct run_result {
 };
 
 void dir_result_init(struct dir_result *d);
+/* Add src into dst: sums, merged stats and histograms, the longer runtime
+ * (group_reporting, and unified_rw_reporting's "mixed" direction). */
+void dir_result_merge(struct dir_result *dst, const struct dir_result *src);
+void dir_result_release(struct dir_result *d);
 void job_result_init(struct job_result *r);
 /* For a result in zeroed memory (calloc): sets only what is not zero. */
 void job_result_init_zeroed(struct job_result *r);

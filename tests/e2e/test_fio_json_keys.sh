@@ -7,7 +7,7 @@
 # verify, rate-limited, logs (write_bw/iops/lat_log), trim on a loop device,
 # mixed bssplit, four jobs in three groups with stonewall/new_group and a
 # [global] section ("global options"), json+ with clat_ns.bins, and a run on
-# a file (disk_util). thinktime and steadystate: while iobench refuses them
+# a file (disk_util), unified_rw_reporting=mixed (one "mixed" object). thinktime and steadystate: while iobench refuses them
 # the check is that the refusal is the clear "not implemented yet" one;
 # once they are accepted their JSON is diffed like the others.
 . "$(dirname "$0")/lib.sh"
@@ -81,6 +81,8 @@ IOB_ONLY="--allow-destroy=$loop" diff_case trim json --name=t --rw=randtrim --bs
 diff_case bssplit json --name=bs --rw=randrw --rwmixread=70 --bssplit=4k/50:16k/30:64k/20,8k/100 \
   --ioengine=null --size=16m
 diff_case groups json "$d/groups.fio"
+diff_case unified_mixed json --name=um --rw=randrw --ioengine=null --size=4m \
+  --unified_rw_reporting=mixed
 diff_case jsonplus json+ --name=jp --rw=randread --bs=4k --size=4m --ioengine=libaio --iodepth=4 \
   --direct=1 --filename=@D@/data
 refused_or_diff thinktime --name=tt --rw=read --ioengine=null --size=1m --thinktime=200 \
@@ -93,6 +95,8 @@ check "groups: the 'global options' block is there, with the [global] options" \
   test "$(json_get "$d/iob/groups/out.json" 'sorted(d["global options"])')" = "['bs', 'ioengine', 'size']"
 check "groups: groupid 0, 0, 1, 2 as fio's" \
   test "$(json_get "$d/iob/groups/out.json" '[j["groupid"] for j in d["jobs"]]')" = "$(json_get "$d/fio/groups/out.json" '[j["groupid"] for j in d["jobs"]]')"
+check "unified_mixed: the mixed object holds every I/O of the job" \
+  test "$(json_get "$d/iob/unified_mixed/out.json" 'd["jobs"][0]["mixed"]["io_bytes"]')" = 4194304
 check "jsonplus: clat_ns.bins present in both" \
   bash -c "for t in fio iob; do python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))[\"jobs\"][0][\"read\"][\"clat_ns\"][\"bins\"]' '$d/'\$t/jsonplus/out.json || exit 1; done"
 check "read: disk_util names the same devices as fio's" \
