@@ -197,6 +197,7 @@ static int run_run(struct cmd_ctx *ctx, int argc, char **argv)
 	ra.progress = cl.progress;
 	ra.progress_always = cl.eta_always;
 	ra.ctl = cl.ctl;
+	ra.terse_version = cl.terse_version;
 	if (rc == 0 && (rc = cmd_common_check_repeat(&common.repeat, geteuid(), why, sizeof(why))) > 0)
 		rc = 0;
 	if (rc < 0) {

@@ -80,13 +80,10 @@ static int set_terse_version(void *dest, const struct cmdopt *o, const char *v, 
 			     size_t len)
 {
 	struct run_cmdline *r = dest;
-	if (!strcmp(v, "3")) {
-		r->terse_version = 3;
+	if (v[0] >= '2' && v[0] <= '5' && !v[1]) {
+		r->terse_version = (unsigned)(v[0] - '0');
 		return 0;
 	}
-	if (!strcmp(v, "2") || !strcmp(v, "4") || !strcmp(v, "5"))
-		return refuse(why, len, "terse version %s is not implemented yet; iobench writes "
-			      "fio's terse version 3", v);
 	return refuse(why, len, "bad terse version format '%s': fio's are 2, 3, 4 and 5", v);
 }
 
@@ -304,8 +301,9 @@ const struct cmdopt run_rows[] = {
 	  "the terse format only (as --output-format=terse)" },
 	{ "append-terse", 'f', OPT, CALL, 0, set_append_terse, 0, "X",
 	  "the terse format after the others" },
-	{ "terse-version", 'V', REQ, CALL, 0, set_terse_version, 0, "3",
-	  "the terse format's version: 3 (fio's 2, 4 and 5 are not implemented yet)" },
+	{ "terse-version", 'V', REQ, CALL, 0, set_terse_version, 0, "2|3|4|5",
+	  "the terse format's version, as fio's: 3 (the default), 2 (no fio version, trim, no "
+	  "disks), 4 (trim), 5 (trim, bw samples and IOPS figures)" },
 	{ "bandwidth-log", 'b', NO, CMDOPT_TRUE, OFF(bandwidth_log), NULL, 0, NULL,
 	  "fio's aggregate bandwidth logs agg-{read,write,trim}_bw.log" },
 	{ "parse-only", 'P', NO, CMDOPT_TRUE, OFF(parse_only), NULL, 0, NULL,

@@ -120,6 +120,7 @@ static int run_watched(const struct job_list *list, const struct runner_args *ra
 		.batch_edge_arg = ew,
 	};
 	int rc = workload_run(list, &cfg, res);
+	res->terse_version = ra->terse_version;
 	res->env = envwatch_end(ew);
 	memlimit_end(ml, res->env);
 	struct anomaly_input *in;

@@ -102,6 +102,7 @@ struct run_result {
 	uint64_t timestamp;   /* wall seconds at the end, as fio's */
 	uint64_t timestamp_ms;
 	uint64_t start_ms;    /* wall milliseconds at the start */
+	unsigned terse_version; /* fio's --terse-version the terse report uses (0 = 3) */
 	char time_str[64];    /* ctime-like, no newline */
 	struct job_result *jobs;
 	size_t nr_jobs;

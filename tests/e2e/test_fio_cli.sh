@@ -5,7 +5,8 @@
 # prefixes, --section, --showcmd, a job file '-' from stdin, --parse-only,
 # --max-jobs, --cmdhelp, --enghelp, --crctest, set options that take no next
 # word; --trigger-timeout/--trigger-file/--trigger, --aux-path, --eta-interval,
-# --eta-newline, --warnings-fatal, the end-of-run timestamps; iobench's
+# --eta-newline, --warnings-fatal, the end-of-run timestamps, the terse
+# versions 2-5 field for field; iobench's
 # refusals (client/server and --trigger-remote, flags not there yet, misspelt
 # flags named as flags); the stdout/stderr discipline (nothing on stderr for
 # a successful run, the layout note only in the normal report); and issue
@@ -70,6 +71,36 @@ both tv3 --terse-version=3 --minimal --name=x --ioengine=null --size=1m
 both tv7 --terse-version=7 --minimal --name=x --ioengine=null --size=1m
 check "--terse-version=3 runs, 7 is refused (exit 1), both tools" \
   bash -c "$(declare -f same_rc0 rc_of); d='$d'; same_rc0 tv3 && [ \$(rc_of fio tv7) = 1 ] && [ \$(rc_of iob tv7) = 1 ]"
+
+# --terse-version=2|3|4|5 (and unified_rw_reporting=mixed): fio's field
+# count and the shape of every field (integer, float, percent, p%=v, text),
+# on a file (so with a disk) and with a description; field 2 is the tool's
+# version string
+cat >"$d/terse_shape.py" <<'PY'
+import re, sys
+def shape(f):
+    for k, p in (("i", r"-?\d+"), ("f", r"-?\d+\.\d+"), ("f%", r"-?\d+\.\d+%"), ("p", r"[\d.]+%=\d+")):
+        if re.fullmatch(p, f):
+            return k
+    return "s"
+a, b = (open(x).read() for x in sys.argv[1:3])
+fa, fb = a.split(";"), b.split(";")
+if len(fa) != len(fb):
+    sys.exit("fio %d fields, iobench %d" % (len(fa), len(fb)))
+bad = [(i + 1, x, y) for i, (x, y) in enumerate(zip(fa, fb)) if i != 1 and shape(x) != shape(y)]
+if bad or a.count("\n") != b.count("\n"):
+    sys.exit("fields differ: %s" % bad[:5])
+PY
+for v in 2 3 4 5; do
+  for m in none mixed; do
+    both tv$v$m --terse-version=$v --minimal --name=x --filename=tv.dat --rw=randrw --size=1m \
+      --description=hello --unified_rw_reporting=$m
+    check "--terse-version=$v (unified_rw_reporting=$m): fio's fields, in fio's order" \
+      bash -c "$(declare -f same_rc0 rc_of); d='$d'; same_rc0 tv$v$m && python3 '$d/terse_shape.py' '$d/fio/tv$v$m.out' '$d/iob/tv$v$m.out'"
+  done
+done
+check "--terse-version 2/3/4/5: 162, 131, 172 and 190 fields (one disk, a description), as fio's" \
+  test "$(for v in 2 3 4 5; do python3 -c 'import sys; print(len(open(sys.argv[1]).read().split(";")))' "$d/iob/tv${v}none.out"; done | tr '\n' ' ')" = "162 131 172 190 "
 
 # --- which jobs run --------------------------------------------------------
 both section --section=b --output-format=json two.fio
