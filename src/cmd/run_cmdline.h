@@ -24,6 +24,7 @@ enum run_info {
 	RUN_INFO_CRCTEST,
 	RUN_INFO_CPUCLOCK,
 	RUN_INFO_INFLATE,
+	RUN_INFO_IDLE_CALIBRATE,
 };
 
 struct run_cmdline {

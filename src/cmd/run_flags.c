@@ -203,6 +203,24 @@ static int set_warnings_fatal(void *dest, const struct cmdopt *o, const char *v,
 	return 0;
 }
 
+/* --idle-prof: calibrate prints the unit work and runs nothing, as fio */
+static int set_idle_prof(void *dest, const struct cmdopt *o, const char *v, char *why,
+			 size_t len)
+{
+	struct run_cmdline *r = dest;
+	if (!strcmp(v, "calibrate")) {
+		if (r->info == RUN_INFO_NONE)
+			r->info = RUN_INFO_IDLE_CALIBRATE;
+	} else if (!strcmp(v, "system")) {
+		r->ctl.idle_prof = IDLE_PROF_SYSTEM;
+	} else if (!strcmp(v, "percpu")) {
+		r->ctl.idle_prof = IDLE_PROF_PERCPU;
+	} else {
+		return refuse(why, len, "bad --idle-prof '%s': give calibrate, system or percpu", v);
+	}
+	return 0;
+}
+
 /* --alloc-size: fio's shared-memory pool for its processes; iobench's jobs
  * are threads of one process and allocate from the heap, so there is no
  * pool to size: the value is checked and does nothing */
@@ -343,7 +361,9 @@ const struct cmdopt run_rows[] = {
 	  "fio's debug categories, accepted: iobench has no debug trace" },
 	{ "aux-path", 'K', REQ, CALL, 0, set_aux_path, 0, "DIR",
 	  "write (and read) the verify state files local-NAME-N-verify.state in DIR" },
-	{ "idle-prof", 'I', REQ, CALL, 0, not_yet, 0, "MODE", NULL },
+	{ "idle-prof", 'I', REQ, CALL, 0, set_idle_prof, 0, "calibrate|system|percpu",
+	  "report the CPUs' idle share over the run (from /proc/stat), the system's or also "
+	  "each CPU's, with the time of a unit of work; calibrate: only that time" },
 	{ "trigger-file", 'W', REQ, CALL, 0, set_trigger_file, 0, "FILE",
 	  "when FILE appears: remove it, stop every job (the results stand) and run the "
 	  "--trigger command" },

@@ -2,7 +2,7 @@
  * fio's JSON and JSON+ output, in fio 3.33's key order: "fio version",
  * timestamp, timestamp_ms, time (the end of the run), "global options" (when
  * any option was given before the first job), jobs, disk_util (when a disk
- * was watched). Each job entry carries read, write, trim and sync objects
+ * was watched), cpu_idleness (--idle-prof). Each job entry carries read, write, trim and sync objects
  * (one "mixed" object under unified_rw_reporting=mixed) with bytes, rates,
  * runtime, slat/clat/lat statistics and percentiles, then CPU, depth and
  * latency distributions.
@@ -348,6 +348,18 @@ void report_json_run_object(struct json_writer *w, const struct run_result *r, b
 		for (size_t i = 0; i < r->nr_disks; i++)
 			json_disk(w, &r->disks[i]);
 		json_array_end(w);
+	}
+	if (r->idle.mode) { /* --idle-prof, after disk_util as in fio */
+		json_kv_object_begin(w, "cpu_idleness");
+		json_kv_double(w, "system", r->idle.pct[0]);
+		for (unsigned i = 0; r->idle.mode == IDLE_PROF_PERCPU && i < r->idle.nr_cpus; i++) {
+			char key[24];
+			snprintf(key, sizeof(key), "cpu-%u", i);
+			json_kv_double(w, key, r->idle.pct[1 + i]);
+		}
+		json_kv_double(w, "unit_mean", r->idle.unit_mean_us);
+		json_kv_double(w, "unit_stddev", r->idle.unit_stddev);
+		json_object_end(w);
 	}
 	json_iobench(w, r, extra);
 	json_object_end(w);

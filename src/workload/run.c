@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "sys/cachestat.h"
+#include "sys/cpuidle.h"
 #include "util/error.h"
 #include "util/timeutil.h"
 #include "util/xmalloc.h"
@@ -366,6 +367,15 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 		progress_init(&prog, jobs, nr, t0, cfg->ctl.eta_interval_ns, cfg->ctl.eta_newline_ns);
 	struct trigger trig;
 	trigger_init(&trig, &cfg->ctl, run_start_ns);
+	struct cpuidle_snap *idle0 = NULL;
+	if (cfg->ctl.idle_prof) {
+		idle0 = xmalloc(sizeof(*idle0));
+		if (cpuidle_read(idle0) < 0) {
+			warning("--idle-prof: cannot read /proc/stat; no CPU idleness is reported");
+			free(idle0);
+			idle0 = NULL;
+		}
+	}
 
 	struct run_sync sync = { .done = 0 };
 	pthread_condattr_t ca;
@@ -408,6 +418,16 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 	pthread_mutex_destroy(&sync.lock);
 	if (show)
 		progress_clear(&prog);
+	if (idle0) {
+		struct cpuidle_snap *idle1 = xmalloc(sizeof(*idle1));
+		if (cpuidle_read(idle1) == 0) {
+			out->idle.mode = cfg->ctl.idle_prof;
+			out->idle.nr_cpus = cpuidle_pct(idle0, idle1, out->idle.pct);
+			cpuidle_unit_work(&out->idle.unit_mean_us, &out->idle.unit_stddev);
+		}
+		free(idle1);
+		free(idle0);
+	}
 	diskres_end(&disks, (now_ns() - t0) / NSEC_PER_MSEC, &out->disks, &out->nr_disks);
 	diskres_release(&disks);
 

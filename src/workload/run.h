@@ -26,6 +26,7 @@ struct run_control {
 	const char *trigger_file;    /* when it appears: removed, jobs stopped, trigger run */
 	uint64_t trigger_timeout_ns; /* the same this long after the run began */
 	const char *trigger_cmd;     /* the command run (sh -c) on a trigger */
+	enum idle_prof idle_prof;    /* --idle-prof=system|percpu */
 };
 
 struct run_config {

@@ -5,7 +5,7 @@
 # prefixes, --section, --showcmd, a job file '-' from stdin, --parse-only,
 # --max-jobs, --cmdhelp, --enghelp, --crctest, set options that take no next
 # word; --trigger-timeout/--trigger-file/--trigger, --aux-path, --eta-interval,
-# --eta-newline, --warnings-fatal, the end-of-run timestamps, the terse
+# --eta-newline, --warnings-fatal, --idle-prof, the end-of-run timestamps, the terse
 # versions 2-5 field for field; iobench's
 # refusals (client/server and --trigger-remote, flags not there yet, misspelt
 # flags named as flags); the stdout/stderr discipline (nothing on stderr for
@@ -204,6 +204,26 @@ both wf1 --warnings-fatal --name=x --ioengine=null --size=1m
 both wf2 --warnings-fatal --name=x --ioengine=null --size=1m --time_based
 check "--warnings-fatal: a clean job exit 0, time_based without runtime exit 1, both tools" \
   bash -c "$(declare -f same_rc0 rc_of); d='$d'; same_rc0 wf1 && [ \$(rc_of fio wf2) = 1 ] && [ \$(rc_of iob wf2) = 1 ]"
+# --idle-prof: cpu_idleness with fio's keys (system, cpu-N with percpu,
+# unit_mean, unit_stddev), percentages within 0-100; fio's normal lines;
+# calibrate prints only the unit work and runs nothing; a bad mode exit 1
+for m in system percpu; do
+  both idle$m --idle-prof=$m --name=x --ioengine=null --size=64m --time_based --runtime=1 \
+    --output-format=json
+  check "--idle-prof=$m: the same cpu_idleness keys as fio's, percentages in 0-100" \
+    bash -c "$(declare -f same_rc0 rc_of); d='$d'; same_rc0 idle$m && python3 -c 'import json,sys
+f, i = (json.load(open(p))[\"cpu_idleness\"] for p in sys.argv[1:3])
+assert list(f) == list(i), (list(f), list(i))
+assert all(0 <= v <= 100 for k, v in i.items() if not k.startswith(\"unit\")), i
+assert i[\"unit_mean\"] > 0' '$d/fio/idle$m.out' '$d/iob/idle$m.out'"
+done
+both idlen --idle-prof=percpu --name=x --ioengine=null --size=64m --time_based --runtime=1
+check "--idle-prof=percpu, normal output: fio's 'CPU idleness:' lines, one percpu figure per CPU" \
+  bash -c "for t in fio iob; do grep -A3 '^CPU idleness:' '$d/'\$t/idlen.out | sed -E 's/[0-9]+\.[0-9]+/N/g' >'$d/'\$t/idlen.shape || exit 1; done; cmp -s '$d/fio/idlen.shape' '$d/iob/idlen.shape' && grep -Eq \"^  percpu: N%(, N%){$(( $(nproc) - 1 ))}\\\$\" '$d/iob/idlen.shape'"
+both idlec --idle-prof=calibrate --name=x --ioengine=null --size=1m
+both idleb --idle-prof=bogus --name=x --ioengine=null --size=1m
+check "--idle-prof=calibrate: only fio's 'unit work' lines, exit 0; a bad mode exit 1: both tools" \
+  bash -c "$(declare -f same_rc0 rc_of); d='$d'; same_rc0 idlec && for t in fio iob; do [ \"\$(sed -E 's/[0-9]+\.[0-9]+/N/g' '$d/'\$t/idlec.out)\" = \$'CPU idleness:\n  unit work: mean=Nus, stddev=N' ] && [ \$(rc_of \$t idleb) = 1 ] || exit 1; done"
 # timestamp/timestamp_ms/time: the end of the run, as fio's
 for t in fio iob; do
   [ $t = fio ] && tool=$FIO || tool=$IOB

@@ -7,7 +7,8 @@
 # verify, rate-limited, logs (write_bw/iops/lat_log), trim on a loop device,
 # mixed bssplit, four jobs in three groups with stonewall/new_group and a
 # [global] section ("global options"), json+ with clat_ns.bins, and a run on
-# a file (disk_util), unified_rw_reporting=mixed (one "mixed" object). thinktime and steadystate: while iobench refuses them
+# a file (disk_util), unified_rw_reporting=mixed (one "mixed" object),
+# --idle-prof=percpu (cpu_idleness). thinktime and steadystate: while iobench refuses them
 # the check is that the refusal is the clear "not implemented yet" one;
 # once they are accepted their JSON is diffed like the others.
 . "$(dirname "$0")/lib.sh"
@@ -81,6 +82,7 @@ IOB_ONLY="--allow-destroy=$loop" diff_case trim json --name=t --rw=randtrim --bs
 diff_case bssplit json --name=bs --rw=randrw --rwmixread=70 --bssplit=4k/50:16k/30:64k/20,8k/100 \
   --ioengine=null --size=16m
 diff_case groups json "$d/groups.fio"
+diff_case idle_prof json --idle-prof=percpu --name=ip --rw=read --ioengine=null --size=64m
 diff_case unified_mixed json --name=um --rw=randrw --ioengine=null --size=4m \
   --unified_rw_reporting=mixed
 diff_case jsonplus json+ --name=jp --rw=randread --bs=4k --size=4m --ioengine=libaio --iodepth=4 \
