@@ -368,7 +368,7 @@ static int store_dev(const struct runner_args *ra, const struct dev_run *d, unsi
 			store_renderings_add(&rend, "table", table, table_len, true);
 		struct store_run r = {
 			.kind = STORE_KIND_QUICK,
-			.start_ms = d->res.timestamp_ms,
+			.start_ms = d->res.start_ms,
 			.end_ms = end_ms,
 			.result = &d->res,
 			.renderings = &rend,

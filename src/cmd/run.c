@@ -49,13 +49,11 @@ static const char run_usage[] =
 	"\n"
 	"fio's short forms: -o is --output, -F --output-format, -r --readonly, and\n"
 	"each flag below has fio's letter. fio flags iobench does not implement\n"
-	"yet are refused with a message: --status-interval (-L), --warnings-fatal\n"
-	"(-w), --eta-newline (-E), --eta-interval (-O), --aux-path (-K),\n"
-	"--idle-prof (-I), --trigger-file (-W), --trigger-timeout (-B), --trigger\n"
-	"(-H), --trigger-remote (-J), --memcpytest (-M), --merge-blktrace-only\n"
-	"(-A); --latency-log (-l) is refused as fio refuses it; --server (-S),\n"
-	"--daemonize (-D), --client (-C) and --remote-config (-R) are refused:\n"
-	"for many clients use the MPI build, iobench-mpi.\n"
+	"yet are refused with a message: --status-interval (-L), --memcpytest\n"
+	"(-M), --merge-blktrace-only (-A); --latency-log (-l) is\n"
+	"refused as fio refuses it; --server (-S), --daemonize (-D), --client (-C),\n"
+	"--remote-config (-R) and --trigger-remote (-J) are refused: for many\n"
+	"clients use the MPI build, iobench-mpi.\n"
 	"\n"
 	"options:\n";
 
@@ -198,6 +196,8 @@ static int run_run(struct cmd_ctx *ctx, int argc, char **argv)
 	ra.env = common.env;
 	ra.progress = cl.progress;
 	ra.progress_always = cl.eta_always;
+	ra.ctl = cl.ctl;
+	ra.terse_version = cl.terse_version;
 	if (rc == 0 && (rc = cmd_common_check_repeat(&common.repeat, geteuid(), why, sizeof(why))) > 0)
 		rc = 0;
 	if (rc < 0) {

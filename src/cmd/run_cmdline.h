@@ -12,6 +12,7 @@
 
 #include "cmd/cmdopt.h"
 #include "cmd/common_opts.h"
+#include "workload/run.h"
 
 /* A flag that prints something and exits instead of running (fio acts on
  * the first it meets). */
@@ -23,6 +24,7 @@ enum run_info {
 	RUN_INFO_CRCTEST,
 	RUN_INFO_CPUCLOCK,
 	RUN_INFO_INFLATE,
+	RUN_INFO_IDLE_CALIBRATE,
 };
 
 struct run_cmdline {
@@ -39,6 +41,8 @@ struct run_cmdline {
 	bool bandwidth_log;         /* --bandwidth-log */
 	bool showcmd;               /* --showcmd */
 	unsigned terse_version;     /* --terse-version (3) */
+	bool warnings_fatal;        /* --warnings-fatal (iobench's parser has no warnings) */
+	struct run_control ctl;     /* --eta-interval, --eta-newline, --aux-path, --trigger* */
 	enum run_info info;         /* the first informational flag, and its value */
 	const char *info_arg;
 };

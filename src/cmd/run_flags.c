@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "util/units.h"
 
@@ -79,13 +80,10 @@ static int set_terse_version(void *dest, const struct cmdopt *o, const char *v, 
 			     size_t len)
 {
 	struct run_cmdline *r = dest;
-	if (!strcmp(v, "3")) {
-		r->terse_version = 3;
+	if (v[0] >= '2' && v[0] <= '5' && !v[1]) {
+		r->terse_version = (unsigned)(v[0] - '0');
 		return 0;
 	}
-	if (!strcmp(v, "2") || !strcmp(v, "4") || !strcmp(v, "5"))
-		return refuse(why, len, "terse version %s is not implemented yet; iobench writes "
-			      "fio's terse version 3", v);
 	return refuse(why, len, "bad terse version format '%s': fio's are 2, 3, 4 and 5", v);
 }
 
@@ -125,6 +123,102 @@ static int set_status_interval(void *dest, const struct cmdopt *o, const char *v
 		return refuse(why, len, "--status-interval '%s' is too small: give at least 1ms", v);
 	return refuse(why, len, "--status-interval is a fio flag that iobench does not implement "
 		      "yet (its periodic reports)%s", "");
+}
+
+/* a time flag (seconds by default, as fio's) of at least min_ns */
+static int flag_time(const struct cmdopt *o, const char *v, uint64_t min_ns, uint64_t *out,
+		     char *why, size_t len)
+{
+	const char *bad = NULL;
+	if (parse_time(v, 1000000000ull, out, &bad) < 0) {
+		snprintf(why, len, "bad --%s '%s': not a time", o->name, v);
+		return -EINVAL;
+	}
+	if (*out < min_ns) {
+		snprintf(why, len, "--%s '%s' is too short: give at least %llums", o->name, v,
+			 (unsigned long long)(min_ns / 1000000));
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* --eta-interval: fio's minimum is 250 ms */
+static int set_eta_interval(void *dest, const struct cmdopt *o, const char *v, char *why,
+			    size_t len)
+{
+	return flag_time(o, v, 250000000ull, &((struct run_cmdline *)dest)->ctl.eta_interval_ns,
+			 why, len);
+}
+
+static int set_eta_newline(void *dest, const struct cmdopt *o, const char *v, char *why,
+			   size_t len)
+{
+	return flag_time(o, v, 1000000ull, &((struct run_cmdline *)dest)->ctl.eta_newline_ns, why,
+			 len);
+}
+
+/* --trigger-timeout: 0 (fio accepts it) is no timeout */
+static int set_trigger_timeout(void *dest, const struct cmdopt *o, const char *v, char *why,
+			       size_t len)
+{
+	return flag_time(o, v, 0, &((struct run_cmdline *)dest)->ctl.trigger_timeout_ns, why, len);
+}
+
+static int set_trigger_file(void *dest, const struct cmdopt *o, const char *v, char *why,
+			    size_t len)
+{
+	if (!*v)
+		return refuse(why, len, "--trigger-file needs a file name%s", "");
+	((struct run_cmdline *)dest)->ctl.trigger_file = v;
+	return 0;
+}
+
+static int set_trigger(void *dest, const struct cmdopt *o, const char *v, char *why, size_t len)
+{
+	((struct run_cmdline *)dest)->ctl.trigger_cmd = v;
+	return 0;
+}
+
+/* --aux-path: the directory must be there (fio fails on its first state
+ * file; iobench says so before the run) */
+static int set_aux_path(void *dest, const struct cmdopt *o, const char *v, char *why,
+			size_t len)
+{
+	struct stat st;
+	if (!*v)
+		return refuse(why, len, "--aux-path needs a directory%s", "");
+	if (stat(v, &st) < 0 || !S_ISDIR(st.st_mode))
+		return refuse(why, len, "--aux-path '%s' is not a directory", v);
+	((struct run_cmdline *)dest)->ctl.aux_path = v;
+	return 0;
+}
+
+/* --warnings-fatal: what fio's parser only warns about (time_based
+ * without runtime, ...) iobench's parser refuses already, so there is no
+ * warning left to make fatal: accepted */
+static int set_warnings_fatal(void *dest, const struct cmdopt *o, const char *v, char *why,
+			      size_t len)
+{
+	((struct run_cmdline *)dest)->warnings_fatal = true;
+	return 0;
+}
+
+/* --idle-prof: calibrate prints the unit work and runs nothing, as fio */
+static int set_idle_prof(void *dest, const struct cmdopt *o, const char *v, char *why,
+			 size_t len)
+{
+	struct run_cmdline *r = dest;
+	if (!strcmp(v, "calibrate")) {
+		if (r->info == RUN_INFO_NONE)
+			r->info = RUN_INFO_IDLE_CALIBRATE;
+	} else if (!strcmp(v, "system")) {
+		r->ctl.idle_prof = IDLE_PROF_SYSTEM;
+	} else if (!strcmp(v, "percpu")) {
+		r->ctl.idle_prof = IDLE_PROF_PERCPU;
+	} else {
+		return refuse(why, len, "bad --idle-prof '%s': give calibrate, system or percpu", v);
+	}
+	return 0;
 }
 
 /* --alloc-size: fio's shared-memory pool for its processes; iobench's jobs
@@ -225,8 +319,9 @@ const struct cmdopt run_rows[] = {
 	  "the terse format only (as --output-format=terse)" },
 	{ "append-terse", 'f', OPT, CALL, 0, set_append_terse, 0, "X",
 	  "the terse format after the others" },
-	{ "terse-version", 'V', REQ, CALL, 0, set_terse_version, 0, "3",
-	  "the terse format's version: 3 (fio's 2, 4 and 5 are not implemented yet)" },
+	{ "terse-version", 'V', REQ, CALL, 0, set_terse_version, 0, "2|3|4|5",
+	  "the terse format's version, as fio's: 3 (the default), 2 (no fio version, trim, no "
+	  "disks), 4 (trim), 5 (trim, bw samples and IOPS figures)" },
 	{ "bandwidth-log", 'b', NO, CMDOPT_TRUE, OFF(bandwidth_log), NULL, 0, NULL,
 	  "fio's aggregate bandwidth logs agg-{read,write,trim}_bw.log" },
 	{ "parse-only", 'P', NO, CMDOPT_TRUE, OFF(parse_only), NULL, 0, NULL,
@@ -241,10 +336,13 @@ const struct cmdopt run_rows[] = {
 	{ "eta", 'e', REQ, CALL, 0, set_eta, 0, "auto|always|never",
 	  "the progress line on stderr: when it is a terminal (auto, the default), always, "
 	  "or never" },
-	{ "eta-newline", 'E', REQ, CALL, 0, not_yet, 0, "TIME", NULL },
-	{ "eta-interval", 'O', REQ, CALL, 0, not_yet, 0, "TIME", NULL },
+	{ "eta-newline", 'E', REQ, CALL, 0, set_eta_newline, 0, "TIME",
+	  "start a new progress line every TIME (seconds by default) instead of redrawing one" },
+	{ "eta-interval", 'O', REQ, CALL, 0, set_eta_interval, 0, "TIME",
+	  "redraw the progress line every TIME (default 1s, at least 250ms)" },
 	{ "status-interval", 'L', REQ, CALL, 0, set_status_interval, 0, "TIME", NULL },
-	{ "warnings-fatal", 'w', NO, CALL, 0, not_yet, 0, NULL, NULL },
+	{ "warnings-fatal", 'w', NO, CALL, 0, set_warnings_fatal, 0, NULL,
+	  "accepted: what fio's parser warns about, iobench's refuses as an error already" },
 	{ "version", 'v', NO, CALL, 0, set_version, 0, NULL,
 	  "print the fio version iobench stands for, and iobench's" },
 	{ "cmdhelp", 'c', OPT, CALL, 0, set_cmdhelp, 0, "OPTION|all",
@@ -261,12 +359,19 @@ const struct cmdopt run_rows[] = {
 	  "accepted: iobench's jobs are threads and have no shared pool to size" },
 	{ "debug", 'd', REQ, CALL, 0, set_debug, 0, "LIST",
 	  "fio's debug categories, accepted: iobench has no debug trace" },
-	{ "aux-path", 'K', REQ, CALL, 0, not_yet, 0, "DIR", NULL },
-	{ "idle-prof", 'I', REQ, CALL, 0, not_yet, 0, "MODE", NULL },
-	{ "trigger-file", 'W', REQ, CALL, 0, not_yet, 0, "FILE", NULL },
-	{ "trigger-timeout", 'B', REQ, CALL, 0, not_yet, 0, "TIME", NULL },
-	{ "trigger", 'H', REQ, CALL, 0, not_yet, 0, "CMD", NULL },
-	{ "trigger-remote", 'J', REQ, CALL, 0, not_yet, 0, "CMD", NULL },
+	{ "aux-path", 'K', REQ, CALL, 0, set_aux_path, 0, "DIR",
+	  "write (and read) the verify state files local-NAME-N-verify.state in DIR" },
+	{ "idle-prof", 'I', REQ, CALL, 0, set_idle_prof, 0, "calibrate|system|percpu",
+	  "report the CPUs' idle share over the run (from /proc/stat), the system's or also "
+	  "each CPU's, with the time of a unit of work; calibrate: only that time" },
+	{ "trigger-file", 'W', REQ, CALL, 0, set_trigger_file, 0, "FILE",
+	  "when FILE appears: remove it, stop every job (the results stand) and run the "
+	  "--trigger command" },
+	{ "trigger-timeout", 'B', REQ, CALL, 0, set_trigger_timeout, 0, "TIME",
+	  "the same, TIME (seconds by default) after the run began" },
+	{ "trigger", 'H', REQ, CALL, 0, set_trigger, 0, "CMD",
+	  "the command (sh -c) a trigger runs" },
+	{ "trigger-remote", 'J', REQ, CALL, 0, no_server, 0, "CMD", NULL },
 	{ "memcpytest", 'M', OPT, CALL, 0, not_yet, 0, "TYPE", NULL },
 	{ "merge-blktrace-only", 'A', NO, CALL, 0, not_yet, 0, NULL, NULL },
 	{ "latency-log", 'l', REQ, CALL, 0, no_latency_log, 0, "X", NULL },

@@ -7,6 +7,7 @@
  * iobench measures with, util/clock.h) and --inflate-log.
  */
 #include "cmd/run_cmdline.h"
+#include "sys/cpuidle.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -168,6 +169,13 @@ int run_info(const struct run_cmdline *cl)
 		return cpuclock_test();
 	case RUN_INFO_INFLATE:
 		return fiolog_inflate(cl->info_arg, stdout) < 0 ? 1 : 0;
+	case RUN_INFO_IDLE_CALIBRATE: {
+		/* fio's --idle-prof=calibrate: the unit work figures, nothing run */
+		double mean, dev;
+		cpuidle_unit_work(&mean, &dev);
+		printf("CPU idleness:\n  unit work: mean=%3.2fus, stddev=%3.2f\n", mean, dev);
+		return fflush(stdout) ? 1 : 0;
+	}
 	}
 	return 1;
 }

@@ -108,6 +108,7 @@ static int run_watched(const struct job_list *list, const struct runner_args *ra
 		.show_progress = ra->progress,
 		.progress_always = ra->progress_always,
 		.bandwidth_log = ra->bandwidth_log,
+		.ctl = ra->ctl,
 		.notes = ra->quiet ? NULL : notes,
 		.stop = signals_install(),
 		.guard = {
@@ -120,6 +121,7 @@ static int run_watched(const struct job_list *list, const struct runner_args *ra
 		.batch_edge_arg = ew,
 	};
 	int rc = workload_run(list, &cfg, res);
+	res->terse_version = ra->terse_version;
 	res->env = envwatch_end(ew);
 	memlimit_end(ml, res->env);
 	struct anomaly_input *in;
@@ -294,7 +296,7 @@ int runner_store_result(const struct runner_args *ra, const struct runner_stored
 			store_renderings_add(&rend, "table", s->table, s->table_len, true);
 		struct store_run r = {
 			.kind = ra->store_kind,
-			.start_ms = s->res->timestamp_ms ? s->res->timestamp_ms : s->start_ms,
+			.start_ms = s->res->start_ms ? s->res->start_ms : s->start_ms,
 			.end_ms = s->end_ms,
 			.result = s->res,
 			.job_files = ra->job_files,

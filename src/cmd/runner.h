@@ -18,6 +18,7 @@
 #include "spec/jobspec.h"
 #include "results/results.h"
 #include "store/store.h"
+#include "workload/run.h"
 
 struct runner_args {
 	const char *formats_text; /* --output-format, NULL = normal */
@@ -25,6 +26,8 @@ struct runner_args {
 	bool progress;            /* allow the progress line (still only on a tty) */
 	bool progress_always;     /* ... even when stderr is no terminal (--eta=always) */
 	bool bandwidth_log;       /* fio's --bandwidth-log: agg-{read,write,trim}_bw.log */
+	struct run_control ctl;   /* fio's --eta-interval, --aux-path, --trigger*, ... */
+	unsigned terse_version;   /* --terse-version: 2, 3 (0: 3), 4 or 5 */
 	bool quiet;               /* no "Laying out" notes */
 	const char *const *allow_destroy; /* --allow-destroy=DEVICE values */
 	size_t nr_allow_destroy;

@@ -141,7 +141,11 @@ static int fio_doc(const char *name, struct json_object *root, struct json_objec
 		r->tool = xasprintf("iobench-%s", get_str(ib, "version"));
 	else
 		r->tool = xstrdup(version ? version : "fio");
-	if (json_object_object_get_ex(root, "timestamp_ms", &v) && is_number(v))
+	/* timestamp_ms is the end of the run (fio's meaning); iobench also
+	 * says when it began */
+	if (iobench && json_object_object_get_ex(ib, "start_ms", &v) && is_number(v))
+		r->start_ms = json_object_get_int64(v);
+	else if (json_object_object_get_ex(root, "timestamp_ms", &v) && is_number(v))
 		r->start_ms = json_object_get_int64(v);
 	r->raw = xstrndup(text, len);
 	r->raw_len = len;

@@ -1,9 +1,11 @@
 /*
  * fio's JSON and JSON+ output, in fio 3.33's key order: "fio version",
- * timestamp, timestamp_ms, time, "global options" (when there are any),
- * jobs, disk_util (when a disk was watched). Each job entry carries read,
- * write, trim and sync objects with bytes, rates, runtime, slat/clat/lat
- * statistics and percentiles, then CPU, depth and latency distributions.
+ * timestamp, timestamp_ms, time (the end of the run), "global options" (when
+ * any option was given before the first job), jobs, disk_util (when a disk
+ * was watched), cpu_idleness (--idle-prof). Each job entry carries read, write, trim and sync objects
+ * (one "mixed" object under unified_rw_reporting=mixed) with bytes, rates,
+ * runtime, slat/clat/lat statistics and percentiles, then CPU, depth and
+ * latency distributions.
  * JSON+ adds "bins" (bucket value in ns -> count) beside each percentile
  * map. total_err and first_error appear, as in fio, only in jobs with
  * continue_on_error. Everything iobench knows that fio has no key for (the
@@ -25,21 +27,18 @@ struct json_ctx {
 	bool plus;
 };
 
+/* fio writes the object when any option was given, even only bare flags
+ * (--group_reporting before the first --name: "global options": {}), but
+ * echoes no bare flag in it */
 static void json_opts(struct json_writer *w, const char *key, const struct job_kv *kv, size_t n)
 {
-	bool open = false;
-
-	for (size_t i = 0; i < n; i++) {
-		if (!kv[i].key || !kv[i].value)
-			continue; /* fio echoes no bare flags */
-		if (!open) {
-			json_kv_object_begin(w, key);
-			open = true;
-		}
-		json_kv_string(w, kv[i].key, kv[i].value);
-	}
-	if (open)
-		json_object_end(w);
+	if (!n)
+		return;
+	json_kv_object_begin(w, key);
+	for (size_t i = 0; i < n; i++)
+		if (kv[i].key && kv[i].value)
+			json_kv_string(w, kv[i].key, kv[i].value);
+	json_object_end(w);
 }
 
 static bool kv_equal(const struct job_kv *a, const struct job_kv *b)
@@ -103,18 +102,19 @@ static void json_lat(struct json_ctx *c, const char *key, const struct runstat *
 	json_object_end(w);
 }
 
-static void json_dir(struct json_ctx *c, const struct job_result *j, enum ddir d,
-		     const struct report_group *g)
+/* One direction's object, key (read, write, trim, or mixed), aggrb its
+ * group's bandwidth (B/s) */
+static void json_dir(struct json_ctx *c, const struct job_result *j, const struct dir_result *dr,
+		     const char *key, uint64_t aggrb)
 {
 	struct json_writer *w = c->w;
-	const struct dir_result *dr = &j->dir[d];
 	const struct job_spec *s = j->spec;
 	struct dir_figures f;
 	struct bw_figures bw;
 	struct stat_figures io;
 
 	dir_figures(dr, &f);
-	json_kv_object_begin(w, ddir_name(d));
+	json_kv_object_begin(w, key);
 	json_kv_uint(w, "io_bytes", f.io_bytes);
 	json_kv_uint(w, "io_kbytes", f.io_kbytes);
 	json_kv_uint(w, "bw_bytes", f.bw_bytes);
@@ -128,7 +128,7 @@ static void json_dir(struct json_ctx *c, const struct job_result *j, enum ddir d
 	json_lat(c, "clat_ns", &dr->clat, &dr->clat_hist, s->clat_percentiles, s);
 	json_lat(c, "lat_ns", &dr->lat, &dr->lat_hist, s->lat_percentiles, s);
 
-	bw_figures(&dr->bw, g->aggrb[d], 1024, &bw);
+	bw_figures(&dr->bw, aggrb, 1024, &bw);
 	json_kv_uint(w, "bw_min", bw.min);
 	json_kv_uint(w, "bw_max", bw.max);
 	json_kv_double(w, "bw_agg", bw.agg_pct);
@@ -173,14 +173,28 @@ static void json_entry(struct json_ctx *c, const struct run_result *r, const str
 	json_kv_uint(w, "elapsed", j->elapsed_s);
 	json_job_opts(w, r, s);
 
-	for (int d = 0; d < DDIR_RWDIR_CNT; d++)
-		json_dir(c, j, (enum ddir)d, &g);
+	if (s && s->unified_rw_reporting) {
+		/* fio's unified_rw_reporting=mixed: every direction as one
+		 * "mixed" object, no read/write/trim/sync */
+		struct dir_result mixed;
+		uint64_t aggrb = 0;
+		dir_result_init(&mixed);
+		for (int d = 0; d < DDIR_RWDIR_CNT; d++) {
+			dir_result_merge(&mixed, &j->dir[d]);
+			aggrb += g.aggrb[d];
+		}
+		json_dir(c, j, &mixed, "mixed", aggrb);
+		dir_result_release(&mixed);
+	} else {
+		for (int d = 0; d < DDIR_RWDIR_CNT; d++)
+			json_dir(c, j, &j->dir[d], ddir_name((enum ddir)d), g.aggrb[d]);
 
-	json_kv_object_begin(w, "sync");
-	json_kv_uint(w, "total_ios", j->sync.total_ios);
-	json_lat(c, "lat_ns", &j->sync.lat, &j->sync.lat_hist,
-		 s->lat_percentiles || s->clat_percentiles, s);
-	json_object_end(w);
+		json_kv_object_begin(w, "sync");
+		json_kv_uint(w, "total_ios", j->sync.total_ios);
+		json_lat(c, "lat_ns", &j->sync.lat, &j->sync.lat_hist,
+			 s->lat_percentiles || s->clat_percentiles, s);
+		json_object_end(w);
+	}
 
 	json_kv_uint(w, "job_runtime", j->runtime_ns / 1000000);
 	json_kv_double(w, "usr_cpu", j->usr_cpu);
@@ -277,6 +291,7 @@ static void json_iobench(struct json_writer *w, const struct run_result *r,
 	json_kv_string(w, "version", IOBENCH_VERSION);
 	json_kv_uint(w, "results_version", r->version);
 	json_kv_bool(w, "interrupted", r->interrupted);
+	json_kv_uint(w, "start_ms", r->start_ms); /* fio's timestamp_ms is the end */
 	json_kv_array_begin(w, "jobs");
 	for (size_t i = 0; i < r->nr_jobs; i++) {
 		const struct job_result *j = &r->jobs[i];
@@ -333,6 +348,18 @@ void report_json_run_object(struct json_writer *w, const struct run_result *r, b
 		for (size_t i = 0; i < r->nr_disks; i++)
 			json_disk(w, &r->disks[i]);
 		json_array_end(w);
+	}
+	if (r->idle.mode) { /* --idle-prof, after disk_util as in fio */
+		json_kv_object_begin(w, "cpu_idleness");
+		json_kv_double(w, "system", r->idle.pct[0]);
+		for (unsigned i = 0; r->idle.mode == IDLE_PROF_PERCPU && i < r->idle.nr_cpus; i++) {
+			char key[24];
+			snprintf(key, sizeof(key), "cpu-%u", i);
+			json_kv_double(w, key, r->idle.pct[1 + i]);
+		}
+		json_kv_double(w, "unit_mean", r->idle.unit_mean_us);
+		json_kv_double(w, "unit_stddev", r->idle.unit_stddev);
+		json_object_end(w);
 	}
 	json_iobench(w, r, extra);
 	json_object_end(w);

@@ -291,6 +291,17 @@ int report_write_normal(const struct run_result *r, FILE *out)
 				d->read_ticks, d->write_ticks, d->in_queue, disk_util_pct(d));
 		}
 	}
+	if (r->idle.mode) { /* --idle-prof, as fio prints it */
+		fprintf(out, "\nCPU idleness:\n  system: %3.2f%%\n", r->idle.pct[0]);
+		if (r->idle.mode == IDLE_PROF_PERCPU) {
+			fputs("  percpu:", out);
+			for (unsigned i = 0; i < r->idle.nr_cpus; i++)
+				fprintf(out, "%s %3.2f%%", i ? "," : "", r->idle.pct[1 + i]);
+			fputc('\n', out);
+		}
+		fprintf(out, "  unit work: mean=%3.2fus, stddev=%3.2f\n", r->idle.unit_mean_us,
+			r->idle.unit_stddev);
+	}
 	env_text_footer(r->env, out);
 	return ferror(out) ? -EIO : 0;
 }

@@ -1,6 +1,7 @@
 /*
- * fio's terse output, version 3: one semicolon-separated line per job entry.
- * Fields: "3;version;jobname;groupid;error", then for READ and WRITE each
+ * fio's terse output, versions 2 to 5 (3 by default): one semicolon-separated
+ * line per job entry. Version 3's fields: "3;version;jobname;groupid;error",
+ * then for READ and WRITE each
  * io KiB, bw KiB/s, iops, runtime ms, slat min/max/mean/stddev (usec), clat
  * the same, 20 "p%=usec" percentile fields (unused slots "0%=0"), lat
  * min/max/mean/stddev, bw min/max/agg%/mean/stddev (KiB/s); then usr%,
@@ -8,7 +9,12 @@
  * buckets (the nsec buckets folded into the first usec one, as fio does),
  * 9 fields per disk, total_err;first_error when the job has
  * continue_on_error, and finally the description when the job has one.
- * Without disks that is 121 fields.
+ * Without disks that is 121 fields. Version 4 adds TRIM after WRITE (162
+ * fields); version 5 too, and after each direction's bw figures its bw
+ * sample count and IOPS min/max/mean/stddev/samples (180); version 2 has
+ * no fio version field, has TRIM, no disks, and puts a description on a
+ * line of its own (161). Under unified_rw_reporting=mixed one mixed
+ * direction stands in READ's place and WRITE and TRIM are left out.
  */
 #include "report/internal.h"
 #include "report/report.h"
@@ -27,10 +33,9 @@ static void terse_lat(FILE *out, const struct runstat *s)
 		f.mean / 1000.0, f.dev / 1000.0);
 }
 
-static void terse_dir(FILE *out, const struct job_result *j, enum ddir d,
-		      const struct report_group *g)
+static void terse_dir(FILE *out, const struct job_result *j, const struct dir_result *dr,
+		      uint64_t aggrb, unsigned ver)
 {
-	const struct dir_result *dr = &j->dir[d];
 	const struct hist *h = NULL;
 	struct dir_figures f;
 	struct bw_figures bw;
@@ -57,9 +62,15 @@ static void terse_dir(FILE *out, const struct job_result *j, enum ddir d,
 	}
 
 	terse_lat(out, &dr->lat);
-	bw_figures(&dr->bw, g->aggrb[d], 1024, &bw);
+	bw_figures(&dr->bw, aggrb, 1024, &bw);
 	fprintf(out, ";%" PRIu64 ";%" PRIu64 ";%f%%;%f;%f", bw.min, bw.max, bw.agg_pct,
 		bw.mean, bw.dev);
+	if (ver == 5) {
+		struct stat_figures io;
+		stat_figures(&dr->iops, &io);
+		fprintf(out, ";%" PRIu64 ";%" PRIu64 ";%" PRIu64 ";%f;%f;%" PRIu64, bw.samples,
+			io.min, io.max, io.mean, io.dev, (uint64_t)io.n);
+	}
 }
 
 static void terse_entry(FILE *out, const struct run_result *r, const struct job_result *j)
@@ -69,11 +80,30 @@ static void terse_entry(FILE *out, const struct run_result *r, const struct job_
 	double ns[NR_LAT_NS_BUCKETS], us[NR_LAT_NS_BUCKETS], ms[NR_LAT_MS_BUCKETS];
 	uint64_t total, ntotal = 0;
 
+	unsigned ver = r->terse_version ? r->terse_version : 3;
 	report_group_compute(r, j->groupid, &g);
-	fprintf(out, "3;%s;%s;%u;%d", REPORT_VERSION_STRING, j->name ? j->name : "",
-		j->groupid, j->error);
-	terse_dir(out, j, DDIR_READ, &g);
-	terse_dir(out, j, DDIR_WRITE, &g);
+	if (ver == 2)
+		fprintf(out, "2;%s;%u;%d", j->name ? j->name : "", j->groupid, j->error);
+	else
+		fprintf(out, "%u;%s;%s;%u;%d", ver, REPORT_VERSION_STRING, j->name ? j->name : "",
+			j->groupid, j->error);
+	if (j->spec->unified_rw_reporting) {
+		/* as fio: one mixed direction in the read slot, nothing after */
+		struct dir_result mixed;
+		uint64_t aggrb = 0;
+		dir_result_init(&mixed);
+		for (int d = 0; d < DDIR_RWDIR_CNT; d++) {
+			dir_result_merge(&mixed, &j->dir[d]);
+			aggrb += g.aggrb[d];
+		}
+		terse_dir(out, j, &mixed, aggrb, ver);
+		dir_result_release(&mixed);
+	} else {
+		terse_dir(out, j, &j->dir[DDIR_READ], g.aggrb[DDIR_READ], ver);
+		terse_dir(out, j, &j->dir[DDIR_WRITE], g.aggrb[DDIR_WRITE], ver);
+		if (ver != 3) /* 2, 4 and 5 have trim */
+			terse_dir(out, j, &j->dir[DDIR_TRIM], g.aggrb[DDIR_TRIM], ver);
+	}
 
 	fprintf(out, ";%f%%;%f%%;%" PRIu64 ";%" PRIu64 ";%" PRIu64,
 		j->usr_cpu, j->sys_cpu, j->ctx, j->majf, j->minf);
@@ -93,7 +123,7 @@ static void terse_entry(FILE *out, const struct run_result *r, const struct job_
 	for (int i = 0; i < NR_LAT_MS_BUCKETS; i++)
 		fprintf(out, ";%3.2f%%", ms[i]);
 
-	for (size_t i = 0; i < r->nr_disks; i++) {
+	for (size_t i = 0; ver >= 3 && i < r->nr_disks; i++) { /* version 2 has no disks */
 		const struct disk_result *dk = &r->disks[i];
 		fprintf(out, ";%s;%" PRIu64 ";%" PRIu64 ";%" PRIu64 ";%" PRIu64 ";%" PRIu64
 			";%" PRIu64 ";%" PRIu64 ";%3.2f%%", dk->name, dk->read_ios, dk->write_ios,
@@ -105,7 +135,7 @@ static void terse_entry(FILE *out, const struct run_result *r, const struct job_
 	if (j->spec->continue_on_error)
 		fprintf(out, ";%" PRIu64 ";%d", j->total_err, j->error);
 	if (j->spec->description && *j->spec->description)
-		fprintf(out, ";%s", j->spec->description);
+		fprintf(out, "%s;%s", ver == 2 ? "\n" : "", j->spec->description);
 	fputc('\n', out);
 }
 

@@ -42,6 +42,13 @@ void dir_result_init(struct dir_result *d)
 	hist_init(&d->lat_hist);
 }
 
+void dir_result_release(struct dir_result *d)
+{
+	hist_release(&d->slat_hist);
+	hist_release(&d->clat_hist);
+	hist_release(&d->lat_hist);
+}
+
 void job_result_init_zeroed(struct job_result *r)
 {
 	/* All-zero is the initial state of every runstat and histogram (a
@@ -76,7 +83,7 @@ static void runstat_sum(struct runstat *dst, const struct runstat *src)
 	dst->m2 += src->m2;
 }
 
-static void dir_result_merge(struct dir_result *dst, const struct dir_result *src)
+void dir_result_merge(struct dir_result *dst, const struct dir_result *src)
 {
 	dst->io_bytes += src->io_bytes;
 	dst->total_ios += src->total_ios;

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sys/cpuidle.h"
+
 #include "stats/hist.h"
 #include "stats/runstat.h"
 #include "engines/ddir.h"
@@ -98,10 +100,22 @@ struct run_batch {
 	size_t nr_disks;
 };
 
+/* fio's --idle-prof (sys/cpuidle.h): the CPUs' idle share over the run */
+enum idle_prof { IDLE_PROF_NONE, IDLE_PROF_SYSTEM, IDLE_PROF_PERCPU };
+struct idle_result {
+	enum idle_prof mode;
+	unsigned nr_cpus;
+	double pct[CPUIDLE_MAX_CPUS + 1]; /* [0] the system's, [1 + N] cpuN's */
+	double unit_mean_us, unit_stddev;
+};
+
 struct run_result {
 	unsigned version;     /* RESULTS_VERSION */
-	uint64_t timestamp;   /* wall seconds at start */
+	uint64_t timestamp;   /* wall seconds at the end, as fio's */
 	uint64_t timestamp_ms;
+	uint64_t start_ms;    /* wall milliseconds at the start */
+	unsigned terse_version; /* fio's --terse-version the terse report uses (0 = 3) */
+	struct idle_result idle; /* --idle-prof */
 	char time_str[64];    /* ctime-like, no newline */
 	struct job_result *jobs;
 	size_t nr_jobs;
@@ -116,6 +130,10 @@ struct run_result {
 };
 
 void dir_result_init(struct dir_result *d);
+/* Add src into dst: sums, merged stats and histograms, the longer runtime
+ * (group_reporting, and unified_rw_reporting's "mixed" direction). */
+void dir_result_merge(struct dir_result *dst, const struct dir_result *src);
+void dir_result_release(struct dir_result *d);
 void job_result_init(struct job_result *r);
 /* For a result in zeroed memory (calloc): sets only what is not zero. */
 void job_result_init_zeroed(struct job_result *r);

@@ -179,7 +179,8 @@ struct verify_saved {
 };
 
 /* "local-NAME-INDEX-verify.state" in the current directory, as fio. */
-void verify_state_path(const char *name, unsigned index, char *out, size_t outlen);
+void verify_state_path(const char *dir, const char *name, unsigned index, char *out,
+		       size_t outlen);
 /* 0, or -errno with why saying what failed (the file is opened through the
  * guarded open: a name leading to a block device is refused). */
 int verify_state_save(const char *path, const char *name, unsigned index,

@@ -2,7 +2,8 @@
  * verify_state_save / verify_state_load files: how far a job's write
  * sequence got, so that a later verify_only run checks only what was
  * written. Named as fio names its own, "local-NAME-INDEX-verify.state" in
- * the current directory, but the contents are iobench's: a few text lines,
+ * the current directory or fio's --aux-path, but the contents are
+ * iobench's: a few text lines,
  *   iobench-verify-state 1
  *   job NAME
  *   index N
@@ -28,11 +29,16 @@
 
 #define STATE_MAGIC "iobench-verify-state 1"
 
-void verify_state_path(const char *name, unsigned index, char *out, size_t outlen)
+void verify_state_path(const char *dir, const char *name, unsigned index, char *out,
+		       size_t outlen)
 {
-	/* a job name may hold '/', which a file name cannot */
-	int n = snprintf(out, outlen, "local-%s-%u-verify.state", name, index);
-	for (int i = 6; i > 0 && i < n && (size_t)i < outlen; i++)
+	/* dir: fio's --aux-path; a job name may hold '/', which a file name
+	 * cannot */
+	int d = dir && *dir ? snprintf(out, outlen, "%s/", dir) : 0;
+	if (d < 0 || (size_t)d >= outlen)
+		d = 0;
+	int n = d + snprintf(out + d, outlen - (size_t)d, "local-%s-%u-verify.state", name, index);
+	for (int i = d + 6; i > 0 && i < n && (size_t)i < outlen; i++)
 		if (out[i] == '/')
 			out[i] = '_';
 }

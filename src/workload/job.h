@@ -158,6 +158,7 @@ struct job {
 	struct verify_state *vfy;       /* verify= runtime state, NULL when off (verify_run.c) */
 	struct job_logs *logs;          /* write_*_log state, NULL when off (joblog.h) */
 	volatile sig_atomic_t *stop;
+	const char *aux_path;           /* --aux-path: where verify state files go; NULL = . */
 	pthread_t thread;
 	const struct job **wait_jobs;   /* wait_for= targets */
 	unsigned nr_wait;

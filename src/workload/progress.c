@@ -11,9 +11,13 @@
 #include "util/timeutil.h"
 #include "workload/job.h"
 
-void progress_init(struct progress *p, struct job *jobs, size_t nr, uint64_t now)
+void progress_init(struct progress *p, struct job *jobs, size_t nr, uint64_t now,
+		   uint64_t interval_ns, uint64_t newline_ns)
 {
 	memset(p, 0, sizeof(*p));
+	p->interval_ns = interval_ns ? interval_ns : NSEC_PER_SEC;
+	p->newline_ns = newline_ns;
+	p->line_ns = now;
 	p->jobs = jobs;
 	p->nr = nr;
 	p->start_ns = now;
@@ -81,7 +85,7 @@ static double job_done(const struct job *j, uint64_t now, double *eta_s, double 
 
 void progress_update(struct progress *p, uint64_t now)
 {
-	if (now - p->last_ns < NSEC_PER_SEC && p->width)
+	if (now - p->last_ns < p->interval_ns && p->drawn)
 		return;
 	double dt = (double)(now - p->last_ns) / 1e9;
 	uint64_t bytes[DDIR_RWDIR_CNT] = { 0 }, ios[DDIR_RWDIR_CNT] = { 0 };
@@ -131,8 +135,14 @@ void progress_update(struct progress *p, uint64_t now)
 			 running, files, states, 100.0 * sum_f / (double)(p->nr ? p->nr : 1),
 			 rbw, wbw, rio, wio, e / 60, e % 60);
 	fprintf(stderr, "\r%s%*s", line, p->width > n ? p->width - n : 0, "");
-	fflush(stderr);
 	p->width = n;
+	p->drawn = true;
+	if (p->newline_ns && now - p->line_ns >= p->newline_ns) {
+		fputc('\n', stderr); /* --eta-newline: this line stays */
+		p->line_ns = now;
+		p->width = 0;
+	}
+	fflush(stderr);
 }
 
 void progress_clear(struct progress *p)

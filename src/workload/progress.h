@@ -8,6 +8,7 @@
 #ifndef IOBENCH_WORKLOAD_PROGRESS_H
 #define IOBENCH_WORKLOAD_PROGRESS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -23,9 +24,15 @@ struct progress {
 	uint64_t last_bytes[DDIR_RWDIR_CNT];
 	uint64_t last_ios[DDIR_RWDIR_CNT];
 	int width; /* characters written last time, to clear */
+	uint64_t interval_ns;  /* --eta-interval (1 s) */
+	uint64_t newline_ns;   /* --eta-newline: keep a line this often; 0 = never */
+	uint64_t line_ns;      /* when the current line began */
+	bool drawn;            /* a line was written once */
 };
 
-void progress_init(struct progress *p, struct job *jobs, size_t nr, uint64_t now);
+/* interval_ns 0: once a second; newline_ns 0: one line redrawn in place */
+void progress_init(struct progress *p, struct job *jobs, size_t nr, uint64_t now,
+		   uint64_t interval_ns, uint64_t newline_ns);
 void progress_update(struct progress *p, uint64_t now);
 void progress_clear(struct progress *p);
 

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "sys/cachestat.h"
+#include "sys/cpuidle.h"
 #include "util/error.h"
 #include "util/timeutil.h"
 #include "util/xmalloc.h"
@@ -21,6 +22,7 @@
 #include "workload/joblog.h"
 #include "spec/options.h"
 #include "workload/progress.h"
+#include "workload/trigger.h"
 
 void workload_expand(const struct job_list *in, struct job_list *out)
 {
@@ -85,6 +87,7 @@ static int setup_jobs(struct job *jobs, size_t nr, const struct job_list *l,
 		j->clk = clk;
 		j->index = (unsigned)i;
 		j->stop = cfg->stop;
+		j->aux_path = cfg->ctl.aux_path;
 		j->claims = claims;
 		job_result_init_zeroed(&j->res); /* jobs[] is calloc'd */
 		j->eng.ops = engine_find(j->spec->ioengine ? j->spec->ioengine : "psync");
@@ -130,7 +133,7 @@ static int setup_jobs(struct job *jobs, size_t nr, const struct job_list *l,
 }
 
 static int run_batch(struct job *jobs, size_t from, size_t to, const struct run_config *cfg,
-		     struct progress *prog, struct run_sync *sync)
+		     struct progress *prog, struct trigger *trig, struct run_sync *sync)
 {
 	pthread_mutex_lock(&sync->lock);
 	sync->done = 0;
@@ -165,6 +168,15 @@ static int run_batch(struct job *jobs, size_t from, size_t to, const struct run_
 		if (*cfg->stop && !sync->stopping) {
 			sync->stopping = true; /* end every sleep: rate, startdelay, wait_for */
 			pthread_cond_broadcast(&sync->wake);
+		}
+		if (trigger_check(trig, now_ns())) {
+			/* as fio: every job stops (not a signal: the results stand)
+			 * and the trigger command runs */
+			sync->stopping = true;
+			pthread_cond_broadcast(&sync->wake);
+			pthread_mutex_unlock(&sync->lock);
+			trigger_run(trig);
+			pthread_mutex_lock(&sync->lock);
 		}
 		if (prog) {
 			pthread_mutex_unlock(&sync->lock);
@@ -293,6 +305,17 @@ static void remove_laid_out(struct job *jobs, size_t nr)
 	}
 }
 
+/* timestamp, timestamp_ms and time are the end of the run, as fio's */
+static void set_end_time(struct run_result *out)
+{
+	out->timestamp_ms = wall_time_ms();
+	out->timestamp = out->timestamp_ms / 1000;
+	time_t t = (time_t)out->timestamp;
+	struct tm tm;
+	localtime_r(&t, &tm);
+	strftime(out->time_str, sizeof(out->time_str), "%a %b %e %H:%M:%S %Y", &tm);
+}
+
 int workload_run(const struct job_list *list, const struct run_config *cfg,
 		 struct run_result *out)
 {
@@ -306,12 +329,8 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 	struct job *jobs = xcalloc(nr ? nr : 1, sizeof(*jobs));
 
 	out->version = RESULTS_VERSION;
-	out->timestamp_ms = wall_time_ms();
-	out->timestamp = out->timestamp_ms / 1000;
-	time_t t = (time_t)out->timestamp;
-	struct tm tm;
-	localtime_r(&t, &tm);
-	strftime(out->time_str, sizeof(out->time_str), "%a %b %e %H:%M:%S %Y", &tm);
+	out->start_ms = wall_time_ms();
+	uint64_t run_start_ns = now_ns();
 	out->global_opts = job_kv_copy(list->global_opts, list->nr_global_opts);
 	out->nr_global_opts = list->nr_global_opts;
 
@@ -330,6 +349,7 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 		release_jobs(jobs, nr);
 		devguard_claims_release(&claims);
 		job_list_release(&expanded);
+		set_end_time(out);
 		return rc;
 	}
 
@@ -339,6 +359,7 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 		release_jobs(jobs, nr);
 		devguard_claims_release(&claims);
 		job_list_release(&expanded);
+		set_end_time(out);
 		return rc;
 	}
 
@@ -350,7 +371,18 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 	struct progress prog;
 	bool show = cfg->show_progress && (cfg->progress_always || isatty(STDERR_FILENO));
 	if (show)
-		progress_init(&prog, jobs, nr, t0);
+		progress_init(&prog, jobs, nr, t0, cfg->ctl.eta_interval_ns, cfg->ctl.eta_newline_ns);
+	struct trigger trig;
+	trigger_init(&trig, &cfg->ctl, run_start_ns);
+	struct cpuidle_snap *idle0 = NULL;
+	if (cfg->ctl.idle_prof) {
+		idle0 = xmalloc(sizeof(*idle0));
+		if (cpuidle_read(idle0) < 0) {
+			warning("--idle-prof: cannot read /proc/stat; no CPU idleness is reported");
+			free(idle0);
+			idle0 = NULL;
+		}
+	}
 
 	struct run_sync sync = { .done = 0 };
 	pthread_condattr_t ca;
@@ -374,7 +406,7 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 			cfg->batch_edge(cfg->batch_edge_arg, b->group_first, b->group_last, false);
 		diskres_begin(&bd);
 		uint64_t b0 = now_ns();
-		rc = run_batch(jobs, from, to, cfg, show ? &prog : NULL, &sync);
+		rc = run_batch(jobs, from, to, cfg, show ? &prog : NULL, &trig, &sync);
 		b->elapsed_ms = (now_ns() - b0) / NSEC_PER_MSEC;
 		diskres_end(&bd, b->elapsed_ms, &b->disks, &b->nr_disks);
 		measure_unwritten(jobs, from, to);
@@ -393,10 +425,21 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 	pthread_mutex_destroy(&sync.lock);
 	if (show)
 		progress_clear(&prog);
+	if (idle0) {
+		struct cpuidle_snap *idle1 = xmalloc(sizeof(*idle1));
+		if (cpuidle_read(idle1) == 0) {
+			out->idle.mode = cfg->ctl.idle_prof;
+			out->idle.nr_cpus = cpuidle_pct(idle0, idle1, out->idle.pct);
+			cpuidle_unit_work(&out->idle.unit_mean_us, &out->idle.unit_stddev);
+		}
+		free(idle1);
+		free(idle0);
+	}
 	diskres_end(&disks, (now_ns() - t0) / NSEC_PER_MSEC, &out->disks, &out->nr_disks);
 	diskres_release(&disks);
 
 	collect(jobs, nr, out);
+	set_end_time(out);
 	out->interrupted = *cfg->stop != 0;
 	for (size_t i = 0; i < nr && rc == 0; i++)
 		if (jobs[i].res.error || (i < out->nr_jobs && out->jobs[i].error))

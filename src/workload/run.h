@@ -10,11 +10,24 @@
 
 #include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "sys/dev/devguard.h"
 #include "spec/jobspec.h"
 #include "results/results.h"
+
+/* fio's run-control flags (--eta-interval, --eta-newline, --aux-path,
+ * --trigger-file, --trigger-timeout, --trigger); zero: not given. */
+struct run_control {
+	uint64_t eta_interval_ns;    /* the progress line's period; 0 = 1 s */
+	uint64_t eta_newline_ns;     /* start a new progress line this often; 0 = never */
+	const char *aux_path;        /* directory of the verify state files; NULL = . */
+	const char *trigger_file;    /* when it appears: removed, jobs stopped, trigger run */
+	uint64_t trigger_timeout_ns; /* the same this long after the run began */
+	const char *trigger_cmd;     /* the command run (sh -c) on a trigger */
+	enum idle_prof idle_prof;    /* --idle-prof=system|percpu */
+};
 
 struct run_config {
 	bool show_progress;          /* progress line on stderr (only on a terminal) */
@@ -30,6 +43,7 @@ struct run_config {
 	void (*batch_edge)(void *arg, unsigned group_first, unsigned group_last, bool end);
 	void *batch_edge_arg;
 	bool bandwidth_log;          /* fio's --bandwidth-log: agg-{read,write,trim}_bw.log */
+	struct run_control ctl;
 };
 
 /* Expand numjobs and assign group ids into *out, a list of its own: every

@@ -435,7 +435,7 @@ static int setup_state_load(struct job *j, struct verify_state *vs)
 {
 	const struct job_spec *s = j->spec;
 	char path[4096], why[256];
-	verify_state_path(s->name, j->index, path, sizeof(path));
+	verify_state_path(j->aux_path, s->name, j->index, path, sizeof(path));
 	int rc = verify_state_load(path, s->name, j->index, &vs->saved, why, sizeof(why));
 	if (rc == -ENOENT)
 		return error("job '%s': verify_state_load: no state file '%s' (written by a run "
@@ -563,7 +563,7 @@ static void save_state(struct job *j)
 		.seq = vs->seq, .complete = j->loop >= (s->loops ? s->loops : 1) && !job_stopping(j),
 	};
 	char path[4096], why[2560];
-	verify_state_path(s->name, j->index, path, sizeof(path));
+	verify_state_path(j->aux_path, s->name, j->index, path, sizeof(path));
 	int rc = verify_state_save(path, s->name, j->index, &v, why, sizeof(why));
 	if (rc < 0)
 		warning("job '%s': cannot save the verify state in '%s': %s", s->name, path, why);

@@ -4,7 +4,10 @@
 # -o/-F and values after a space, job options taking the next word, unique
 # prefixes, --section, --showcmd, a job file '-' from stdin, --parse-only,
 # --max-jobs, --cmdhelp, --enghelp, --crctest, set options that take no next
-# word; iobench's refusals (client/server, flags not there yet, misspelt
+# word; --trigger-timeout/--trigger-file/--trigger, --aux-path, --eta-interval,
+# --eta-newline, --warnings-fatal, --idle-prof, the end-of-run timestamps, the terse
+# versions 2-5 field for field; iobench's
+# refusals (client/server and --trigger-remote, flags not there yet, misspelt
 # flags named as flags); the stdout/stderr discipline (nothing on stderr for
 # a successful run, the layout note only in the normal report); and issue
 # 14's acceptance script, which treats a non-empty stderr as failure, run
@@ -69,6 +72,36 @@ both tv7 --terse-version=7 --minimal --name=x --ioengine=null --size=1m
 check "--terse-version=3 runs, 7 is refused (exit 1), both tools" \
   bash -c "$(declare -f same_rc0 rc_of); d='$d'; same_rc0 tv3 && [ \$(rc_of fio tv7) = 1 ] && [ \$(rc_of iob tv7) = 1 ]"
 
+# --terse-version=2|3|4|5 (and unified_rw_reporting=mixed): fio's field
+# count and the shape of every field (integer, float, percent, p%=v, text),
+# on a file (so with a disk) and with a description; field 2 is the tool's
+# version string
+cat >"$d/terse_shape.py" <<'PY'
+import re, sys
+def shape(f):
+    for k, p in (("i", r"-?\d+"), ("f", r"-?\d+\.\d+"), ("f%", r"-?\d+\.\d+%"), ("p", r"[\d.]+%=\d+")):
+        if re.fullmatch(p, f):
+            return k
+    return "s"
+a, b = (open(x).read() for x in sys.argv[1:3])
+fa, fb = a.split(";"), b.split(";")
+if len(fa) != len(fb):
+    sys.exit("fio %d fields, iobench %d" % (len(fa), len(fb)))
+bad = [(i + 1, x, y) for i, (x, y) in enumerate(zip(fa, fb)) if i != 1 and shape(x) != shape(y)]
+if bad or a.count("\n") != b.count("\n"):
+    sys.exit("fields differ: %s" % bad[:5])
+PY
+for v in 2 3 4 5; do
+  for m in none mixed; do
+    both tv$v$m --terse-version=$v --minimal --name=x --filename=tv.dat --rw=randrw --size=1m \
+      --description=hello --unified_rw_reporting=$m
+    check "--terse-version=$v (unified_rw_reporting=$m): fio's fields, in fio's order" \
+      bash -c "$(declare -f same_rc0 rc_of); d='$d'; same_rc0 tv$v$m && python3 '$d/terse_shape.py' '$d/fio/tv$v$m.out' '$d/iob/tv$v$m.out'"
+  done
+done
+check "--terse-version 2/3/4/5: 162, 131, 172 and 190 fields (one disk, a description), as fio's" \
+  test "$(for v in 2 3 4 5; do python3 -c 'import sys; print(len(open(sys.argv[1]).read().split(";")))' "$d/iob/tv${v}none.out"; done | tr '\n' ' ')" = "162 131 172 190 "
+
 # --- which jobs run --------------------------------------------------------
 both section --section=b --output-format=json two.fio
 check "--section=b: only b, both tools" \
@@ -114,9 +147,91 @@ check "--cpuclock-test: fio's cs: lines, Pass with exit 0 or Failed with 1 (exit
 "$IOB" --outptu=x --name=x --ioengine=null --size=1m >"$d/mis.out" 2>"$d/mis.err"; rc=$?
 check "a misspelt flag: exit 1, named as a flag with the nearest flag" \
   bash -c "[ $rc -eq 1 ] && [ \"\$(cat '$d/mis.err')\" = \"iobench: error: unknown option '--outptu' for 'iobench run'; did you mean '--output'?\" ] && [ ! -e x ]"
-for f in --server --client=h --daemonize=p --remote-config=f; do
+for f in --server --client=h --daemonize=p --remote-config=f --trigger-remote=cmd; do
   "$IOB" $f --name=x --ioengine=null --size=1m >/dev/null 2>"$d/srv.err"; rc=$?
   check "$f: refused (exit 1), pointing to the MPI build" bash -c "[ $rc -eq 1 ] && grep -q 'iobench-mpi' '$d/srv.err'"
+done
+# --- run control: trigger, aux-path, eta, warnings-fatal, timestamps --------
+# --trigger-timeout / --trigger-file: every job stops long before its 20 s,
+# the run succeeds, the --trigger command ran, the trigger file is removed
+for t in fio iob; do
+  [ $t = fio ] && tool=$FIO || tool=$IOB
+  mkdir -p "$d/$t/trg"
+  (cd "$d/$t/trg" && "$tool" --trigger-timeout=1 --trigger="touch timeout.done" --name=x \
+     --ioengine=null --size=1m --time_based --runtime=20 --output-format=json >tt.json 2>tt.err
+   echo $? >tt.rc
+   (sleep 1; touch go) & "$tool" --trigger-file=go --trigger="touch file.done" --name=x \
+     --ioengine=null --size=1m --time_based --runtime=20 --output-format=json >tf.json 2>tf.err
+   echo $? >tf.rc; wait)
+done
+for t in fio iob; do
+  for k in tt tf; do
+    check "$t --trigger-$([ $k = tt ] && echo timeout || echo file): exit 0, the job stopped early, no error" \
+      bash -c "[ \$(cat '$d/$t/trg/$k.rc') = 0 ] && python3 -c 'import json,sys; j=json.load(open(sys.argv[1]))[\"jobs\"][0]; assert j[\"error\"] == 0 and j[\"job_runtime\"] < 15000, j[\"job_runtime\"]' '$d/$t/trg/$k.json'"
+  done
+  check "$t: the --trigger commands ran, the trigger file is gone" \
+    bash -c "[ -e '$d/$t/trg/timeout.done' ] && [ -e '$d/$t/trg/file.done' ] && [ ! -e '$d/$t/trg/go' ]"
+done
+check "iobench: a trigger is no failure: nothing on stderr" \
+  bash -c "[ ! -s '$d/iob/trg/tt.err' ] && [ ! -s '$d/iob/trg/tf.err' ]"
+# --aux-path: the verify state file goes there, not to the current directory
+for t in fio iob; do
+  [ $t = fio ] && tool=$FIO || tool=$IOB
+  mkdir -p "$d/$t/aux/state"
+  (cd "$d/$t/aux" && "$tool" --aux-path=state --name=x --filename=data --size=256k --rw=write \
+     --verify=crc32c --output-format=json >out.json 2>err.txt; echo $? >rc)
+  check "$t --aux-path=DIR: exit 0, DIR/local-x-0-verify.state, none in the current directory" \
+    bash -c "[ \$(cat '$d/$t/aux/rc') = 0 ] && [ -s '$d/$t/aux/state/local-x-0-verify.state' ] && [ ! -e '$d/$t/aux/local-x-0-verify.state' ]"
+done
+"$IOB" --aux-path="$d/none" --name=x --ioengine=null --size=1m >/dev/null 2>"$d/aux.err"; rc=$?
+check "iobench --aux-path of no directory: refused before the run (exit 1)" \
+  bash -c "[ $rc = 1 ] && grep -q \"aux-path '$d/none' is not a directory\" '$d/aux.err'"
+# --eta-interval: fio's minimum is 250 ms; --eta-newline must be > 0
+both etai1 --eta-interval=100ms --name=x --ioengine=null --size=1m
+both etai2 --eta-interval=250ms --name=x --ioengine=null --size=1m
+both etan0 --eta-newline=0 --name=x --ioengine=null --size=1m
+check "--eta-interval=100ms and --eta-newline=0 refused, 250ms runs: both tools" \
+  bash -c "$(declare -f same_rc0 rc_of); d='$d'; same_rc0 etai2 && for t in fio iob; do [ \$(rc_of \$t etai1) = 1 ] && [ \$(rc_of \$t etan0) = 1 ] || exit 1; done"
+"$IOB" --eta=always --eta-newline=1 --name=x --ioengine=null --size=1m --time_based --runtime=3 \
+  --output-format=json >/dev/null 2>"$d/etan.err"
+"$IOB" --eta=always --name=x --ioengine=null --size=1m --time_based --runtime=3 \
+  --output-format=json >/dev/null 2>"$d/eta.err"
+check "iobench --eta-newline=1: progress lines kept (newline-ended), without it one line redrawn" \
+  bash -c "[ \$(grep -c 'Jobs: .*\[eta [0-9]*m:[0-9]*s\]\$' '$d/etan.err') -ge 2 ] && [ \$(wc -l <'$d/eta.err') = 0 ] && grep -q \$'\rJobs:' '$d/eta.err'"
+# --warnings-fatal: a clean job runs; what fio warns about (time_based
+# without runtime) fails with it in fio and always in iobench
+both wf1 --warnings-fatal --name=x --ioengine=null --size=1m
+both wf2 --warnings-fatal --name=x --ioengine=null --size=1m --time_based
+check "--warnings-fatal: a clean job exit 0, time_based without runtime exit 1, both tools" \
+  bash -c "$(declare -f same_rc0 rc_of); d='$d'; same_rc0 wf1 && [ \$(rc_of fio wf2) = 1 ] && [ \$(rc_of iob wf2) = 1 ]"
+# --idle-prof: cpu_idleness with fio's keys (system, cpu-N with percpu,
+# unit_mean, unit_stddev), percentages within 0-100; fio's normal lines;
+# calibrate prints only the unit work and runs nothing; a bad mode exit 1
+for m in system percpu; do
+  both idle$m --idle-prof=$m --name=x --ioengine=null --size=64m --time_based --runtime=1 \
+    --output-format=json
+  check "--idle-prof=$m: the same cpu_idleness keys as fio's, percentages in 0-100" \
+    bash -c "$(declare -f same_rc0 rc_of); d='$d'; same_rc0 idle$m && python3 -c 'import json,sys
+f, i = (json.load(open(p))[\"cpu_idleness\"] for p in sys.argv[1:3])
+assert list(f) == list(i), (list(f), list(i))
+assert all(0 <= v <= 100 for k, v in i.items() if not k.startswith(\"unit\")), i
+assert i[\"unit_mean\"] > 0' '$d/fio/idle$m.out' '$d/iob/idle$m.out'"
+done
+both idlen --idle-prof=percpu --name=x --ioengine=null --size=64m --time_based --runtime=1
+check "--idle-prof=percpu, normal output: fio's 'CPU idleness:' lines, one percpu figure per CPU" \
+  bash -c "for t in fio iob; do grep -A3 '^CPU idleness:' '$d/'\$t/idlen.out | sed -E 's/[0-9]+\.[0-9]+/N/g' >'$d/'\$t/idlen.shape || exit 1; done; cmp -s '$d/fio/idlen.shape' '$d/iob/idlen.shape' && grep -Eq \"^  percpu: N%(, N%){$(( $(nproc) - 1 ))}\\\$\" '$d/iob/idlen.shape'"
+both idlec --idle-prof=calibrate --name=x --ioengine=null --size=1m
+both idleb --idle-prof=bogus --name=x --ioengine=null --size=1m
+check "--idle-prof=calibrate: only fio's 'unit work' lines, exit 0; a bad mode exit 1: both tools" \
+  bash -c "$(declare -f same_rc0 rc_of); d='$d'; same_rc0 idlec && for t in fio iob; do [ \"\$(sed -E 's/[0-9]+\.[0-9]+/N/g' '$d/'\$t/idlec.out)\" = \$'CPU idleness:\n  unit work: mean=Nus, stddev=N' ] && [ \$(rc_of \$t idleb) = 1 ] || exit 1; done"
+# timestamp/timestamp_ms/time: the end of the run, as fio's
+for t in fio iob; do
+  [ $t = fio ] && tool=$FIO || tool=$IOB
+  t0=$(date +%s%3N)
+  "$tool" --name=x --ioengine=null --size=1m --time_based --runtime=2 --output-format=json \
+    --output="$d/$t/ts.json" >/dev/null 2>&1
+  check "$t: timestamp_ms is the end of the run (2 s after its start), timestamp its seconds" \
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); t0=int(sys.argv[2]); assert d["timestamp_ms"] - t0 >= 2000, d["timestamp_ms"] - t0; assert d["timestamp"] == d["timestamp_ms"] // 1000; assert d["time"]' "$d/$t/ts.json" "$t0"
 done
 # --bandwidth-log: fio's agg-{read,write}_bw.log in the current directory
 mkdir -p "$d/fio/bwl" "$d/iob/bwl"

@@ -88,7 +88,7 @@ import json, sys
 d, name, t0, t1 = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4])
 run = json.load(open(d + "/run.json"))
 mon = run["iobench"]["monitor"]
-start = run["timestamp_ms"] / 1000.0  # the monitor starts just before this
+start = run["iobench"]["start_ms"] / 1000.0  # the monitor starts just before this
 ivs = [iv for iv in mon["intervals"]
        if iv["dt"] > 0.9 and t0 <= start + iv["time"] - iv["dt"] / 2 <= t1]
 ios = json.load(open(d + "/iostat2.json"))["sysstat"]["hosts"][0]["statistics"]

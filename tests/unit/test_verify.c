@@ -281,8 +281,10 @@ static void test_state(void)
 	unlink(path);
 	CHECK(verify_state_load(path, "job a", 3, &w, why, sizeof(why)) == -ENOENT, "missing state: ENOENT");
 	rmdir(dir);
-	verify_state_path("a/b", 1, path, sizeof(path));
+	verify_state_path(NULL, "a/b", 1, path, sizeof(path));
 	CHECK(!strcmp(path, "local-a_b-1-verify.state"), "state file name: %s", path);
+	verify_state_path("/tmp/aux", "a/b", 1, path, sizeof(path));
+	CHECK(!strcmp(path, "/tmp/aux/local-a_b-1-verify.state"), "--aux-path state file: %s", path);
 }
 
 static void test_options(void)
