@@ -32,6 +32,9 @@ void job_spec_defaults(struct job_spec *s)
 		s->bs[d] = s->min_bs[d] = s->max_bs[d] = 4096;
 	s->randrepeat = true;
 	s->random_distribution = DIST_RANDOM;
+	s->dist_center = -1;
+	for (int d = 0; d < DDIR_RWDIR_CNT; d++)
+		s->perc_random[d] = 100;
 	s->ioengine = xstrdup("psync");
 	s->iodepth = 1;
 	s->iodepth_batch = 1;

@@ -29,6 +29,24 @@ enum random_dist {
 	DIST_ZIPF,
 	DIST_PARETO,
 	DIST_NORMAL,
+	DIST_ZONED,     /* zoned:P/R[:P/R...]: P% of the I/O in R% of the range */
+	DIST_ZONED_ABS, /* zoned_abs:P/SIZE[:P/SIZE...]: P% of the I/O in SIZE bytes */
+};
+
+/* Most zones of random_distribution=zoned/zoned_abs (each takes >= 1% of the I/O). */
+#define MAX_DIST_ZONES 32
+
+/* One zone of random_distribution=zoned (size_pct) or zoned_abs (size). */
+struct dist_zone {
+	unsigned access_pct;
+	unsigned size_pct;
+	uint64_t size;
+};
+
+enum random_gen {
+	RANDGEN_TAUSWORTHE = 0, /* fio's default; here a keyed permutation or a uniform draw */
+	RANDGEN_LFSR,           /* full period: every block once, even with norandommap */
+	RANDGEN_TAUSWORTHE64,
 };
 
 enum fallocate_mode {
@@ -99,6 +117,7 @@ struct job_spec {
 	uint64_t offset;
 	unsigned offset_pct;
 	uint64_t offset_increment; /* added per clone (jobnum) */
+	uint64_t offset_align;     /* offset=N% rounded up to this; 0 = the minimum block size */
 	bool create_on_open;
 	bool allow_file_create;
 	bool overwrite;
@@ -112,6 +131,7 @@ struct job_spec {
 	unsigned rw;          /* enum rw_mode bits */
 	int64_t rw_seq_skip;  /* sequential: bytes added after each I/O (rw=read:8k) */
 	unsigned rw_seq_nr;   /* random: I/Os issued sequentially per random offset */
+	bool rw_seq_identical; /* rw_sequencer=identical: those I/Os repeat the offset */
 	unsigned rwmix[2];    /* percent of reads, writes in mixed modes */
 	uint64_t bs[DDIR_RWDIR_CNT];
 	uint64_t min_bs[DDIR_RWDIR_CNT], max_bs[DDIR_RWDIR_CNT]; /* bsrange */
@@ -130,6 +150,12 @@ struct job_spec {
 	bool randseed_set;
 	enum random_dist random_distribution;
 	double dist_param;    /* zipf theta, pareto h, normal stddev in % */
+	double dist_center;   /* zipf/pareto hot spot, 0..1 of the range; < 0 = not set */
+	struct dist_zone dist_zones[MAX_DIST_ZONES]; /* zoned, zoned_abs */
+	unsigned nr_dist_zones;
+	enum random_gen random_generator;
+	bool allrandrepeat;   /* every generator seeded alike, whatever randrepeat says */
+	unsigned perc_random[DDIR_RWDIR_CNT]; /* percentage_random: share of random I/Os */
 	bool fill_device;
 
 	/* engine */

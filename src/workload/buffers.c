@@ -100,9 +100,9 @@ int job_buffers_alloc(struct job *j)
 	j->buf_mem = mem;
 	/* The job's generators are seeded only when its thread starts: seed
 	 * the buffer generator here so the first fill is random, not zeros. */
-	rng_seed(&j->rng_buf, (s->randseed_set ? s->randseed : 0x2545f4914f6cdd1dULL) +
-				      0x9e3779b97f4a7c15ULL * (j->index + 1) +
-				      (s->randrepeat || s->randseed_set ? 0 : now_ns()));
+	bool fixed = s->allrandrepeat || s->randrepeat || s->randseed_set;
+	rng_seed(&j->rng_buf, (s->randseed_set && !s->allrandrepeat ? s->randseed : 0x2545f4914f6cdd1dULL) +
+				      0x9e3779b97f4a7c15ULL * (j->index + 1) + (fixed ? 0 : now_ns()));
 	j->units = calloc(j->nr_units, sizeof(*j->units));
 	j->done = calloc(j->nr_units, sizeof(*j->done));
 	if (!j->units || !j->done)

@@ -43,7 +43,9 @@ struct file_gen {
 	bool perm_ready;
 	struct randperm perm;
 	unsigned seq_left;      /* rw=randread:N: sequential I/Os left */
-	uint64_t seq_pos;
+	uint64_t seq_pos;       /* end of the last I/O: where a sequential one goes */
+	uint64_t seq_off;       /* start of the last random I/O (rw_sequencer=identical) */
+	uint64_t dir_pos[DDIR_RWDIR_CNT]; /* end of the last I/O per direction (percentage_random) */
 };
 
 /* What setup found and decided for one file (files.c), before any byte of

@@ -463,7 +463,8 @@ static int init_checks(struct job *j)
 			     "verify_state_load=1", s->name);
 	if (s->verify_state_load && !s->verify_only)
 		warning("job '%s': verify_state_load only matters with verify_only=1", s->name);
-	if ((s->norandommap || s->random_distribution != DIST_RANDOM) && spec_is_rand(s) &&
+	if (((s->norandommap && s->random_generator != RANDGEN_LFSR) ||
+	     s->random_distribution != DIST_RANDOM) && spec_is_rand(s) &&
 	    (s->rw & RW_WRITE) && j->nr_units > 1)
 		warning("job '%s': %s with iodepth > 1 may write a block twice at once; verify may "
 			"then report it stale", s->name, s->norandommap ? "norandommap" : "random_distribution");

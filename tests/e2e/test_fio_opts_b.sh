@@ -1,0 +1,154 @@
+#!/usr/bin/env bash
+# fio 3.33's generic options of issue 14 item 4, second half (randomness,
+# buffers, trim, verify), each checked by its effect: offsets from strace
+# (iotrace.py), bytes from the written files. The figures asserted were
+# measured side by side with fio 3.33 on the same files (the comment of each
+# check gives fio's). Every job is a fraction of a second.
+. "$(dirname "$0")/lib.sh"
+d=$(tmpdir)
+e2e_trace_helpers
+# tj TRACE ARGS...: run iobench with ARGS under strace, JSON to TRACE.json
+tj() { local out=$1; shift; trace "$out" "$IOBENCH" run --no-store --output-format=json "$@" >"$out.json" 2>>"$d/err"; }
+# blocks TRACE [OP]: the 4k block index of each job I/O on f.dat, one a line
+blocks() {
+  python3 - "$1" "$d/f.dat" "${2:-}" <<'PY'
+import sys, iotrace
+ops = (sys.argv[3],) if sys.argv[3] else ('pread64', 'pwrite64')
+for e in iotrace.data_ops(iotrace.load(sys.argv[1]), sys.argv[2], ops):
+    print(e["off"] // 4096)
+PY
+}
+F="--name=x --filename=$d/f.dat --bs=4k --ioengine=psync"
+head -c 1m /dev/urandom >"$d/f.dat"
+
+if [ $have_strace = 1 ]; then
+  # --- random_distribution=zoned / zoned_abs (4096 reads over 256 blocks) -----
+  # fio 3.33: 2510 1207 379
+  tj "$d/zoned" $F --size=1m --io_size=16m --rw=randread --norandommap \
+    --random_distribution=zoned:60/10:30/20:10/70
+  blocks "$d/zoned" >"$d/zoned.b"
+  pycheck "zoned:60/10:30/20:10/70: 60%, 30% and 10% of the I/O in the first 10%, next 20% and last 70%" "$d/zoned.b" <<'PY'
+import sys
+b = [int(x) for x in open(sys.argv[1])]
+assert len(b) == 4096, len(b)
+z = [sum(1 for x in b if lo <= x < hi) / len(b) for lo, hi in ((0, 25.6), (25.6, 76.8), (76.8, 256))]
+assert 0.55 < z[0] < 0.65 and 0.25 < z[1] < 0.35 and 0.06 < z[2] < 0.14, z
+PY
+  # fio 3.33: 2518 816 762, nothing past 30% of the file, random map or not
+  tj "$d/zoned30" $F --size=1m --io_size=16m --rw=randread --random_distribution=zoned:60/10:40/20
+  blocks "$d/zoned30" >"$d/zoned30.b"
+  pycheck "zoned:60/10:40/20: zones cover 30% of the range, no I/O beyond it" "$d/zoned30.b" <<'PY'
+import sys
+b = [int(x) for x in open(sys.argv[1])]
+assert len(b) == 4096 and max(b) < 77, (len(b), max(b))
+first = sum(1 for x in b if x < 25.6) / len(b)
+assert 0.55 < first < 0.65, first
+PY
+  # fio 3.33: 2483 1613
+  tj "$d/zabs" $F --size=1m --io_size=16m --rw=randread --norandommap \
+    --random_distribution=zoned_abs:60/128k:40/896k
+  blocks "$d/zabs" >"$d/zabs.b"
+  pycheck "zoned_abs:60/128k:40/896k: 60% of the I/O in the first 128 KiB" "$d/zabs.b" <<'PY'
+import sys
+b = [int(x) for x in open(sys.argv[1])]
+first = sum(1 for x in b if x < 32) / len(b)
+assert len(b) == 4096 and 0.55 < first < 0.65, (len(b), first)
+PY
+
+  # --- zipf/pareto center and bare names (2048 reads) -----------------------
+  # fio 3.33 zipf:1.2:0.5: hottest block 128 (514 of 2048)
+  tj "$d/center" $F --size=1m --io_size=8m --rw=randread --norandommap --random_distribution=zipf:1.2:0.5
+  # fio 3.33: bare zipf (theta 1.1) hottest 408/2048, bare pareto (h 0.2) 945/2048
+  tj "$d/bzipf" $F --size=1m --io_size=8m --rw=randread --norandommap --random_distribution=zipf
+  tj "$d/bpareto" $F --size=1m --io_size=8m --rw=randread --norandommap --random_distribution=pareto
+  blocks "$d/center" >"$d/center.b"; blocks "$d/bzipf" >"$d/bzipf.b"; blocks "$d/bpareto" >"$d/bpareto.b"
+  pycheck "zipf:1.2:0.5 puts the hottest block at the middle; bare zipf and pareto take fio's 1.1 and 0.2" \
+    "$d/center.b" "$d/bzipf.b" "$d/bpareto.b" <<'PY'
+import collections, sys
+def hot(p):
+    b = [int(x) for x in open(p)]
+    assert len(b) == 2048, len(b)
+    return collections.Counter(b).most_common(1)[0]
+blk, n = hot(sys.argv[1])
+assert blk == 128 and 0.2 < n / 2048 < 0.3, (blk, n)
+_, n = hot(sys.argv[2]); assert 0.15 < n / 2048 < 0.25, n
+_, n = hot(sys.argv[3]); assert 0.40 < n / 2048 < 0.52, n
+PY
+
+  # --- random_generator -----------------------------------------------------
+  # fio 3.33: lfsr 256 distinct of 256, tausworthe with norandommap 157
+  tj "$d/lfsr" $F --size=1m --rw=randread --norandommap --random_generator=lfsr
+  tj "$d/taus" $F --size=1m --rw=randread --norandommap --random_generator=tausworthe64
+  blocks "$d/lfsr" >"$d/lfsr.b"; blocks "$d/taus" >"$d/taus.b"
+  pycheck "random_generator=lfsr touches each block once without a map; tausworthe64 repeats some" "$d/lfsr.b" "$d/taus.b" <<'PY'
+import sys
+l = [int(x) for x in open(sys.argv[1])]
+t = [int(x) for x in open(sys.argv[2])]
+assert len(l) == 256 and len(set(l)) == 256, (len(l), len(set(l)))
+assert len(t) == 256 and len(set(t)) < 240, (len(t), len(set(t)))
+PY
+
+  # --- percentage_random ----------------------------------------------------
+  # fio 3.33: 180 of 256 reads follow the previous one at percentage_random=30
+  tj "$d/pr30" $F --size=1m --rw=randread --percentage_random=30
+  tj "$d/pr0" $F --size=1m --rw=randread --percentage_random=0 --number_ios=6
+  tj "$d/prdir" $F --size=1m --rw=randrw --percentage_random=100,0 --number_ios=40
+  blocks "$d/pr30" >"$d/pr30.b"; blocks "$d/pr0" >"$d/pr0.b"; blocks "$d/prdir" pwrite64 >"$d/prdir.b"
+  pycheck "percentage_random=30: about 70% sequential; =0: all sequential; =100,0: writes sequential in a randrw job" \
+    "$d/pr30.b" "$d/pr0.b" "$d/prdir.b" <<'PY'
+import sys
+b = [int(x) for x in open(sys.argv[1])]
+seq = sum(1 for p, q in zip(b, b[1:]) if q == p + 1) / (len(b) - 1)
+assert len(b) == 256 and 0.6 < seq < 0.8, (len(b), seq)
+assert [int(x) for x in open(sys.argv[2])] == list(range(6))
+w = [int(x) for x in open(sys.argv[3])]
+assert len(w) > 5 and w == list(range(len(w))), w
+PY
+
+  # --- rw_sequencer ---------------------------------------------------------
+  # fio 3.33: identical 15 15 15 15 189 189 189 189 ...; sequential 15 16 17 18 189 ...
+  tj "$d/ident" $F --size=1m --rw=randread:4 --rw_sequencer=identical --number_ios=12
+  tj "$d/seqr" $F --size=1m --rw=randread:4 --rw_sequencer=sequential --number_ios=12
+  blocks "$d/ident" >"$d/ident.b"; blocks "$d/seqr" >"$d/seqr.b"
+  pycheck "rw=randread:4: rw_sequencer=identical repeats each offset 4 times, sequential reads on" "$d/ident.b" "$d/seqr.b" <<'PY'
+import sys
+i = [int(x) for x in open(sys.argv[1])]
+s = [int(x) for x in open(sys.argv[2])]
+assert len(i) == 12 and len(s) == 12, (i, s)
+for k in range(0, 12, 4):
+    assert i[k:k + 4] == [i[k]] * 4, i
+    assert s[k:k + 4] == list(range(s[k], s[k] + 4)), s
+assert len({i[0], i[4], i[8]}) == 3, i
+PY
+
+  # --- allrandrepeat --------------------------------------------------------
+  for n in 1 2; do
+    tj "$d/arr$n" $F --size=1m --rw=randread --number_ios=16 --randrepeat=0 --allrandrepeat=1
+    tj "$d/rr$n" $F --size=1m --rw=randread --number_ios=16 --randrepeat=0
+    tj "$d/arrs$n" $F --size=1m --rw=randread --number_ios=16 --allrandrepeat=1 --randseed=$n
+    blocks "$d/arr$n" >"$d/arr$n.b"; blocks "$d/rr$n" >"$d/rr$n.b"; blocks "$d/arrs$n" >"$d/arrs$n.b"
+  done
+  check "allrandrepeat=1 with randrepeat=0: two runs read the same offsets" cmp -s "$d/arr1.b" "$d/arr2.b"
+  check "randrepeat=0 alone: two runs read different offsets" bash -c "! cmp -s '$d/rr1.b' '$d/rr2.b'"
+  check "allrandrepeat=1 ignores randseed, as fio" cmp -s "$d/arrs1.b" "$d/arrs2.b"
+
+  # --- offset_align ---------------------------------------------------------
+  # fio 3.33: offset=33% of 1 MiB is 393216 with offset_align=64k, 348160 without
+  tj "$d/oal" $F --size=256k --offset=33% --offset_align=64k --rw=read --number_ios=1
+  tj "$d/oa0" $F --size=256k --offset=33% --rw=read --number_ios=1
+  check "offset=33% offset_align=64k starts at 393216 (6 x 64 KiB)" test "$(blocks "$d/oal")" = 96
+  check "offset=33% without offset_align rounds up to the block size: 348160" test "$(blocks "$d/oa0")" = 85
+fi
+
+# --- parse errors ---------------------------------------------------------------
+bad() { local desc=$1 want=$2; shift 2; local out
+  out=$("$IOBENCH" run --no-store --parse-only $F --size=1m "$@" 2>&1) && { not_ok "$desc (accepted)"; return; }
+  if [[ $out == *"$want"* ]]; then ok "$desc"; else not_ok "$desc: $out"; fi; }
+bad "zoned access percentages must add up to 100" "add up to 90, not 100" --rw=randread --random_distribution=zoned:60/10:30/20
+bad "zoned ranges must not pass 100%" "add up to 110, more than 100" --rw=randread --random_distribution=zoned:60/10:30/20:10/80
+bad "random_generator takes fio's three names" "use tausworthe, lfsr or tausworthe64" --random_generator=mt
+bad "rw_sequencer takes sequential or identical" "use sequential or identical" --rw_sequencer=twice
+bad "percentage_random is a percentage" "must be from 0 to 100" --percentage_random=101
+bad "per-direction distributions are refused, as fio 3.33 does" "not implemented yet" --random_distribution=zipf:1.2,pareto:0.3
+
+finish
