@@ -45,6 +45,7 @@ void job_spec_defaults(struct job_spec *s)
 	s->loops = 1;
 	s->scramble_buffers = true;
 	s->buffer_compress_chunk = 512;
+	s->dedupe_working_set_percentage = 5;
 	s->do_verify = true;          /* as fio: verify= alone reads back */
 	s->verify_state_save = true;  /* as fio */
 	s->numjobs = 1;
@@ -101,6 +102,7 @@ void job_spec_copy(struct job_spec *dst, const struct job_spec *src)
 	dst->cpus_allowed = dup_or_null(src->cpus_allowed);
 	dst->cpumask = dup_or_null(src->cpumask);
 	dst->verify_pattern = dup_or_null(src->verify_pattern);
+	dst->buffer_pattern = dup_or_null(src->buffer_pattern);
 	dst->bw_log = dup_or_null(src->bw_log);
 	dst->iops_log = dup_or_null(src->iops_log);
 	dst->lat_log = dup_or_null(src->lat_log);
@@ -133,6 +135,7 @@ void job_spec_release(struct job_spec *s)
 	free(s->cpus_allowed);
 	free(s->cpumask);
 	free(s->verify_pattern);
+	free(s->buffer_pattern);
 	free(s->bw_log);
 	free(s->iops_log);
 	free(s->lat_log);

@@ -193,6 +193,11 @@ struct job_spec {
 	bool zero_buffers;
 	bool refill_buffers;
 	bool scramble_buffers;
+	char *buffer_pattern;     /* as written (0x.., decimal, "text"); NULL = random data */
+	unsigned dedupe_percentage;  /* percent of writes that repeat an earlier buffer */
+	bool dedupe_working_set;     /* dedupe_mode=working_set (else repeat) */
+	unsigned dedupe_working_set_percentage; /* of size: the working set's share */
+	bool dedupe_global;          /* working set shared by every job that sets it */
 	unsigned buffer_compress_percentage;
 	uint64_t buffer_compress_chunk;
 

@@ -106,6 +106,11 @@ const struct option_def option_table[] = {
 	BOOL("scramble_buffers", scramble_buffers, "1", "lightly scramble buffers so they do not dedupe"),
 	UINT("buffer_compress_percentage", buffer_compress_percentage, 0, 100, "0", "make buffers this compressible (percent)"),
 	SIZE("buffer_compress_chunk", buffer_compress_chunk, "512", "size of the compressible regions"),
+	FUNC("buffer_pattern", opt_cb_buffer_pattern, "str", NULL, "fill write buffers with this pattern from each buffer's start: 0xHEX, decimal and \"text\", concatenated (the compressible part with buffer_compress_percentage)"),
+	UINT("dedupe_percentage", dedupe_percentage, 0, 100, "0", "percent of writes that repeat an earlier buffer's contents (turns refill_buffers on)"),
+	FUNC("dedupe_mode", opt_cb_dedupe_mode, "str", "repeat", "where duplicates come from: repeat (the last unique buffer) or working_set (one of a set made first)"),
+	UINT("dedupe_working_set_percentage", dedupe_working_set_percentage, 0, 100, "5", "with dedupe_mode=working_set: the set's size, percent of size"),
+	BOOL("dedupe_global", dedupe_global, "0", "with dedupe_mode=working_set: one set for every job that sets this"),
 	/* errors */
 	FUNC("continue_on_error", opt_cb_continue_on_error, "str", "none", "go on after errors of these kinds: none, read, write, io, verify, all (0/1 = none/all); only EIO and EILSEQ unless ignore_error lists others; the exit status stays non-zero"),
 	FUNC("ignore_error", opt_cb_ignore_error, "str", NULL, "errors to go on after, per kind: READ,WRITE,VERIFY lists of errno names or numbers separated by ':' (e.g. EIO,ENOSPC:EDQUOT)"),

@@ -50,6 +50,38 @@ const char *verify_type_name(enum verify_type t)
 	return (unsigned)t < sizeof(names) / sizeof(names[0]) ? names[t] : "?";
 }
 
+/* fio's buffer_pattern: verify_pattern's syntax without %o (fio refuses it). */
+int opt_cb_buffer_pattern(void *target, const char *val, struct opt_ctx *c)
+{
+	struct job_spec *s = target;
+	struct vpattern p;
+	char why[128];
+	if (strchr(val, '\''))
+		return opt_failf(c, -ENOTSUP, "a 'file' part of option '%s' is not implemented yet "
+				 "(use 0xHEX, decimal and \"text\")", c->key);
+	if (vpattern_parse(val, &p, why, sizeof(why)) < 0)
+		return opt_fail(c, -EINVAL, "pattern", val, why);
+	unsigned slots = p.nr_slots;
+	vpattern_release(&p);
+	if (slots)
+		return opt_fail(c, -EINVAL, "pattern", val, "%o belongs to verify_pattern only, as in fio");
+	free(s->buffer_pattern);
+	s->buffer_pattern = xstrdup(val);
+	return 0;
+}
+
+int opt_cb_dedupe_mode(void *target, const char *val, struct opt_ctx *c)
+{
+	struct job_spec *s = target;
+	if (!strcasecmp(val, "repeat"))
+		s->dedupe_working_set = false;
+	else if (!strcasecmp(val, "working_set"))
+		s->dedupe_working_set = true;
+	else
+		return opt_fail(c, -EINVAL, "dedupe mode", val, "use repeat or working_set");
+	return 0;
+}
+
 int opt_cb_verify_pattern(void *target, const char *val, struct opt_ctx *c)
 {
 	struct job_spec *s = target;

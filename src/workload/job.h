@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "engines/engine.h"
+#include "spec/verify_opts.h"
 #include "stats/sampler.h"
 #include "sys/dev/guardopen.h"
 #include "util/clock.h"
@@ -97,6 +98,11 @@ struct job {
 	unsigned nr_pending;
 
 	struct rng rng_off, rng_bs, rng_mix, rng_buf;
+	struct rng rng_dedupe;          /* dedupe_percentage: which writes repeat */
+	uint64_t dedupe_seed;           /* seed of the last unique buffer (dedupe_mode=repeat) */
+	uint64_t dedupe_ws_base, dedupe_ws_n; /* working set: buffers base+0 .. base+n-1 */
+	bool dedupe_have;               /* a unique buffer exists to repeat */
+	struct vpattern *bpat;          /* buffer_pattern, rendered; NULL = none */
 	bool use_distrib;
 	struct distrib dist;
 

@@ -140,6 +140,68 @@ PY
   check "offset=33% without offset_align rounds up to the block size: 348160" test "$(blocks "$d/oa0")" = 85
 fi
 
+# --- buffer_pattern: the bytes on disk ------------------------------------------
+# fio 3.33: "ab"-12 = 61 62 f4 ff ff ff, from each block's start, unscrambled
+"$IOBENCH" run --no-store --name=bp --filename="$d/bp.dat" --size=8k --bs=4k --rw=write \
+  --buffer_pattern='"ab"-12' >/dev/null 2>>"$d/err"
+pycheck "buffer_pattern='\"ab\"-12' writes 61 62 f4 ff ff ff over each block, from its start" "$d/bp.dat" <<'PY'
+import sys
+d = open(sys.argv[1], 'rb').read()
+unit = bytes.fromhex('6162f4ffffff')
+blk = (unit * 700)[:4096]
+assert d == blk + blk, d[:16].hex()
+PY
+"$IOBENCH" run --no-store --name=bpc --filename="$d/bpc.dat" --size=64k --bs=4k --rw=write \
+  --buffer_pattern=0xab --buffer_compress_percentage=50 >/dev/null 2>>"$d/err"
+pycheck "buffer_pattern with buffer_compress_percentage=50: the compressible half is the pattern" "$d/bpc.dat" <<'PY'
+import sys
+d = open(sys.argv[1], 'rb').read()
+assert len(d) == 65536
+for o in range(0, len(d), 512):
+    c = d[o:o + 512]
+    assert c[256:] == b'\xab' * 256 and c[:256].count(0xab) < 32, o
+PY
+
+# --- dedupe_percentage / dedupe_mode / dedupe_working_set_percentage ------------
+# fio 3.33 (1024 blocks of 4k at 50%): repeat 513 distinct, working_set 1%: 514
+# distinct of which 10 (the set) repeat
+for m in repeat working_set; do
+  "$IOBENCH" run --no-store --name=dd --filename="$d/dd-$m.dat" --size=4m --bs=4k --rw=write \
+    --dedupe_percentage=50 --dedupe_mode=$m --dedupe_working_set_percentage=1 >/dev/null 2>>"$d/err"
+done
+"$IOBENCH" run --no-store --name=dd --filename="$d/dd-none.dat" --size=4m --bs=4k --rw=write >/dev/null 2>>"$d/err"
+pycheck "dedupe_percentage=50: half the 4k blocks on disk are duplicates (repeat and working_set), none without it" \
+  "$d/dd-repeat.dat" "$d/dd-working_set.dat" "$d/dd-none.dat" <<'PY'
+import collections, sys
+def count(p):
+    d = open(p, 'rb').read()
+    b = [d[i:i + 4096] for i in range(0, len(d), 4096)]
+    assert len(b) == 1024
+    return collections.Counter(b)
+r = count(sys.argv[1])
+assert 450 < len(r) < 580, len(r)
+w = count(sys.argv[2])
+rep = [k for k, v in w.items() if v > 1]
+assert 450 < len(w) < 600 and len(rep) == 10, (len(w), len(rep))
+assert len(count(sys.argv[3])) == 1024
+PY
+# dedupe_global: two jobs with a shared working set write the same duplicate blocks
+for g in 0 1; do
+  printf '[global]\nsize=1m\nbs=4k\nrw=write\ndedupe_percentage=100\ndedupe_mode=working_set\n%s\n%s\n' \
+    dedupe_working_set_percentage=2 dedupe_global=$g >"$d/g$g.fio"
+  printf '[g1]\nfilename=%s\n[g2]\nfilename=%s\n' "$d/g$g-1.dat" "$d/g$g-2.dat" >>"$d/g$g.fio"
+  "$IOBENCH" run --no-store "$d/g$g.fio" >/dev/null 2>>"$d/err"
+done
+pycheck "dedupe_global=1: two jobs' working sets are one; =0: each job has its own" "$d"/g1-1.dat "$d"/g1-2.dat "$d"/g0-1.dat "$d"/g0-2.dat <<'PY'
+import sys
+def blocks(p):
+    d = open(p, 'rb').read()
+    return {d[i:i + 4096] for i in range(0, len(d), 4096)}
+a, b, c, e = (blocks(p) for p in sys.argv[1:5])
+assert len(a) <= 5 and a & b, (len(a), len(a & b))
+assert len(c) <= 5 and not (c & e), (len(c), len(c & e))
+PY
+
 # --- parse errors ---------------------------------------------------------------
 bad() { local desc=$1 want=$2; shift 2; local out
   out=$("$IOBENCH" run --no-store --parse-only $F --size=1m "$@" 2>&1) && { not_ok "$desc (accepted)"; return; }
@@ -149,6 +211,8 @@ bad "zoned ranges must not pass 100%" "add up to 110, more than 100" --rw=randre
 bad "random_generator takes fio's three names" "use tausworthe, lfsr or tausworthe64" --random_generator=mt
 bad "rw_sequencer takes sequential or identical" "use sequential or identical" --rw_sequencer=twice
 bad "percentage_random is a percentage" "must be from 0 to 100" --percentage_random=101
+bad "buffer_pattern refuses %o, as fio" "%o belongs to verify_pattern only" --rw=write --buffer_pattern=0x11%o
+bad "dedupe_mode takes repeat or working_set" "use repeat or working_set" --dedupe_mode=all
 bad "per-direction distributions are refused, as fio 3.33 does" "not implemented yet" --random_distribution=zipf:1.2,pareto:0.3
 
 finish
