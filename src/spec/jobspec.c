@@ -46,6 +46,7 @@ void job_spec_defaults(struct job_spec *s)
 	s->scramble_buffers = true;
 	s->buffer_compress_chunk = 512;
 	s->dedupe_working_set_percentage = 5;
+	s->hugepage_size = 2 * 1024 * 1024;
 	s->do_verify = true;          /* as fio: verify= alone reads back */
 	s->verify_state_save = true;  /* as fio */
 	s->numjobs = 1;
@@ -103,6 +104,7 @@ void job_spec_copy(struct job_spec *dst, const struct job_spec *src)
 	dst->cpumask = dup_or_null(src->cpumask);
 	dst->verify_pattern = dup_or_null(src->verify_pattern);
 	dst->buffer_pattern = dup_or_null(src->buffer_pattern);
+	dst->mem_file = dup_or_null(src->mem_file);
 	dst->bw_log = dup_or_null(src->bw_log);
 	dst->iops_log = dup_or_null(src->iops_log);
 	dst->lat_log = dup_or_null(src->lat_log);
@@ -136,6 +138,7 @@ void job_spec_release(struct job_spec *s)
 	free(s->cpumask);
 	free(s->verify_pattern);
 	free(s->buffer_pattern);
+	free(s->mem_file);
 	free(s->bw_log);
 	free(s->iops_log);
 	free(s->lat_log);

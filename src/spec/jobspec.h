@@ -43,6 +43,15 @@ struct dist_zone {
 	uint64_t size;
 };
 
+enum mem_type {
+	MEM_MALLOC = 0, /* fio's default: here a private anonymous mapping */
+	MEM_SHM,        /* shmget(2) segment */
+	MEM_SHMHUGE,    /* shmget(2) with SHM_HUGETLB */
+	MEM_MMAP,       /* private mapping, anonymous or of mem_file */
+	MEM_MMAPHUGE,   /* MAP_HUGETLB, or a mapping of a hugetlbfs mem_file */
+	MEM_MMAPSHARED, /* shared mapping, anonymous or of mem_file */
+};
+
 enum random_gen {
 	RANDGEN_TAUSWORTHE = 0, /* fio's default; here a keyed permutation or a uniform draw */
 	RANDGEN_LFSR,           /* full period: every block once, even with norandommap */
@@ -143,6 +152,10 @@ struct job_spec {
 	uint64_t blockalign[DDIR_RWDIR_CNT]; /* 0 = min bs */
 	bool direct;
 	uint64_t iomem_align; /* buffer alignment; 0 = page (enough for every device seen) */
+	enum mem_type mem;    /* mem=/iomem=: what the I/O buffers are */
+	char *mem_file;       /* mem=mmap:FILE, mmaphuge:FILE, mmapshared:FILE */
+	uint64_t hugepage_size; /* huge kinds round the buffers up to this */
+	uint64_t lockmem;     /* bytes mlock'ed per job while it runs */
 	bool sync_io;         /* sync=1: O_SYNC */
 	bool norandommap;
 	bool randrepeat;

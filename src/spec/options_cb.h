@@ -24,6 +24,7 @@ int opt_cb_offset(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_filesize(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_startdelay(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_random_distribution(void *target, const char *val, struct opt_ctx *c);
+int opt_cb_mem(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_random_generator(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_percentage_random(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_rw_sequencer(void *target, const char *val, struct opt_ctx *c);

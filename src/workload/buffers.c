@@ -135,14 +135,14 @@ int job_buffers_alloc(struct job *j)
 	if (j->eng.ops->flags & ENGINE_SYNC)
 		j->nr_units = 1;
 	void *mem = NULL;
-	/* A private anonymous mapping per job: page aligned, and pages that
-	 * nothing writes (a read job on the null engine) are never allocated,
-	 * which keeps 64 cloned jobs small. */
+	/* A mapping per job (by default private and anonymous: page aligned,
+	 * and pages that nothing writes, a read job on the null engine, are
+	 * never allocated, which keeps 64 cloned jobs small); mem= picks
+	 * another kind (bufmem.c). */
 	size_t len = (size_t)(j->buf_size * j->nr_units) + (page > 4096 ? page : 0);
-	mem = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (mem == MAP_FAILED)
-		return error_errno(-errno, "cannot allocate %u buffers of %llu bytes for job '%s'",
-				   j->nr_units, (unsigned long long)j->buf_size, s->name);
+	int mrc = job_bufmem_map(j, &len, &mem);
+	if (mrc < 0)
+		return mrc;
 	j->buf_map = mem;
 	j->buf_map_len = len;
 	if (page > 4096) /* iomem_align beyond the page size */
@@ -151,6 +151,8 @@ int job_buffers_alloc(struct job *j)
 	IOB_ASSERT((uintptr_t)mem % page == 0 && j->buf_size % page == 0 && j->buf_size >= maxbs);
 	IOB_ASSERT((char *)mem + j->buf_size * j->nr_units <= (char *)j->buf_map + len);
 	j->buf_mem = mem;
+	if ((mrc = job_lockmem(j)) < 0)
+		return mrc;
 	if (s->buffer_pattern) {
 		char why[128];
 		j->bpat = calloc(1, sizeof(*j->bpat));
@@ -186,7 +188,7 @@ int job_buffers_alloc(struct job *j)
 void job_buffers_free(struct job *j)
 {
 	if (j->buf_map)
-		munmap(j->buf_map, j->buf_map_len);
+		job_bufmem_unmap(j, j->buf_map, j->buf_map_len);
 	j->buf_map = NULL;
 	if (j->bpat)
 		vpattern_release(j->bpat);

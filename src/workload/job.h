@@ -89,6 +89,10 @@ struct job {
 	void *buf_mem;                  /* aligned start of the unit buffers */
 	void *buf_map;                  /* the mapping holding them */
 	size_t buf_map_len;
+	bool buf_shm;                   /* buf_map is a System V segment (mem=shm, shmhuge) */
+	char *buf_file;                 /* mem=mmap:FILE: unlinked with the buffers */
+	void *lock_map;                 /* lockmem: the mlock'ed mapping */
+	size_t lock_len;
 	uint64_t buf_size;              /* bytes per unit buffer */
 	struct io_unit **done;          /* reap scratch */
 	unsigned nr_units;
@@ -195,6 +199,11 @@ int job_check_direct_alignment(const struct job *j);
 /* buffers.c: unit buffers and their contents. */
 int job_buffers_alloc(struct job *j);
 void job_buffers_free(struct job *j);
+/* bufmem.c: the buffers' memory of mem='s kind (*len rounded up for huge
+ * pages), its release (with lockmem's), and lockmem's mlock. */
+int job_bufmem_map(struct job *j, size_t *len, void **out);
+void job_bufmem_unmap(struct job *j, void *mem, size_t len);
+int job_lockmem(struct job *j);
 void job_buffer_fill(struct job *j, struct io_unit *u);
 
 /* For IOB_ASSERT: u is one of the job's units, and [buf, buf + buflen)

@@ -202,6 +202,37 @@ assert len(a) <= 5 and a & b, (len(a), len(a & b))
 assert len(c) <= 5 and not (c & e), (len(c), len(c & e))
 PY
 
+# --- mem / iomem, hugepage-size, lockmem: the system calls (fio 3.33 makes the same) --
+if [ $have_strace = 1 ]; then
+  mems() { # KIND: strace of a 128k write job with buffers of that kind and lockmem=1m
+    strace -f -qq -e trace=shmget,shmat,mmap,mlock,openat,unlink -o "$d/mem.st" "$IOBENCH" run --no-store \
+      --name=m --filename="$d/m.dat" --size=256k --bs=128k --rw=write --buffer_pattern=0x5a --lockmem=1m \
+      --mem="$1" >/dev/null 2>"$d/mem.err"; }
+  # mem_ok FILE: 256 KiB of 'Z' (0x5a); check's own $d shadows ours, hence the argument
+  mem_ok() { cmp -s "$1" <(head -c 262144 /dev/zero | tr '\0' 'Z'); }
+  mems shm
+  check "mem=shm: the buffers are a shmget segment, and the data written from it is right" \
+    bash -c "grep -q 'shmget(IPC_PRIVATE, 131072, IPC_CREAT|0600)' '$d/mem.st' && grep -q 'shmat(' '$d/mem.st'"
+  check "mem=shm: 256 KiB of 0x5a on disk" mem_ok "$d/m.dat"
+  check "lockmem=1m: 1 MiB mlock'ed" grep -q 'mlock(0x[0-9a-f]*, 1048576) *= 0' "$d/mem.st"
+  mems mmapshared
+  check "mem=mmapshared: a shared anonymous mapping of the buffers" \
+    grep -q 'mmap(NULL, 131072, PROT_READ|PROT_WRITE, MAP_SHARED|MAP_ANONYMOUS' "$d/mem.st"
+  check "mem=mmapshared: 256 KiB of 0x5a on disk" mem_ok "$d/m.dat"
+  mems "mmap:$d/mem.buf"
+  check "mem=mmap:FILE: the buffers map FILE, which is unlinked at the end" \
+    bash -c "grep -q 'openat(AT_FDCWD, \"$d/mem.buf\", O_RDWR|O_CREAT' '$d/mem.st' && grep -q 'unlink(\"$d/mem.buf\")' '$d/mem.st' && ! test -e '$d/mem.buf'"
+  check "mem=mmap:FILE: 256 KiB of 0x5a on disk" mem_ok "$d/m.dat"
+  if [ "$(cat /proc/sys/vm/nr_hugepages)" = 0 ]; then
+    # no huge pages reserved here: the request is made, rounded to hugepage-size, and refused clearly
+    strace -f -qq -e trace=mmap -o "$d/huge.st" "$IOBENCH" run --no-store --name=h --filename="$d/m.dat" \
+      --size=256k --bs=128k --rw=read --mem=mmaphuge --hugepage-size=4m >/dev/null 2>"$d/huge.err"
+    check "mem=mmaphuge hugepage-size=4m: a 4 MiB MAP_HUGETLB mapping is asked for" \
+      grep -q 'mmap(NULL, 4194304, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS|MAP_HUGETLB' "$d/huge.st"
+    check "mem=mmaphuge without huge pages: the error says to reserve some" grep -q 'nr_hugepages' "$d/huge.err"
+  fi
+fi
+
 # --- parse errors ---------------------------------------------------------------
 bad() { local desc=$1 want=$2; shift 2; local out
   out=$("$IOBENCH" run --no-store --parse-only $F --size=1m "$@" 2>&1) && { not_ok "$desc (accepted)"; return; }
@@ -213,6 +244,8 @@ bad "rw_sequencer takes sequential or identical" "use sequential or identical" -
 bad "percentage_random is a percentage" "must be from 0 to 100" --percentage_random=101
 bad "buffer_pattern refuses %o, as fio" "%o belongs to verify_pattern only" --rw=write --buffer_pattern=0x11%o
 bad "dedupe_mode takes repeat or working_set" "use repeat or working_set" --dedupe_mode=all
+bad "mem=shm takes no file" "only mmap, mmaphuge and mmapshared take a file" --mem=shm:/tmp/x
+bad "mem=cudamalloc: no CUDA here" "not implemented yet" --mem=cudamalloc
 bad "per-direction distributions are refused, as fio 3.33 does" "not implemented yet" --random_distribution=zipf:1.2,pareto:0.3
 
 finish
