@@ -78,6 +78,12 @@ enum verify_type {
 	VERIFY_META,    /* header only, no payload checksum */
 	VERIFY_PATTERN, /* no header: verify_pattern only */
 	VERIFY_NULL,    /* read back, check nothing */
+	VERIFY_SHA1,
+	VERIFY_SHA512,
+	VERIFY_SHA3_224,
+	VERIFY_SHA3_256,
+	VERIFY_SHA3_384,
+	VERIFY_SHA3_512,
 };
 
 /* fio's error kinds (continue_on_error, ignore_error): an EILSEQ is a

@@ -1,6 +1,6 @@
 /*
  * Data verification (verify=, fio's options). Every written block is cut into
- * chunks of verify_interval bytes; each chunk starts with an 80-byte header
+ * chunks of verify_interval bytes; each chunk starts with an 112-byte header
  * (magic, offset, length, job seed, write sequence number, payload checksum,
  * header crc32c) followed by a payload that is a pure function of (seed,
  * offset, sequence) — a keyed random stream, zeros, or verify_pattern — so a
@@ -41,9 +41,9 @@ struct opt_ctx;
 /* ---- header (verify_hdr.c) ---- */
 
 #define VHDR_MAGIC 0x56424f49u /* "IOBV" on disk */
-#define VHDR_VERSION 1
-#define VHDR_SIZE 80
-#define VHDR_CRC_OFF 72        /* hdr_crc covers bytes [0, 72) */
+#define VHDR_VERSION 2           /* 2: 64-byte checksum room (sha512, sha3-512) */
+#define VHDR_SIZE 112
+#define VHDR_CRC_OFF 104       /* hdr_crc covers bytes [0, 104) */
 
 /* The header as fields; on disk it is little-endian, VHDR_SIZE bytes. */
 struct vhdr {

@@ -233,6 +233,33 @@ if [ $have_strace = 1 ]; then
   fi
 fi
 
+# --- verify= sha1, sha512, sha3-*: nettle's digests, and a corrupted byte caught ---------
+for v in sha1 sha512 sha3-224 sha3-256 sha3-384 sha3-512; do
+  "$IOBENCH" run --no-store --name=v --filename="$d/v-$v.dat" --size=64k --bs=4k --rw=write \
+    --verify=$v --do_verify=0 >/dev/null 2>>"$d/err"
+done
+pycheck "verify=sha1/sha512/sha3-*: each 4k block's header holds that digest of its payload" "$d" <<'PY'
+import hashlib, sys
+HDR = 112  # iobench's verify header; the digest sits at bytes 40.. of it
+for v in ('sha1', 'sha512', 'sha3-224', 'sha3-256', 'sha3-384', 'sha3-512'):
+    h = hashlib.new(v.replace('-', '_'))
+    d = open(f"{sys.argv[1]}/v-{v}.dat", 'rb').read()
+    assert len(d) == 65536, (v, len(d))
+    for o in range(0, len(d), 4096):
+        blk = d[o:o + 4096]
+        want = hashlib.new(v.replace('-', '_'), blk[HDR:]).digest()
+        assert blk[40:40 + len(want)] == want, (v, o)
+PY
+"$IOBENCH" run --no-store --name=v --filename="$d/v-sha512.dat" --size=64k --bs=4k --rw=read \
+  --verify=sha512 --verify_only=1 --verify_state_load=0 >/dev/null 2>>"$d/err"
+check "verify=sha512: an untouched file verifies" test $? = 0
+printf '\xff' | dd of="$d/v-sha512.dat" bs=1 seek=$((5 * 4096 + 2000)) conv=notrunc status=none
+"$IOBENCH" run --no-store --name=v --filename="$d/v-sha512.dat" --size=64k --bs=4k --rw=read \
+  --verify=sha512 --verify_only=1 --verify_state_load=0 >/dev/null 2>"$d/v.err"
+rc=$?
+check "verify=sha512: one byte changed in block 5 fails the verify, at offset 20480" \
+  bash -c "[ $rc != 0 ] && grep -q '20480' '$d/v.err'"
+
 # --- parse errors ---------------------------------------------------------------
 bad() { local desc=$1 want=$2; shift 2; local out
   out=$("$IOBENCH" run --no-store --parse-only $F --size=1m "$@" 2>&1) && { not_ok "$desc (accepted)"; return; }
@@ -246,6 +273,7 @@ bad "buffer_pattern refuses %o, as fio" "%o belongs to verify_pattern only" --rw
 bad "dedupe_mode takes repeat or working_set" "use repeat or working_set" --dedupe_mode=all
 bad "mem=shm takes no file" "only mmap, mmaphuge and mmapshared take a file" --mem=shm:/tmp/x
 bad "mem=cudamalloc: no CUDA here" "not implemented yet" --mem=cudamalloc
+bad "verify=crc16: no Debian library has fio's crc16" "not implemented yet" --verify=crc16
 bad "per-direction distributions are refused, as fio 3.33 does" "not implemented yet" --random_distribution=zipf:1.2,pareto:0.3
 
 finish
