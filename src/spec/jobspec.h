@@ -229,6 +229,7 @@ struct job_spec {
 	uint64_t verify_interval; /* bytes per header; 0 = the minimum block size */
 	uint64_t verify_offset;   /* header position inside each interval */
 	bool verify_fatal;        /* stop at the first failure */
+	bool verify_dump;         /* failed chunks to BASENAME.OFFSET.received/.expected */
 	bool verify_state_save;   /* default 1, as fio */
 	bool verify_state_load;
 

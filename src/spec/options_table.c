@@ -127,6 +127,7 @@ const struct option_def option_table[] = {
 	SIZE("verify_interval", verify_interval, NULL, "bytes covered by each verify header (default: the minimum block size)"),
 	SIZE("verify_offset", verify_offset, "0", "put the verify header this far into each interval"),
 	BOOL("verify_fatal", verify_fatal, "0", "stop at the first failing block even with continue_on_error=verify (which otherwise counts them all)"),
+	BOOL("verify_dump", verify_dump, "0", "write each failing chunk as read and as expected to BASENAME.OFFSET.received and .expected in the current directory"),
 	BOOL("verify_state_save", verify_state_save, "1", "save how far the write phase got in local-NAME-N-verify.state"),
 	BOOL("verify_state_load", verify_state_load, "0", "with verify_only: check only what the saved state says was written"),
 	/* grouping */

@@ -158,6 +158,11 @@ void verify_finish(struct job *j);
 void verify_fill_write(struct job *j, struct io_unit *u);
 /* After each successful data I/O, from job_account: check verify reads. */
 void verify_io_done(struct job *j, struct io_unit *u);
+/* verify_dump=1: write a failed chunk as read and as expected to
+ * BASENAME.OFFSET.received/.expected in the current directory
+ * (workload/verify_dump.c). */
+void verify_dump_chunk(const struct verify_cfg *cfg, const char *path, const struct vexpect *e,
+		       const struct vresult *r, const uint8_t *received);
 /* After each I/O issued in the write pass: run a due backlog check, stop a
  * verify_fatal job. 0 or -errno. */
 int verify_after_io(struct job *j, enum ddir d);

@@ -169,9 +169,21 @@ static void check_io(struct job *j, struct io_unit *u, struct vexpect *e)
 		e->offset = u->offset + pos;
 		e->len = n;
 		vs->chunks++;
-		if (verify_check_chunk(&vs->cfg, buf + pos, e, vs->scratch, &r) == VFAIL_NONE)
+		/* the check moves a verify_offset header in place: keep the bytes read */
+		uint8_t *keep = j->spec->verify_dump ? malloc(n) : NULL;
+		if (keep)
+			memcpy(keep, buf + pos, n);
+		if (verify_check_chunk(&vs->cfg, buf + pos, e, vs->scratch, &r) == VFAIL_NONE) {
+			free(keep);
 			continue;
+		}
 		record_failure(j, u, e, &r);
+		if (keep)
+			verify_dump_chunk(&vs->cfg, u->file ? u->file->path : "unknown", e, &r, keep);
+		else if (j->spec->verify_dump)
+			error("job '%s': verify_dump: no memory to keep the %llu bytes read",
+			      j->spec->name, (unsigned long long)n);
+		free(keep);
 		if (j->spec->verify_fatal)
 			break; /* as fio: otherwise the rest of the block is checked too */
 	}

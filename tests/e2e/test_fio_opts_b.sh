@@ -260,6 +260,32 @@ rc=$?
 check "verify=sha512: one byte changed in block 5 fails the verify, at offset 20480" \
   bash -c "[ $rc != 0 ] && grep -q '20480' '$d/v.err'"
 
+# --- verify_dump: the failing chunk as read and as expected, named as fio names them ------
+# fio 3.33: vd.dat.20480.received (the block on disk) and vd.dat.20480.expected,
+# "received data dumped as vd.dat.20480.received" on stderr
+mkdir -p "$d/vd"
+(cd "$d/vd" &&
+  "$IOBENCH" run --no-store --name=v --filename=vd.dat --size=64k --bs=4k --rw=write --verify=crc32c --do_verify=0 &&
+  printf '\xff' | dd of=vd.dat bs=1 seek=$((5 * 4096 + 2000)) conv=notrunc status=none &&
+  ! "$IOBENCH" run --no-store --name=v --filename=vd.dat --size=64k --bs=4k --rw=read --verify=crc32c \
+    --verify_only=1 --verify_dump=1 2>vd.err) >/dev/null 2>>"$d/err"
+check "verify_dump=1: stderr names vd.dat.20480.received and .expected" \
+  bash -c "grep -q 'received data dumped as vd.dat.20480.received' '$d/vd/vd.err' && grep -q 'expected data dumped as vd.dat.20480.expected' '$d/vd/vd.err'"
+pycheck "verify_dump=1: .received is the block on disk, .expected differs from it in the one byte changed, as written" "$d/vd" <<'PY'
+import sys
+d = sys.argv[1]
+disk = open(f"{d}/vd.dat", 'rb').read()[5 * 4096:6 * 4096]
+rec = open(f"{d}/vd.dat.20480.received", 'rb').read()
+exp = open(f"{d}/vd.dat.20480.expected", 'rb').read()
+assert rec == disk and len(exp) == 4096
+diff = [i for i in range(4096) if rec[i] != exp[i]]
+assert diff == [2000] and rec[2000] == 0xff, diff
+PY
+rm -f "$d"/vd/vd.dat.*
+(cd "$d/vd" && "$IOBENCH" run --no-store --name=v --filename=vd.dat --size=64k --bs=4k --rw=read --verify=crc32c \
+  --verify_only=1 >/dev/null 2>&1)
+check "verify_dump=0 (the default): the same failure dumps nothing" test -z "$(ls "$d/vd" | grep 'received\|expected')"
+
 # --- parse errors ---------------------------------------------------------------
 bad() { local desc=$1 want=$2; shift 2; local out
   out=$("$IOBENCH" run --no-store --parse-only $F --size=1m "$@" 2>&1) && { not_ok "$desc (accepted)"; return; }
