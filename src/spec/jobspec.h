@@ -226,10 +226,12 @@ struct job_spec {
 	bool do_verify;           /* read back after the write phase; default 1 */
 	bool verify_only;         /* do not write: check what an earlier run wrote */
 	uint64_t verify_backlog;  /* check after every N writes; 0 = after the phase */
+	uint64_t verify_backlog_batch; /* reads per verify_backlog turn; 0 = verify_backlog */
 	uint64_t verify_interval; /* bytes per header; 0 = the minimum block size */
 	uint64_t verify_offset;   /* header position inside each interval */
 	bool verify_fatal;        /* stop at the first failure */
 	bool verify_dump;         /* failed chunks to BASENAME.OFFSET.received/.expected */
+	bool experimental_verify; /* accepted: iobench's verify always replays the write pass */
 	bool verify_state_save;   /* default 1, as fio */
 	bool verify_state_load;
 

@@ -69,6 +69,7 @@ struct verify_state {
 	struct vunit *units;
 	struct vrec *ring;
 	uint64_t ring_n;
+	uint64_t budget;       /* verify_backlog_batch reads still owed (fio's order) */
 	uint8_t *scratch;
 	uint64_t failures, printed, nfail[VFAIL_KIND_CNT];
 	uint64_t chunks;       /* chunks checked */
@@ -343,7 +344,9 @@ void verify_loop_start(struct job *j)
 }
 
 /* Read back the writes remembered in the backlog ring. */
-static int check_ring(struct job *j)
+/* Read back the oldest `count` writes of the ring (all of them at most);
+ * the rest move to its front and wait for the next turn. */
+static int check_ring(struct job *j, uint64_t count)
 {
 	struct verify_state *vs = j->vfy;
 	bool sync = j->eng.ops->flags & ENGINE_SYNC;
@@ -353,7 +356,9 @@ static int check_ring(struct job *j)
 	int state = atomic_load(&j->state);
 	atomic_store(&j->state, JOB_VERIFY);
 	vs->phase = true;
-	for (uint64_t i = 0; i < vs->ring_n && !vs->stop && !job_stopping(j); i++) {
+	if (count > vs->ring_n)
+		count = vs->ring_n;
+	for (uint64_t i = 0; i < count && !vs->stop && !job_stopping(j); i++) {
 		struct io_unit *u = get_unit(j, sync, &rc);
 		if (!u)
 			break;
@@ -364,7 +369,8 @@ static int check_ring(struct job *j)
 		if ((rc = issue_read(j, u, sync, w->seq, vs->seq)) < 0)
 			break;
 	}
-	vs->ring_n = 0;
+	memmove(vs->ring, vs->ring + count, (vs->ring_n - count) * sizeof(*vs->ring));
+	vs->ring_n -= count;
 	rc = finish_phase(j, sync, rc);
 	atomic_store(&j->state, state);
 	return rc;
@@ -375,9 +381,19 @@ int verify_after_io(struct job *j, enum ddir d)
 	struct verify_state *vs = j->vfy;
 	if (vs->stop)
 		return -EILSEQ;
-	if (d == DDIR_WRITE && vs->ring && vs->ring_n >= j->spec->verify_backlog)
-		return check_ring(j);
-	return 0;
+	if (d != DDIR_WRITE || !vs->ring)
+		return 0;
+	/* as fio: verify_backlog writes trigger verify_backlog_batch reads
+	 * (default: verify_backlog), oldest first; a batch larger than the
+	 * ring goes on reading each new write until it is spent */
+	if (!vs->budget && vs->ring_n >= j->spec->verify_backlog)
+		vs->budget = j->spec->verify_backlog_batch ? j->spec->verify_backlog_batch
+							   : j->spec->verify_backlog;
+	if (!vs->budget)
+		return 0;
+	uint64_t n = vs->budget < vs->ring_n ? vs->budget : vs->ring_n;
+	vs->budget -= n;
+	return check_ring(j, n);
 }
 
 int verify_loop_end(struct job *j)
@@ -386,8 +402,10 @@ int verify_loop_end(struct job *j)
 	const struct job_spec *s = j->spec;
 	if (!vs->writes || s->verify_only || !s->do_verify || job_stopping(j))
 		return vs->stop ? -EILSEQ : 0;
-	if (vs->ring)
-		return check_ring(j);
+	if (vs->ring) {
+		vs->budget = 0;
+		return check_ring(j, vs->ring_n);
+	}
 	if (vs->seq == vs->loop_seq0)
 		return 0;
 	atomic_store(&j->state, JOB_VERIFY);

@@ -260,6 +260,26 @@ rc=$?
 check "verify=sha512: one byte changed in block 5 fails the verify, at offset 20480" \
   bash -c "[ $rc != 0 ] && grep -q '20480' '$d/v.err'"
 
+# --- verify_backlog_batch: the order of writes and read-backs, as fio 3.33's ------------
+if [ $have_strace = 1 ]; then
+  for b in 2 6; do
+    tj "$d/vbb$b" --name=v --filename="$d/f.dat" --size=64k --bs=4k --rw=write --verify=crc32c \
+      --verify_backlog=4 --verify_backlog_batch=$b
+  done
+  pycheck "verify_backlog=4: batch=2 reads the 2 oldest each turn, batch=6 goes on with the next writes (fio's order)" \
+    "$d/vbb2" "$d/vbb6" "$d/f.dat" <<'PY'
+import sys, iotrace
+def seq(p):
+    return ' '.join(('R' if e['op'] == 'pread64' else 'W') + str(e['off'] // 4096)
+                    for e in iotrace.data_ops(iotrace.load(p), sys.argv[3]))
+# fio 3.33's order, from strace of the same jobs
+f2 = "W0 W1 W2 W3 R0 R1 W4 W5 R2 R3 W6 W7 R4 R5 W8 W9 R6 R7 W10 W11 R8 R9 W12 W13 R10 R11 W14 W15 R12 R13 R14 R15"
+f6 = "W0 W1 W2 W3 R0 R1 R2 R3 W4 R4 W5 R5 W6 W7 W8 W9 R6 R7 R8 R9 W10 R10 W11 R11 W12 W13 W14 W15 R12 R13 R14 R15"
+assert seq(sys.argv[1]) == f2, seq(sys.argv[1])
+assert seq(sys.argv[2]) == f6, seq(sys.argv[2])
+PY
+fi
+
 # --- verify_dump: the failing chunk as read and as expected, named as fio names them ------
 # fio 3.33: vd.dat.20480.received (the block on disk) and vd.dat.20480.expected,
 # "received data dumped as vd.dat.20480.received" on stderr
@@ -281,6 +301,10 @@ assert rec == disk and len(exp) == 4096
 diff = [i for i in range(4096) if rec[i] != exp[i]]
 assert diff == [2000] and rec[2000] == 0xff, diff
 PY
+(cd "$d/vd" && "$IOBENCH" run --no-store --name=v --filename=vd.dat --size=64k --bs=4k --rw=write --verify=crc32c \
+  --verify_only=1 --experimental_verify=1 >/dev/null 2>exp.err)
+check "experimental_verify=1: the replayed verify finds the same byte (iobench always verifies by replay)" \
+  grep -q 'first differing byte at offset 22480' "$d/vd/exp.err"
 rm -f "$d"/vd/vd.dat.*
 (cd "$d/vd" && "$IOBENCH" run --no-store --name=v --filename=vd.dat --size=64k --bs=4k --rw=read --verify=crc32c \
   --verify_only=1 >/dev/null 2>&1)
