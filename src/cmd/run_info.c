@@ -103,8 +103,8 @@ static int crctest(const char *what)
 					found = true;
 				}
 			if (!found)
-				bad = error("--crctest: no checksum '%s'; iobench has crc32c, crc32, crc64, "
-					    "md5, sha256 and xxhash", t);
+				bad = error("--crctest: no checksum '%s'; iobench has crc32c, crc32, crc64, md5, sha1, "
+					    "sha256, sha512, sha3-224, sha3-256, sha3-384, sha3-512 and xxhash", t);
 		}
 		free(list);
 		if (bad)

@@ -32,6 +32,9 @@ void job_spec_defaults(struct job_spec *s)
 		s->bs[d] = s->min_bs[d] = s->max_bs[d] = 4096;
 	s->randrepeat = true;
 	s->random_distribution = DIST_RANDOM;
+	s->dist_center = -1;
+	for (int d = 0; d < DDIR_RWDIR_CNT; d++)
+		s->perc_random[d] = 100;
 	s->ioengine = xstrdup("psync");
 	s->iodepth = 1;
 	s->iodepth_batch = 1;
@@ -45,6 +48,8 @@ void job_spec_defaults(struct job_spec *s)
 	s->rate_cycle = 1000ULL * 1000000ULL; /* 1000 ms, as fio */
 	s->thinktime_blocks = 1;
 	s->latency_percentile = 100.0;
+	s->dedupe_working_set_percentage = 5;
+	s->hugepage_size = 2 * 1024 * 1024;
 	s->do_verify = true;          /* as fio: verify= alone reads back */
 	s->verify_state_save = true;  /* as fio */
 	s->numjobs = 1;
@@ -101,6 +106,8 @@ void job_spec_copy(struct job_spec *dst, const struct job_spec *src)
 	dst->cpus_allowed = dup_or_null(src->cpus_allowed);
 	dst->cpumask = dup_or_null(src->cpumask);
 	dst->verify_pattern = dup_or_null(src->verify_pattern);
+	dst->buffer_pattern = dup_or_null(src->buffer_pattern);
+	dst->mem_file = dup_or_null(src->mem_file);
 	dst->bw_log = dup_or_null(src->bw_log);
 	dst->iops_log = dup_or_null(src->iops_log);
 	dst->lat_log = dup_or_null(src->lat_log);
@@ -133,6 +140,8 @@ void job_spec_release(struct job_spec *s)
 	free(s->cpus_allowed);
 	free(s->cpumask);
 	free(s->verify_pattern);
+	free(s->buffer_pattern);
+	free(s->mem_file);
 	free(s->bw_log);
 	free(s->iops_log);
 	free(s->lat_log);

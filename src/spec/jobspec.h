@@ -29,6 +29,33 @@ enum random_dist {
 	DIST_ZIPF,
 	DIST_PARETO,
 	DIST_NORMAL,
+	DIST_ZONED,     /* zoned:P/R[:P/R...]: P% of the I/O in R% of the range */
+	DIST_ZONED_ABS, /* zoned_abs:P/SIZE[:P/SIZE...]: P% of the I/O in SIZE bytes */
+};
+
+/* Most zones of random_distribution=zoned/zoned_abs (each takes >= 1% of the I/O). */
+#define MAX_DIST_ZONES 32
+
+/* One zone of random_distribution=zoned (size_pct) or zoned_abs (size). */
+struct dist_zone {
+	unsigned access_pct;
+	unsigned size_pct;
+	uint64_t size;
+};
+
+enum mem_type {
+	MEM_MALLOC = 0, /* fio's default: here a private anonymous mapping */
+	MEM_SHM,        /* shmget(2) segment */
+	MEM_SHMHUGE,    /* shmget(2) with SHM_HUGETLB */
+	MEM_MMAP,       /* private mapping, anonymous or of mem_file */
+	MEM_MMAPHUGE,   /* MAP_HUGETLB, or a mapping of a hugetlbfs mem_file */
+	MEM_MMAPSHARED, /* shared mapping, anonymous or of mem_file */
+};
+
+enum random_gen {
+	RANDGEN_TAUSWORTHE = 0, /* fio's default; here a keyed permutation or a uniform draw */
+	RANDGEN_LFSR,           /* full period: every block once, even with norandommap */
+	RANDGEN_TAUSWORTHE64,
 };
 
 enum fallocate_mode {
@@ -51,6 +78,12 @@ enum verify_type {
 	VERIFY_META,    /* header only, no payload checksum */
 	VERIFY_PATTERN, /* no header: verify_pattern only */
 	VERIFY_NULL,    /* read back, check nothing */
+	VERIFY_SHA1,
+	VERIFY_SHA512,
+	VERIFY_SHA3_224,
+	VERIFY_SHA3_256,
+	VERIFY_SHA3_384,
+	VERIFY_SHA3_512,
 };
 
 /* fio's error kinds (continue_on_error, ignore_error): an EILSEQ is a
@@ -99,6 +132,7 @@ struct job_spec {
 	uint64_t offset;
 	unsigned offset_pct;
 	uint64_t offset_increment; /* added per clone (jobnum) */
+	uint64_t offset_align;     /* offset=N% rounded up to this; 0 = the minimum block size */
 	bool create_on_open;
 	bool allow_file_create;
 	bool overwrite;
@@ -112,6 +146,7 @@ struct job_spec {
 	unsigned rw;          /* enum rw_mode bits */
 	int64_t rw_seq_skip;  /* sequential: bytes added after each I/O (rw=read:8k) */
 	unsigned rw_seq_nr;   /* random: I/Os issued sequentially per random offset */
+	bool rw_seq_identical; /* rw_sequencer=identical: those I/Os repeat the offset */
 	unsigned rwmix[2];    /* percent of reads, writes in mixed modes */
 	uint64_t bs[DDIR_RWDIR_CNT];
 	uint64_t min_bs[DDIR_RWDIR_CNT], max_bs[DDIR_RWDIR_CNT]; /* bsrange */
@@ -123,6 +158,10 @@ struct job_spec {
 	uint64_t blockalign[DDIR_RWDIR_CNT]; /* 0 = min bs */
 	bool direct;
 	uint64_t iomem_align; /* buffer alignment; 0 = page (enough for every device seen) */
+	enum mem_type mem;    /* mem=/iomem=: what the I/O buffers are */
+	char *mem_file;       /* mem=mmap:FILE, mmaphuge:FILE, mmapshared:FILE */
+	uint64_t hugepage_size; /* huge kinds round the buffers up to this */
+	uint64_t lockmem;     /* bytes mlock'ed per job while it runs */
 	bool sync_io;         /* sync=1: O_SYNC */
 	bool norandommap;
 	bool randrepeat;
@@ -130,6 +169,12 @@ struct job_spec {
 	bool randseed_set;
 	enum random_dist random_distribution;
 	double dist_param;    /* zipf theta, pareto h, normal stddev in % */
+	double dist_center;   /* zipf/pareto hot spot, 0..1 of the range; < 0 = not set */
+	struct dist_zone dist_zones[MAX_DIST_ZONES]; /* zoned, zoned_abs */
+	unsigned nr_dist_zones;
+	enum random_gen random_generator;
+	bool allrandrepeat;   /* every generator seeded alike, whatever randrepeat says */
+	unsigned perc_random[DDIR_RWDIR_CNT]; /* percentage_random: share of random I/Os */
 	bool fill_device;
 
 	/* engine */
@@ -188,6 +233,11 @@ struct job_spec {
 	bool zero_buffers;
 	bool refill_buffers;
 	bool scramble_buffers;
+	char *buffer_pattern;     /* as written (0x.., decimal, "text"); NULL = random data */
+	unsigned dedupe_percentage;  /* percent of writes that repeat an earlier buffer */
+	bool dedupe_working_set;     /* dedupe_mode=working_set (else repeat) */
+	unsigned dedupe_working_set_percentage; /* of size: the working set's share */
+	bool dedupe_global;          /* working set shared by every job that sets it */
 	unsigned buffer_compress_percentage;
 	uint64_t buffer_compress_chunk;
 
@@ -197,9 +247,12 @@ struct job_spec {
 	bool do_verify;           /* read back after the write phase; default 1 */
 	bool verify_only;         /* do not write: check what an earlier run wrote */
 	uint64_t verify_backlog;  /* check after every N writes; 0 = after the phase */
+	uint64_t verify_backlog_batch; /* reads per verify_backlog turn; 0 = verify_backlog */
 	uint64_t verify_interval; /* bytes per header; 0 = the minimum block size */
 	uint64_t verify_offset;   /* header position inside each interval */
 	bool verify_fatal;        /* stop at the first failure */
+	bool verify_dump;         /* failed chunks to BASENAME.OFFSET.received/.expected */
+	bool experimental_verify; /* accepted: iobench's verify always replays the write pass */
 	bool verify_state_save;   /* default 1, as fio */
 	bool verify_state_load;
 

@@ -1,8 +1,8 @@
 /*
  * Parse callbacks for options whose values are not about the I/O pattern
  * itself: size/offset with "%", filesize and startdelay ranges,
- * random_distribution, per-direction rate, rate_iops and their minimums,
- * rate_process, thinktime_blocks and its type, fallocate,
+ * per-direction rate, rate_iops and their minimums, rate_process,
+ * thinktime_blocks and its type, fallocate,
  * percentile_list, unified_rw_reporting, kb_base, randseed and name.
  */
 #include "spec/options_cb.h"
@@ -63,61 +63,6 @@ int opt_cb_startdelay(void *target, const char *val, struct opt_ctx *c)
 	s->startdelay_min = lo;
 	s->startdelay_max = hi;
 	return 0;
-}
-
-int opt_cb_random_distribution(void *target, const char *val, struct opt_ctx *c)
-{
-	struct job_spec *s = target;
-	static const struct { const char *name; enum random_dist d; } dists[] = {
-		{ "random", DIST_RANDOM }, { "zipf", DIST_ZIPF },
-		{ "pareto", DIST_PARETO }, { "normal", DIST_NORMAL },
-	};
-	if (strchr(val, ','))
-		return opt_failf(c, -ENOTSUP, "per-direction values of option '%s' are not implemented yet", c->key);
-	char **f;
-	size_t n = str_split_escaped(val, ':', &f);
-	int ret = 0;
-	int which = -1;
-	for (size_t i = 0; i < sizeof(dists) / sizeof(dists[0]); i++)
-		if (!strcasecmp(f[0], dists[i].name))
-			which = (int)i;
-	if (which < 0) {
-		if (!strcasecmp(f[0], "zoned") || !strcasecmp(f[0], "zoned_abs"))
-			ret = opt_failf(c, -ENOTSUP, "distribution '%s' of option '%s' is not implemented yet", f[0], c->key);
-		else
-			ret = opt_fail(c, -EINVAL, "distribution", val, "use random, zipf:THETA, pareto:H or normal:DEV");
-		goto out;
-	}
-	enum random_dist d = dists[which].d;
-	double p = 0;
-	const char *why = NULL;
-	if (d == DIST_RANDOM) {
-		if (n > 1)
-			ret = opt_fail(c, -EINVAL, "distribution", val, "'random' takes no parameter");
-		goto set;
-	}
-	if (n < 2 || parse_double(f[1], &p, &why)) {
-		ret = opt_fail(c, -EINVAL, "distribution", val, why ? why : "a parameter is required, e.g. zipf:1.2");
-		goto out;
-	}
-	if (n > 2) {
-		ret = opt_failf(c, -ENOTSUP, "the center value of option '%s' is not implemented yet", c->key);
-		goto out;
-	}
-	if (d == DIST_ZIPF && (p <= 0 || p == 1.0))
-		ret = opt_fail(c, -ERANGE, "distribution", val, "zipf theta must be above 0 and not 1");
-	else if (d == DIST_PARETO && (p <= 0 || p >= 1))
-		ret = opt_fail(c, -ERANGE, "distribution", val, "pareto power must be between 0 and 1");
-	else if (d == DIST_NORMAL && (p < 0 || p > 100))
-		ret = opt_fail(c, -ERANGE, "distribution", val, "normal deviation must be from 0 to 100");
-set:
-	if (!ret) {
-		s->random_distribution = d;
-		s->dist_param = p;
-	}
-out:
-	str_list_free(f);
-	return ret;
 }
 
 int opt_cb_rate(void *target, const char *val, struct opt_ctx *c)

@@ -171,6 +171,18 @@ static void check_readonly(struct vstate *v)
 			"mode (readonly=1) forbids every write", name);
 }
 
+/* fio 3.33: the working set's own blocks are unique, so they cap the share of duplicates */
+static void check_dedupe(struct vstate *v)
+{
+	const struct job_spec *s = v->s;
+	if (s->dedupe_working_set && s->dedupe_percentage &&
+	    s->dedupe_percentage > 100 - s->dedupe_working_set_percentage)
+		problem(v, "dedupe_percentage|dedupe_working_set_percentage",
+			"job '%s': dedupe_percentage=%u cannot be reached: dedupe_working_set_percentage=%u "
+			"of size is the working set, whose blocks are unique", s->name ? s->name : "?",
+			s->dedupe_percentage, s->dedupe_working_set_percentage);
+}
+
 static void check_files(struct vstate *v)
 {
 	const struct job_spec *s = v->s;
@@ -245,6 +257,7 @@ int job_spec_validate(const struct job_spec *s, spec_problem_fn report, void *ar
 	check_block_sizes(&v);
 	check_offsets(&v);
 	check_readonly(&v);
+	check_dedupe(&v);
 	check_files(&v);
 	check_sched(&v);
 	check_rates(&v);

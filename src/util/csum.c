@@ -12,6 +12,8 @@
 #include <isa-l/crc.h>
 #include <isa-l/crc64.h>
 #include <nettle/md5.h>
+#include <nettle/sha1.h>
+#include <nettle/sha3.h>
 #include <nettle/sha2.h>
 #include <xxhash.h>
 
@@ -28,6 +30,12 @@ size_t csum_len(enum csum_type t)
 	case CSUM_MD5: return MD5_DIGEST_SIZE;
 	case CSUM_SHA256: return SHA256_DIGEST_SIZE;
 	case CSUM_XXHASH: return 8;
+	case CSUM_SHA1: return SHA1_DIGEST_SIZE;
+	case CSUM_SHA512: return SHA512_DIGEST_SIZE;
+	case CSUM_SHA3_224: return SHA3_224_DIGEST_SIZE;
+	case CSUM_SHA3_256: return SHA3_256_DIGEST_SIZE;
+	case CSUM_SHA3_384: return SHA3_384_DIGEST_SIZE;
+	case CSUM_SHA3_512: return SHA3_512_DIGEST_SIZE;
 	default: return 0;
 	}
 }
@@ -37,7 +45,9 @@ const char *csum_name(enum csum_type t)
 	static const char *const names[CSUM_NR] = {
 		[CSUM_NONE] = "none", [CSUM_CRC32C] = "crc32c", [CSUM_CRC32] = "crc32",
 		[CSUM_CRC64] = "crc64", [CSUM_MD5] = "md5", [CSUM_SHA256] = "sha256",
-		[CSUM_XXHASH] = "xxhash",
+		[CSUM_XXHASH] = "xxhash", [CSUM_SHA1] = "sha1", [CSUM_SHA512] = "sha512",
+		[CSUM_SHA3_224] = "sha3-224", [CSUM_SHA3_256] = "sha3-256",
+		[CSUM_SHA3_384] = "sha3-384", [CSUM_SHA3_512] = "sha3-512",
 	};
 	return (unsigned)t < CSUM_NR ? names[t] : "?";
 }
@@ -129,6 +139,16 @@ void csum(enum csum_type t, const void *buf, size_t len, uint8_t *out)
 	case CSUM_XXHASH:
 		put_le(out, XXH64(buf, len, 0), 8);
 		break;
+/* nettle's init/update/digest triple of one hash */
+#define NETTLE_HASH(ctx, pre, size) { struct ctx c; pre##_init(&c); pre##_update(&c, len, buf); \
+		pre##_digest(&c, size, out); break; }
+	case CSUM_SHA1: NETTLE_HASH(sha1_ctx, sha1, SHA1_DIGEST_SIZE)
+	case CSUM_SHA512: NETTLE_HASH(sha512_ctx, sha512, SHA512_DIGEST_SIZE)
+	case CSUM_SHA3_224: NETTLE_HASH(sha3_224_ctx, sha3_224, SHA3_224_DIGEST_SIZE)
+	case CSUM_SHA3_256: NETTLE_HASH(sha3_256_ctx, sha3_256, SHA3_256_DIGEST_SIZE)
+	case CSUM_SHA3_384: NETTLE_HASH(sha3_384_ctx, sha3_384, SHA3_384_DIGEST_SIZE)
+	case CSUM_SHA3_512: NETTLE_HASH(sha3_512_ctx, sha3_512, SHA3_512_DIGEST_SIZE)
+#undef NETTLE_HASH
 	default:
 		break;
 	}

@@ -1,10 +1,11 @@
 /*
  * Checksums for data verification, behind one small interface: the caller
  * names a type and gets its digest as bytes (CRCs and xxhash little-endian,
- * md5 and sha256 in their usual byte order). Every algorithm comes from a
+ * the md5, sha and sha3 digests in their usual byte order). Every algorithm comes from a
  * maintained implementation: crc32c from the CPU's SSE4.2 crc32 instruction
  * when it has one, else ISA-L; crc32 (IEEE, as zlib/gzip) and crc64
- * (ECMA-182 reflected, CRC-64/XZ) from ISA-L; md5 and sha256 from nettle;
+ * (ECMA-182 reflected, CRC-64/XZ) from ISA-L; md5, sha1, sha256, sha512
+ * and sha3-224/256/384/512 from nettle;
  * xxhash (XXH64, seed 0) from libxxhash.
  */
 #ifndef IOBENCH_UTIL_CSUM_H
@@ -22,11 +23,17 @@ enum csum_type {
 	CSUM_MD5,
 	CSUM_SHA256,
 	CSUM_XXHASH,
+	CSUM_SHA1,
+	CSUM_SHA512,
+	CSUM_SHA3_224,
+	CSUM_SHA3_256,
+	CSUM_SHA3_384,
+	CSUM_SHA3_512,
 	CSUM_NR,
 };
 
-/* The longest digest (sha256). */
-#define CSUM_MAX_LEN 32
+/* The longest digest (sha512, sha3-512). */
+#define CSUM_MAX_LEN 64
 
 /* Digest length in bytes of a type (0 for CSUM_NONE or an unknown type). */
 size_t csum_len(enum csum_type t);

@@ -149,7 +149,19 @@ uint64_t distrib_raw(const struct distrib *d, struct rng *r)
 	return 0;
 }
 
+void distrib_set_center(struct distrib *d, double center)
+{
+	uint64_t c = (uint64_t)(center * (double)d->n);
+	d->center_block = c < d->n ? c : d->n - 1;
+	d->has_center = true;
+}
+
 uint64_t distrib_next(struct distrib *d, struct rng *r)
 {
-	return randperm_at(&d->scatter, distrib_raw(d, r));
+	uint64_t b = randperm_at(&d->scatter, distrib_raw(d, r));
+	if (!d->has_center)
+		return b;
+	/* rotate so that the scatter of raw 0 (the hottest) lands on the center */
+	uint64_t hot = randperm_at(&d->scatter, 0);
+	return (b + d->n - hot + d->center_block) % d->n;
 }

@@ -22,6 +22,7 @@
 #ifndef IOBENCH_UTIL_DISTRIB_H
 #define IOBENCH_UTIL_DISTRIB_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "util/rand.h"
@@ -45,10 +46,16 @@ struct distrib {
 	double pareto_pow;
 	/* normal */
 	double mean, sd;
+	/* zipf/pareto center: the hottest block sits at center_block */
+	bool has_center;
+	uint64_t center_block;
 };
 
 /* 0, or -EINVAL for n == 0, an unknown kind or a parameter out of range. */
 int distrib_init(struct distrib *d, enum distrib_kind kind, double param, uint64_t n, uint64_t seed);
+/* Move the hot spot (the hottest block) to center * n, 0 <= center <= 1, as
+ * fio's zipf:THETA:CENTER and pareto:H:CENTER do; the rest keeps its spread. */
+void distrib_set_center(struct distrib *d, double center);
 /* A block index in [0, n). */
 uint64_t distrib_next(struct distrib *d, struct rng *r);
 /* The same pick before scattering, in [0, n) (for tests and plots). */

@@ -1,6 +1,6 @@
 /*
  * Data verification (verify=, fio's options). Every written block is cut into
- * chunks of verify_interval bytes; each chunk starts with an 80-byte header
+ * chunks of verify_interval bytes; each chunk starts with an 112-byte header
  * (magic, offset, length, job seed, write sequence number, payload checksum,
  * header crc32c) followed by a payload that is a pure function of (seed,
  * offset, sequence) — a keyed random stream, zeros, or verify_pattern — so a
@@ -41,9 +41,9 @@ struct opt_ctx;
 /* ---- header (verify_hdr.c) ---- */
 
 #define VHDR_MAGIC 0x56424f49u /* "IOBV" on disk */
-#define VHDR_VERSION 1
-#define VHDR_SIZE 80
-#define VHDR_CRC_OFF 72        /* hdr_crc covers bytes [0, 72) */
+#define VHDR_VERSION 2           /* 2: 64-byte checksum room (sha512, sha3-512) */
+#define VHDR_SIZE 112
+#define VHDR_CRC_OFF 104       /* hdr_crc covers bytes [0, 104) */
 
 /* The header as fields; on disk it is little-endian, VHDR_SIZE bytes. */
 struct vhdr {
@@ -158,6 +158,11 @@ void verify_finish(struct job *j);
 void verify_fill_write(struct job *j, struct io_unit *u);
 /* After each successful data I/O, from job_account: check verify reads. */
 void verify_io_done(struct job *j, struct io_unit *u);
+/* verify_dump=1: write a failed chunk as read and as expected to
+ * BASENAME.OFFSET.received/.expected in dir (--aux-path; NULL: the current
+ * directory), through the device guard (workload/verify_dump.c). */
+void verify_dump_chunk(const struct verify_cfg *cfg, const char *dir, const char *path,
+		       const struct vexpect *e, const struct vresult *r, const uint8_t *received);
 /* After each I/O issued in the write pass: run a due backlog check, stop a
  * verify_fatal job. 0 or -errno. */
 int verify_after_io(struct job *j, enum ddir d);

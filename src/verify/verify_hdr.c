@@ -1,5 +1,5 @@
 /*
- * The verify block format (verify.h): the 80-byte header, how an I/O is cut
+ * The verify block format (verify.h): the 112-byte header, how an I/O is cut
  * into chunks, what a chunk's payload is, and the check of one chunk as read
  * back, which classifies a failure as bad magic, corrupted header,
  * misplaced, stale, torn or corrupted and locates the first differing byte
@@ -87,6 +87,9 @@ int verify_cfg_init(struct verify_cfg *cfg, const struct job_spec *s, uint64_t i
 		[VERIFY_CRC32C] = CSUM_CRC32C, [VERIFY_CRC32] = CSUM_CRC32,
 		[VERIFY_CRC64] = CSUM_CRC64, [VERIFY_MD5] = CSUM_MD5,
 		[VERIFY_SHA256] = CSUM_SHA256, [VERIFY_XXHASH] = CSUM_XXHASH,
+		[VERIFY_SHA1] = CSUM_SHA1, [VERIFY_SHA512] = CSUM_SHA512,
+		[VERIFY_SHA3_224] = CSUM_SHA3_224, [VERIFY_SHA3_256] = CSUM_SHA3_256,
+		[VERIFY_SHA3_384] = CSUM_SHA3_384, [VERIFY_SHA3_512] = CSUM_SHA3_512,
 	};
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->type = s->verify;

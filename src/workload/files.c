@@ -379,8 +379,18 @@ static int plan_one(struct job *j, struct job_file *f, struct job_file_plan *p, 
 		want = mul_div(f->real_size, s->size_pct, 100);
 	}
 	uint64_t off = s->offset, inc, end;
-	if (s->offset_pct)
+	if (s->offset_pct) {
+		/* fio rounds a percentage offset up to offset_align (or the
+		 * smallest block size) */
 		off = mul_div(f->real_size, s->offset_pct, 100);
+		uint64_t al = s->offset_align;
+		if (!al)
+			for (int d = 0; d < DDIR_RWDIR_CNT; d++)
+				if (s->min_bs[d] && (!al || s->min_bs[d] < al))
+					al = s->min_bs[d];
+		if (al > 1 && off % al)
+			off += al - off % al;
+	}
 	if (!ck_mul(s->offset_increment, s->jobnum, &inc) || !ck_region_end(off, inc, &off))
 		return error("job '%s': offset %llu plus clone %u times offset_increment=%llu is "
 			     "beyond the largest file offset (%llu)", s->name,

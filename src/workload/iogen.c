@@ -4,7 +4,11 @@
  * (every block exactly once per pass, O(1) memory) unless norandommap or a
  * non-uniform random_distribution is asked for. Sequential offsets advance
  * per direction and apply the rw=MODE:N modifier (a skip, negative to go
- * backwards); random offsets with :N issue N sequential I/Os per random one.
+ * backwards); random offsets with :N issue N sequential I/Os per random one
+ * (rw_sequencer=identical: the same offset N times). percentage_random sends
+ * its share of a random job's I/Os on from the direction's last one, zoned
+ * distributions pick a zone by its share and then a block in it uniformly,
+ * and random_generator=lfsr keeps the permutation even with norandommap.
  * Files are served round robin, one I/O each.
  */
 #include "workload/job.h"
@@ -21,8 +25,9 @@
 static uint64_t job_seed(const struct job *j)
 {
 	const struct job_spec *s = j->spec;
-	uint64_t seed = s->randseed_set ? s->randseed : SEED_BASE;
-	if (!s->randrepeat && !s->randseed_set)
+	/* allrandrepeat: fio's fixed seeds, whatever randseed and randrepeat say */
+	uint64_t seed = s->randseed_set && !s->allrandrepeat ? s->randseed : SEED_BASE;
+	if (!s->randrepeat && !s->randseed_set && !s->allrandrepeat)
 		seed ^= now_ns() ^ ((uint64_t)(uintptr_t)j << 17);
 	return seed + 0x100000001b3ULL * (j->index + 1);
 }
@@ -79,13 +84,15 @@ int job_gens_init(struct job *j)
 			return error("job '%s': file '%s' has %llu usable bytes, less than one block of %llu",
 				     s->name, f->path, (unsigned long long)f->io_size,
 				     (unsigned long long)blk);
-		if (spec_is_rand(s) && !s->norandommap && s->random_distribution == DIST_RANDOM) {
+		/* lfsr is full-period: every block once a pass, map or no map */
+		if (spec_is_rand(s) && (!s->norandommap || s->random_generator == RANDGEN_LFSR) &&
+		    s->random_distribution == DIST_RANDOM) {
 			int rc = gen_perm(j, i);
 			if (rc)
 				return error_errno(rc, "job '%s': cannot set up the random map", s->name);
 		}
 	}
-	if (spec_is_rand(s) && s->random_distribution != DIST_RANDOM) {
+	if (spec_is_rand(s) && s->random_distribution >= DIST_ZIPF && s->random_distribution <= DIST_NORMAL) {
 		static const enum distrib_kind kinds[] = {
 			[DIST_ZIPF] = DISTRIB_ZIPF, [DIST_PARETO] = DISTRIB_PARETO,
 			[DIST_NORMAL] = DISTRIB_NORMAL,
@@ -99,6 +106,8 @@ int job_gens_init(struct job *j)
 		if (rc)
 			return error_errno(rc, "job '%s': bad random_distribution parameter %g",
 					   s->name, s->dist_param);
+		if (s->dist_center >= 0)
+			distrib_set_center(&j->dist, s->dist_center);
 		j->use_distrib = true;
 	}
 	return 0;
@@ -163,9 +172,38 @@ static uint64_t pick_bs(struct job *j, enum ddir d)
 	return v < lo ? lo : v;
 }
 
+/* zoned/zoned_abs: a zone by its share of the I/O, then a uniform block in it. */
+static uint64_t zoned_block(struct job *j, struct file_gen *g)
+{
+	const struct job_spec *s = j->spec;
+	unsigned r = (unsigned)rng_below(&j->rng_off, 100), acc = 0, i = 0;
+	uint64_t start = 0;
+	IOB_ASSERT(s->nr_dist_zones > 0 && s->nr_dist_zones <= MAX_DIST_ZONES);
+	for (;; i++) {
+		const struct dist_zone *z = &s->dist_zones[i];
+		uint64_t len = s->random_distribution == DIST_ZONED_ABS ? z->size / g->block
+			       : g->nblocks * z->size_pct / 100;
+		acc += z->access_pct;
+		if (r < acc || i + 1 == s->nr_dist_zones) {
+			/* a zone past the file's end, or under one block, shrinks to
+			 * what is left of the file (at least its last block) */
+			if (start >= g->nblocks)
+				start = g->nblocks - 1;
+			if (!len)
+				len = 1;
+			if (len > g->nblocks - start)
+				len = g->nblocks - start;
+			return start + rng_below(&j->rng_off, len);
+		}
+		start += len;
+	}
+}
+
 static uint64_t random_block(struct job *j, struct file_gen *g)
 {
 	IOB_ASSERT(g->nblocks > 0); /* job_gens_init refuses a file below one block */
+	if (j->spec->nr_dist_zones)
+		return zoned_block(j, g);
 	if (j->use_distrib) {
 		uint64_t b = distrib_next(&j->dist, &j->rng_off);
 		return b < g->nblocks ? b : b % g->nblocks;
@@ -240,15 +278,22 @@ int job_next_io(struct job *j, struct io_unit *u)
 		off = seq_offset(j, f, d, &len);
 	} else if (g->seq_left) {
 		g->seq_left--;
-		off = g->seq_pos;
+		off = s->rw_seq_identical ? g->seq_off : g->seq_pos;
 		if (off + len > f->io_offset + f->io_size) {
 			g->seq_left = 0;
 			off = f->io_offset + random_block(j, g) * g->block;
 			on_block = true;
 		}
+	} else if (s->perc_random[d] < 100 &&
+		   rng_below(&j->rng_mix, 100) >= s->perc_random[d]) {
+		/* percentage_random: this one continues where the last I/O ended */
+		off = g->dir_pos[d];
+		if (off < f->io_offset || off + len > f->io_offset + f->io_size)
+			off = f->io_offset;
 	} else {
 		off = f->io_offset + random_block(j, g) * g->block;
 		on_block = true;
+		g->seq_off = off;
 		if (s->rw_seq_nr > 1)
 			g->seq_left = s->rw_seq_nr - 1;
 	}
@@ -266,6 +311,7 @@ int job_next_io(struct job *j, struct io_unit *u)
 	IOB_ASSERT(off >= f->io_offset && off - f->io_offset <= f->io_size - len);
 	IOB_ASSERT(!on_block || (off - f->io_offset) % g->block == 0);
 	g->seq_pos = off + len;
+	g->dir_pos[d] = off + len;
 	u->ddir = d;
 	u->file = f;
 	u->offset = off;

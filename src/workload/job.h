@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "engines/engine.h"
+#include "spec/verify_opts.h"
 #include "stats/sampler.h"
 #include "sys/dev/guardopen.h"
 #include "util/clock.h"
@@ -43,7 +44,9 @@ struct file_gen {
 	bool perm_ready;
 	struct randperm perm;
 	unsigned seq_left;      /* rw=randread:N: sequential I/Os left */
-	uint64_t seq_pos;
+	uint64_t seq_pos;       /* end of the last I/O: where a sequential one goes */
+	uint64_t seq_off;       /* start of the last random I/O (rw_sequencer=identical) */
+	uint64_t dir_pos[DDIR_RWDIR_CNT]; /* end of the last I/O per direction (percentage_random) */
 };
 
 /* What setup found and decided for one file (files.c), before any byte of
@@ -94,6 +97,10 @@ struct job {
 	void *buf_mem;                  /* aligned start of the unit buffers */
 	void *buf_map;                  /* the mapping holding them */
 	size_t buf_map_len;
+	bool buf_shm;                   /* buf_map is a System V segment (mem=shm, shmhuge) */
+	char *buf_file;                 /* mem=mmap:FILE: unlinked with the buffers */
+	void *lock_map;                 /* lockmem: the mlock'ed mapping */
+	size_t lock_len;
 	uint64_t buf_size;              /* bytes per unit buffer */
 	struct io_unit **done;          /* reap scratch */
 	unsigned nr_units;
@@ -103,6 +110,11 @@ struct job {
 	unsigned nr_pending;
 
 	struct rng rng_off, rng_bs, rng_mix, rng_buf;
+	struct rng rng_dedupe;          /* dedupe_percentage: which writes repeat */
+	uint64_t dedupe_seed;           /* seed of the last unique buffer (dedupe_mode=repeat) */
+	uint64_t dedupe_ws_base, dedupe_ws_n; /* working set: buffers base+0 .. base+n-1 */
+	bool dedupe_have;               /* a unique buffer exists to repeat */
+	struct vpattern *bpat;          /* buffer_pattern, rendered; NULL = none */
 	bool use_distrib;
 	struct distrib dist;
 
@@ -218,6 +230,11 @@ int job_check_direct_alignment(const struct job *j);
 /* buffers.c: unit buffers and their contents. */
 int job_buffers_alloc(struct job *j);
 void job_buffers_free(struct job *j);
+/* bufmem.c: the buffers' memory of mem='s kind (*len rounded up for huge
+ * pages), its release (with lockmem's), and lockmem's mlock. */
+int job_bufmem_map(struct job *j, size_t *len, void **out);
+void job_bufmem_unmap(struct job *j, void *mem, size_t len);
+int job_lockmem(struct job *j);
 void job_buffer_fill(struct job *j, struct io_unit *u);
 
 /* For IOB_ASSERT: u is one of the job's units, and [buf, buf + buflen)

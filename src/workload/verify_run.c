@@ -69,6 +69,7 @@ struct verify_state {
 	struct vunit *units;
 	struct vrec *ring;
 	uint64_t ring_n;
+	uint64_t budget;       /* verify_backlog_batch reads still owed (fio's order) */
 	uint8_t *scratch;
 	uint64_t failures, printed, nfail[VFAIL_KIND_CNT];
 	uint64_t chunks;       /* chunks checked */
@@ -169,9 +170,22 @@ static void check_io(struct job *j, struct io_unit *u, struct vexpect *e)
 		e->offset = u->offset + pos;
 		e->len = n;
 		vs->chunks++;
-		if (verify_check_chunk(&vs->cfg, buf + pos, e, vs->scratch, &r) == VFAIL_NONE)
+		/* the check moves a verify_offset header in place: keep the bytes read */
+		uint8_t *keep = j->spec->verify_dump ? malloc(n) : NULL;
+		if (keep)
+			memcpy(keep, buf + pos, n);
+		if (verify_check_chunk(&vs->cfg, buf + pos, e, vs->scratch, &r) == VFAIL_NONE) {
+			free(keep);
 			continue;
+		}
 		record_failure(j, u, e, &r);
+		if (keep)
+			verify_dump_chunk(&vs->cfg, j->aux_path, u->file ? u->file->path : "unknown", e, &r,
+					  keep);
+		else if (j->spec->verify_dump)
+			error("job '%s': verify_dump: no memory to keep the %llu bytes read",
+			      j->spec->name, (unsigned long long)n);
+		free(keep);
 		if (j->spec->verify_fatal)
 			break; /* as fio: otherwise the rest of the block is checked too */
 	}
@@ -331,7 +345,9 @@ void verify_loop_start(struct job *j)
 }
 
 /* Read back the writes remembered in the backlog ring. */
-static int check_ring(struct job *j)
+/* Read back the oldest `count` writes of the ring (all of them at most);
+ * the rest move to its front and wait for the next turn. */
+static int check_ring(struct job *j, uint64_t count)
 {
 	struct verify_state *vs = j->vfy;
 	bool sync = j->eng.ops->flags & ENGINE_SYNC;
@@ -341,7 +357,9 @@ static int check_ring(struct job *j)
 	int state = atomic_load(&j->state);
 	atomic_store(&j->state, JOB_VERIFY);
 	vs->phase = true;
-	for (uint64_t i = 0; i < vs->ring_n && !vs->stop && !job_stopping(j); i++) {
+	if (count > vs->ring_n)
+		count = vs->ring_n;
+	for (uint64_t i = 0; i < count && !vs->stop && !job_stopping(j); i++) {
 		struct io_unit *u = get_unit(j, sync, &rc);
 		if (!u)
 			break;
@@ -352,7 +370,8 @@ static int check_ring(struct job *j)
 		if ((rc = issue_read(j, u, sync, w->seq, vs->seq)) < 0)
 			break;
 	}
-	vs->ring_n = 0;
+	memmove(vs->ring, vs->ring + count, (vs->ring_n - count) * sizeof(*vs->ring));
+	vs->ring_n -= count;
 	rc = finish_phase(j, sync, rc);
 	atomic_store(&j->state, state);
 	return rc;
@@ -363,9 +382,19 @@ int verify_after_io(struct job *j, enum ddir d)
 	struct verify_state *vs = j->vfy;
 	if (vs->stop)
 		return -EILSEQ;
-	if (d == DDIR_WRITE && vs->ring && vs->ring_n >= j->spec->verify_backlog)
-		return check_ring(j);
-	return 0;
+	if (d != DDIR_WRITE || !vs->ring)
+		return 0;
+	/* as fio: verify_backlog writes trigger verify_backlog_batch reads
+	 * (default: verify_backlog), oldest first; a batch larger than the
+	 * ring goes on reading each new write until it is spent */
+	if (!vs->budget && vs->ring_n >= j->spec->verify_backlog)
+		vs->budget = j->spec->verify_backlog_batch ? j->spec->verify_backlog_batch
+							   : j->spec->verify_backlog;
+	if (!vs->budget)
+		return 0;
+	uint64_t n = vs->budget < vs->ring_n ? vs->budget : vs->ring_n;
+	vs->budget -= n;
+	return check_ring(j, n);
 }
 
 int verify_loop_end(struct job *j)
@@ -374,8 +403,10 @@ int verify_loop_end(struct job *j)
 	const struct job_spec *s = j->spec;
 	if (!vs->writes || s->verify_only || !s->do_verify || job_stopping(j))
 		return vs->stop ? -EILSEQ : 0;
-	if (vs->ring)
-		return check_ring(j);
+	if (vs->ring) {
+		vs->budget = 0;
+		return check_ring(j, vs->ring_n);
+	}
 	if (vs->seq == vs->loop_seq0)
 		return 0;
 	atomic_store(&j->state, JOB_VERIFY);
@@ -463,7 +494,8 @@ static int init_checks(struct job *j)
 			     "verify_state_load=1", s->name);
 	if (s->verify_state_load && !s->verify_only)
 		warning("job '%s': verify_state_load only matters with verify_only=1", s->name);
-	if ((s->norandommap || s->random_distribution != DIST_RANDOM) && spec_is_rand(s) &&
+	if (((s->norandommap && s->random_generator != RANDGEN_LFSR) ||
+	     s->random_distribution != DIST_RANDOM) && spec_is_rand(s) &&
 	    (s->rw & RW_WRITE) && j->nr_units > 1)
 		warning("job '%s': %s with iodepth > 1 may write a block twice at once; verify may "
 			"then report it stale", s->name, s->norandommap ? "norandommap" : "random_distribution");

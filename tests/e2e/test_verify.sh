@@ -145,7 +145,7 @@ check "pattern: a changed byte found at offset 9000" grep -q "offset 8192 length
 rm -f "$f"
 run patcrc --rw=randwrite --bs=4k --size=256k --verify=crc32c --verify_pattern=%o
 check "verify=crc32c with verify_pattern=%o: clean" test "$rc.$(jf patcrc 'd["jobs"][0]["error"]')" = "0.0"
-check "payload of block 8192 holds its offset" test "$(od -An -tx1 -j$((8192 + 80)) -N8 "$f" | tr -d ' \n')" = "0020000000000000"
+check "payload of block 8192 (after the 112-byte header) holds its offset" test "$(od -An -tx1 -j$((8192 + 112)) -N8 "$f" | tr -d ' \n')" = "0020000000000000"
 
 # 7. verify_backlog: checks every N writes while writing
 rm -f "$f"

@@ -49,6 +49,21 @@ int main(void)
 	CHECK(digest_is(CSUM_MD5, "", 0, "d41d8cd98f00b204e9800998ecf8427e"), "md5 of nothing");
 	CHECK(digest_is(CSUM_SHA256, "abc", 3,
 			"ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"), "sha256(abc)");
+	/* FIPS 180-4 and FIPS 202 vectors, nettle's sha1, sha512 and sha3 */
+	CHECK(digest_is(CSUM_SHA1, "abc", 3, "a9993e364706816aba3e25717850c26c9cd0d89d"), "sha1(abc)");
+	CHECK(digest_is(CSUM_SHA512, "abc", 3,
+			"ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a"
+			"2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f"), "sha512(abc)");
+	CHECK(digest_is(CSUM_SHA3_224, "abc", 3, "e642824c3f8cf24ad09234ee7d3c766fc9a3a5168d0c94ad73b46fdf"),
+	      "sha3-224(abc)");
+	CHECK(digest_is(CSUM_SHA3_256, "abc", 3,
+			"3a985da74fe225b2045c172d6bd390bd855f086e3e9d525b46bfe24511431532"), "sha3-256(abc)");
+	CHECK(digest_is(CSUM_SHA3_384, "abc", 3,
+			"ec01498288516fc926459f58e2c6ad8df9b473cb0fc08c2596da7cf0e49be4b2"
+			"98d88cea927ac7f539f1edf228376d25"), "sha3-384(abc)");
+	CHECK(digest_is(CSUM_SHA3_512, "abc", 3,
+			"b751850b1a57168a5693cd924b6b096e08f621827444f70d884f5d0240d2712e"
+			"10e116e9192af3c91a7ec57647e3934057340b4cf408d5a56592f8274eec53f0"), "sha3-512(abc)");
 	CHECK(digest_is(CSUM_XXHASH, "", 0, "99e9d85137db46ef"), "XXH64 of nothing = 0xef46db3751d8e999");
 	CHECK(digest_is(CSUM_XXHASH, "abc", 3, "990977adf52cbc44"), "XXH64(abc) = 0x44bc2cf5ad770999");
 

@@ -296,8 +296,10 @@ static void test_options(void)
 	      "defaults as fio: no verify, do_verify=1, verify_state_save=1");
 	CHECK(option_set(&s, "verify", "crc32c-intel", why, sizeof(why)) == 0 && s.verify == VERIFY_CRC32C,
 	      "crc32c-intel is crc32c");
-	CHECK(option_set(&s, "verify", "sha512", why, sizeof(why)) == -ENOTSUP && strstr(why, "not implemented"),
+	CHECK(option_set(&s, "verify", "crc16", why, sizeof(why)) == -ENOTSUP && strstr(why, "not implemented"),
 	      "fio types iobench lacks say so: %s", why);
+	CHECK(option_set(&s, "verify", "sha3-512", why, sizeof(why)) == 0 && s.verify == VERIFY_SHA3_512,
+	      "sha3-512 is a verify type");
 	CHECK(option_set(&s, "verify", "bogus", why, sizeof(why)) == -EINVAL, "unknown type refused: %s", why);
 	CHECK(option_set(&s, "verify", "0", why, sizeof(why)) == 0 && s.verify == VERIFY_NONE, "verify=0 is off");
 	CHECK(option_set(&s, "verify_pattern", "0xab%o", why, sizeof(why)) == 0 && s.verify == VERIFY_PATTERN &&

@@ -1,0 +1,179 @@
+/*
+ * Parse callbacks of the randomness options: random_distribution (zipf,
+ * pareto and normal with fio's default parameters and the zipf/pareto
+ * center, zoned and zoned_abs zone lists), random_generator,
+ * percentage_random and rw_sequencer.
+ */
+#include "spec/options_cb.h"
+#include "util/strutil.h"
+#include "util/units.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* zoned:P/R:P/R... (abs: P/SIZE); fields f[1..n-1] are the zones. */
+static int parse_zones(struct job_spec *s, char **f, size_t n, bool abs, struct opt_ctx *c)
+{
+	const char *what = abs ? "zoned_abs zone" : "zoned zone";
+	if (n < 2)
+		return opt_fail(c, -EINVAL, what, f[0], abs ? "give zones as zoned_abs:PERCENT/SIZE[:PERCENT/SIZE...]"
+							    : "give zones as zoned:PERCENT/PERCENT[:PERCENT/PERCENT...]");
+	if (n - 1 > MAX_DIST_ZONES)
+		return opt_failf(c, -ERANGE, "option '%s' takes at most %d zones, not %zu", c->key,
+				 MAX_DIST_ZONES, n - 1);
+	unsigned acc = 0, rng = 0;
+	for (size_t i = 1; i < n; i++) {
+		struct dist_zone *z = &s->dist_zones[i - 1];
+		char *slash = strchr(f[i], '/');
+		if (!slash)
+			return opt_fail(c, -EINVAL, what, f[i], "expected ACCESS/RANGE, e.g. 60/10");
+		*slash = '\0';
+		uint64_t a, r;
+		const char *why = NULL;
+		if (parse_uint(f[i], 1000, &a, &why) || a > 100)
+			return opt_fail(c, -EINVAL, "access percentage", f[i], why ? why : "must be from 0 to 100");
+		z->access_pct = (unsigned)a;
+		if (abs) {
+			if (parse_size(slash + 1, s->kb_base, &r, &why) || !r)
+				return opt_fail(c, -EINVAL, "zone size", slash + 1, why ? why : "must be above 0");
+			z->size = r;
+			z->size_pct = 0;
+		} else {
+			if (parse_uint(slash + 1, 1000, &r, &why) || !r || r > 100)
+				return opt_fail(c, -EINVAL, "range percentage", slash + 1,
+						why ? why : "must be from 1 to 100");
+			z->size_pct = (unsigned)r;
+			z->size = 0;
+			rng += (unsigned)r;
+		}
+		acc += (unsigned)a;
+	}
+	/* fio 3.33's two checks, in its words' sense */
+	if (acc != 100)
+		return opt_failf(c, -EINVAL, "access percentages of option '%s' add up to %u, not 100", c->key, acc);
+	if (rng > 100)
+		return opt_failf(c, -EINVAL, "range percentages of option '%s' add up to %u, more than 100", c->key, rng);
+	s->nr_dist_zones = (unsigned)(n - 1);
+	return 0;
+}
+
+int opt_cb_random_distribution(void *target, const char *val, struct opt_ctx *c)
+{
+	struct job_spec *s = target;
+	static const struct { const char *name; enum random_dist d; double def; } dists[] = {
+		{ "random", DIST_RANDOM, 0 }, { "zipf", DIST_ZIPF, 1.1 },
+		{ "pareto", DIST_PARETO, 0.2 }, { "normal", DIST_NORMAL, 0 },
+		{ "zoned", DIST_ZONED, 0 }, { "zoned_abs", DIST_ZONED_ABS, 0 },
+	};
+	/* fio 3.33 refuses every per-direction form too ("failed parsing") */
+	if (strchr(val, ','))
+		return opt_failf(c, -ENOTSUP, "per-direction values of option '%s' are not implemented yet "
+				 "(fio 3.33 refuses them too)", c->key);
+	char **f;
+	size_t n = str_split_escaped(val, ':', &f);
+	int ret = 0;
+	int which = -1;
+	for (size_t i = 0; i < sizeof(dists) / sizeof(dists[0]); i++)
+		if (!strcasecmp(f[0], dists[i].name))
+			which = (int)i;
+	if (which < 0) {
+		ret = opt_fail(c, -EINVAL, "distribution", val,
+			       "use random, zipf[:THETA], pareto[:H], normal[:DEV], zoned:P/R... or zoned_abs:P/SIZE...");
+		goto out;
+	}
+	enum random_dist d = dists[which].d;
+	double p = dists[which].def, center = -1;
+	const char *why = NULL;
+	if (d == DIST_ZONED || d == DIST_ZONED_ABS) {
+		ret = parse_zones(s, f, n, d == DIST_ZONED_ABS, c);
+		goto set;
+	}
+	if (d == DIST_RANDOM) {
+		if (n > 1)
+			ret = opt_fail(c, -EINVAL, "distribution", val, "'random' takes no parameter");
+		goto set;
+	}
+	if (n > 1 && parse_double(f[1], &p, &why)) {
+		ret = opt_fail(c, -EINVAL, "distribution", val, why);
+		goto out;
+	}
+	if (n > 2) {
+		if (d == DIST_NORMAL || n > 3) {
+			ret = opt_fail(c, -EINVAL, "distribution", val,
+				       d == DIST_NORMAL ? "normal takes no center" : "too many ':' fields");
+			goto out;
+		}
+		if (parse_double(f[2], &center, &why) || center < 0 || center > 1) {
+			ret = opt_fail(c, -ERANGE, "distribution center", f[2], why ? why : "must be from 0 to 1");
+			goto out;
+		}
+	}
+	if (d == DIST_ZIPF && (p <= 0 || p == 1.0))
+		ret = opt_fail(c, -ERANGE, "distribution", val, "zipf theta must be above 0 and not 1");
+	else if (d == DIST_PARETO && (p <= 0 || p >= 1))
+		ret = opt_fail(c, -ERANGE, "distribution", val, "pareto power must be between 0 and 1");
+	else if (d == DIST_NORMAL && (p < 0 || p > 100))
+		ret = opt_fail(c, -ERANGE, "distribution", val, "normal deviation must be from 0 to 100");
+set:
+	if (!ret) {
+		s->random_distribution = d;
+		s->dist_param = p;
+		s->dist_center = center;
+		if (d != DIST_ZONED && d != DIST_ZONED_ABS)
+			s->nr_dist_zones = 0;
+	}
+out:
+	str_list_free(f);
+	return ret;
+}
+
+int opt_cb_random_generator(void *target, const char *val, struct opt_ctx *c)
+{
+	struct job_spec *s = target;
+	if (!strcasecmp(val, "tausworthe"))
+		s->random_generator = RANDGEN_TAUSWORTHE;
+	else if (!strcasecmp(val, "lfsr"))
+		s->random_generator = RANDGEN_LFSR;
+	else if (!strcasecmp(val, "tausworthe64"))
+		s->random_generator = RANDGEN_TAUSWORTHE64;
+	else
+		return opt_fail(c, -EINVAL, "generator", val, "use tausworthe, lfsr or tausworthe64");
+	return 0;
+}
+
+int opt_cb_percentage_random(void *target, const char *val, struct opt_ctx *c)
+{
+	struct job_spec *s = target;
+	struct dir_parts dp;
+	const char *why = NULL;
+	if (split_per_dir(val, &dp, &why))
+		return opt_fail(c, -EINVAL, "percentage", val, why);
+	for (int d = 0; d < DDIR_RWDIR_CNT; d++) {
+		if (!dp.set[d])
+			continue;
+		char buf[32];
+		size_t len = dp.len[d] < sizeof(buf) - 1 ? dp.len[d] : sizeof(buf) - 1;
+		memcpy(buf, dp.part[d], len);
+		buf[len] = '\0';
+		uint64_t v;
+		if (parse_uint(buf, 1000, &v, &why) || v > 100)
+			return opt_fail(c, -EINVAL, "percentage", buf, why ? why : "must be from 0 to 100");
+		s->perc_random[d] = (unsigned)v;
+	}
+	return 0;
+}
+
+int opt_cb_rw_sequencer(void *target, const char *val, struct opt_ctx *c)
+{
+	struct job_spec *s = target;
+	if (!strcasecmp(val, "sequential"))
+		s->rw_seq_identical = false;
+	else if (!strcasecmp(val, "identical"))
+		s->rw_seq_identical = true;
+	else
+		return opt_fail(c, -EINVAL, "sequencer", val, "use sequential or identical");
+	return 0;
+}

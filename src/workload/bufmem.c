@@ -1,0 +1,123 @@
+/*
+ * The memory behind a job's I/O buffers, of the kind mem= asks for (fio's
+ * mem/iomem): a private anonymous mapping (malloc, mmap), a shared one
+ * (mmapshared), a System V segment (shm, shmhuge with SHM_HUGETLB), huge
+ * pages (mmaphuge, MAP_HUGETLB) or a mapping of a file (mmap:FILE and the
+ * like: created, sized and unlinked when the job is done, as fio does). Huge
+ * kinds are rounded up to hugepage-size; without huge pages reserved
+ * (/proc/sys/vm/nr_hugepages) they fail with a message that says so. And
+ * lockmem: memory mlock'ed for the job's life so the rest has less RAM.
+ */
+#include "workload/job.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/shm.h>
+#include <unistd.h>
+
+#include "util/error.h"
+#include "util/xmalloc.h"
+
+static const char *const kind_names[] = {
+	[MEM_MALLOC] = "malloc", [MEM_SHM] = "shm", [MEM_SHMHUGE] = "shmhuge",
+	[MEM_MMAP] = "mmap", [MEM_MMAPHUGE] = "mmaphuge", [MEM_MMAPSHARED] = "mmapshared",
+};
+
+static int huge_error(const struct job *j, size_t len, int err)
+{
+	return error_errno(err, "job '%s': mem=%s: cannot have %zu bytes of huge pages of %llu bytes "
+			   "(reserve some in /proc/sys/vm/nr_hugepages, or check hugepage-size)",
+			   j->spec->name, kind_names[j->spec->mem], len,
+			   (unsigned long long)j->spec->hugepage_size);
+}
+
+int job_bufmem_map(struct job *j, size_t *len, void **out)
+{
+	const struct job_spec *s = j->spec;
+	enum mem_type m = s->mem;
+	bool huge = m == MEM_SHMHUGE || m == MEM_MMAPHUGE;
+	if (huge && s->hugepage_size)
+		*len = (*len + s->hugepage_size - 1) / s->hugepage_size * s->hugepage_size;
+	void *mem;
+	if (m == MEM_SHM || m == MEM_SHMHUGE) {
+		int id = shmget(IPC_PRIVATE, *len, IPC_CREAT | 0600 | (huge ? SHM_HUGETLB : 0));
+		if (id < 0)
+			return huge ? huge_error(j, *len, -errno)
+				    : error_errno(-errno, "job '%s': mem=shm: shmget of %zu bytes", s->name, *len);
+		mem = shmat(id, NULL, 0);
+		int err = errno;
+		shmctl(id, IPC_RMID, NULL); /* gone once detached, even if we die */
+		if (mem == (void *)-1)
+			return error_errno(-err, "job '%s': mem=%s: shmat", s->name, kind_names[m]);
+		j->buf_shm = true;
+		*out = mem;
+		return 0;
+	}
+	int flags = m == MEM_MMAPSHARED ? MAP_SHARED : MAP_PRIVATE;
+	int fd = -1;
+	if (s->mem_file && m != MEM_MALLOC) {
+		fd = open(s->mem_file, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+		if (fd < 0)
+			return error_errno(-errno, "job '%s': mem=%s: cannot open '%s'", s->name,
+					   kind_names[m], s->mem_file);
+		j->buf_file = xstrdup(s->mem_file);
+		if (ftruncate(fd, (off_t)*len) < 0) {
+			int err = -errno;
+			close(fd);
+			return error_errno(err, "job '%s': mem=%s: cannot size '%s' to %zu bytes", s->name,
+					   kind_names[m], s->mem_file, *len);
+		}
+	} else {
+		flags |= MAP_ANONYMOUS | (m == MEM_MMAPHUGE ? MAP_HUGETLB : 0);
+	}
+	mem = mmap(NULL, *len, PROT_READ | PROT_WRITE, flags, fd, 0);
+	int err = -errno;
+	if (fd >= 0)
+		close(fd);
+	if (mem == MAP_FAILED)
+		return huge ? huge_error(j, *len, err)
+			    : error_errno(err, "job '%s': mem=%s: cannot map %zu bytes", s->name, kind_names[m], *len);
+	*out = mem;
+	return 0;
+}
+
+void job_bufmem_unmap(struct job *j, void *mem, size_t len)
+{
+	if (j->buf_shm)
+		shmdt(mem);
+	else
+		munmap(mem, len);
+	j->buf_shm = false;
+	if (j->buf_file) {
+		unlink(j->buf_file);
+		free(j->buf_file);
+		j->buf_file = NULL;
+	}
+	if (j->lock_map) {
+		munlock(j->lock_map, j->lock_len);
+		munmap(j->lock_map, j->lock_len);
+		j->lock_map = NULL;
+	}
+}
+
+int job_lockmem(struct job *j)
+{
+	size_t len = (size_t)j->spec->lockmem;
+	if (!len)
+		return 0;
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return error_errno(-errno, "job '%s': lockmem: cannot map %zu bytes", j->spec->name, len);
+	if (mlock(p, len) < 0) {
+		int err = -errno;
+		munmap(p, len);
+		return error_errno(err, "job '%s': lockmem: cannot mlock %zu bytes (RLIMIT_MEMLOCK?)",
+				   j->spec->name, len);
+	}
+	j->lock_map = p;
+	j->lock_len = len;
+	return 0;
+}
