@@ -18,6 +18,7 @@
 #include <sys/shm.h>
 #include <unistd.h>
 
+#include "sys/dev/guardopen.h"
 #include "util/error.h"
 #include "util/xmalloc.h"
 
@@ -59,10 +60,15 @@ int job_bufmem_map(struct job *j, size_t *len, void **out)
 	int flags = m == MEM_MMAPSHARED ? MAP_SHARED : MAP_PRIVATE;
 	int fd = -1;
 	if (s->mem_file && m != MEM_MALLOC) {
-		fd = open(s->mem_file, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-		if (fd < 0)
-			return error_errno(-errno, "job '%s': mem=%s: cannot open '%s'", s->name,
-					   kind_names[m], s->mem_file);
+		/* a file iobench writes: through the device guard, never a device */
+		struct devguard_use use = { .kind = DEVGUARD_OWN, .what = DEVGUARD_WRITE };
+		struct devguard_fd gfd;
+		char why[512];
+		int grc = devguard_open(s->mem_file, O_RDWR | O_CREAT, 0644, &use, &gfd, why, sizeof(why));
+		if (grc < 0)
+			return error_errno(grc, "job '%s': mem=%s: cannot open '%s': %s", s->name,
+					   kind_names[m], s->mem_file, why);
+		fd = gfd.fd;
 		j->buf_file = xstrdup(s->mem_file);
 		if (ftruncate(fd, (off_t)*len) < 0) {
 			int err = -errno;
@@ -79,7 +85,9 @@ int job_bufmem_map(struct job *j, size_t *len, void **out)
 		close(fd);
 	if (mem == MAP_FAILED)
 		return huge ? huge_error(j, *len, err)
-			    : error_errno(err, "job '%s': mem=%s: cannot map %zu bytes", s->name, kind_names[m], *len);
+			    : error_errno(err, "cannot allocate %u buffers of %llu bytes for job '%s' "
+					  "(mem=%s, %zu bytes)", j->nr_units, (unsigned long long)j->buf_size,
+					  s->name, kind_names[m], *len);
 	*out = mem;
 	return 0;
 }
