@@ -26,11 +26,14 @@ check "nine iobench runs stored" test $runs_ok -eq 9
 check "compare rate=100 rate=150: exit 0" test $rc -eq 0
 bw='[r for r in d["rows"] if r["job"]=="seqw" and r["direction"]=="write" and r["figure"]=="bw_bytes"][0]["cells"]'
 check "... 3 runs a side" test "$(json_get "$d/c.json" "[c['n'] for c in $bw]")" = "[3, 3]"
-# the true ratio is 1.5; a loaded machine moves a short rate-limited run by
-# a percent or so, so the ratio is 1.50 give or take 0.02, and its interval
-# must hold 1.5
-check "... write bw ratio 1.50 with an interval containing it" \
-  test "$(json_get "$d/c.json" "(lambda c: c['status']=='interval' and abs(c['ratio']-1.5)<0.02 and c['lo']<=1.5<=c['hi'])($bw[1])")" = True
+# the set ratio is 1.5; a loaded machine moves a short rate-limited run by
+# a percent or so, so the ratio is 1.50 give or take 0.02; on a quiet one
+# the runs agree so closely that the interval is a few parts in 10^4 wide
+# and the limiter's own overshoot (about 0.15% at either rate) decides
+# whether it holds 1.5000: the interval as reported, to two decimals,
+# must hold 1.50
+check "... write bw ratio 1.50 with an interval containing it (as reported, 2 decimals)" \
+  test "$(json_get "$d/c.json" "(lambda c: c['status']=='interval' and abs(c['ratio']-1.5)<0.02 and round(c['lo'],2)<=1.5<=round(c['hi'],2))($bw[1])")" = True
 echo "# write bw cells: $(json_get "$d/c.json" "[(c['n'], c['mean'], c.get('ratio'), c.get('lo'), c.get('hi')) for c in $bw]")"
 check "... marked real" test "$(json_get "$d/c.json" "$bw[1]['real']")" = True
 "$IOBENCH" compare rate=100 rate=150 >"$d/c.txt" 2>&1
