@@ -95,10 +95,13 @@ import json, sys
 e = {j["jobname"]: j["elapsed"] for j in json.load(open(sys.argv[1]))["jobs"]}
 assert e["b"] >= 2 and e["a"] <= 1, e
 PY
-pycheck "whole run: a, then b after a, then e after all: about 3 s" "$t0" "$t1" <<'PY'
+# the jobs' runtimes add up to 3 s when they run in that order: the run
+# cannot be shorter; longer only says the machine was busy (the order
+# itself is the trace check's), so the upper bound only catches a hang
+pycheck "whole run: a, then b after a, then e after all: at least 3 s" "$t0" "$t1" <<'PY'
 import sys
 wall = float(sys.argv[2]) - float(sys.argv[1])
-assert 2.9 <= wall < 4.5, wall
+assert 2.9 <= wall < 30, wall
 PY
 if [ $have_strace = 1 ]; then
   pycheck "trace: b starts after a's last read; new_group c overlaps a; stonewall e starts after a, b, c end" \
