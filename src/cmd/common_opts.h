@@ -58,6 +58,11 @@ struct cmd_common {
 
 extern const struct cmdopt cmd_common_rows[];
 
+/* --db's help for the commands that read the store (compare, results) */
+#define COMMON_DB_READ_HELP                                                              \
+	"the results database (default $IOBENCH_DB, else "                               \
+	"$XDG_DATA_HOME/iobench/results.db, else ~/.local/share/iobench/results.db)"
+
 void cmd_common_init(struct cmd_common *c);
 void cmd_common_release(struct cmd_common *c);
 /* The --repeat options agree with each other and with the user running

@@ -77,8 +77,7 @@ static const struct cmdopt compare_rows[] = {
 static const struct cmdopt_help compare_help_for[] = {
 	{ "output-format", "normal (default: the table, verdicts and context differences) or "
 			   "json (the same as one JSON document)" },
-	{ "db", "the results database (default $IOBENCH_DB, else "
-		"$XDG_DATA_HOME/iobench/results.db, else ~/.local/share/iobench/results.db)" },
+	{ "db", COMMON_DB_READ_HELP },
 	{ NULL, NULL },
 };
 

@@ -98,8 +98,7 @@ static const struct cmdopt_help results_help_for[] = {
 		   "label the imported runs K=V" },
 	{ "output-format", "show: the stored output to print (normal, json, json+, terse; quick: "
 			   "table; bonnie: normal, csv, json)" },
-	{ "db", "the results database (default $IOBENCH_DB, else "
-		"$XDG_DATA_HOME/iobench/results.db, else ~/.local/share/iobench/results.db)" },
+	{ "db", COMMON_DB_READ_HELP },
 	{ NULL, NULL },
 };
 
