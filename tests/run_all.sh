@@ -48,31 +48,68 @@ fi
 export IOBENCH="$top/build/iobench"
 export IOBENCH_ASAN="$top/build-asan/iobench"
 export TOP="$top"
-# every stored result goes to a database of the suite's own, never to the
-# user's ~/.local/share (tests that need their own pass --db or set it)
-export IOBENCH_DB="$logdir/results.db"
-for t in tests/e2e/test_*.sh tests/e2e/test_*.py; do
-  [ -f "$t" ] || continue
-  [ -n "${E2E_ONLY:-}" ] && [[ "$t" != *${E2E_ONLY}* ]] && continue
-  name=$(basename "$t")
-  log="$logdir/e2e_$name.log"
-  start=$(date +%s)
-  case "$t" in
-    *.py) timeout 600 python3 "$t" >"$log" 2>&1 ;;
-    *) timeout 600 bash "$t" >"$log" 2>&1 ;;
-  esac
-  rc=$?
-  secs=$(( $(date +%s) - start ))
-  if [ $rc -eq 77 ]; then skipped=$((skipped + 1)); echo "skip $name"; continue; fi
+
+# End-to-end scripts run E2E_JOBS at a time (2 by default: most of their
+# time is spent waiting on I/O and runtimes, and the suite must stay under
+# 15 minutes). A script whose header has the line "# e2e: serial" (it
+# changes machine-wide settings such as vm.dirty_*, drops the page cache,
+# or checks figures that another test's load would disturb) runs after
+# the others, alone. Each script gets a database of its own, never the
+# user's ~/.local/share (tests that need their own pass --db or set it).
+e2e_jobs=${E2E_JOBS:-2}
+e2e_start() { # script: runs it in the background, its log under $logdir
+  local t=$1 name log
+  name=$(basename "$t"); log="$logdir/e2e_$name.log"
+  (
+    start=$(date +%s)
+    export IOBENCH_DB="$logdir/e2e_$name.db"
+    case "$t" in
+      *.py) timeout 600 python3 "$t" >"$log" 2>&1 ;;
+      *) timeout 600 bash "$t" >"$log" 2>&1 ;;
+    esac
+    rc=$?
+    echo "$rc $(( $(date +%s) - start ))" >"$log.rc"
+  ) &
+  e2e_pid[$!]=$t
+}
+e2e_finish() { # script: counts its checks and prints its line
+  local t=$1 name log rc secs before
+  name=$(basename "$t"); log="$logdir/e2e_$name.log"
+  read -r rc secs <"$log.rc" || { rc=1; secs=0; }
+  if [ "$rc" -eq 77 ]; then skipped=$((skipped + 1)); echo "skip $name"; return; fi
   before=$failed
   count_lines "$log"
-  if [ $rc -ne 0 ] && [ $failed -eq $before ]; then failed=$((failed + 1)); echo "not ok $name exited $rc" >>"$log"; fi
+  if [ "$rc" -ne 0 ] && [ $failed -eq $before ]; then failed=$((failed + 1)); echo "not ok $name exited $rc" >>"$log"; fi
   if [ $failed -ne $before ]; then
     echo "FAIL $name (${secs}s):"; grep -E '^not ok|error|Error' "$log" | head -20 | sed 's/^/    /'
   else
     echo "pass $name ($(grep -c '^ok' "$log") checks, ${secs}s)"
   fi
+}
+e2e_wait_one() { # waits for one running script and finishes it
+  local pid
+  wait -n -p pid "${!e2e_pid[@]}"
+  e2e_finish "${e2e_pid[$pid]}"
+  unset "e2e_pid[$pid]"
+}
+declare -A e2e_pid=()
+parallel=() serial=()
+for t in tests/e2e/test_*.sh tests/e2e/test_*.py; do
+  [ -f "$t" ] || continue
+  [ -n "${E2E_ONLY:-}" ] && [[ "$t" != *${E2E_ONLY}* ]] && continue
+  if head -20 "$t" | grep -qx '# e2e: serial'; then serial+=("$t"); else parallel+=("$t"); fi
 done
+e2e_t0=$(date +%s)
+for t in "${parallel[@]}"; do
+  while [ ${#e2e_pid[@]} -ge "$e2e_jobs" ]; do e2e_wait_one; done
+  e2e_start "$t"
+done
+while [ ${#e2e_pid[@]} -gt 0 ]; do e2e_wait_one; done
+for t in "${serial[@]}"; do
+  e2e_start "$t"; e2e_wait_one
+done
+echo "end-to-end: $(( $(date +%s) - e2e_t0 ))s (${#parallel[@]} scripts $e2e_jobs at a time, ${#serial[@]} alone)"
 echo "logs: $logdir"
-echo "$passed passed, $failed failed, $skipped skipped"
+echo "$skipped skipped"
+echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]

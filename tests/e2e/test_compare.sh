@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# e2e: serial
 # compare and results import (issue 13 items 4 and 5) end to end, on a
 # database of the test's own: rate-limited writes at 100 and 150 MiB/s
 # (three runs each) compare as 1.50 with an interval around it, marked

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# e2e: serial
 # fio's time-series logs: iobench and fio run the same 2 s jobs with
 # write_bw_log/write_iops_log/write_lat_log and the logs are compared for
 # format and line counts (fio_logs_check.py): log_avg_msec=100 on the null

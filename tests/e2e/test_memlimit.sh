@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# e2e: serial
 # --memory-limit: bonnie's block input of a 1 GiB file on a loop ext4 reads
 # at least 90% of its bytes from the device under a 512 MiB limit, and less
 # than 10% without it (this machine has far more RAM); the same for a

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# e2e: serial
 # iobench monitor against the real tools: a steady fio load on a loop device
 # while iostat -x, vmstat and `iobench monitor --json` run over the same
 # seconds; their averages must agree within 5% (or 1 unit where small).

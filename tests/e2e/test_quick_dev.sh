@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# e2e: serial
 # `iobench quick` on block devices: two loop devices with data print one
 # table with a row group per device (hdparm -t buffered and --direct, the
 # SEQ1M and RND4K read rows, hdparm -T's cached reads) and are left

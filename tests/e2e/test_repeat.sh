@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# e2e: serial
 # --repeat N, --repeat auto[:W%], --max-repeat and --drop-caches (issue 13
 # item 2) for run, quick and bonnie: the workload really runs N times (its
 # writes and layouts counted, not only the printed n), auto stops at the

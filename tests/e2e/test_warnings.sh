@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# e2e: serial
 # Anomaly warnings (issue 6 item 5) provoked by real conditions on loop
 # devices. Each case makes its condition happen for real, shows with raw
 # kernel counters taken around the run (diskstats, vmstat, slabinfo, a

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# e2e: serial
 # Workload options that decide when and how long jobs run, checked against
 # fio's definitions: ramp_time, startdelay, wait_for, stonewall, new_group,
 # several job files, thread, rate_iops, number_ios, loops with time_based,
