@@ -26,7 +26,12 @@ cleanup() {
       swap) swapoff "$path" 2>/dev/null ;;
       part) partx --delete "$path" 2>/dev/null ;;
       dm) dmsetup remove "$path" 2>/dev/null ;;
-      loop) blockdev --setrw "$path" 2>/dev/null; losetup -d "$path" 2>/dev/null ;;
+      loop) # only while it is still the test's own: a device the test
+        # detached itself may have been given to another test since
+        # (the suite runs tests side by side)
+        if [ "$(loop_back "${path%% *}")" = "${path#* }" ]; then
+          blockdev --setrw "${path%% *}" 2>/dev/null; losetup -d "${path%% *}" 2>/dev/null
+        fi ;;
       dir) rm -rf "$path" ;;
     esac
   done
@@ -35,8 +40,15 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# reg KIND PATH: have cleanup() undo it (kinds: mount swap part dm loop dir)
-reg() { echo "$1 $2" >>"$E2E_REG"; }
+# loop_back DEV: the backing file of loop device DEV now, "" if none
+loop_back() { local b; b=$(losetup -n -O BACK-FILE "$1" 2>/dev/null); echo "${b% (deleted)}"; }
+# reg KIND PATH: have cleanup() undo it (kinds: mount swap part dm loop dir);
+# a loop device is recorded with its backing file, and detached only if
+# it still has that one
+reg() {
+  if [ "$1" = loop ]; then echo "loop $2 $(loop_back "$2")" >>"$E2E_REG"
+  else echo "$1 $2" >>"$E2E_REG"; fi
+}
 
 tmpdir() { local d; d=$(mktemp -d /tmp/iobench-e2e.XXXXXX); echo "dir $d" >>"$E2E_REG"; echo "$d"; }
 
@@ -48,7 +60,7 @@ mkloop() {
   d=$(tmpdir); img=$d/disk.img
   truncate -s "$1" "$img"
   dev=$(losetup -f --show "$img") || return 1
-  echo "loop $dev" >>"$E2E_REG"
+  reg loop "$dev"
   echo "$dev"
 }
 

@@ -151,7 +151,9 @@ else
   not_ok "hold: the job never had its device open"
 fi
 wait $pid
-check "the holding job itself ran (exit 0)" test $? -eq 0
+hrc=$?
+if [ $hrc -eq 0 ]; then ok "the holding job itself ran (exit 0)"
+else not_ok "the holding job itself ran (exit $hrc: $(tail -3 "$d/h.err" | tr '\n' ' '))"; fi
 
 # 6. every check of every job before the first byte
 "$IOBENCH" run --name=w --rw=write --bs=64k --size=1m --filename="$d/x1:$el" >"$d/x.out" 2>"$d/x.err"
