@@ -74,7 +74,7 @@ const struct option_def option_table[] = {
 	BOOL("norandommap", norandommap, "0", "do not track which blocks random I/O has touched"),
 	BOOL("randrepeat", randrepeat, "1", "same random sequence on every run"),
 	FUNC("randseed", opt_cb_randseed, "int", NULL, "seed of the random generators"),
-	FUNC("random_distribution", opt_cb_random_distribution, "str[:float][:float]", "random", "random, zipf[:THETA[:CENTER]] (1.1), pareto[:H[:CENTER]] (0.2), normal[:DEV] (0), zoned:P/R[:P/R...] (P% of the I/O in R% of the range) or zoned_abs:P/SIZE[:P/SIZE...]"),
+	FUNC("random_distribution", opt_cb_random_distribution, "str[:float][:float]", "random", "random, zipf[:THETA[:CENTER]] (1.1), pareto[:H[:CENTER]] (0.2), normal[:DEV] (0), zoned:P/R[:P/R...] (P% of the I/O in R% of the range; an R left out shares what the others leave) or zoned_abs:P/SIZE[:P/SIZE...]"),
 	FUNC("random_generator", opt_cb_random_generator, "str", "tausworthe", "random offsets: tausworthe, tausworthe64, or lfsr (every block once, even with norandommap)"),
 	BOOL("allrandrepeat", allrandrepeat, "0", "seed every random generator the same way on every run, even with randrepeat=0 (randseed is ignored)"),
 	FUNC("percentage_random", opt_cb_percentage_random, "int[,int][,int]", "100", "percent of random I/Os per direction (read,write,trim) in a random job; the rest continue sequentially"),
