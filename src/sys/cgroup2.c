@@ -66,8 +66,8 @@ int cgroup2_group_path(const char *name, char **out, char *why, size_t whylen)
 	int rc = mount_point(mnt, sizeof(mnt));
 	if (rc < 0) {
 		snprintf(why, whylen, "no cgroup2 filesystem is mounted (/proc/self/mounts lists none): iobench "
-			 "places jobs in cgroup v2 groups only; mount one (mount -t cgroup2 none /sys/fs/cgroup) "
-			 "or leave cgroup unset");
+			 "places jobs in cgroup v2 groups only (fio 3.33 also takes a cgroup v1 blkio mount; "
+			 "iobench does not); mount one (mount -t cgroup2 none /sys/fs/cgroup) or leave cgroup unset");
 		return rc;
 	}
 	if ((rc = own_group(own, sizeof(own))) < 0) {
