@@ -126,13 +126,14 @@ static void apply_section(struct builder *b, struct job_spec *s, size_t from, si
 		}
 }
 
-/* Echo an option as fio does: with arithmetic already evaluated. */
+/* Echo an option as fio does: under its own name, not the alias written
+ * (timeout=60 is "runtime" : "60"), with arithmetic already evaluated. */
 static void kv_append(struct job_kv **kv, size_t *nr, const struct jf_item *item)
 {
 	*kv = xrealloc(*kv, (*nr + 1) * sizeof(**kv));
-	(*kv)[*nr].key = xstrdup(item->name);
-	char *v = NULL;
 	const struct option_def *o = option_find_any(item->name);
+	(*kv)[*nr].key = xstrdup(o ? o->name : item->name);
+	char *v = NULL;
 	if (item->value && o && o->type != OPT_STR && strchr(item->value, '(')) {
 		bool bare = false;
 		const char *ewhy = NULL;
