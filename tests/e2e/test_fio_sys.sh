@@ -209,8 +209,14 @@ cg2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
 own=$(sed -n 's/^0:://p' /proc/self/cgroup)
 [ "$own" = / ] && own=
 C="--name=cgj --filename=$d/z.dat --size=256k --rw=read"
-if [ -n "$cg2" ] && [ -w "$cg2$own" ] && mkdir "$cg2$own/iobench-e2e-probe-$$" 2>/dev/null; then
-  rmdir "$cg2$own/iobench-e2e-probe-$$"
+# a writable cgroup2 hierarchy where a threaded group can be made here
+probe="$cg2$own/iobench-e2e-probe-$$"
+threaded=0
+if [ -n "$cg2" ] && mkdir "$probe" 2>/dev/null; then
+  echo threaded >"$probe/cgroup.type" 2>/dev/null && threaded=1
+  rmdir "$probe"
+fi
+if [ $threaded = 1 ]; then
   g="$cg2$own/iobench-e2e-$$"
   CG_MADE+=("$g")
   $R $C --cgroup=iobench-e2e-$$ >/dev/null 2>>"$d/err"
@@ -248,7 +254,7 @@ if [ -n "$cg2" ] && [ -w "$cg2$own" ] && mkdir "$cg2$own/iobench-e2e-probe-$$" 2
     grep -q "cgroup=iobench-e2e-$$: no cgroup2 filesystem is mounted.*iobench does not); mount one" "$d/cgnone.err"
 else
   $R $C --cgroup=iobench-e2e-$$ >/dev/null 2>"$d/cgno.err"
-  check "cgroup= without a writable cgroup2 mount ('$cg2'): refused with the reason" \
-    grep -Eq "no cgroup2 filesystem is mounted|not writable here" "$d/cgno.err"
+  check "cgroup= where no threaded cgroup2 group can be made ('$cg2$own'): refused with the reason" \
+    grep -Eq "no cgroup2 filesystem is mounted|not writable here|cannot make cgroup .* threaded" "$d/cgno.err"
 fi
 finish
