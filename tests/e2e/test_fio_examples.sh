@@ -66,18 +66,16 @@ while read -r name kind reason; do
 done <<<"$EXPECTED"
 
 # --- 1. --parse-only verdicts of both tools on every example ------------------
-# iobench's one by one; fio's (half a second each to start) by the batch
+# iobench's 8 at a time; fio's (half a second each to start) by the batch
 # where a batch can say it: fio --parse-only accepts several files only
 # when it accepts each, so the examples iobench accepts and those the list
 # says fio accepts are tried as one batch each (and one by one if the
 # batch fails); the others one by one, 8 at a time.
 dpkg -L fio-examples | grep '\.fio$' | sort >"$d/examples"
 mkdir "$d/v"
-while read -r f; do
-  n=$(basename "$f")
-  "$IOBENCH" run --parse-only "$f" >/dev/null 2>"$d/v/$n.err"
-  echo $? >"$d/v/$n.iob"
-done <"$d/examples"
+export IOBENCH
+xargs -P 8 -I{} sh -c 'n=$(basename "$1"); "$IOBENCH" run --parse-only "$1" >/dev/null 2>"$2/$n.err"; echo $? >"$2/$n.iob"' \
+  _ {} "$d/v" <"$d/examples"
 : >"$d/batch_a"; : >"$d/batch_b"; : >"$d/single"
 while read -r f; do
   n=$(basename "$f")
@@ -127,25 +125,24 @@ fio-rand-RW.fio null.fio zipf.fio rand-zones.fio tiobench-example.fio'
 EX=/usr/share/doc/fio/examples
 # fio has no --set: the same lines end every job section of a copy (later
 # lines win, as --set's values do)
-for n in $RUN; do
-  mkdir -p "$d/fio/$n" "$d/iob/$n"
-  python3 - "$EX/$n" "$d/fio/$n/job.fio" "${SETS[@]}" <<'PY'
+for n in $RUN; do mkdir -p "$d/fio/$n" "$d/iob/$n"; done
+python3 - "$EX" "$d" "$RUN" "${SETS[@]}" <<'PY'
 import sys
-src, dst, sets = sys.argv[1], sys.argv[2], sys.argv[3:]
-out, cur = [], None
-def close():
-    if cur not in (None, "global"):
-        out.extend(sets)
-for line in open(src).read().splitlines():
-    s = line.strip()
-    if s.startswith("[") and "]" in s:
-        close()
-        cur = s[1:s.index("]")]
-    out.append(line)
-close()
-open(dst, "w").write("\n".join(out) + "\n")
+ex, d, names, sets = sys.argv[1], sys.argv[2], sys.argv[3].split(), sys.argv[4:]
+for n in names:
+    out, cur = [], None
+    def close():
+        if cur not in (None, "global"):
+            out.extend(sets)
+    for line in open(f"{ex}/{n}").read().splitlines():
+        s = line.strip()
+        if s.startswith("[") and "]" in s:
+            close()
+            cur = s[1:s.index("]")]
+        out.append(line)
+    close()
+    open(f"{d}/fio/{n}/job.fio", "w").write("\n".join(out) + "\n")
 PY
-done
 runboth() { # NAME: both tools in their own directory, JSON to out.json
   local n=$1 s=()
   for kv in "${SETS[@]}"; do s+=(--set "$kv"); done
