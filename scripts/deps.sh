@@ -5,7 +5,7 @@ set -euo pipefail
 PKGS=(
   build-essential meson ninja-build pkg-config clang libclang-rt-14-dev
   liburing-dev libaio-dev libblkid-dev libsqlite3-dev libjson-c-dev sqlite3
-  zlib1g-dev libisal-dev nettle-dev libxxhash-dev libext2fs-dev xfslibs-dev libgsl-dev
+  zlib1g-dev libnuma-dev libisal-dev nettle-dev libxxhash-dev libext2fs-dev xfslibs-dev libgsl-dev
   fio bonnie++ sysstat time python3
   e2fsprogs xfsprogs btrfs-progs erofs-utils util-linux fdisk groff-base man-db bsdutils fuse3 python3-fusepy strace
   gnuplot-nox python3-pandas python3-numpy

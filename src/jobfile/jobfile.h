@@ -23,6 +23,9 @@ struct jobfile_ctx {
 	/* "KEY=VALUE" overrides applied to every job after its own options */
 	const char *const *set_opts;
 	size_t nr_set;
+	/* --parse-only: leave the filesystem alone (directory= need not
+	 * exist), as fio's dry run does */
+	bool parse_only;
 };
 
 /*

@@ -38,6 +38,7 @@ struct builder {
 	bool record_globals;
 	unsigned file_index;
 	unsigned jobs_here;
+	bool dry; /* jobfile_ctx.parse_only */
 };
 
 static void locs_add(struct locs *l, const char *canon, const struct jf_item *item)
@@ -125,13 +126,14 @@ static void apply_section(struct builder *b, struct job_spec *s, size_t from, si
 		}
 }
 
-/* Echo an option as fio does: with arithmetic already evaluated. */
+/* Echo an option as fio does: under its own name, not the alias written
+ * (timeout=60 is "runtime" : "60"), with arithmetic already evaluated. */
 static void kv_append(struct job_kv **kv, size_t *nr, const struct jf_item *item)
 {
 	*kv = xrealloc(*kv, (*nr + 1) * sizeof(**kv));
-	(*kv)[*nr].key = xstrdup(item->name);
-	char *v = NULL;
 	const struct option_def *o = option_find_any(item->name);
+	(*kv)[*nr].key = xstrdup(o ? o->name : item->name);
+	char *v = NULL;
 	if (item->value && o && o->type != OPT_STR && strchr(item->value, '(')) {
 		bool bare = false;
 		const char *ewhy = NULL;
@@ -204,7 +206,7 @@ static void build_job(struct builder *b, size_t sec, size_t to)
 		js.stonewall = true;
 	job_spec_finalize(&js);
 	struct vctx v = { .b = b, .l = &l, .section = &hdr->loc };
-	job_spec_validate(&js, report_problem, &v);
+	job_spec_validate_flags(&js, b->dry ? SPEC_VALIDATE_NO_FS : 0, report_problem, &v);
 	free(l.v);
 	struct job_spec *dst = job_list_add(b->list);
 	job_spec_release(dst);
@@ -278,7 +280,7 @@ int jf_build_jobs(struct jf_items *it, unsigned file_index, bool record_globals,
 		  struct job_list *list, const struct jobfile_ctx *ctx)
 {
 	struct builder b = { .it = it, .list = list, .record_globals = record_globals,
-			     .file_index = file_index };
+			     .file_index = file_index, .dry = ctx && ctx->parse_only };
 	size_t first_job = list->nr, first_global = list->nr_global_opts;
 	job_spec_defaults(&b.global);
 	read_sets(&b, ctx);

@@ -63,6 +63,8 @@ void job_spec_defaults(struct job_spec *s)
 	s->log_entries = 1024;
 	s->ioprio = -1;       /* not set */
 	s->ioprio_class = -1; /* not set */
+	s->uid = -1;
+	s->gid = -1;
 	s->clocksource = CLOCK_SRC_AUTO;
 }
 
@@ -104,6 +106,9 @@ void job_spec_copy(struct job_spec *dst, const struct job_spec *src)
 	dst->wait_for = dup_or_null(src->wait_for);
 	dst->origin = dup_or_null(src->origin);
 	dst->cpus_allowed = dup_or_null(src->cpus_allowed);
+	dst->cgroup = dup_or_null(src->cgroup);
+	dst->numa_cpu_nodes = dup_or_null(src->numa_cpu_nodes);
+	dst->numa_mem_nodes = dup_or_null(src->numa_mem_nodes);
 	dst->cpumask = dup_or_null(src->cpumask);
 	dst->verify_pattern = dup_or_null(src->verify_pattern);
 	dst->buffer_pattern = dup_or_null(src->buffer_pattern);
@@ -138,6 +143,9 @@ void job_spec_release(struct job_spec *s)
 	free(s->wait_for);
 	free(s->origin);
 	free(s->cpus_allowed);
+	free(s->cgroup);
+	free(s->numa_cpu_nodes);
+	free(s->numa_mem_nodes);
 	free(s->cpumask);
 	free(s->verify_pattern);
 	free(s->buffer_pattern);

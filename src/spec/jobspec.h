@@ -36,6 +36,15 @@ enum random_dist {
 /* Most zones of random_distribution=zoned/zoned_abs (each takes >= 1% of the I/O). */
 #define MAX_DIST_ZONES 32
 
+/* numa_mem_policy= modes, fio's (libnuma's set_mempolicy modes). */
+enum numa_mem_mode {
+	NUMA_MEM_DEFAULT,    /* leave the thread's policy alone */
+	NUMA_MEM_PREFER,     /* prefer:N */
+	NUMA_MEM_BIND,       /* bind:LIST */
+	NUMA_MEM_INTERLEAVE, /* interleave:LIST */
+	NUMA_MEM_LOCAL,      /* local: the node the thread runs on */
+};
+
 /* One zone of random_distribution=zoned (size_pct) or zoned_abs (size). */
 struct dist_zone {
 	unsigned access_pct;
@@ -307,6 +316,15 @@ struct job_spec {
 	enum clock_source clocksource; /* CLOCK_SRC_AUTO unless clocksource= */
 	bool gtod_reduce;         /* as written; it sets the four below */
 	bool disable_lat, disable_clat, disable_slat, disable_bw;
+
+	/* the job thread's identity and placement (workload/jobsys.c) */
+	int64_t uid, gid;         /* uid=/gid=: switch to them before I/O; -1 = not set */
+	char *cgroup;             /* cgroup=: cgroup v2 group (under the mount) of the job's thread */
+	unsigned cgroup_weight;   /* cgroup_weight= 100..1000, 0 = not set */
+	bool cgroup_nodelete;     /* keep the cgroups the run created */
+	char *numa_cpu_nodes;     /* numa_cpu_nodes= node list as written, NULL = not set */
+	enum numa_mem_mode numa_mem_mode; /* numa_mem_policy='s mode, NUMA_MEM_DEFAULT unless set */
+	char *numa_mem_nodes;     /* its node list (prefer: one node; bind, interleave: a list) */
 
 	/* the options as written, for the JSON echo (global ones first) */
 	struct job_kv *opts;

@@ -14,7 +14,13 @@
 #include <string.h>
 #include <strings.h>
 
-/* zoned:P/R:P/R... (abs: P/SIZE); fields f[1..n-1] are the zones. */
+/*
+ * zoned:P/R:P/R... (abs: P/SIZE); fields f[1..n-1] are the zones. As in
+ * fio 3.33, a zoned range left out ("20/", "20" or "20/0") is a share of
+ * what the given ranges leave: the rest of 100% split evenly (integer
+ * division) among the zones without one, so zoned:50/5:30/15:20/ puts 20%
+ * of the I/O in the last 80%. A zoned_abs size cannot be left out.
+ */
 static int parse_zones(struct job_spec *s, char **f, size_t n, bool abs, struct opt_ctx *c)
 {
 	const char *what = abs ? "zoned_abs zone" : "zoned zone";
@@ -24,30 +30,34 @@ static int parse_zones(struct job_spec *s, char **f, size_t n, bool abs, struct 
 	if (n - 1 > MAX_DIST_ZONES)
 		return opt_failf(c, -ERANGE, "option '%s' takes at most %d zones, not %zu", c->key,
 				 MAX_DIST_ZONES, n - 1);
-	unsigned acc = 0, rng = 0;
+	unsigned acc = 0, rng = 0, missing = 0;
 	for (size_t i = 1; i < n; i++) {
 		struct dist_zone *z = &s->dist_zones[i - 1];
 		char *slash = strchr(f[i], '/');
-		if (!slash)
-			return opt_fail(c, -EINVAL, what, f[i], "expected ACCESS/RANGE, e.g. 60/10");
-		*slash = '\0';
+		if (!slash && abs)
+			return opt_fail(c, -EINVAL, what, f[i], "expected ACCESS/SIZE, e.g. 60/1g");
+		if (slash)
+			*slash = '\0';
+		const char *range = slash ? slash + 1 : "";
 		uint64_t a, r;
 		const char *why = NULL;
 		if (parse_uint(f[i], 1000, &a, &why) || a > 100)
 			return opt_fail(c, -EINVAL, "access percentage", f[i], why ? why : "must be from 0 to 100");
 		z->access_pct = (unsigned)a;
 		if (abs) {
-			if (parse_size(slash + 1, s->kb_base, &r, &why) || !r)
-				return opt_fail(c, -EINVAL, "zone size", slash + 1, why ? why : "must be above 0");
+			if (parse_size(range, s->kb_base, &r, &why) || !r)
+				return opt_fail(c, -EINVAL, "zone size", range, why ? why : "must be above 0");
 			z->size = r;
 			z->size_pct = 0;
 		} else {
-			if (parse_uint(slash + 1, 1000, &r, &why) || !r || r > 100)
-				return opt_fail(c, -EINVAL, "range percentage", slash + 1,
-						why ? why : "must be from 1 to 100");
+			r = 0;
+			if (*range && (parse_uint(range, 1000, &r, &why) || r > 100))
+				return opt_fail(c, -EINVAL, "range percentage", range,
+						why ? why : "must be from 0 to 100 (0 or nothing: a share of the rest)");
 			z->size_pct = (unsigned)r;
 			z->size = 0;
 			rng += (unsigned)r;
+			missing += !r;
 		}
 		acc += (unsigned)a;
 	}
@@ -56,6 +66,16 @@ static int parse_zones(struct job_spec *s, char **f, size_t n, bool abs, struct 
 		return opt_failf(c, -EINVAL, "access percentages of option '%s' add up to %u, not 100", c->key, acc);
 	if (rng > 100)
 		return opt_failf(c, -EINVAL, "range percentages of option '%s' add up to %u, more than 100", c->key, rng);
+	if (missing) {
+		unsigned share = (100 - rng) / missing;
+		if (!share)
+			return opt_failf(c, -EINVAL, "option '%s' leaves %u zone%s without a range, but the given "
+					 "ranges add up to %u%%: nothing is left to share", c->key, missing,
+					 missing == 1 ? "" : "s", rng);
+		for (size_t i = 0; i + 1 < n; i++)
+			if (!s->dist_zones[i].size_pct)
+				s->dist_zones[i].size_pct = share;
+	}
 	s->nr_dist_zones = (unsigned)(n - 1);
 	return 0;
 }

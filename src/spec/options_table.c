@@ -10,6 +10,7 @@
  */
 #include "spec/options_cb.h"
 #include "spec/options_sched.h"
+#include "spec/options_sys.h"
 #include "engines/engine.h"
 #include "spec/options_errors.h"
 #include "spec/options_engine.h"
@@ -74,7 +75,7 @@ const struct option_def option_table[] = {
 	BOOL("norandommap", norandommap, "0", "do not track which blocks random I/O has touched"),
 	BOOL("randrepeat", randrepeat, "1", "same random sequence on every run"),
 	FUNC("randseed", opt_cb_randseed, "int", NULL, "seed of the random generators"),
-	FUNC("random_distribution", opt_cb_random_distribution, "str[:float][:float]", "random", "random, zipf[:THETA[:CENTER]] (1.1), pareto[:H[:CENTER]] (0.2), normal[:DEV] (0), zoned:P/R[:P/R...] (P% of the I/O in R% of the range) or zoned_abs:P/SIZE[:P/SIZE...]"),
+	FUNC("random_distribution", opt_cb_random_distribution, "str[:float][:float]", "random", "random, zipf[:THETA[:CENTER]] (1.1), pareto[:H[:CENTER]] (0.2), normal[:DEV] (0), zoned:P/R[:P/R...] (P% of the I/O in R% of the range; an R left out shares what the others leave) or zoned_abs:P/SIZE[:P/SIZE...]"),
 	FUNC("random_generator", opt_cb_random_generator, "str", "tausworthe", "random offsets: tausworthe, tausworthe64, or lfsr (every block once, even with norandommap)"),
 	BOOL("allrandrepeat", allrandrepeat, "0", "seed every random generator the same way on every run, even with randrepeat=0 (randseed is ignored)"),
 	FUNC("percentage_random", opt_cb_percentage_random, "int[,int][,int]", "100", "percent of random I/Os per direction (read,write,trim) in a random job; the rest continue sequentially"),
@@ -191,6 +192,14 @@ const struct option_def option_table[] = {
 	FUNC("nice", opt_cb_nice, "int", "0", "add this to the job thread's nice value (-20 to 19)"),
 	FUNC("prio", opt_cb_prio, "int", NULL, "I/O priority from 0 (highest) to 7 within prioclass (default class: best-effort)"),
 	FUNC("prioclass", opt_cb_prioclass, "int", NULL, "I/O priority class: 1 realtime (needs root), 2 best-effort, 3 idle"),
+	/* identity and placement of the job's thread (workload/jobsys.c) */
+	FUNC("uid", opt_cb_uid, "int", NULL, "switch the job's thread to this user id before its I/O (files are laid out first, as root if iobench runs as root)"),
+	FUNC("gid", opt_cb_gid, "int", NULL, "switch the job's thread to this group id before its I/O (before uid)"),
+	STR("cgroup", cgroup, NULL, "put the job's thread in this cgroup v2 group under the cgroup iobench runs in on the cgroup2 mount (created threaded if missing, removed at the end)"),
+	UINT("cgroup_weight", cgroup_weight, 100, 1000, NULL, "io weight of the job's cgroup: refused with the reason, since cgroup v2 weighs processes and each job is a thread (fio 3.33 refuses it on cgroup v2 too)"),
+	BOOL("cgroup_nodelete", cgroup_nodelete, "0", "keep the cgroups the run created"),
+	FUNC("numa_cpu_nodes", opt_cb_numa_cpu_nodes, "str", NULL, "run the job's thread on the CPUs of these NUMA nodes, e.g. 0 or 0-1"),
+	FUNC("numa_mem_policy", opt_cb_numa_mem_policy, "str", "default", "memory policy of the job's thread and buffers: default, prefer:NODE, bind:NODES, interleave:NODES or local"),
 	FUNC("clocksource", opt_cb_clocksource, "str", "auto", "clock for timing: cpu (TSC), clock_gettime or gettimeofday (auto: cpu where the TSC is invariant)"),
 	FUNC("gtod_reduce", opt_cb_gtod_reduce, "bool", "0", "skip latency and bandwidth measurement (sets every disable_* option)", .is_flag = true),
 	BOOL("disable_lat", disable_lat, "0", "do not measure total latency"),

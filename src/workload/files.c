@@ -558,6 +558,10 @@ int job_files_open(struct job *j)
 				return error("job '%s': refusing to %s '%s': %s", s->name,
 					     devguard_verb(p->what), f->path, why);
 		}
+		if (rc < 0 && (rc == -EACCES || rc == -EPERM) && (s->uid >= 0 || s->gid >= 0))
+			return error_errno(rc, "job '%s': cannot open '%s' as uid %lld, gid %lld (uid=/gid=)", s->name,
+					   f->path, (long long)(s->uid >= 0 ? s->uid : (long long)geteuid()),
+					   (long long)(s->gid >= 0 ? s->gid : (long long)getegid()));
 		if (rc < 0)
 			return error_errno(rc, "job '%s': cannot open '%s'", s->name, f->path);
 		if (f->fd < 0)

@@ -79,11 +79,14 @@ struct job_flow {
 	_Atomic uint64_t weight;
 };
 
+struct job_sys;
+
 struct job {
 	const struct job_spec *spec;
 	struct run_sync *sync;          /* shared by the run's jobs */
 	const struct clock *clk;        /* the run's clock: every measurement reads it */
 	unsigned index;                 /* position in the run */
+	struct job_sys *sys;            /* jobsys.h: cgroup, NUMA (NULL: none asked) */
 	struct engine_ctx eng;
 	struct job_file *files;
 	struct job_file_plan *plans;    /* one per file */

@@ -16,6 +16,7 @@
 
 #include "sys/cpuusage.h"
 #include "workload/jobsched.h"
+#include "workload/jobsys.h"
 #include "spec/errpolicy.h"
 #include "workload/joblog.h"
 #include "verify/verify.h"
@@ -524,7 +525,8 @@ void *job_thread_main(void *arg)
 	if (job_stopping(j))
 		goto out;
 	char why[256];
-	if ((rc = job_sched_apply(s, j->index, why, sizeof(why))) < 0) {
+	if ((rc = job_sched_apply(s, j->index, why, sizeof(why))) < 0 ||
+	    (rc = job_sys_enter(j, why, sizeof(why))) < 0) {
 		error("job '%s': %s", s->name, why);
 		j->res.error = -rc;
 		j->res.error_msg = xstrdup(why);

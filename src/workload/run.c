@@ -19,6 +19,7 @@
 #include "util/xmalloc.h"
 #include "watch/diskres.h"
 #include "workload/job.h"
+#include "workload/jobsys.h"
 #include "workload/joblog.h"
 #include "spec/options.h"
 #include "workload/progress.h"
@@ -106,7 +107,7 @@ static int setup_jobs(struct job *jobs, size_t nr, const struct job_list *l,
 	 * and buffers; only then are files laid out. */
 	for (size_t i = 0; i < nr; i++)
 		if ((rc = job_files_plan(&jobs[i], &cfg->guard, jobs, i)) < 0 ||
-		    (rc = job_check_direct_alignment(&jobs[i])) < 0)
+		    (rc = job_check_direct_alignment(&jobs[i])) < 0 || (rc = job_sys_check(&jobs[i])) < 0)
 			return rc;
 	if ((rc = job_files_check_space(jobs, nr)) < 0)
 		return rc;
@@ -119,7 +120,7 @@ static int setup_jobs(struct job *jobs, size_t nr, const struct job_list *l,
 		if (j->eng.ops->init && (rc = j->eng.ops->init(&j->eng)) < 0)
 			return error_errno(rc, "job '%s': cannot initialise the %s engine",
 					   j->spec->name, j->eng.ops->name);
-		if ((rc = job_buffers_alloc(j)) < 0)
+		if ((rc = job_buffers_alloc(j)) < 0 || (rc = job_sys_buffers(j)) < 0)
 			return rc;
 		if (j->eng.ops->register_buffers &&
 		    (rc = j->eng.ops->register_buffers(&j->eng, j->units, j->nr_units, j->buf_size)) < 0)
@@ -283,6 +284,7 @@ static void release_jobs(struct job *jobs, size_t nr)
 		free(j->eng.priv);
 		async_release(j);
 		job_buffers_free(j);
+		job_sys_release(j);
 		job_files_release(j);
 		free(j->gens);
 		free(j->wait_jobs);
