@@ -63,6 +63,13 @@ static int own_group(char *buf, size_t len)
 int cgroup2_group_path(const char *name, char **out, char *why, size_t whylen)
 {
 	char mnt[1024], own[2048];
+	/* a group under iobench's own: never a way out of it */
+	for (const char *c = name; *c; c += strcspn(c, "/"), c += *c == '/')
+		if (!strncmp(c, "..", 2) && (c[2] == '/' || !c[2])) {
+			snprintf(why, whylen, "cgroup name '%s' has a '..' component: the group must lie "
+				 "under the cgroup iobench runs in", name);
+			return -EINVAL;
+		}
 	int rc = mount_point(mnt, sizeof(mnt));
 	if (rc < 0) {
 		snprintf(why, whylen, "no cgroup2 filesystem is mounted (/proc/self/mounts lists none): iobench "

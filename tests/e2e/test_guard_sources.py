@@ -29,6 +29,9 @@ ALLOWED = {
         "/dev/null for the keeper's standard streams",
     ("src/sys/memcg.c", "O_WRONLY"):
         "a cgroup v2 control file under /sys/fs/cgroup (memory.max, cgroup.procs)",
+    ("src/sys/cgroup2.c", "O_WRONLY"):
+        "a cgroup v2 control file (cgroup.type, cgroup.threads) of the job's group, "
+        "opened without O_CREAT under the cgroup2 mount ('..' in the name is refused)",
     ("src/sys/dropcache.c", "DROPCACHE_PATH"):
         "/proc/sys/vm/drop_caches",
     ("src/store/store_open.c", "st->vfs_name"):
