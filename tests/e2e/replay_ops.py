@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
-"""The I/O a replay did to one file, from an `strace -f -y` log.
+"""The I/O a replay did to one file, from an `strace -f -y` log or an iolog.
 
-Usage: replay_ops.py TRACE PATH [iolog]. With TRACE an strace log (traced
-with -e trace=execve,pread64,pwrite64,fsync,fdatasync,fallocate,ioctl),
-prints one line per operation on PATH by any thread but the traced
-program's first one (iobench's main thread creates files, fio's parent
-process does no job I/O): "read OFF LEN", "write OFF LEN", "trim OFF LEN"
-(fallocate punching a hole, or BLKDISCARD), "sync", "datasync". With
-`iolog` instead of a trace, TRACE is a fio iolog (version 2 or 3) and its
-I/O lines on PATH are printed the same way, so the two can be diffed.
+Usage: replay_ops.py PATH SRC [SRC2] [--drop=KINDS] [--drop2=KINDS].
+A SRC is a fio iolog (version 2 or 3: its I/O lines on PATH) or an strace
+log (traced with -e trace=execve,pread64,pwrite64,fsync,fdatasync,
+fallocate,ioctl: the operations on PATH of every thread but the traced
+program's first one, since iobench's main thread creates files and fio's
+parent process does no job I/O). Each operation is a line "read OFF LEN",
+"write OFF LEN", "trim OFF LEN" (fallocate punching a hole, or
+BLKDISCARD), "sync" or "datasync". With one SRC they are printed; with two
+they are compared (after dropping the KINDS, e.g. trim,sync, of each) and
+the exit status says whether they are the same, a diff printed if not.
 """
 import re
 import sys
@@ -60,7 +62,25 @@ def from_iolog(log, path):
     return out
 
 
+def ops_of(src, path):
+    with open(src, errors='replace') as f:
+        head = f.readline()
+    return from_iolog(src, path) if head.startswith('fio version') else from_trace(src, path)
+
+
 if __name__ == '__main__':
-    ops = from_iolog(sys.argv[1], sys.argv[2]) if sys.argv[3:] == ['iolog'] else \
-        from_trace(sys.argv[1], sys.argv[2])
-    print('\n'.join(ops))
+    args = [a for a in sys.argv[1:] if not a.startswith('--drop')]
+    drops = {a.split('=')[0]: set(a.split('=', 1)[1].split(',')) for a in sys.argv[1:]
+             if a.startswith('--drop')}
+    path, srcs = args[0], args[1:]
+    lists = [[o for o in ops_of(s, path) if o.split()[0] not in drops.get(k, ())]
+             for s, k in zip(srcs, ('--drop', '--drop2'))]
+    if len(lists) == 1:
+        print('\n'.join(lists[0]))
+        sys.exit(0)
+    if lists[0] == lists[1]:
+        sys.exit(0)
+    import difflib
+    sys.stdout.writelines(difflib.unified_diff([o + '\n' for o in lists[0]],
+                                               [o + '\n' for o in lists[1]], srcs[0], srcs[1]))
+    sys.exit(1)
