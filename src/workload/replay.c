@@ -254,14 +254,30 @@ static void replay_delay(struct job *j, struct replay *r, uint64_t delay_us)
 	r->time_offset_ns = slept > orig ? slept - orig : 0;
 }
 
+/* Wait for the I/O in flight (async engines), as async_drain does, while
+ * the run loop holds the unit this call fills. */
+static int replay_drain(struct job *j)
+{
+	int err = 0;
+	if (j->eng.ops->flags & ENGINE_SYNC)
+		return 0;
+	while (j->inflight) {
+		unsigned before = j->inflight;
+		int rc = async_reap(j, 1);
+		if (rc < 0 && !err)
+			err = rc;
+		if (rc < 0 && j->inflight == before)
+			break; /* the engine itself failed: nothing more will come back */
+	}
+	return err;
+}
+
 static int replay_sync(struct job *j, const struct replay_entry *e)
 {
 	struct job_file *f = &j->files[e->file];
-	if (!(j->eng.ops->flags & ENGINE_SYNC)) {
-		int rc = async_drain(j);
-		if (rc < 0)
-			return rc;
-	}
+	int drc = replay_drain(j);
+	if (drc < 0)
+		return drc;
 	if (f->fd < 0) {
 		int rc = job_file_open_one(j, e->file);
 		if (rc < 0)
@@ -309,7 +325,7 @@ int replay_next_io(struct job *j, struct io_unit *u)
 				goto failed;
 			break;
 		case RP_CLOSE:
-			if (!(j->eng.ops->flags & ENGINE_SYNC) && (rc = async_drain(j)) < 0)
+			if ((rc = replay_drain(j)) < 0)
 				return rc;
 			if (f->fd >= 0)
 				job_file_close_one(j, e.file);
