@@ -96,6 +96,10 @@ check "replay_skip=read,trim leaves those out (iobench, as fio's documentation s
 check "replay_skip=sync leaves syncs out and keeps datasyncs, as fio" \
   $OPS "$f" "$v2" "$d/skips.log" --drop=sync
 
+"$IOBENCH" run --readonly --name=r --read_iolog="$v2" --output-format=json >"$d/ro.json" 2>/dev/null
+check "--readonly: the log's reads and syncs are replayed, its writes and trims left out and said so" \
+  test "$(json_get "$d/ro.json" '"%d/%d/%d/%d %d" % (tuple(d["jobs"][0][k]["total_ios"] for k in ("read", "write", "trim", "sync")) + (sum("not replayed: read-only" in w["message"] for w in d["iobench"]["warnings"]),))')" = "2/0/0/2 1"
+
 # replay timing: two gaps of 150 ms (lower bounds only: a sleep is never shorter)
 v3=$d/v3.log
 { echo 'fio version 3 iolog'; echo "10 $f add"; echo "20 $f open"; echo "30 $f read 0 4096"
