@@ -232,8 +232,9 @@ static int layout(struct job *j, struct job_file *f, struct job_file_plan *p, FI
 	if (notes && need_data && p->layout_end)
 		fprintf(notes, "%s: Laying out IO file (1 file / %lluMiB)\n", s->name,
 			(unsigned long long)(p->layout_end >> 20));
-	rc = need_data ? layout_fill(j, f, g.fd, size, p->layout_end)
-		       : layout_alloc(s, f, g.fd, p->layout_end);
+	/* a replay's missing file is only created (layout_end 0): its log's writes fill it */
+	rc = !p->layout_end ? 0 : need_data ? layout_fill(j, f, g.fd, size, p->layout_end)
+					    : layout_alloc(s, f, g.fd, p->layout_end);
 	close(g.fd);
 	if (rc < 0) {
 		if (f->laid_out_here)
