@@ -5,7 +5,9 @@
  * still allows it), starts with "fio version 3 iolog" and an "add" line
  * per file, then has a line per file opened or closed ("TIME FILE open")
  * and per I/O issued ("TIME FILE read|write|trim|sync|datasync OFFSET
- * LENGTH"), TIME being microseconds since the log was opened. A replay
+ * LENGTH"), TIME being microseconds since the log was opened; a sync of
+ * the job's own (fsync=, end_fsync=) carries the offset of the I/O before
+ * it, as fio's does. A replay
  * (read_iolog) writes the I/O it issued, which fio does not: fio ignores
  * write_iolog when read_iolog is set.
  */
@@ -53,6 +55,8 @@ void iolog_write_file(struct job *j, unsigned file, enum replay_kind what)
 
 void iolog_write_io(struct job *j, const struct io_unit *u)
 {
+	if (u->ddir < DDIR_RWDIR_CNT)
+		j->iolog_last_off = u->offset;
 	fprintf(j->iolog_f, "%llu %s %s %llu %llu\n", log_us(j), u->file ? u->file->path : "?",
 		ddir_name(u->ddir), (unsigned long long)u->offset, (unsigned long long)u->buflen);
 }
@@ -71,4 +75,10 @@ void iolog_write_close(struct job *j)
 						     j->spec->write_iolog);
 		}
 	}
+}
+
+void iolog_write_sync(struct job *j, const struct io_unit *u)
+{
+	fprintf(j->iolog_f, "%llu %s %s %llu 0\n", log_us(j), u->file ? u->file->path : "?",
+		ddir_name(u->ddir), (unsigned long long)j->iolog_last_off);
 }

@@ -172,6 +172,7 @@ struct job {
 	struct replay *replay;          /* read_iolog= state, NULL when off (replay.h) */
 	FILE *iolog_f;                  /* write_iolog= stream, NULL when off (replay.h) */
 	uint64_t iolog_t0;              /* when it was opened: its timestamps count from there */
+	uint64_t iolog_last_off;        /* offset of the last I/O it logged (a sync's, as fio) */
 	volatile sig_atomic_t *stop;
 	const char *aux_path;           /* --aux-path: where verify state files go; NULL = . */
 	pthread_t thread;

@@ -248,7 +248,7 @@ static int do_sync_all(struct job *j, enum ddir kind, const struct job_file *onl
 		u.buflen = 0;
 		u.start_ns = u.issue_ns = job_now(j);
 		if (j->iolog_f)
-			iolog_write_io(j, &u);
+			iolog_write_sync(j, &u);
 		engine_do_sync(&u);
 		uint64_t now = job_now(j);
 		if (u.result < 0) {

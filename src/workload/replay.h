@@ -122,6 +122,8 @@ void replay_free(struct job *j);
 int iolog_write_open(struct job *j);
 void iolog_write_file(struct job *j, unsigned file, enum replay_kind what);
 void iolog_write_io(struct job *j, const struct io_unit *u);
+/* A sync the job issues itself: logged at the offset of the last I/O. */
+void iolog_write_sync(struct job *j, const struct io_unit *u);
 void iolog_write_close(struct job *j);
 
 #endif

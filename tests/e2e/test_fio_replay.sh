@@ -45,7 +45,7 @@ check "the log's syncs count in the sync figures" \
 "$IOBENCH" run --name=w --filename="$f" --size=256k --bs=4k --rw=randrw --fsync=3 --number_ios=20 \
   --write_iolog="$d/iob.log" >/dev/null 2>&1
 pycheck() { local desc=$1; shift; if python3 - "$@"; then ok "$desc"; else not_ok "$desc"; fi; }
-pycheck "iobench's iolog: fio's version 3 header, add/open/close, times in us that never go back" "$d/iob.log" "$f" <<'EOF'
+pycheck "iobench's iolog: fio's version 3 header, add/open/close, times in us that never go back, syncs at the last offset" "$d/iob.log" "$f" <<'EOF'
 import sys
 lines = open(sys.argv[1]).read().split('\n')
 assert lines[0] == 'fio version 3 iolog', lines[0]
@@ -55,6 +55,8 @@ ts = [int(b[0]) for b in body]
 assert ts == sorted(ts), ts
 assert all(b[1] == sys.argv[2] for b in body)
 assert sum(b[2] in ('read', 'write') for b in body) == 20 and sum(b[2] == 'sync' for b in body) >= 1
+# as fio: a sync line carries the offset of the I/O before it, and length 0
+assert all(b[3:] == [a[3], '0'] for a, b in zip(body, body[1:]) if b[2] == 'sync'), body
 EOF
 $ST -o "$d/b.st" fio --name=r --read_iolog="$d/iob.log" >/dev/null 2>"$d/b.err"
 check "fio replays iobench's log with the same I/O" $OPS "$f" "$d/iob.log" "$d/b.st"
