@@ -28,6 +28,7 @@
 #include "util/error.h"
 #include "util/xmalloc.h"
 #include "spec/options.h"
+#include "workload/replay.h"
 #include "workload/run.h"
 
 static const char run_usage[] =
@@ -50,7 +51,7 @@ static const char run_usage[] =
 	"fio's short forms: -o is --output, -F --output-format, -r --readonly, and\n"
 	"each flag below has fio's letter. fio flags iobench does not implement\n"
 	"yet are refused with a message: --status-interval (-L), --memcpytest\n"
-	"(-M), --merge-blktrace-only (-A); --latency-log (-l) is\n"
+	"(-M); --latency-log (-l) is\n"
 	"refused as fio refuses it; --server (-S), --daemonize (-D), --client (-C),\n"
 	"--remote-config (-R) and --trigger-remote (-J) are refused: for many\n"
 	"clients use the MPI build, iobench-mpi.\n"
@@ -264,6 +265,12 @@ static int run_run(struct cmd_ctx *ctx, int argc, char **argv)
 		status = runner_report_failure(&ra, &errs);
 	} else if (parse_only) {
 		status = 0; /* silent, as fio */
+	} else if (cl.merge_blktrace_only) {
+		status = 0; /* as fio: the merges, and nothing runs */
+		for (size_t i = 0; i < list.nr && !status; i++)
+			if (list.jobs[i].merge_blktrace_file && list.jobs[i].read_iolog &&
+			    blktrace_merge(&list.jobs[i], &ga) < 0)
+				status = 1;
 	} else {
 		/* the job files as they were when the run began, for the store */
 		struct store_text *texts = xcalloc(nf ? nf : 1, sizeof(*texts));

@@ -53,6 +53,8 @@ void job_spec_defaults(struct job_spec *s)
 	s->do_verify = true;          /* as fio: verify= alone reads back */
 	s->verify_state_save = true;  /* as fio */
 	s->numjobs = 1;
+	s->replay_time_scale = 100;
+	s->replay_scale = 1;
 	memcpy(s->percentile_list, default_percentiles, sizeof(default_percentiles));
 	s->nr_percentiles = sizeof(default_percentiles) / sizeof(default_percentiles[0]);
 	s->clat_percentiles = true;
@@ -117,6 +119,10 @@ void job_spec_copy(struct job_spec *dst, const struct job_spec *src)
 	dst->iops_log = dup_or_null(src->iops_log);
 	dst->lat_log = dup_or_null(src->lat_log);
 	dst->hist_log = dup_or_null(src->hist_log);
+	dst->write_iolog = dup_or_null(src->write_iolog);
+	dst->read_iolog = dup_or_null(src->read_iolog);
+	dst->replay_redirect = dup_or_null(src->replay_redirect);
+	dst->merge_blktrace_file = dup_or_null(src->merge_blktrace_file);
 	dst->opts = job_kv_copy(src->opts, src->nr_opts);
 	if (src->engine_opts) { /* plain values only (engine.h), so a byte copy is deep */
 		dst->engine_opts = xmalloc(src->engine_opts_of->options_size);
@@ -154,6 +160,10 @@ void job_spec_release(struct job_spec *s)
 	free(s->iops_log);
 	free(s->lat_log);
 	free(s->hist_log);
+	free(s->write_iolog);
+	free(s->read_iolog);
+	free(s->replay_redirect);
+	free(s->merge_blktrace_file);
 	free(s->engine_opts);
 	job_kv_free(s->opts, s->nr_opts);
 	memset(s, 0, sizeof(*s));

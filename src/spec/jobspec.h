@@ -21,6 +21,8 @@
  * Every clone is a thread with its own buffers, files and results, so far
  * more is a typo or a memory exhaustion, not a benchmark. */
 #define JOB_MAX_THREADS 4096
+/* The most blktraces merge_blktrace_scalars and _iters pair with (fio's). */
+#define MAX_MERGE_LOGS 20
 
 struct engine_ops;
 
@@ -304,6 +306,23 @@ struct job_spec {
 	uint64_t log_compression;     /* bytes of samples per zlib chunk; 0 = none */
 	bool log_store_compressed;    /* write .log.fz files (needs log_compression) */
 	unsigned log_entries;         /* accepted for fio; the ring size is fixed */
+
+	/* I/O logs and their replay (workload/iolog_write.c, replay*.c, blktrace.c) */
+	char *write_iolog;          /* fio's iolog version 3 of the job's I/O, appended; NULL = none */
+	char *read_iolog;           /* iologs (v2, v3) or blktraces to replay, ':' between
+				       them, one per clone (the N-th for jobnum N); NULL = none */
+	bool read_iolog_chunked;    /* read the log as the replay goes, not all before it */
+	bool replay_no_stall;       /* ignore the log's timing: as fast as possible */
+	char *replay_redirect;      /* every I/O of the log to this file or device */
+	uint64_t replay_align;      /* offsets rounded down to this power of 2; 0 = none */
+	uint64_t replay_scale;      /* offsets divided by this; 0 = none */
+	unsigned replay_time_scale; /* percent of the log's I/O rate (100) */
+	unsigned replay_skip;       /* 1u << DDIR_READ, _WRITE, _TRIM, _SYNC: left out */
+	char *merge_blktrace_file;  /* merge read_iolog's blktraces into this one first */
+	double merge_blktrace_scalars[MAX_MERGE_LOGS]; /* percent of each trace's time */
+	unsigned nr_merge_blktrace_scalars;
+	double merge_blktrace_iters[MAX_MERGE_LOGS];   /* passes over each trace */
+	unsigned nr_merge_blktrace_iters;
 
 	/* scheduling and clock */
 	char *cpus_allowed;       /* cpus_allowed= list as written ("0-3,6"), NULL = not set */

@@ -14,6 +14,7 @@
  * dedupe_working_set_percentage, dedupe_global).
  */
 #include "workload/job.h"
+#include "workload/replay.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -127,6 +128,8 @@ int job_buffers_alloc(struct job *j)
 			if (s->bssplit[d][i].bs > maxbs)
 				maxbs = s->bssplit[d][i].bs;
 	}
+	if (j->replay && replay_max_len(j) > maxbs)
+		maxbs = replay_max_len(j); /* the log's largest I/O */
 	unsigned long page = sys_pagesize();
 	if (s->iomem_align > page)
 		page = (unsigned long)s->iomem_align;

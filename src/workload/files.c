@@ -32,6 +32,7 @@
 #include "util/error.h"
 #include "util/strutil.h"
 #include "util/xmalloc.h"
+#include "workload/replay.h"
 
 #define LAYOUT_CHUNK (1024 * 1024)
 
@@ -228,11 +229,12 @@ static int layout(struct job *j, struct job_file *f, struct job_file_plan *p, FI
 		size = 0;
 	}
 	f->laid_out_here = g.created;
-	if (notes && need_data)
+	if (notes && need_data && p->layout_end)
 		fprintf(notes, "%s: Laying out IO file (1 file / %lluMiB)\n", s->name,
 			(unsigned long long)(p->layout_end >> 20));
-	rc = need_data ? layout_fill(j, f, g.fd, size, p->layout_end)
-		       : layout_alloc(s, f, g.fd, p->layout_end);
+	/* a replay's missing file is only created (layout_end 0): its log's writes fill it */
+	rc = !p->layout_end ? 0 : need_data ? layout_fill(j, f, g.fd, size, p->layout_end)
+					    : layout_alloc(s, f, g.fd, p->layout_end);
 	close(g.fd);
 	if (rc < 0) {
 		if (f->laid_out_here)
@@ -453,6 +455,8 @@ int job_files_plan(struct job *j, const struct devguard_allow *guard, const stru
 		j->guard = *guard;
 	if (s->readonly && !j->guard.readonly_by)
 		j->guard.readonly_by = "readonly=1";
+	if (s->read_iolog)
+		return replay_plan(j, &j->guard); /* the log's files, and only what it does to them */
 	int rc = check_readonly(s, j->guard.readonly_by);
 	if (rc)
 		return rc;
@@ -536,11 +540,11 @@ void job_files_invalidate(struct job *j)
 	}
 }
 
-int job_files_open(struct job *j)
+int job_file_open_one(struct job *j, unsigned i)
 {
 	const struct job_spec *s = j->spec;
 	char why[2560];
-	for (unsigned i = 0; i < j->nr_files; i++) {
+	{
 		struct job_file *f = &j->files[i];
 		struct job_file_plan *p = &j->plans[i];
 		int rc = j->eng.ops->open_file(&j->eng, f);
@@ -565,7 +569,7 @@ int job_files_open(struct job *j)
 		if (rc < 0)
 			return error_errno(rc, "job '%s': cannot open '%s'", s->name, f->path);
 		if (f->fd < 0)
-			continue;
+			return 0;
 		if (p->what) {
 			/* judge the very descriptor the job is about to use */
 			struct devguard_use u = { .kind = DEVGUARD_DATA, .what = p->what,
@@ -587,22 +591,43 @@ int job_files_open(struct job *j)
 			posix_fadvise(f->fd, 0, 0, spec_is_rand(s) ? POSIX_FADV_RANDOM
 								   : POSIX_FADV_SEQUENTIAL);
 	}
+	if (j->iolog_f)
+		iolog_write_file(j, i, RP_OPEN);
+	return 0;
+}
+
+int job_files_open(struct job *j)
+{
+	int rc = j->spec->write_iolog ? iolog_write_open(j) : 0;
+	for (unsigned i = 0; i < j->nr_files && !rc; i++)
+		rc = job_file_open_one(j, i);
+	if (rc < 0)
+		return rc;
 	job_files_invalidate(j);
 	return 0;
 }
 
+void job_file_close_one(struct job *j, unsigned i)
+{
+	struct job_file *f = &j->files[i];
+	bool was_open = f->fd >= 0;
+	if (f->fd >= 0 || (j->eng.ops && (j->eng.ops->flags & ENGINE_NO_FILE)))
+		j->eng.ops->close_file(&j->eng, f);
+	f->fd = -1;
+	if (j->plans && j->plans[i].claimed) {
+		devguard_unclaim(j->claims, j->plans[i].claimed);
+		j->plans[i].claimed = 0;
+	}
+	if (was_open && j->iolog_f)
+		iolog_write_file(j, i, RP_CLOSE);
+}
+
 void job_files_close(struct job *j)
 {
-	for (unsigned i = 0; i < j->nr_files; i++) {
-		struct job_file *f = &j->files[i];
-		if (f->fd >= 0 || (j->eng.ops && (j->eng.ops->flags & ENGINE_NO_FILE)))
-			j->eng.ops->close_file(&j->eng, f);
-		f->fd = -1;
-		if (j->plans && j->plans[i].claimed) {
-			devguard_unclaim(j->claims, j->plans[i].claimed);
-			j->plans[i].claimed = 0;
-		}
-	}
+	for (unsigned i = 0; i < j->nr_files; i++)
+		job_file_close_one(j, i);
+	if (j->iolog_f)
+		iolog_write_close(j);
 }
 
 void job_files_unlink(struct job *j)
@@ -619,6 +644,7 @@ void job_files_unlink(struct job *j)
 
 void job_files_release(struct job *j)
 {
+	replay_free(j);
 	for (unsigned i = 0; i < j->nr_files; i++)
 		free(j->files[i].path);
 	free(j->files);

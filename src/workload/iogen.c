@@ -18,6 +18,7 @@
 
 #include "util/assert.h"
 #include "util/error.h"
+#include "workload/replay.h"
 
 /* fio keeps repeatable runs different per clone; the constant is arbitrary. */
 #define SEED_BASE 0x9e3779b97f4a7c15ULL
@@ -255,6 +256,8 @@ static uint64_t seq_offset(struct job *j, struct job_file *f, enum ddir d, uint6
 
 int job_next_io(struct job *j, struct io_unit *u)
 {
+	if (j->replay)
+		return replay_next_io(j, u); /* read_iolog: the log says */
 	const struct job_spec *s = j->spec;
 	unsigned fi = j->next_file;
 	IOB_ASSERT(fi < j->nr_files);

@@ -172,6 +172,10 @@ struct job {
 	uint64_t seed;                  /* the job's random seed (job_gens_init) */
 	struct verify_state *vfy;       /* verify= runtime state, NULL when off (verify_run.c) */
 	struct job_logs *logs;          /* write_*_log state, NULL when off (joblog.h) */
+	struct replay *replay;          /* read_iolog= state, NULL when off (replay.h) */
+	FILE *iolog_f;                  /* write_iolog= stream, NULL when off (replay.h) */
+	uint64_t iolog_t0;              /* when it was opened: its timestamps count from there */
+	uint64_t iolog_last_off;        /* offset of the last I/O it logged (a sync's, as fio) */
 	volatile sig_atomic_t *stop;
 	const char *aux_path;           /* --aux-path: where verify state files go; NULL = . */
 	pthread_t thread;
@@ -215,6 +219,10 @@ int job_files_plan(struct job *j, const struct devguard_allow *guard, const stru
 int job_files_layout(struct job *j, FILE *notes);
 int job_files_open(struct job *j);
 void job_files_close(struct job *j);
+/* One file of the job opened (guarded, as job_files_open does) or closed:
+ * what a replayed log's open and close actions do. */
+int job_file_open_one(struct job *j, unsigned i);
+void job_file_close_one(struct job *j, unsigned i);
 void job_files_invalidate(struct job *j);
 void job_files_release(struct job *j);
 /* vanished.c: before closing, fail the job (res.error ENOENT, message) if

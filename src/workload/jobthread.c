@@ -19,6 +19,7 @@
 #include "workload/jobsys.h"
 #include "spec/errpolicy.h"
 #include "workload/joblog.h"
+#include "workload/replay.h"
 #include "verify/verify.h"
 #include "util/assert.h"
 #include "util/checked.h"
@@ -247,6 +248,8 @@ static int do_sync_all(struct job *j, enum ddir kind, const struct job_file *onl
 		u.offset = 0;
 		u.buflen = 0;
 		u.start_ns = u.issue_ns = job_now(j);
+		if (j->iolog_f)
+			iolog_write_sync(j, &u);
 		engine_do_sync(&u);
 		uint64_t now = job_now(j);
 		if (u.result < 0) {
@@ -393,10 +396,16 @@ static int run_pass(struct job *j, struct cpu_usage *cpu0)
 				return rc;
 			continue;
 		}
-		if (!job_next_io(j, u)) {
+		int got = job_next_io(j, u);
+		if (got < 0) {
 			if (!sync)
 				async_put_unit(j, u);
-			if (!s->time_based)
+			return got; /* a replayed action failed (recorded) */
+		}
+		if (!got) {
+			if (!sync)
+				async_put_unit(j, u);
+			if (!s->time_based || j->replay) /* as fio: a log is replayed once */
 				break;
 			job_gens_new_pass(j);
 			j->bytes_issued = 0;
@@ -420,6 +429,8 @@ static int run_pass(struct job *j, struct cpu_usage *cpu0)
 		struct job_file *wf = u->file;
 		int rc;
 		uint64_t done_ns = 0;
+		if (j->iolog_f)
+			iolog_write_io(j, u);
 		if (sync) {
 			rc = sync_issue(j, u, &done_ns);
 			if (rc < 0) {
@@ -568,7 +579,7 @@ void *job_thread_main(void *arg)
 			rc = run_pass(j, &cpu0);
 		if (rc >= 0 && j->vfy)
 			rc = verify_loop_end(j); /* do_verify: read back this loop's writes */
-		if (rc < 0 || s->time_based || job_stopping(j) || j->lat_stop || (j->end_ns && job_now(j) >= j->end_ns))
+		if (rc < 0 || s->time_based || j->replay || job_stopping(j) || j->lat_stop || (j->end_ns && job_now(j) >= j->end_ns))
 			break;
 	}
 	/* never leave I/O in flight into buffers that are about to go away */

@@ -32,6 +32,7 @@
 #include "util/xmalloc.h"
 #include "spec/errpolicy.h"
 #include "workload/job.h"
+#include "workload/replay.h"
 
 #define VERIFY_PRINT_MAX 32 /* failures printed in full per job; all are counted */
 
@@ -243,6 +244,8 @@ static int issue_read(struct job *j, struct io_unit *u, bool sync, uint64_t seq,
 	IOB_ASSERT(job_unit_ok(j, u)); /* vs->units is indexed like j->units */
 	u->ddir = DDIR_READ;
 	vs->units[u->index] = (struct vunit){ true, seq, seq_max };
+	if (j->iolog_f)
+		iolog_write_io(j, u); /* as fio: write_iolog has the verify reads too */
 	/* async_issue() records its own errors under the job's policy */
 	int rc = sync ? job_sync_issue(j, u) : async_issue(j, u);
 	if (rc == -ENODATA) { /* the file ends before the block: it was not all written */
