@@ -271,6 +271,17 @@ struct job_spec {
 	bool stonewall;
 	char *wait_for;
 
+	/* job control (workload/jobctl.c) */
+	bool exitall;          /* any job's exitall makes every job's end stop others, as fio */
+	bool exitall_on_error; /* this job's error stops others */
+	enum exit_what {
+		EXIT_WHAT_GROUP = 0, /* the finished job's reporting group */
+		EXIT_WHAT_STONEWALL, /* every running job; the next stonewall batch runs */
+		EXIT_WHAT_ALL,       /* every job, the later batches' too */
+	} exit_what;
+	char *exec_prerun;     /* sh command before the job's I/O; NULL = none */
+	char *exec_postrun;    /* sh command after it */
+
 	/* statistics */
 	double percentile_list[MAX_PERCENTILES];
 	unsigned nr_percentiles;

@@ -537,6 +537,10 @@ void *job_thread_main(void *arg)
 		j->res.error_msg = xasprintf("setup failed: %s", strerror(-rc));
 		goto out;
 	}
+	/* as fio: a failing exec_prerun leaves the job without I/O, no error,
+	 * no exec_postrun and no exitall */
+	if (s->exec_prerun && !job_exec(j, s->exec_prerun, "prerun"))
+		goto out;
 	uint64_t now = job_now(j);
 	j->start_ns = now;
 	j->in_ramp = s->ramp_time > 0;
@@ -580,6 +584,9 @@ void *job_thread_main(void *arg)
 		rc = do_sync_all(j, DDIR_SYNC, NULL);
 	finish_results(j, job_now(j), &cpu0);
 	job_files_check_present(j);
+	if (s->exec_postrun)
+		job_exec(j, s->exec_postrun, "postrun");
+	job_exit_others(j);
 out:
 	job_flow_leave(j);
 	verify_finish(j);

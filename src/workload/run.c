@@ -66,6 +66,8 @@ static int resolve_wait_for(struct job *jobs, size_t nr, size_t i)
 	const char *want = j->spec->wait_for;
 	if (!want || !*want)
 		return 0;
+	if (!strcmp(want, j->spec->name))
+		return error("job '%s': a job cannot wait for itself (wait_for=%s)", want, want);
 	j->wait_jobs = xcalloc(nr, sizeof(*j->wait_jobs));
 	for (size_t k = 0; k < i; k++)
 		if (!strcmp(jobs[k].spec->name, want))
@@ -392,6 +394,11 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 	pthread_cond_init(&sync.wake, &ca);
 	pthread_condattr_destroy(&ca);
 	pthread_mutex_init(&sync.lock, NULL);
+	sync.jobs = jobs;
+	sync.nr_jobs = nr;
+	sync.notes = cfg->notes;
+	for (size_t i = 0; i < nr; i++)
+		sync.exitall |= jobs[i].spec->exitall; /* global in fio */
 	out->batches = xcalloc(nr ? nr : 1, sizeof(*out->batches));
 	for (size_t from = 0; from < nr && !*cfg->stop && !sync.stopping;) {
 		size_t to = from + 1;
