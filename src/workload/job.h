@@ -273,9 +273,10 @@ void run_sync_stop(struct run_sync *s);
 
 /* jobctl.c: exec_prerun/exec_postrun (mode "prerun" or "postrun"): cmd
  * through /bin/sh -c, its stdout and stderr in JOBNAME.MODE.txt (opened
- * through the device guard). true when it exited 0; a failure is said in
- * the notes. */
-bool job_exec(struct job *j, const char *cmd, const char *mode);
+ * through the device guard). 0 when it exited 0, 1 when it failed (said in
+ * the notes), -errno after the message when it could not run (the guard
+ * refused the file, no /bin/sh). */
+int job_exec(struct job *j, const char *cmd, const char *mode);
 /* The job has finished: with exitall (any job's) or exitall_on_error and
  * an error, stop the jobs its exit_what names and wake those that sleep. */
 void job_exit_others(struct job *j);

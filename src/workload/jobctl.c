@@ -61,7 +61,7 @@ static int spawn_sh(const char *cmd, int fd)
 	return st;
 }
 
-bool job_exec(struct job *j, const char *cmd, const char *mode)
+int job_exec(struct job *j, const char *cmd, const char *mode)
 {
 	char *path = xasprintf("%s.%s.txt", j->spec->name, mode);
 	char why[512];
@@ -69,23 +69,25 @@ bool job_exec(struct job *j, const char *cmd, const char *mode)
 	job_note(j, "%s : Saving output of %s in %s\n", j->spec->name, mode, path);
 	int rc = devguard_fopen(path, false, &j->guard, &fp, why, sizeof(why));
 	if (rc < 0) {
-		error("job '%s': cannot create '%s' for exec_%s: %s", j->spec->name, path, mode, why);
 		free(path);
-		return false;
+		return error_errno(rc, "job '%s': cannot write the output of exec_%s: %s", j->spec->name,
+				   mode, why);
 	}
 	int st = spawn_sh(cmd, fileno(fp));
 	fclose(fp);
-	bool ok = st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0;
-	if (st < 0)
-		error("job '%s': cannot run exec_%s '%s' through /bin/sh: %s", j->spec->name, mode,
-		      cmd, strerror(-st));
-	else if (!ok)
+	if (st < 0) {
+		free(path);
+		return error_errno(st, "job '%s': cannot run exec_%s '%s' through /bin/sh",
+				   j->spec->name, mode, cmd);
+	}
+	bool ok = WIFEXITED(st) && WEXITSTATUS(st) == 0;
+	if (!ok)
 		job_note(j, "%s : exec_%s failed (%s %d, see %s)%s\n", j->spec->name, mode,
-		     WIFEXITED(st) ? "exit status" : "signal",
-		     WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st), path,
-		     strcmp(mode, "prerun") ? "" : ": the job does no I/O, as in fio");
+			 WIFEXITED(st) ? "exit status" : "signal",
+			 WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st), path,
+			 strcmp(mode, "prerun") ? "" : ": the job does no I/O, as in fio");
 	free(path);
-	return ok;
+	return ok ? 0 : 1;
 }
 
 /* Should a job finishing with exit_what `what` stop job k? */

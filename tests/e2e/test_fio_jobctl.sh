@@ -1,0 +1,225 @@
+#!/usr/bin/env bash
+# fio 3.33's job control (issue 14 item 4): exitall (global: one job's
+# exitall makes every job's end stop others), exit_what=group|stonewall|all,
+# exitall_on_error, exec_prerun/exec_postrun (files, notes, a failing
+# prerun, the device guard on the output file), wait_for and its errors,
+# fio's profile options (threads=), and fio's own examples exitwhat.fio and
+# waitfor.fio run small. Where fio runs the same job file here, the
+# deterministic part (which jobs did I/O, which were cut short, file
+# contents, the note lines, exit statuses) is compared with fio's; a cut-short
+# job is one whose runtime is far below its 30 s time_based runtime (the
+# job that ends first runs 300 ms, so that the others have started).
+. "$(dirname "$0")/lib.sh"
+command -v fio >/dev/null || { echo "skip: no fio"; exit 77; }
+need_root
+d=$(tmpdir)
+E=/usr/share/doc/fio/examples
+cd "$d" || exit 1
+# shape TOOL JOBFILE [ARGS]: one line per reported job: name, did I/O (0/1),
+# cut short (1: runtime under 10 s) and its error
+shape() {
+  local tool=$1 jf=$2; shift 2
+  if [ "$tool" = fio ]; then fio --output-format=json "$@" "$jf" >"$d/out.json" 2>>"$d/err"
+  else "$IOBENCH" run --no-store --output-format=json "$@" "$jf" >"$d/out.json" 2>>"$d/err"; fi
+  echo "rc=$?"
+  python3 - "$d/out.json" <<'PY'
+import json, sys
+t = open(sys.argv[1]).read()
+d = json.loads(t[t.index("{"):])
+for j in d["jobs"]:
+    io = sum(j[k]["io_bytes"] for k in ("read", "write", "trim"))
+    print(j["jobname"], int(io > 0), int(j["job_runtime"] < 10000), j["error"])
+PY
+}
+# same DESC JOBFILE EXPECTED: iobench's shape equals EXPECTED and fio's
+same() {
+  local desc=$1 jf=$2 want=$3 fio_s io_s
+  fio_s=$(shape fio "$jf"); io_s=$(shape iobench "$jf")
+  if [ "$io_s" = "$want" ] && [ "$fio_s" = "$want" ]; then ok "$desc"
+  else not_ok "$desc: iobench [$io_s] fio [$fio_s] expected [$want]"; fi
+}
+NL=$'\n'
+
+# --- exitall: set on b, the end of a stops b; the next stonewall batch runs
+cat >ea.fio <<'JOB'
+[global]
+ioengine=null
+size=1g
+[a]
+time_based
+runtime=300ms
+[b]
+time_based
+runtime=30
+exitall
+[c]
+stonewall
+number_ios=2000
+JOB
+same "exitall on b: a's end stops b (exitall is global, as fio), c after the stonewall runs" ea.fio \
+  "rc=0${NL}a 1 1 0${NL}b 1 1 0${NL}c 1 1 0"
+
+# --- exit_what=all: the job not started yet does nothing and is reported
+cat >all.fio <<'JOB'
+[global]
+ioengine=null
+size=1g
+[a]
+time_based
+runtime=300ms
+exit_what=all
+[b]
+time_based
+runtime=30
+exitall
+[c]
+stonewall
+time_based
+runtime=30
+JOB
+same "exit_what=all: b stopped, c (next batch) never does I/O, as fio" all.fio \
+  "rc=0${NL}a 1 1 0${NL}b 1 1 0${NL}c 0 1 0"
+
+# --- exit_what=stonewall: stops b of another group; c runs; c's end (group)
+# stops d of its group; e after the next stonewall runs
+cat >sw.fio <<'JOB'
+[global]
+ioengine=null
+size=1g
+exitall
+[a]
+time_based
+runtime=300ms
+exit_what=stonewall
+[b]
+new_group
+time_based
+runtime=30
+[c]
+stonewall
+time_based
+runtime=300ms
+[d]
+time_based
+runtime=30
+[e]
+stonewall
+number_ios=2000
+JOB
+same "exit_what=stonewall stops every running job (other groups too), group stops the group's" sw.fio \
+  "rc=0${NL}a 1 1 0${NL}b 1 1 0${NL}c 1 1 0${NL}d 1 1 0${NL}e 1 1 0"
+
+# --- exitall_on_error: a's error (ETIMEDOUT from max_latency=1us on O_DIRECT
+# reads of a disk file, after a 300 ms startdelay) stops b; c after the stonewall runs; exit status 1
+head -c 4m /dev/zero >f1
+cat >eoe.fio <<JOB
+[global]
+size=4m
+filename=$d/f1
+[a]
+startdelay=300ms
+direct=1
+max_latency=1
+exitall_on_error
+[b]
+ioengine=null
+time_based
+runtime=30
+[c]
+stonewall
+ioengine=null
+number_ios=2000
+JOB
+same "exitall_on_error: a's ETIMEDOUT stops b, c runs, exit status 1 (fio: the same)" eoe.fio \
+  "rc=1${NL}a 1 1 110${NL}b 1 1 0${NL}c 1 1 0"
+
+# --- exec_prerun / exec_postrun: the files fio writes, the notes it prints,
+# a failing prerun leaves its job without I/O and the run successful
+cat >ex.fio <<'JOB'
+[global]
+ioengine=null
+size=1m
+[pa]
+exec_prerun=echo pre-a
+exec_postrun=sh -c "echo post-a && echo err-a >&2"
+[pb]
+exec_prerun=exit 3
+exec_postrun=echo never
+JOB
+for t in fio iobench; do
+  mkdir -p "$d/ex-$t"
+  (cd "$d/ex-$t" && if [ $t = fio ]; then fio ../ex.fio; else "$IOBENCH" run --no-store ../ex.fio; fi \
+     >out 2>err; echo "rc=$?" >rc)
+  (cd "$d/ex-$t" && { cat rc; for f in pa.prerun.txt pa.postrun.txt pb.prerun.txt pb.postrun.txt; do
+     [ -e $f ] && { echo "== $f"; cat $f; }; done; grep ' : Saving output of' out | sort; } >summary)
+done
+check "exec_prerun/exec_postrun: same files, contents, 'Saving output' notes and status as fio" \
+  cmp -s "$d/ex-fio/summary" "$d/ex-iobench/summary"
+grep -q '^pb : exec_prerun failed (exit status 3, see pb.prerun.txt): the job does no I/O' "$d/ex-iobench/out" \
+  && ok "a failing exec_prerun is said in the report" || not_ok "a failing exec_prerun is said in the report"
+"$IOBENCH" run --no-store --output-format=json "$d/ex.fio" >ex.json 2>ex.err
+python3 - ex.json <<'PY' && ok "no note in the JSON; pb did no I/O, error 0 (as fio)" || not_ok "no note in the JSON; pb did no I/O, error 0 (as fio)"
+import json, sys
+d = json.load(open(sys.argv[1]))  # a note in the JSON would not parse
+pb = [j for j in d["jobs"] if j["jobname"] == "pb"][0]
+assert pb["read"]["io_bytes"] == 0 and pb["error"] == 0, pb["read"]["io_bytes"]
+PY
+[ ! -s ex.err ] && ok "exec_*: nothing on stderr" || not_ok "exec_*: nothing on stderr: $(cat ex.err)"
+
+# --- the output file goes through the device guard: g.prerun.txt is a
+# symlink to a loop device with a file system on it
+loop=$(mkloop 16M) && mkfs.ext4 -q -F "$loop" >/dev/null 2>&1
+mkdir -p "$d/guard" && ln -s "$loop" "$d/guard/g.prerun.txt"
+(cd "$d/guard" && "$IOBENCH" run --no-store --name=g --ioengine=null --size=1m --exec_prerun='echo x' >out 2>err)
+rc=$?
+if [ $rc -ne 0 ] && grep -q "job 'g': cannot write the output of exec_prerun" "$d/guard/err" &&
+   blkid -p "$loop" | grep -q ext4; then ok "exec_prerun's output file is refused on a block device with data (exit $rc)"
+else not_ok "exec_prerun's output file is refused on a block device with data (exit $rc: $(cat "$d/guard/err"))"; fi
+
+# --- wait_for: fio's errors and its example
+printf '[global]\nioengine=null\nsize=1m\n[a]\nwait_for=a\n' >self.fio
+printf '[global]\nioengine=null\nsize=1m\n[a]\nwait_for=b\n[b]\n' >fwd.fio
+for f in self fwd; do
+  fio "$f.fio" >/dev/null 2>&1; frc=$?
+  "$IOBENCH" run --no-store "$f.fio" >/dev/null 2>"$f.err"; irc=$?
+  [ $frc -ne 0 ] && [ $irc -ne 0 ] && ok "wait_for $f: refused as fio ($(cat "$f.err"))" ||
+    not_ok "wait_for $f: fio $frc iobench $irc"
+done
+grep -q "a job cannot wait for itself (wait_for=a)" self.err && ok "wait_for on itself: fio's words" ||
+  not_ok "wait_for on itself: fio's words"
+sed "s|^filename=.*|filename=$d/data|; s|^filesize=.*|filesize=4m|; s|^runtime=.*|runtime=1|" $E/waitfor.fio >waitfor.fio
+same "waitfor.fio (4 MiB, runtime=1): four groups, each does I/O after the one it waits for" waitfor.fio \
+  "rc=0${NL}writers 1 1 0${NL}readers 1 1 0${NL}writers2 1 1 0${NL}readers2 1 1 0"
+
+# --- exitwhat.fio as shipped, small (fio needs 30 s for it: rate=300 B/s
+# jobs sleep until their next I/O): runs, three groups, slow2's exit_what=all
+# leaves nothing running
+out=$("$IOBENCH" run --no-store --output-format=json --set filename="$d/test" --set filesize=8m \
+      --set number_ios=50 $E/exitwhat.fio 2>exitwhat.err)
+echo "$out" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+g = [(j["jobname"], j["groupid"]) for j in d["jobs"]]
+assert g == [("slow1", 0), ("fast1", 1), ("slow2", 2)], g
+assert all(j["job_runtime"] < 10000 for j in d["jobs"]), [j["job_runtime"] for j in d["jobs"]]
+' && ok "exitwhat.fio runs small: groups slow1, fast1, slow2 (+fast2, runsnever), none left running" ||
+  not_ok "exitwhat.fio runs small: $(cat exitwhat.err)"
+
+# --- threads= is fio's tiobench profile option: accepted, echoed, not thread
+printf '[x]\nioengine=null\nsize=1m\nthreads=1\n' >th.fio
+"$IOBENCH" run --no-store --output-format=json th.fio | python3 -c '
+import json, sys; d = json.load(sys.stdin)
+assert d["jobs"][0]["job options"]["threads"] == "1"' && ok "threads=1 accepted and echoed, as fio" ||
+  not_ok "threads=1 accepted and echoed, as fio"
+printf '[x]\nioengine=null\nsize=1m\nthreads=abc\n' >thb.fio
+fio thb.fio >/dev/null 2>&1; frc=$?
+"$IOBENCH" run --no-store thb.fio >/dev/null 2>thb.err; irc=$?
+[ $frc -ne 0 ] && [ $irc -ne 0 ] && grep -q "thb.fio:4:9: error: invalid number 'abc' for option 'threads'" thb.err &&
+  ok "threads=abc refused as fio" || not_ok "threads=abc refused as fio (fio $frc, iobench $irc: $(cat thb.err))"
+printf '[x]\nioengine=null\nsize=1m\nexit_what=GROUP\n' >xw.fio
+"$IOBENCH" run --no-store xw.fio >/dev/null 2>xw.err; irc=$?
+fio --parse-only xw.fio >/dev/null 2>&1; frc=$?
+[ $frc -ne 0 ] && [ $irc -ne 0 ] && grep -q "use group, stonewall or all" xw.err &&
+  ok "exit_what=GROUP refused as fio (exact spelling)" || not_ok "exit_what=GROUP refused as fio ($(cat xw.err))"
+
+finish
