@@ -60,6 +60,8 @@ void job_spec_defaults(struct job_spec *s)
 	s->iops_avg_time = 500ULL * 1000000ULL;
 	s->kb_base = 1024;
 	s->per_job_logs = true;
+	s->disk_util = true;
+	s->stats = true;
 	s->log_entries = 1024;
 	s->ioprio = -1;       /* not set */
 	s->ioprio_class = -1; /* not set */

@@ -291,6 +291,8 @@ struct job_spec {
 	unsigned kb_base;       /* 1024 or 1000 */
 	bool unified_rw_reporting;
 	bool bw_avg_time_set, iops_avg_time_set; /* written: a bw/iops log leaves them alone */
+	bool disk_util;         /* default 1: the job's devices are in the disk_util section */
+	bool stats;             /* default 1; 0: the job is left out of every report */
 
 	/* time-series logs in fio's formats (joblog.h); a prefix "" means the
 	 * job's name, NULL means no such log */

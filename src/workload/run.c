@@ -212,9 +212,12 @@ static void collect(struct job *jobs, size_t nr, struct run_result *out)
 	for (size_t i = 0; i < nr; i++) {
 		struct job *j = &jobs[i];
 		const struct job_spec *s = j->spec;
+		if (!s->stats)
+			continue; /* stats=0: not reported, not in its group's totals */
 		bool merge_group = false;
 		for (size_t k = 0; k < nr; k++)
-			if (jobs[k].spec->groupid == s->groupid && jobs[k].spec->group_reporting)
+			if (jobs[k].spec->groupid == s->groupid && jobs[k].spec->group_reporting &&
+			    jobs[k].spec->stats)
 				merge_group = true;
 		struct job_result *dst = NULL;
 		if (merge_group)
@@ -265,12 +268,15 @@ static void measure_unwritten(struct job *jobs, size_t from, size_t to)
 	free(done);
 }
 
-/* The devices under every file of jobs from..to that do file I/O. */
-static void disks_collect(struct job *jobs, size_t from, size_t to, struct diskres *d)
+/* The devices under every file of jobs from..to that do file I/O (for the
+ * run's disk_util section, report: only of the jobs with disk_util=1). */
+static void disks_collect(struct job *jobs, size_t from, size_t to, struct diskres *d, bool report)
 {
 	for (size_t i = from; i < to; i++) {
 		if (jobs[i].eng.ops->flags & ENGINE_NO_FILE)
 			continue; /* no device does this job's I/O */
+		if (report && !jobs[i].spec->disk_util)
+			continue;
 		for (unsigned f = 0; f < jobs[i].nr_files; f++)
 			diskres_add_path(d, jobs[i].files[f].path);
 	}
@@ -367,7 +373,7 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 
 	struct job_flow *flows = job_flows_make(jobs, nr); /* flow= */
 	struct diskres disks = { 0 };
-	disks_collect(jobs, 0, nr, &disks);
+	disks_collect(jobs, 0, nr, &disks, true);
 	diskres_begin(&disks);
 	uint64_t t0 = now_ns();
 	struct progress prog;
@@ -408,7 +414,7 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 		b->group_first = jobs[from].spec->groupid;
 		b->group_last = jobs[to - 1].spec->groupid;
 		struct diskres bd = { 0 };
-		disks_collect(jobs, from, to, &bd);
+		disks_collect(jobs, from, to, &bd, false); /* the batch's: the anomaly rules' */
 		if (cfg->batch_edge)
 			cfg->batch_edge(cfg->batch_edge_arg, b->group_first, b->group_last, false);
 		diskres_begin(&bd);
