@@ -318,6 +318,8 @@ struct job_spec {
 	int ioprio;               /* prio= 0..7, -1 = not set */
 	int ioprio_class;         /* prioclass= 0..3, -1 = not set */
 	enum clock_source clocksource; /* CLOCK_SRC_AUTO unless clocksource= */
+	unsigned gtod_cpu;        /* fio's time-keeping CPU, taken out of cpus_allowed/cpumask;
+				     0 = none (as in fio, CPU 0 cannot be named) */
 	bool gtod_reduce;         /* as written; it sets the four below */
 	bool disable_lat, disable_clat, disable_slat, disable_bw;
 

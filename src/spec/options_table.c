@@ -212,6 +212,7 @@ const struct option_def option_table[] = {
 	FUNC("prio", opt_cb_prio, "int", NULL, "I/O priority from 0 (highest) to 7 within prioclass (default class: best-effort)"),
 	FUNC("prioclass", opt_cb_prioclass, "int", NULL, "I/O priority class: 1 realtime (needs root), 2 best-effort, 3 idle"),
 	FUNC("clocksource", opt_cb_clocksource, "str", "auto", "clock for timing: cpu (TSC), clock_gettime or gettimeofday (auto: cpu where the TSC is invariant)"),
+	UINT("gtod_cpu", gtod_cpu, 0, 0, "0", "take this CPU out of the job's cpus_allowed/cpumask, as fio does for its time-keeping thread (iobench needs none: its clock is the TSC or the vDSO, no system call); 0 and a job without a CPU set: nothing, as in fio"),
 	FUNC("gtod_reduce", opt_cb_gtod_reduce, "bool", "0", "skip latency and bandwidth measurement (sets every disable_* option)", .is_flag = true),
 	BOOL("disable_lat", disable_lat, "0", "do not measure total latency"),
 	BOOL("disable_clat", disable_clat, "0", "do not measure completion latency"),

@@ -8,7 +8,7 @@
 # deterministic part (which jobs did I/O, which were cut short, file
 # contents, the note lines, exit statuses) is compared with fio's; a cut-short
 # job is one whose runtime is far below its 30 s time_based runtime (the
-# job that ends first runs 300 ms, so that the others have started).
+# job that ends first runs 200 ms, so that the others have started).
 . "$(dirname "$0")/lib.sh"
 command -v fio >/dev/null || { echo "skip: no fio"; exit 77; }
 need_root
@@ -47,7 +47,7 @@ ioengine=null
 size=1g
 [a]
 time_based
-runtime=300ms
+runtime=200ms
 [b]
 time_based
 runtime=30
@@ -66,7 +66,7 @@ ioengine=null
 size=1g
 [a]
 time_based
-runtime=300ms
+runtime=200ms
 exit_what=all
 [b]
 time_based
@@ -89,7 +89,7 @@ size=1g
 exitall
 [a]
 time_based
-runtime=300ms
+runtime=200ms
 exit_what=stonewall
 [b]
 new_group
@@ -98,7 +98,7 @@ runtime=30
 [c]
 stonewall
 time_based
-runtime=300ms
+runtime=200ms
 [d]
 time_based
 runtime=30
@@ -110,14 +110,14 @@ same "exit_what=stonewall stops every running job (other groups too), group stop
   "rc=0${NL}a 1 1 0${NL}b 1 1 0${NL}c 1 1 0${NL}d 1 1 0${NL}e 1 1 0"
 
 # --- exitall_on_error: a's error (ETIMEDOUT from max_latency=1us on O_DIRECT
-# reads of a disk file, after a 300 ms startdelay) stops b; c after the stonewall runs; exit status 1
+# reads of a disk file, after a 200 ms startdelay) stops b; c after the stonewall runs; exit status 1
 head -c 4m /dev/zero >f1
 cat >eoe.fio <<JOB
 [global]
 size=4m
 filename=$d/f1
 [a]
-startdelay=300ms
+startdelay=200ms
 direct=1
 max_latency=1
 exitall_on_error
@@ -221,5 +221,48 @@ printf '[x]\nioengine=null\nsize=1m\nexit_what=GROUP\n' >xw.fio
 fio --parse-only xw.fio >/dev/null 2>&1; frc=$?
 [ $frc -ne 0 ] && [ $irc -ne 0 ] && grep -q "use group, stonewall or all" xw.err &&
   ok "exit_what=GROUP refused as fio (exact spelling)" || not_ok "exit_what=GROUP refused as fio ($(cat xw.err))"
+
+# --- gtod_cpu: fio takes it out of the job's own cpus_allowed (0, or a job
+# without a CPU set: nothing); exec_prerun shows the job's affinity
+cat >gt.fio <<'JOB'
+[global]
+ioengine=null
+size=1m
+exec_prerun=grep Cpus_allowed_list /proc/self/status
+[g1]
+cpus_allowed=0-1
+gtod_cpu=1
+[g2]
+gtod_cpu=1
+[g3]
+cpus_allowed=0-1
+gtod_cpu=0
+JOB
+for t in fio iobench; do
+  mkdir -p "gt-$t"
+  (cd "gt-$t" && if [ $t = fio ]; then fio ../gt.fio; else "$IOBENCH" run --no-store ../gt.fio; fi >/dev/null 2>&1
+   cat g1.prerun.txt g2.prerun.txt g3.prerun.txt >aff)
+done
+if cmp -s gt-fio/aff gt-iobench/aff && grep -qx "Cpus_allowed_list:.0" gt-iobench/aff; then
+  ok "gtod_cpu=1 leaves cpus_allowed=0-1 CPU 0; without cpus_allowed or with 0 nothing (as fio)"
+else not_ok "gtod_cpu: iobench [$(tr '\n' ' ' <gt-iobench/aff)] fio [$(tr '\n' ' ' <gt-fio/aff)]"; fi
+
+# --- stats=0: the job is left out of the report and of its group's totals
+printf '[global]\nioengine=null\nsize=1m\n[a]\nstats=0\n[b]\n' >st.fio
+"$IOBENCH" run --no-store --output-format=json st.fio | python3 -c '
+import json, sys; d = json.load(sys.stdin)
+assert [j["jobname"] for j in d["jobs"]] == ["b"], d["jobs"]' && ok "stats=0: only b is reported (fio: the same, plus an unnamed empty entry)" ||
+  not_ok "stats=0: only b is reported"
+"$IOBENCH" run --no-store st.fio | grep -q "io=1024KiB" && ok "stats=0: the group's io= counts b alone, as fio" ||
+  not_ok "stats=0: the group's io= counts b alone"
+
+# --- disk_util=0 in every job: no disk_util section, as fio
+printf '[global]\nsize=1m\nfilename=%s/f1\n[a]\ndisk_util=0\n[b]\n' "$d" >du.fio
+printf '[global]\nsize=1m\nfilename=%s/f1\ndisk_util=0\n[a]\n[b]\n' "$d" >du0.fio
+for f in du du0; do
+  fk=$(fio --output-format=json $f.fio 2>/dev/null | python3 -c 'import json,sys; print("disk_util" in json.load(sys.stdin))')
+  ik=$("$IOBENCH" run --no-store --output-format=json $f.fio 2>/dev/null | python3 -c 'import json,sys; print("disk_util" in json.load(sys.stdin))')
+  [ "$fk" = "$ik" ] && ok "disk_util ($f.fio): section present=$ik, as fio" || not_ok "disk_util ($f.fio): fio $fk iobench $ik"
+done
 
 finish
