@@ -235,6 +235,16 @@ static void entry_block(FILE *out, const struct run_result *r, const struct job_
 			j->error ? entry_error_text(j) : "Success");
 	fprintf(out, "     latency   : target=0, window=0, percentile=100.00%%, depth=%u\n",
 		s->iodepth ? s->iodepth : 1);
+	if (j->ss) { /* fio's line, with the decimal bandwidth right (fio 3.33 repeats the binary figure) */
+		char bw[NUMFMT_LEN], bwalt[NUMFMT_LEN];
+		bool i2p = entry_kb_base(j) == 1024;
+		fprintf(out, "  steadystate  : attained=%s, bw=%s (%s), iops=%" PRIu64 ", %s %s=%.3f%s\n",
+			j->ss->attained ? "yes" : "no",
+			numfmt(bw, j->ss->bw_mean, 4, i2p, NUMFMT_BYTEPERSEC),
+			numfmt(bwalt, j->ss->bw_mean, 4, !i2p, NUMFMT_BYTEPERSEC), j->ss->iops_mean,
+			s->ss_bw ? "bw" : "iops", s->ss_slope ? "slope" : "mean dev", j->ss->criterion,
+			s->ss_pct ? "%" : "");
+	}
 }
 
 static void group_block(FILE *out, const struct report_group *g)

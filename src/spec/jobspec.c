@@ -61,6 +61,9 @@ void job_spec_defaults(struct job_spec *s)
 	s->kb_base = 1024;
 	s->per_job_logs = true;
 	s->disk_util = true;
+	s->ss_slope = true; /* fio's default criterion: iops_slope:0.01% */
+	s->ss_pct = true;
+	s->ss_limit = 0.01;
 	s->stats = true;
 	s->log_entries = 1024;
 	s->ioprio = -1;       /* not set */

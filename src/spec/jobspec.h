@@ -279,6 +279,14 @@ struct job_spec {
 		EXIT_WHAT_STONEWALL, /* every running job; the next stonewall batch runs */
 		EXIT_WHAT_ALL,       /* every job, the later batches' too */
 	} exit_what;
+	/* steadystate (workload/steadystate.c): stop once the last ss_dur
+	 * seconds of IOPS or bandwidth are steady; ss_dur 0 = off */
+	bool ss_bw;            /* judge bandwidth (else IOPS) */
+	bool ss_slope;         /* least-squares slope (else the largest deviation from the mean) */
+	bool ss_pct;           /* ss_limit is a percent of the mean */
+	double ss_limit;       /* IOPS, bytes/s (per second for a slope) or percent */
+	uint64_t ss_dur;       /* ns, whole seconds: the window */
+	uint64_t ss_ramp;      /* ns of I/O before the first sample */
 	char *exec_prerun;     /* sh command before the job's I/O; NULL = none */
 	char *exec_postrun;    /* sh command after it */
 

@@ -6,6 +6,9 @@
  */
 #include "spec/options_cb.h"
 #include "util/units.h"
+#include "util/xmalloc.h"
+
+#include <stdlib.h>
 
 #include <errno.h>
 #include <string.h>
@@ -60,5 +63,67 @@ int opt_cb_profile_str(void *target, const char *val, struct opt_ctx *c)
 {
 	if (!val || !*val)
 		return opt_fail(c, -EINVAL, "value", "", "a value is needed");
+	return 0;
+}
+
+/* steadystate=iops|iops_slope|bw|bw_slope:N[%] (fio's spellings). bw's N
+ * without % is a size in bytes/s, as fio reads it (bw:1m). */
+int opt_cb_steadystate(void *target, const char *val, struct opt_ctx *c)
+{
+	struct job_spec *s = target;
+	const char *colon = val ? strchr(val, ':') : NULL;
+	if (!colon)
+		return opt_fail(c, -EINVAL, "value", val ? val : "",
+				"use iops:N, iops_slope:N, bw:N or bw_slope:N (N may end in %)");
+	size_t n = (size_t)(colon - val);
+	bool bw, slope;
+	if (n == 4 && !strncmp(val, "iops", 4))
+		bw = false, slope = false;
+	else if (n == 10 && !strncmp(val, "iops_slope", 10))
+		bw = false, slope = true;
+	else if (n == 2 && !strncmp(val, "bw", 2))
+		bw = true, slope = false;
+	else if (n == 8 && !strncmp(val, "bw_slope", 8))
+		bw = true, slope = true;
+	else
+		return opt_fail(c, -EINVAL, "criterion", val, "use iops, iops_slope, bw or bw_slope");
+	const char *num = colon + 1;
+	size_t len = strlen(num);
+	bool pct = len && num[len - 1] == '%';
+	const char *why = NULL;
+	double limit;
+	if (pct || !bw) {
+		char *v = xstrndup(num, pct ? len - 1 : len);
+		int rc = parse_double(v, &limit, &why);
+		free(v);
+		if (rc || limit < 0)
+			return opt_fail(c, -EINVAL, "limit", num, why ? why : "it must not be negative");
+	} else {
+		uint64_t bytes;
+		if (parse_size(num, c->kb_base, &bytes, &why))
+			return opt_fail(c, -EINVAL, "limit", num, why);
+		limit = (double)bytes;
+	}
+	s->ss_bw = bw;
+	s->ss_slope = slope;
+	s->ss_pct = pct;
+	s->ss_limit = limit;
+	return 0;
+}
+
+/* steadystate_duration: a time in whole seconds (the window holds one
+ * sample a second), default unit s */
+int opt_cb_ss_dur(void *target, const char *val, struct opt_ctx *c)
+{
+	struct job_spec *s = target;
+	const char *why = NULL;
+	uint64_t ns;
+	if (!val || parse_time(val, NS_PER_SEC, &ns, &why))
+		return opt_fail(c, -EINVAL, "time", val ? val : "", why ? why : "a value is needed");
+	if (ns % NS_PER_SEC)
+		return opt_fail(c, -EINVAL, "time", val, "give whole seconds: one sample is taken a second");
+	if (ns / NS_PER_SEC > 86400)
+		return opt_fail(c, -ERANGE, "time", val, "at most a day");
+	s->ss_dur = ns;
 	return 0;
 }

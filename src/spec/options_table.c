@@ -163,6 +163,10 @@ const struct option_def option_table[] = {
 	FUNC("exit_what", opt_cb_exit_what, "str", "group", "what exitall stops: group (the finished job's reporting group), stonewall (every running job; the next stonewall batch runs) or all (every job, those not started too)"),
 	STR("exec_prerun", exec_prerun, NULL, "run this /bin/sh command before the job's I/O, output in JOBNAME.prerun.txt; if it fails the job does no I/O (as fio: no error)"),
 	STR("exec_postrun", exec_postrun, NULL, "run this /bin/sh command after the job, output in JOBNAME.postrun.txt"),
+	/* steady state */
+	FUNC("steadystate", opt_cb_steadystate, "str:float[%]", "iops_slope:0.01%", "with steadystate_duration: stop once the last window of per-second samples is steady: iops:N or bw:N (every sample within N, or N%, of the mean), iops_slope:N or bw_slope:N (least-squares slope below N per second, or N% of the mean); bw's N is bytes/s", .alias = { "ss" }),
+	FUNC("steadystate_duration", opt_cb_ss_dur, "time", "0", "the steady-state window, one sample a second (default unit: s; 0: no steady-state detection)", .alias = { "ss_dur" }),
+	TIME("steadystate_ramp_time", ss_ramp, NS_PER_SEC, "0", "I/O time before the first steady-state sample (default unit: s)", .alias = { "ss_ramp" }),
 	/* fio's profile options, accepted everywhere as fio does */
 	FUNC("threads", opt_cb_profile_int, "int", NULL, "an option of fio's tiobench profile: fio takes it in any job and without profile=tiobench does nothing, nor does iobench (it is not thread)"),
 	FUNC("numruns", opt_cb_profile_int, "int", NULL, "an option of fio's tiobench profile: fio takes it in any job and without profile=tiobench does nothing, nor does iobench"),

@@ -79,6 +79,8 @@ struct run_sync {
 
 /* A flow group (flow_id=): the I/Os its jobs let through and the sum of
  * the weights (flow=) of those running; shared by the run's threads. */
+struct ss_state;
+
 struct job_flow {
 	unsigned id;
 	_Atomic uint64_t count;
@@ -179,6 +181,8 @@ struct job {
 	volatile sig_atomic_t *stop;
 	const char *aux_path;           /* --aux-path: where verify state files go; NULL = . */
 	pthread_t thread;
+	struct ss_state *ss;            /* steadystate: the judge of the jobs it leads (steadystate.c) */
+	struct job *ss_leader;          /* the job whose judge covers this one; NULL = none */
 	const struct job **wait_jobs;   /* wait_for= targets */
 	unsigned nr_wait;
 };

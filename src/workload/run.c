@@ -22,6 +22,7 @@
 #include "workload/joblog.h"
 #include "spec/options.h"
 #include "workload/progress.h"
+#include "workload/steadystate.h"
 #include "workload/trigger.h"
 
 void workload_expand(const struct job_list *in, struct job_list *out)
@@ -144,6 +145,7 @@ static int run_batch(struct job *jobs, size_t from, size_t to, const struct run_
 	 * in fio, so no job runs ahead while another is still setting up */
 	for (size_t i = from; i < to; i++)
 		job_flow_join(&jobs[i]);
+	ss_batch_begin(jobs, from, to);
 	for (size_t i = from; i < to; i++) {
 		jobs[i].sync = sync;
 		int rc = pthread_create(&jobs[i].thread, NULL, job_thread_main, &jobs[i]);
@@ -156,13 +158,16 @@ static int run_batch(struct job *jobs, size_t from, size_t to, const struct run_
 			run_sync_stop(sync);
 			for (size_t k = from; k < i; k++)
 				pthread_join(jobs[k].thread, NULL);
+			ss_batch_end(jobs, from, to);
 			return -rc;
 		}
 	}
-	/* Wake when a job finishes, or every 100 ms for the progress line and
-	 * to notice a stop request. */
+	/* Wake when a job finishes, or every 100 ms for the progress line,
+	 * steadystate's samples and to notice a stop request. */
 	pthread_mutex_lock(&sync->lock);
 	while (sync->done < to - from) {
+		if (ss_tick(jobs, from, to, now_ns()))
+			pthread_cond_broadcast(&sync->wake); /* steady: end their sleeps */
 		uint64_t deadline = now_ns() + 100 * NSEC_PER_MSEC;
 		struct timespec ts = { .tv_sec = (time_t)(deadline / NSEC_PER_SEC),
 				       .tv_nsec = (long)(deadline % NSEC_PER_SEC) };
@@ -189,6 +194,7 @@ static int run_batch(struct job *jobs, size_t from, size_t to, const struct run_
 	pthread_mutex_unlock(&sync->lock);
 	for (size_t i = from; i < to; i++)
 		pthread_join(jobs[i].thread, NULL);
+	ss_batch_end(jobs, from, to);
 	return 0;
 }
 
@@ -231,6 +237,7 @@ static void collect(struct job *jobs, size_t nr, struct run_result *out)
 		dst = &out->jobs[out->nr_jobs++];
 		*dst = j->res; /* moves the error message and histograms too */
 		j->res.error_msg = NULL;
+		j->res.ss = NULL;
 		forget_hists(&j->res);
 		dst->name = xstrdup(s->name);
 		dst->groupid = s->groupid;
