@@ -108,6 +108,7 @@ void job_spec_copy(struct job_spec *dst, const struct job_spec *src)
 	dst->ioengine = dup_or_null(src->ioengine);
 	dst->wait_for = dup_or_null(src->wait_for);
 	dst->exec_prerun = dup_or_null(src->exec_prerun);
+	dst->ioscheduler = dup_or_null(src->ioscheduler);
 	dst->exec_postrun = dup_or_null(src->exec_postrun);
 	dst->origin = dup_or_null(src->origin);
 	dst->cpus_allowed = dup_or_null(src->cpus_allowed);
@@ -144,6 +145,7 @@ void job_spec_release(struct job_spec *s)
 	free(s->ioengine);
 	free(s->wait_for);
 	free(s->exec_prerun);
+	free(s->ioscheduler);
 	free(s->exec_postrun);
 	free(s->origin);
 	free(s->cpus_allowed);

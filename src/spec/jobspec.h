@@ -287,6 +287,7 @@ struct job_spec {
 	double ss_limit;       /* IOPS, bytes/s (per second for a slope) or percent */
 	uint64_t ss_dur;       /* ns, whole seconds: the window */
 	uint64_t ss_ramp;      /* ns of I/O before the first sample */
+	char *ioscheduler;     /* scheduler of the job's device queue while its batch runs; NULL = as is */
 	char *exec_prerun;     /* sh command before the job's I/O; NULL = none */
 	char *exec_postrun;    /* sh command after it */
 

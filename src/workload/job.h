@@ -285,6 +285,14 @@ int job_exec(struct job *j, const char *cmd, const char *mode);
  * an error, stop the jobs its exit_what names and wake those that sleep. */
 void job_exit_others(struct job *j);
 
+/* jobctl.c: ioscheduler= for the jobs from..to of a batch: switch each
+ * one's device queue (saving what was in use, once per queue) before they
+ * start; *saved (release with job_iosched_restore) holds what to put back.
+ * 0, or -errno after the message, with what was switched already put back. */
+struct iosched_saved;
+int job_iosched_apply(struct job *jobs, size_t from, size_t to, struct iosched_saved **saved);
+void job_iosched_restore(struct iosched_saved *saved);
+
 /* jobthread.c: the thread body and per-I/O accounting. */
 void *job_thread_main(void *arg);
 void job_account(struct job *j, struct io_unit *u, uint64_t now, bool async);

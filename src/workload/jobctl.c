@@ -10,10 +10,13 @@
  * its reporting group, every job running now (the next stonewall batch
  * still runs) or every job of the run, those not started yet included
  * (they start, do nothing and are reported with no I/O, as in fio).
+ * ioscheduler= switches the queue under a job's first file for its batch
+ * and puts the old scheduler back after it (fio 3.33 leaves it switched).
  */
 #include "workload/job.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <spawn.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -21,6 +24,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "sys/iosched.h"
 #include "util/error.h"
 #include "util/xmalloc.h"
 
@@ -127,4 +131,76 @@ void job_exit_others(struct job *j)
 		pthread_cond_broadcast(&s->wake); /* end their startdelay, rate and wait_for sleeps */
 		pthread_mutex_unlock(&s->lock);
 	}
+}
+
+/* ioscheduler=: what a batch switched, to put back after it */
+struct iosched_saved {
+	size_t nr;
+	struct {
+		char file[PATH_MAX];
+		char was[64];
+		const char *want;   /* the spec's string */
+		const char *job;    /* the job that asked first */
+	} q[];
+};
+
+int job_iosched_apply(struct job *jobs, size_t from, size_t to, struct iosched_saved **saved)
+{
+	*saved = NULL;
+	size_t want = 0;
+	for (size_t i = from; i < to; i++)
+		want += jobs[i].spec->ioscheduler != NULL;
+	if (!want)
+		return 0;
+	struct iosched_saved *sv = xcalloc(1, sizeof(*sv) + want * sizeof(sv->q[0]));
+	*saved = sv;
+	for (size_t i = from; i < to; i++) {
+		const struct job_spec *s = jobs[i].spec;
+		char file[PATH_MAX], disk[64], why[PATH_MAX + 256];
+		if (!s->ioscheduler)
+			continue;
+		if ((jobs[i].eng.ops->flags & ENGINE_NO_FILE) || !jobs[i].nr_files ||
+		    !jobs[i].files[0].path) {
+			job_iosched_restore(sv);
+			*saved = NULL;
+			return error("job '%s': ioscheduler=%s: the %s engine does no I/O to a device, "
+				     "so there is no queue to set", s->name, s->ioscheduler,
+				     jobs[i].eng.ops->name);
+		}
+		int rc = iosched_find(jobs[i].files[0].path, file, disk, why, sizeof(why));
+		size_t k = 0;
+		while (!rc && k < sv->nr && strcmp(sv->q[k].file, file))
+			k++;
+		if (!rc && k < sv->nr) { /* the queue is switched already */
+			if (strcmp(sv->q[k].want, s->ioscheduler))
+				snprintf(why, sizeof(why), "job '%s' runs beside it with ioscheduler=%s on "
+					 "the same queue (%s)", sv->q[k].job, sv->q[k].want, disk), rc = -EINVAL;
+			if (!rc)
+				continue;
+		}
+		if (!rc && !(rc = iosched_get(file, sv->q[k].was, sizeof(sv->q[k].was))) &&
+		    !(rc = iosched_set(file, s->ioscheduler, why, sizeof(why)))) {
+			snprintf(sv->q[k].file, sizeof(sv->q[k].file), "%s", file);
+			sv->q[k].want = s->ioscheduler;
+			sv->q[k].job = s->name;
+			sv->nr++;
+			continue;
+		}
+		job_iosched_restore(sv);
+		*saved = NULL;
+		return error("job '%s': ioscheduler=%s: %s", s->name, s->ioscheduler, why);
+	}
+	return 0;
+}
+
+void job_iosched_restore(struct iosched_saved *sv)
+{
+	if (!sv)
+		return;
+	for (size_t k = sv->nr; k-- > 0;) {
+		char why[PATH_MAX + 256];
+		if (iosched_set(sv->q[k].file, sv->q[k].was, why, sizeof(why)) < 0)
+			warning("cannot put the I/O scheduler back: %s", why);
+	}
+	free(sv);
 }

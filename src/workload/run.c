@@ -426,7 +426,11 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 			cfg->batch_edge(cfg->batch_edge_arg, b->group_first, b->group_last, false);
 		diskres_begin(&bd);
 		uint64_t b0 = now_ns();
-		rc = run_batch(jobs, from, to, cfg, show ? &prog : NULL, &trig, &sync);
+		struct iosched_saved *sched; /* ioscheduler= */
+		rc = job_iosched_apply(jobs, from, to, &sched);
+		if (!rc)
+			rc = run_batch(jobs, from, to, cfg, show ? &prog : NULL, &trig, &sync);
+		job_iosched_restore(sched);
 		b->elapsed_ms = (now_ns() - b0) / NSEC_PER_MSEC;
 		diskres_end(&bd, b->elapsed_ms, &b->disks, &b->nr_disks);
 		measure_unwritten(jobs, from, to);

@@ -4,7 +4,7 @@
 # exitall_on_error, exec_prerun/exec_postrun (files, notes, a failing
 # prerun, the device guard on the output file), wait_for and its errors,
 # fio's profile options (threads=), gtod_cpu, stats=0, disk_util=0,
-# steadystate, and fio's own examples exitwhat.fio, waitfor.fio and
+# steadystate, ioscheduler on a loop device, and fio's own examples exitwhat.fio, waitfor.fio and
 # steadystate.fio run small or parsed. Where fio runs the same job file here, the
 # deterministic part (which jobs did I/O, which were cut short, file
 # contents, the note lines, exit statuses) is compared with fio's; a cut-short
@@ -288,5 +288,23 @@ printf '[x]\nioengine=null\nsize=1m\nss=iops_slop:1%%\n' >ssb.fio
 fio --parse-only ssb.fio >/dev/null 2>&1; frc=$?
 [ $irc -ne 0 ] && [ $frc -ne 0 ] && grep -q "use iops, iops_slope, bw or bw_slope" ssb.err &&
   ok "ss=iops_slop:1% refused as fio" || not_ok "ss=iops_slop:1% refused as fio ($(cat ssb.err))"
+
+# --- ioscheduler: switched on the job's loop device while it runs (seen by
+# its exec_prerun), put back after (fio 3.33 leaves it switched); a name
+# the queue lacks is refused as fio does; a file off any block device and a
+# job without a device are refused saying why
+lq=$(mkloop 16M); qn=$(basename "$lq"); qf=/sys/block/$qn/queue/scheduler
+before=$(cat "$qf")
+mkdir -p sched && (cd sched && "$IOBENCH" run --no-store --name=q --filename="$lq" --size=1m \
+  --ioscheduler=mq-deadline --exec_prerun="cat $qf" >out 2>err)
+if grep -q '\[mq-deadline\]' sched/q.prerun.txt && [ "$(cat "$qf")" = "$before" ]; then
+  ok "ioscheduler=mq-deadline while the job runs ($(cat sched/q.prerun.txt)), '$before' again after"
+else not_ok "ioscheduler: during [$(cat sched/q.prerun.txt 2>/dev/null)] after [$(cat "$qf")] before [$before]: $(cat sched/err)"; fi
+"$IOBENCH" run --no-store --name=q --filename="$lq" --size=1m --ioscheduler=bogus >/dev/null 2>sb.err
+[ $? -ne 0 ] && grep -q "cannot set the I/O scheduler to 'bogus'.*it offers" sb.err &&
+  ok "ioscheduler=bogus refused (fio: 'unable to set io scheduler', err=22)" || not_ok "ioscheduler=bogus: $(cat sb.err)"
+"$IOBENCH" run --no-store --name=q --ioengine=null --size=1m --ioscheduler=none >/dev/null 2>sn.err
+[ $? -ne 0 ] && grep -q "the null engine does no I/O to a device" sn.err &&
+  ok "ioscheduler with ioengine=null refused saying why" || not_ok "ioscheduler with null: $(cat sn.err)"
 
 finish
