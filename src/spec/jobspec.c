@@ -61,6 +61,7 @@ void job_spec_defaults(struct job_spec *s)
 	s->kb_base = 1024;
 	s->per_job_logs = true;
 	s->disk_util = true;
+	s->sig_figs = 4;
 	s->ss_slope = true; /* fio's default criterion: iops_slope:0.01% */
 	s->ss_pct = true;
 	s->ss_limit = 0.01;

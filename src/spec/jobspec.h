@@ -301,6 +301,8 @@ struct job_spec {
 	bool unified_rw_reporting;
 	bool bw_avg_time_set, iops_avg_time_set; /* written: a bw/iops log leaves them alone */
 	bool disk_util;         /* default 1: the job's devices are in the disk_util section */
+	unsigned sig_figs;      /* significant_figures of the normal report's figures (4) */
+	bool unit_bits;         /* unit_base=1: bandwidths in bits/s in the normal report */
 	bool stats;             /* default 1; 0: the job is left out of every report */
 
 	/* time-series logs in fio's formats (joblog.h); a prefix "" means the

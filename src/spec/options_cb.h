@@ -34,6 +34,7 @@ int opt_cb_rate_min(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_rate_iops_min(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_rate_process(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_exit_what(void *target, const char *val, struct opt_ctx *c);
+int opt_cb_unit_base(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_steadystate(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_ss_dur(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_profile_int(void *target, const char *val, struct opt_ctx *c);

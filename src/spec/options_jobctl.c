@@ -2,7 +2,8 @@
  * Parse callbacks of the job-control options: exit_what (group, stonewall
  * or all, spelt exactly as fio 3.33 takes them). exitall, exitall_on_error,
  * exec_prerun and exec_postrun are plain rows; workload/jobctl.c runs them.
- * Also the options of fio's profiles, which fio takes in every job.
+ * Also unit_base, steadystate's criterion and window, and the options of
+ * fio's profiles, which fio takes in every job.
  */
 #include "spec/options_cb.h"
 #include "util/units.h"
@@ -125,5 +126,18 @@ int opt_cb_ss_dur(void *target, const char *val, struct opt_ctx *c)
 	if (ns / NS_PER_SEC > 86400)
 		return opt_fail(c, -ERANGE, "time", val, "at most a day");
 	s->ss_dur = ns;
+	return 0;
+}
+
+/* unit_base: 0 (auto: bytes), 8 (bytes) or 1 (bits), as fio spells them */
+int opt_cb_unit_base(void *target, const char *val, struct opt_ctx *c)
+{
+	struct job_spec *s = target;
+	if (val && (!strcmp(val, "0") || !strcmp(val, "8")))
+		s->unit_bits = false;
+	else if (val && !strcmp(val, "1"))
+		s->unit_bits = true;
+	else
+		return opt_fail(c, -EINVAL, "value", val ? val : "", "use 0 (auto), 8 (bytes) or 1 (bits)");
 	return 0;
 }

@@ -189,6 +189,8 @@ const struct option_def option_table[] = {
 	FUNC("iopsavgtime", opt_cb_avgtime, "time", "500", "IOPS sampling interval (default unit: ms)", .off = F(iops_avg_time)),
 	FUNC("kb_base", opt_cb_kb_base, "int", "1024", "1024: k means 1024 and KiB 1000 (fio's default); 1000: the reverse"),
 	BOOL("stats", stats, "1", "report the job; 0 leaves it out of every report and of its group's totals (fio 3.33 prints an empty group, and a job entry with no name in JSON)"),
+	UINT("significant_figures", sig_figs, 1, 10, "4", "digits of IOPS, bandwidths and sizes in the normal report (1 to 10)"),
+	FUNC("unit_base", opt_cb_unit_base, "int", "0", "bandwidths of the normal report in bytes (0: auto, 8) or bits (1) per second"),
 	BOOL("disk_util", disk_util, "1", "report the disk statistics of the job's devices (fio's disk_util section and \"Disk stats\"); 0 leaves them out unless another job reports the same device"),
 	FUNC("unified_rw_reporting", opt_cb_unified_rw_reporting, "str", "none", "none, or mixed to report all directions as one", .is_flag = true),
 	/* time-series logs (fio's file names and formats) */

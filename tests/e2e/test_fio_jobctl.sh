@@ -4,7 +4,7 @@
 # exitall_on_error, exec_prerun/exec_postrun (files, notes, a failing
 # prerun, the device guard on the output file), wait_for and its errors,
 # fio's profile options (threads=), gtod_cpu, stats=0, disk_util=0,
-# steadystate, ioscheduler on a loop device, and fio's own examples exitwhat.fio, waitfor.fio and
+# steadystate, ioscheduler on a loop device, significant_figures, unit_base, and fio's own examples exitwhat.fio, waitfor.fio and
 # steadystate.fio run small or parsed. Where fio runs the same job file here, the
 # deterministic part (which jobs did I/O, which were cut short, file
 # contents, the note lines, exit statuses) is compared with fio's; a cut-short
@@ -306,5 +306,16 @@ else not_ok "ioscheduler: during [$(cat sched/q.prerun.txt 2>/dev/null)] after [
 "$IOBENCH" run --no-store --name=q --ioengine=null --size=1m --ioscheduler=none >/dev/null 2>sn.err
 [ $? -ne 0 ] && grep -q "the null engine does no I/O to a device" sn.err &&
   ok "ioscheduler with ioengine=null refused saying why" || not_ok "ioscheduler with null: $(cat sn.err)"
+
+# --- significant_figures and unit_base=1 in the normal report: the group
+# line's io= (deterministic) and bandwidth unit, against fio's
+for args in "--significant_figures=6" "--significant_figures=2" "--unit_base=1"; do
+  f=$(fio --name=x --ioengine=null --size=6148k $args 2>/dev/null | grep '   READ:' |
+      sed -E 's/bw=[0-9.]+([A-Za-z]+\/s).*io=/\1 io=/; s/, run=.*//')
+  i=$("$IOBENCH" run --no-store --name=x --ioengine=null --size=6148k $args 2>/dev/null | grep '   READ:' |
+      sed -E 's/bw=[0-9.]+([A-Za-z]+\/s).*io=/\1 io=/; s/, run=.*//')
+  [ -n "$i" ] && [ "$i" = "$f" ] && ok "$args: group line's bandwidth unit and io= as fio's ($i)" ||
+    not_ok "$args: iobench [$i] fio [$f]"
+done
 
 finish
