@@ -308,13 +308,14 @@ else not_ok "ioscheduler: during [$(cat sched/q.prerun.txt 2>/dev/null)] after [
   ok "ioscheduler with ioengine=null refused saying why" || not_ok "ioscheduler with null: $(cat sn.err)"
 
 # --- significant_figures and unit_base=1 in the normal report: the group
-# line's io= (deterministic) and bandwidth unit, against fio's
+# line's io= (deterministic) and whether bandwidths are in B/s or bit/s,
+# against fio's
 for args in "--significant_figures=6" "--significant_figures=2" "--unit_base=1"; do
   f=$(fio --name=x --ioengine=null --size=6148k $args 2>/dev/null | grep '   READ:' |
-      sed -E 's/bw=[0-9.]+([A-Za-z]+\/s).*io=/\1 io=/; s/, run=.*//')
+      sed -E 's/bw=[0-9.]+[KMGTP]?i?(bit|B)\/s.*io=/\1\/s io=/; s/, run=.*//')
   i=$("$IOBENCH" run --no-store --name=x --ioengine=null --size=6148k $args 2>/dev/null | grep '   READ:' |
-      sed -E 's/bw=[0-9.]+([A-Za-z]+\/s).*io=/\1 io=/; s/, run=.*//')
-  [ -n "$i" ] && [ "$i" = "$f" ] && ok "$args: group line's bandwidth unit and io= as fio's ($i)" ||
+      sed -E 's/bw=[0-9.]+[KMGTP]?i?(bit|B)\/s.*io=/\1\/s io=/; s/, run=.*//')
+  [ -n "$i" ] && [ "$i" = "$f" ] && ok "$args: group line's B/s or bit/s and io= as fio's ($i)" ||
     not_ok "$args: iobench [$i] fio [$f]"
 done
 
