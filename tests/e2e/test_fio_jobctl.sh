@@ -294,11 +294,12 @@ fio --parse-only ssb.fio >/dev/null 2>&1; frc=$?
 # the queue lacks is refused as fio does; a file off any block device and a
 # job without a device are refused saying why
 lq=$(mkloop 16M); qn=$(basename "$lq"); qf=/sys/block/$qn/queue/scheduler
-before=$(cat "$qf")
+before=$(cat "$qf"); want=mq-deadline
+case $before in *"[mq-deadline]"*) want=none ;; esac # a switch, whatever the kernel's default
 mkdir -p sched && (cd sched && "$IOBENCH" run --no-store --name=q --filename="$lq" --size=1m \
-  --ioscheduler=mq-deadline --exec_prerun="cat $qf" >out 2>err)
-if grep -q '\[mq-deadline\]' sched/q.prerun.txt && [ "$(cat "$qf")" = "$before" ]; then
-  ok "ioscheduler=mq-deadline while the job runs ($(cat sched/q.prerun.txt)), '$before' again after"
+  --ioscheduler=$want --exec_prerun="cat $qf" >out 2>err)
+if grep -q "\[$want\]" sched/q.prerun.txt && [ "$(cat "$qf")" = "$before" ]; then
+  ok "ioscheduler=$want while the job runs ($(cat sched/q.prerun.txt)), '$before' again after"
 else not_ok "ioscheduler: during [$(cat sched/q.prerun.txt 2>/dev/null)] after [$(cat "$qf")] before [$before]: $(cat sched/err)"; fi
 "$IOBENCH" run --no-store --name=q --filename="$lq" --size=1m --ioscheduler=bogus >/dev/null 2>sb.err
 [ $? -ne 0 ] && grep -q "cannot set the I/O scheduler to 'bogus'.*it offers" sb.err &&
