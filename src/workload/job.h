@@ -290,6 +290,10 @@ void job_exit_others(struct job *j);
  * start; *saved (release with job_iosched_restore) holds what to put back.
  * 0, or -errno after the message, with what was switched already put back. */
 struct iosched_saved;
+/* Before any layout: can job j's ioscheduler= be set (a device under its
+ * first file, or its directory while the file is still to be made)? 0 or
+ * -errno after the message. */
+int job_iosched_check(const struct job *j);
 int job_iosched_apply(struct job *jobs, size_t from, size_t to, struct iosched_saved **saved);
 void job_iosched_restore(struct iosched_saved *saved);
 

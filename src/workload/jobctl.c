@@ -144,6 +144,36 @@ struct iosched_saved {
 	} q[];
 };
 
+int job_iosched_check(const struct job *j)
+{
+	const struct job_spec *s = j->spec;
+	char file[PATH_MAX], disk[64], why[PATH_MAX + 256];
+	if (!s->ioscheduler)
+		return 0;
+	if ((j->eng.ops->flags & ENGINE_NO_FILE) || !j->nr_files || !j->files[0].path)
+		return error("job '%s': ioscheduler=%s: the %s engine does no I/O to a device, so "
+			     "there is no queue to set", s->name, s->ioscheduler, j->eng.ops->name);
+	/* a file still to be laid out: the file system of its directory */
+	const char *path = j->files[0].path;
+	char *dir = NULL;
+	if (access(path, F_OK) < 0) {
+		dir = xstrdup(path);
+		char *slash = strrchr(dir, '/');
+		if (!slash)
+			strcpy(dir, ".");
+		else if (slash == dir)
+			slash[1] = '\0'; /* "/f": the root */
+		else
+			*slash = '\0';
+		path = dir;
+	}
+	int rc = iosched_find(path, file, disk, why, sizeof(why));
+	free(dir);
+	if (rc < 0)
+		return error("job '%s': ioscheduler=%s: %s", s->name, s->ioscheduler, why);
+	return 0;
+}
+
 int job_iosched_apply(struct job *jobs, size_t from, size_t to, struct iosched_saved **saved)
 {
 	*saved = NULL;

@@ -308,6 +308,11 @@ else not_ok "ioscheduler: during [$(cat sched/q.prerun.txt 2>/dev/null)] after [
 [ $? -ne 0 ] && grep -q "the null engine does no I/O to a device" sn.err &&
   ok "ioscheduler with ioengine=null refused saying why" || not_ok "ioscheduler with null: $(cat sn.err)"
 
+"$IOBENCH" run --no-store --name=q --filename=/dev/shm/iobench-jobctl-$$ --size=1m --ioscheduler=none >/dev/null 2>ss2.err
+rc=$?
+[ $rc -ne 0 ] && grep -q "'/dev/shm' is not on a block device" ss2.err && [ ! -e /dev/shm/iobench-jobctl-$$ ] &&
+  ok "ioscheduler on tmpfs refused before anything is laid out" || not_ok "ioscheduler on tmpfs: $rc $(cat ss2.err)"
+rm -f /dev/shm/iobench-jobctl-$$
 # --- significant_figures and unit_base=1 in the normal report: the group
 # line's io= (deterministic) and whether bandwidths are in B/s or bit/s,
 # against fio's
