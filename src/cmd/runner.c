@@ -395,7 +395,8 @@ int runner_run_and_report(const struct job_list *list, const struct runner_args 
 	error_capture_end();
 	keep_warnings(&errs, res.env, status);
 	int wrc;
-	if (res.nr_jobs) {
+	/* a run whose every job has stats=0 ran and reports no job, as fio */
+	if (res.nr_jobs || (status == 0 && res.nr_batches)) {
 		if ((wrc = report_write(&res, formats, out)) < 0) {
 			output_failed(out, wrc, "the report", ra->output_path);
 			if (status == 0)

@@ -14,14 +14,18 @@ void report_group_compute(const struct run_result *r, unsigned groupid, struct r
 	memset(g, 0, sizeof(*g));
 	g->groupid = groupid;
 	g->kb_base = 1024;
+	g->sig_figs = 4;
 
 	for (size_t i = 0; i < r->nr_jobs; i++) {
 		const struct job_result *j = &r->jobs[i];
 
 		if (j->groupid != groupid)
 			continue;
-		if (!g->nr_entries)
+		if (!g->nr_entries) {
 			g->kb_base = entry_kb_base(j);
+			g->sig_figs = j->spec->sig_figs ? j->spec->sig_figs : 4;
+			g->unit_bits = j->spec->unit_bits;
+		}
 		g->nr_entries++;
 
 		for (int d = 0; d < DDIR_RWDIR_CNT; d++) {

@@ -24,6 +24,7 @@ enum numfmt_unit {
 	NUMFMT_PERSEC,     /* 12.7k/s */
 	NUMFMT_BYTE,       /* 3976KiB, 4071kB */
 	NUMFMT_BYTEPERSEC, /* 49.8MiB/s, 52.2MB/s */
+	NUMFMT_BITPERSEC,  /* 24.0Mibit/s, 25.2Mbit/s (unit_base=1: num is bits) */
 };
 
 /*
@@ -48,6 +49,8 @@ struct report_group {
 	unsigned groupid;
 	unsigned nr_entries;             /* job entries in the group */
 	unsigned kb_base;                /* 1024 or 1000, from the first entry */
+	unsigned sig_figs;               /* significant_figures, from the first entry */
+	bool unit_bits;                  /* unit_base=1, from the first entry */
 	uint64_t io_bytes[DDIR_RWDIR_CNT];
 	uint64_t aggrb[DDIR_RWDIR_CNT];  /* B/s: group bytes over the longest runtime */
 	uint64_t minb[DDIR_RWDIR_CNT];   /* B/s of the slowest entry */

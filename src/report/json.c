@@ -21,6 +21,7 @@
 #include "report/env_report.h"
 #include "stats/hist.h"
 #include "util/json.h"
+#include "spec/options.h"
 
 struct json_ctx {
 	struct json_writer *w;
@@ -29,15 +30,18 @@ struct json_ctx {
 
 /* fio writes the object when any option was given, even only bare flags
  * (--group_reporting before the first --name: "global options": {}), but
- * echoes no bare flag in it */
+ * echoes no bare flag in it, and names each option by its canonical name
+ * (readwrite= and ss_dur= are echoed as "rw" and "steadystate_duration") */
 static void json_opts(struct json_writer *w, const char *key, const struct job_kv *kv, size_t n)
 {
 	if (!n)
 		return;
 	json_kv_object_begin(w, key);
 	for (size_t i = 0; i < n; i++)
-		if (kv[i].key && kv[i].value)
-			json_kv_string(w, kv[i].key, kv[i].value);
+		if (kv[i].key && kv[i].value) {
+			const struct option_def *o = option_find_any(kv[i].key);
+			json_kv_string(w, o ? o->name : kv[i].key, kv[i].value);
+		}
 	json_object_end(w);
 }
 
@@ -154,6 +158,39 @@ static void json_dist(struct json_writer *w, const char *key, const char *const 
 	json_object_end(w);
 }
 
+/* fio's "steadystate" object: the criterion as written, the window, the verdict */
+static void json_steadystate(struct json_writer *w, const struct job_spec *s, const struct ss_result *r)
+{
+	char buf[96];
+	json_key(w, "steadystate");
+	json_object_begin(w);
+	snprintf(buf, sizeof(buf), "%s%s:%f%s", s->ss_bw ? "bw" : "iops", s->ss_slope ? "_slope" : "",
+		 s->ss_limit, s->ss_pct ? "%" : "");
+	json_kv_string(w, "ss", buf);
+	json_kv_uint(w, "duration", r->n);
+	json_kv_uint(w, "attained", r->attained);
+	snprintf(buf, sizeof(buf), "%f%s", r->criterion, s->ss_pct ? "%" : "");
+	json_kv_string(w, "criterion", buf);
+	json_kv_double(w, "max_deviation", r->max_deviation);
+	json_kv_double(w, "slope", r->slope);
+	json_key(w, "data");
+	json_object_begin(w);
+	json_kv_uint(w, "bw_mean", r->bw_mean);
+	json_kv_uint(w, "iops_mean", r->iops_mean);
+	json_key(w, "iops");
+	json_array_begin(w);
+	for (unsigned k = 0; k < r->n; k++)
+		json_uint(w, r->iops[k]);
+	json_array_end(w);
+	json_key(w, "bw");
+	json_array_begin(w);
+	for (unsigned k = 0; k < r->n; k++)
+		json_uint(w, r->bw[k]);
+	json_array_end(w);
+	json_object_end(w);
+	json_object_end(w);
+}
+
 static void json_entry(struct json_ctx *c, const struct run_result *r, const struct job_result *j)
 {
 	static const char *const level_keys[] = { "1", "2", "4", "8", "16", "32", ">=64" };
@@ -224,6 +261,8 @@ static void json_entry(struct json_ctx *c, const struct run_result *r, const str
 	json_kv_uint(w, "latency_target", s->latency_target);
 	json_kv_double(w, "latency_percentile", s->latency_percentile);
 	json_kv_uint(w, "latency_window", s->latency_window / 1000); /* us, as fio */
+	if (j->ss)
+		json_steadystate(w, s, j->ss);
 	if (s->description && *s->description)
 		json_kv_string(w, "desc", s->description);
 	json_object_end(w);

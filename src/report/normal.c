@@ -106,11 +106,14 @@ static void dir_block(FILE *out, const struct job_result *j, enum ddir d,
 	if (!dir_used(dr) || !dr->runtime_ns)
 		return;
 	dir_figures(dr, &f);
+	/* significant_figures and unit_base=1 (bits), as fio */
+	unsigned sf = s->sig_figs ? s->sig_figs : 4, m = s->unit_bits ? 8 : 1;
+	enum numfmt_unit bwu = s->unit_bits ? NUMFMT_BITPERSEC : NUMFMT_BYTEPERSEC;
 	fprintf(out, "  %s: IOPS=%s, BW=%s (%s)(%s/%" PRIu64 "msec)%s\n", ddir_name(d),
-		numfmt(iops, (uint64_t)f.iops, 4, false, NUMFMT_NONE),
-		numfmt(bw, f.bw_bytes, 4, i2p, NUMFMT_BYTEPERSEC),
-		numfmt(bwalt, f.bw_bytes, 4, !i2p, NUMFMT_BYTEPERSEC),
-		numfmt(io, f.io_bytes, 4, i2p, NUMFMT_BYTE), f.runtime_ms,
+		numfmt(iops, (uint64_t)f.iops, sf, false, NUMFMT_NONE),
+		numfmt(bw, f.bw_bytes * m, sf, i2p, bwu),
+		numfmt(bwalt, f.bw_bytes * m, sf, !i2p, bwu),
+		numfmt(io, f.io_bytes, sf, i2p, NUMFMT_BYTE), f.runtime_ms,
 		d == DDIR_READ ? "" : "; 0 zone resets");
 
 	lat_line(out, "slat", &dr->slat);
@@ -235,6 +238,16 @@ static void entry_block(FILE *out, const struct run_result *r, const struct job_
 			j->error ? entry_error_text(j) : "Success");
 	fprintf(out, "     latency   : target=0, window=0, percentile=100.00%%, depth=%u\n",
 		s->iodepth ? s->iodepth : 1);
+	if (j->ss) { /* fio's line, with the decimal bandwidth right (fio 3.33 repeats the binary figure) */
+		char bw[NUMFMT_LEN], bwalt[NUMFMT_LEN];
+		bool i2p = entry_kb_base(j) == 1024;
+		fprintf(out, "  steadystate  : attained=%s, bw=%s (%s), iops=%" PRIu64 ", %s %s=%.3f%s\n",
+			j->ss->attained ? "yes" : "no",
+			numfmt(bw, j->ss->bw_mean, 4, i2p, NUMFMT_BYTEPERSEC),
+			numfmt(bwalt, j->ss->bw_mean, 4, !i2p, NUMFMT_BYTEPERSEC), j->ss->iops_mean,
+			s->ss_bw ? "bw" : "iops", s->ss_slope ? "slope" : "mean dev", j->ss->criterion,
+			s->ss_pct ? "%" : "");
+	}
 }
 
 static void group_block(FILE *out, const struct report_group *g)
@@ -242,6 +255,9 @@ static void group_block(FILE *out, const struct report_group *g)
 	static const char *const label[] = { "   READ", "  WRITE", "   TRIM" };
 	bool i2p = g->kb_base == 1024;
 
+	/* significant_figures and unit_base=1 (bits), as fio */
+	unsigned sf = g->sig_figs ? g->sig_figs : 4, m = g->unit_bits ? 8 : 1;
+	enum numfmt_unit bwu = g->unit_bits ? NUMFMT_BITPERSEC : NUMFMT_BYTEPERSEC;
 	fprintf(out, "\nRun status group %u (all jobs):\n", g->groupid);
 	for (int d = 0; d < DDIR_RWDIR_CNT; d++) {
 		char agg[NUMFMT_LEN], aggalt[NUMFMT_LEN], mn[NUMFMT_LEN], mnalt[NUMFMT_LEN];
@@ -251,14 +267,14 @@ static void group_block(FILE *out, const struct report_group *g)
 			continue;
 		fprintf(out, "%s: bw=%s (%s), %s-%s (%s-%s), io=%s (%s), run=%" PRIu64 "-%" PRIu64
 			"msec\n", label[d],
-			numfmt(agg, g->aggrb[d], 4, i2p, NUMFMT_BYTEPERSEC),
-			numfmt(aggalt, g->aggrb[d], 4, !i2p, NUMFMT_BYTEPERSEC),
-			numfmt(mn, g->minb[d], 4, i2p, NUMFMT_BYTEPERSEC),
-			numfmt(mx, g->maxb[d], 4, i2p, NUMFMT_BYTEPERSEC),
-			numfmt(mnalt, g->minb[d], 4, !i2p, NUMFMT_BYTEPERSEC),
-			numfmt(mxalt, g->maxb[d], 4, !i2p, NUMFMT_BYTEPERSEC),
-			numfmt(io, g->io_bytes[d], 4, i2p, NUMFMT_BYTE),
-			numfmt(ioalt, g->io_bytes[d], 4, !i2p, NUMFMT_BYTE),
+			numfmt(agg, g->aggrb[d] * m, sf, i2p, bwu),
+			numfmt(aggalt, g->aggrb[d] * m, sf, !i2p, bwu),
+			numfmt(mn, g->minb[d] * m, sf, i2p, bwu),
+			numfmt(mx, g->maxb[d] * m, sf, i2p, bwu),
+			numfmt(mnalt, g->minb[d] * m, sf, !i2p, bwu),
+			numfmt(mxalt, g->maxb[d] * m, sf, !i2p, bwu),
+			numfmt(io, g->io_bytes[d], sf, i2p, NUMFMT_BYTE),
+			numfmt(ioalt, g->io_bytes[d], sf, !i2p, NUMFMT_BYTE),
 			g->mint_ns[d] / 1000000, g->maxt_ns[d] / 1000000);
 	}
 }

@@ -25,11 +25,11 @@ const char *numfmt(char *buf, uint64_t num, unsigned maxlen, bool pow2, enum num
 {
 	static const char *const si[] = { "", "k", "M", "G", "T", "P" };
 	static const char *const iec[] = { "", "Ki", "Mi", "Gi", "Ti", "Pi" };
-	static const char *const units[] = { "", "/s", "B", "B/s" };
+	static const char *const units[] = { "", "/s", "B", "B/s", "bit/s" };
 	const char *const *prefix = pow2 ? iec : si;
 	const unsigned thousand = pow2 ? 1024 : 1000;
 	const unsigned nr_prefix = sizeof(si) / sizeof(si[0]);
-	const char *ustr = units[(unsigned)unit < 4 ? unit : 0];
+	const char *ustr = units[(unsigned)unit < 5 ? unit : 0];
 	unsigned idx = 0;
 	uint64_t rem = 0;
 	bool divided = false;

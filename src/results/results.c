@@ -177,6 +177,12 @@ void job_result_release(struct job_result *r)
 	r->name = NULL;
 	free(r->error_msg);
 	r->error_msg = NULL;
+	if (r->ss) {
+		free(r->ss->iops);
+		free(r->ss->bw);
+		free(r->ss);
+		r->ss = NULL;
+	}
 	if (r->spec) {
 		job_spec_release(r->spec);
 		free(r->spec);

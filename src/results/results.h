@@ -45,6 +45,18 @@ struct sync_result {
 	struct hist lat_hist;
 };
 
+/* fio's steadystate section (steadystate=, steadystate_duration=): the
+ * last window of per-second samples and the verdict on them. */
+struct ss_result {
+	bool attained;
+	double criterion;     /* the judged figure: deviation or slope, percent of the mean with N% */
+	double max_deviation; /* largest |sample - mean| (deviation criteria) */
+	double slope;         /* least-squares slope per second (slope criteria) */
+	uint64_t bw_mean, iops_mean; /* sums of the window over its length, as fio */
+	unsigned n;           /* window length in samples (seconds); unfilled ones are 0 */
+	uint64_t *iops, *bw;  /* n samples each, oldest first */
+};
+
 struct job_result {
 	char *name;
 	unsigned groupid;
@@ -75,6 +87,7 @@ struct job_result {
 	uint64_t lat_ms[NR_LAT_MS_BUCKETS];
 	uint64_t lat_total;   /* I/Os counted in lat_ns/us/ms */
 	unsigned latency_depth; /* the depth latency_target found; 0 = iodepth */
+	struct ss_result *ss; /* owned; NULL without steadystate_duration (a group's: its first job's) */
 };
 
 /* /proc/diskstats deltas for one device over the run. */

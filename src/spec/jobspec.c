@@ -62,6 +62,12 @@ void job_spec_defaults(struct job_spec *s)
 	s->iops_avg_time = 500ULL * 1000000ULL;
 	s->kb_base = 1024;
 	s->per_job_logs = true;
+	s->disk_util = true;
+	s->sig_figs = 4;
+	s->ss_slope = true; /* fio's default criterion: iops_slope:0.01% */
+	s->ss_pct = true;
+	s->ss_limit = 0.01;
+	s->stats = true;
 	s->log_entries = 1024;
 	s->ioprio = -1;       /* not set */
 	s->ioprio_class = -1; /* not set */
@@ -106,6 +112,9 @@ void job_spec_copy(struct job_spec *dst, const struct job_spec *src)
 	dst->directory = dup_or_null(src->directory);
 	dst->ioengine = dup_or_null(src->ioengine);
 	dst->wait_for = dup_or_null(src->wait_for);
+	dst->exec_prerun = dup_or_null(src->exec_prerun);
+	dst->ioscheduler = dup_or_null(src->ioscheduler);
+	dst->exec_postrun = dup_or_null(src->exec_postrun);
 	dst->origin = dup_or_null(src->origin);
 	dst->cpus_allowed = dup_or_null(src->cpus_allowed);
 	dst->cgroup = dup_or_null(src->cgroup);
@@ -147,6 +156,9 @@ void job_spec_release(struct job_spec *s)
 	free(s->directory);
 	free(s->ioengine);
 	free(s->wait_for);
+	free(s->exec_prerun);
+	free(s->ioscheduler);
+	free(s->exec_postrun);
 	free(s->origin);
 	free(s->cpus_allowed);
 	free(s->cgroup);

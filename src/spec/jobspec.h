@@ -282,6 +282,26 @@ struct job_spec {
 	bool stonewall;
 	char *wait_for;
 
+	/* job control (workload/jobctl.c) */
+	bool exitall;          /* any job's exitall makes every job's end stop others, as fio */
+	bool exitall_on_error; /* this job's error stops others */
+	enum exit_what {
+		EXIT_WHAT_GROUP = 0, /* the finished job's reporting group */
+		EXIT_WHAT_STONEWALL, /* every running job; the next stonewall batch runs */
+		EXIT_WHAT_ALL,       /* every job, the later batches' too */
+	} exit_what;
+	/* steadystate (workload/steadystate.c): stop once the last ss_dur
+	 * seconds of IOPS or bandwidth are steady; ss_dur 0 = off */
+	bool ss_bw;            /* judge bandwidth (else IOPS) */
+	bool ss_slope;         /* least-squares slope (else the largest deviation from the mean) */
+	bool ss_pct;           /* ss_limit is a percent of the mean */
+	double ss_limit;       /* IOPS, bytes/s (per second for a slope) or percent */
+	uint64_t ss_dur;       /* ns, whole seconds: the window */
+	uint64_t ss_ramp;      /* ns of I/O before the first sample */
+	char *ioscheduler;     /* scheduler of the job's device queue while its batch runs; NULL = as is */
+	char *exec_prerun;     /* sh command before the job's I/O; NULL = none */
+	char *exec_postrun;    /* sh command after it */
+
 	/* statistics */
 	double percentile_list[MAX_PERCENTILES];
 	unsigned nr_percentiles;
@@ -291,6 +311,10 @@ struct job_spec {
 	unsigned kb_base;       /* 1024 or 1000 */
 	bool unified_rw_reporting;
 	bool bw_avg_time_set, iops_avg_time_set; /* written: a bw/iops log leaves them alone */
+	bool disk_util;         /* default 1: the job's devices are in the disk_util section */
+	unsigned sig_figs;      /* significant_figures of the normal report's figures (4) */
+	bool unit_bits;         /* unit_base=1: bandwidths in bits/s in the normal report */
+	bool stats;             /* default 1; 0: the job is left out of every report */
 
 	/* time-series logs in fio's formats (joblog.h); a prefix "" means the
 	 * job's name, NULL means no such log */
@@ -333,6 +357,8 @@ struct job_spec {
 	int ioprio;               /* prio= 0..7, -1 = not set */
 	int ioprio_class;         /* prioclass= 0..3, -1 = not set */
 	enum clock_source clocksource; /* CLOCK_SRC_AUTO unless clocksource= */
+	unsigned gtod_cpu;        /* fio's time-keeping CPU, taken out of cpus_allowed/cpumask;
+				     0 = none (as in fio, CPU 0 cannot be named) */
 	bool gtod_reduce;         /* as written; it sets the four below */
 	bool disable_lat, disable_clat, disable_slat, disable_bw;
 

@@ -69,10 +69,18 @@ struct run_sync {
 	pthread_cond_t wake;  /* on CLOCK_MONOTONIC: stopping, or a job finished */
 	unsigned done;
 	_Atomic bool stopping; /* the run stops: every wait and every job ends */
+	/* job control (jobctl.c): the run's jobs, which exitall and
+	 * exit_what stop; NULL when the job runs alone */
+	struct job *jobs;
+	size_t nr_jobs;
+	bool exitall;          /* some job set exitall: every job's end stops others */
+	FILE *notes;           /* the "Saving output of prerun" notes; NULL: none */
 };
 
 /* A flow group (flow_id=): the I/Os its jobs let through and the sum of
  * the weights (flow=) of those running; shared by the run's threads. */
+struct ss_state;
+
 struct job_flow {
 	unsigned id;
 	_Atomic uint64_t count;
@@ -126,6 +134,7 @@ struct job {
 	_Atomic uint64_t prog_ios[DDIR_RWDIR_CNT];
 	_Atomic int state;              /* enum job_state */
 	_Atomic bool done_flag;
+	_Atomic bool terminate;         /* exitall/exit_what stopped it (jobctl.c): the results stand */
 
 	/* work accounting */
 	uint64_t bytes_total;           /* bytes to do per loop (0 = time only) */
@@ -179,6 +188,8 @@ struct job {
 	volatile sig_atomic_t *stop;
 	const char *aux_path;           /* --aux-path: where verify state files go; NULL = . */
 	pthread_t thread;
+	struct ss_state *ss;            /* steadystate: the judge of the jobs it leads (steadystate.c) */
+	struct job *ss_leader;          /* the job whose judge covers this one; NULL = none */
 	const struct job **wait_jobs;   /* wait_for= targets */
 	unsigned nr_wait;
 };
@@ -198,10 +209,10 @@ static inline uint64_t job_now(const struct job *j)
 	return clock_ns(j->clk);
 }
 
-/* The run is stopping: a signal, or a job thread that could not start. */
+/* The job stops: a signal, a thread that could not start, or exitall. */
 static inline bool job_stopping(const struct job *j)
 {
-	return *j->stop ||
+	return *j->stop || atomic_load_explicit(&j->terminate, memory_order_relaxed) ||
 	       (j->sync && atomic_load_explicit(&j->sync->stopping, memory_order_relaxed));
 }
 
@@ -274,6 +285,28 @@ bool job_wait_until(struct job *j, uint64_t deadline_ns);
 bool job_wait_for_jobs(struct job *j);
 /* Make every job waiting in s return (the main thread, on a stop). */
 void run_sync_stop(struct run_sync *s);
+
+/* jobctl.c: exec_prerun/exec_postrun (mode "prerun" or "postrun"): cmd
+ * through /bin/sh -c, its stdout and stderr in JOBNAME.MODE.txt (opened
+ * through the device guard). 0 when it exited 0, 1 when it failed (said in
+ * the notes), -errno after the message when it could not run (the guard
+ * refused the file, no /bin/sh). */
+int job_exec(struct job *j, const char *cmd, const char *mode);
+/* The job has finished: with exitall (any job's) or exitall_on_error and
+ * an error, stop the jobs its exit_what names and wake those that sleep. */
+void job_exit_others(struct job *j);
+
+/* jobctl.c: ioscheduler= for the jobs from..to of a batch: switch each
+ * one's device queue (saving what was in use, once per queue) before they
+ * start; *saved (release with job_iosched_restore) holds what to put back.
+ * 0, or -errno after the message, with what was switched already put back. */
+struct iosched_saved;
+/* Before any layout: can job j's ioscheduler= be set (a device under its
+ * first file, or its directory while the file is still to be made)? 0 or
+ * -errno after the message. */
+int job_iosched_check(const struct job *j);
+int job_iosched_apply(struct job *jobs, size_t from, size_t to, struct iosched_saved **saved);
+void job_iosched_restore(struct iosched_saved *saved);
 
 /* jobthread.c: the thread body and per-I/O accounting. */
 void *job_thread_main(void *arg);

@@ -1,6 +1,6 @@
 /*
- * job_sched_apply(): the job spec's cpus_allowed/cpumask, policy, nice, prio
- * and prioclass turned into calls of sys/affinity.h on the calling thread,
+ * job_sched_apply(): the job spec's cpus_allowed/cpumask (less gtod_cpu),
+ * policy, nice, prio and prioclass turned into calls of sys/affinity.h on the calling thread,
  * with messages that name the job and the value that failed.
  */
 #include "workload/jobsched.h"
@@ -22,6 +22,8 @@ int job_sched_apply(const struct job_spec *s, unsigned thread_index, char *why, 
 		snprintf(why, whylen, "job '%s': %s", name, perr);
 		return ret;
 	}
+	if (ret > 0 && s->gtod_cpu && s->gtod_cpu < CPU_SETSIZE)
+		CPU_CLR(s->gtod_cpu, &allowed); /* fio's gettimeofday CPU is not the job's */
 	if (ret > 0) {
 		char list[128];
 		ret = affinity_for_job(&allowed, s->cpus_allowed_split, thread_index, &mine);

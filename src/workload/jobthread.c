@@ -550,6 +550,15 @@ void *job_thread_main(void *arg)
 		j->res.error_msg = xasprintf("setup failed: %s", strerror(-rc));
 		goto out;
 	}
+	/* as fio: a failing exec_prerun leaves the job without I/O, no error,
+	 * no exec_postrun and no exitall */
+	if (s->exec_prerun && (rc = job_exec(j, s->exec_prerun, "prerun"))) {
+		if (rc < 0) {
+			j->res.error = -rc;
+			j->res.error_msg = xasprintf("exec_prerun: %s", strerror(-rc));
+		}
+		goto out;
+	}
 	uint64_t now = job_now(j);
 	j->start_ns = now;
 	j->in_ramp = s->ramp_time > 0;
@@ -593,6 +602,11 @@ void *job_thread_main(void *arg)
 		rc = do_sync_all(j, DDIR_SYNC, NULL);
 	finish_results(j, job_now(j), &cpu0);
 	job_files_check_present(j);
+	if (s->exec_postrun && (rc = job_exec(j, s->exec_postrun, "postrun")) < 0 && !j->res.error) {
+		j->res.error = -rc;
+		j->res.error_msg = xasprintf("exec_postrun: %s", strerror(-rc));
+	}
+	job_exit_others(j);
 out:
 	job_flow_leave(j);
 	verify_finish(j);

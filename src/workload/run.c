@@ -23,6 +23,7 @@
 #include "workload/joblog.h"
 #include "spec/options.h"
 #include "workload/progress.h"
+#include "workload/steadystate.h"
 #include "workload/trigger.h"
 
 void workload_expand(const struct job_list *in, struct job_list *out)
@@ -67,6 +68,8 @@ static int resolve_wait_for(struct job *jobs, size_t nr, size_t i)
 	const char *want = j->spec->wait_for;
 	if (!want || !*want)
 		return 0;
+	if (!strcmp(want, j->spec->name))
+		return error("job '%s': a job cannot wait for itself (wait_for=%s)", want, want);
 	j->wait_jobs = xcalloc(nr, sizeof(*j->wait_jobs));
 	for (size_t k = 0; k < i; k++)
 		if (!strcmp(jobs[k].spec->name, want))
@@ -107,7 +110,8 @@ static int setup_jobs(struct job *jobs, size_t nr, const struct job_list *l,
 	 * and buffers; only then are files laid out. */
 	for (size_t i = 0; i < nr; i++)
 		if ((rc = job_files_plan(&jobs[i], &cfg->guard, jobs, i)) < 0 ||
-		    (rc = job_check_direct_alignment(&jobs[i])) < 0 || (rc = job_sys_check(&jobs[i])) < 0)
+		    (rc = job_check_direct_alignment(&jobs[i])) < 0 || (rc = job_sys_check(&jobs[i])) < 0 ||
+		    (rc = job_iosched_check(&jobs[i])) < 0)
 			return rc;
 	if ((rc = job_files_check_space(jobs, nr)) < 0)
 		return rc;
@@ -143,6 +147,7 @@ static int run_batch(struct job *jobs, size_t from, size_t to, const struct run_
 	 * in fio, so no job runs ahead while another is still setting up */
 	for (size_t i = from; i < to; i++)
 		job_flow_join(&jobs[i]);
+	ss_batch_begin(jobs, from, to);
 	for (size_t i = from; i < to; i++) {
 		jobs[i].sync = sync;
 		int rc = pthread_create(&jobs[i].thread, NULL, job_thread_main, &jobs[i]);
@@ -155,13 +160,16 @@ static int run_batch(struct job *jobs, size_t from, size_t to, const struct run_
 			run_sync_stop(sync);
 			for (size_t k = from; k < i; k++)
 				pthread_join(jobs[k].thread, NULL);
+			ss_batch_end(jobs, from, to);
 			return -rc;
 		}
 	}
-	/* Wake when a job finishes, or every 100 ms for the progress line and
-	 * to notice a stop request. */
+	/* Wake when a job finishes, or every 100 ms for the progress line,
+	 * steadystate's samples and to notice a stop request. */
 	pthread_mutex_lock(&sync->lock);
 	while (sync->done < to - from) {
+		if (ss_tick(jobs, from, to, now_ns()))
+			pthread_cond_broadcast(&sync->wake); /* steady: end their sleeps */
 		uint64_t deadline = now_ns() + 100 * NSEC_PER_MSEC;
 		struct timespec ts = { .tv_sec = (time_t)(deadline / NSEC_PER_SEC),
 				       .tv_nsec = (long)(deadline % NSEC_PER_SEC) };
@@ -188,6 +196,7 @@ static int run_batch(struct job *jobs, size_t from, size_t to, const struct run_
 	pthread_mutex_unlock(&sync->lock);
 	for (size_t i = from; i < to; i++)
 		pthread_join(jobs[i].thread, NULL);
+	ss_batch_end(jobs, from, to);
 	return 0;
 }
 
@@ -211,9 +220,12 @@ static void collect(struct job *jobs, size_t nr, struct run_result *out)
 	for (size_t i = 0; i < nr; i++) {
 		struct job *j = &jobs[i];
 		const struct job_spec *s = j->spec;
+		if (!s->stats)
+			continue; /* stats=0: not reported, not in its group's totals */
 		bool merge_group = false;
 		for (size_t k = 0; k < nr; k++)
-			if (jobs[k].spec->groupid == s->groupid && jobs[k].spec->group_reporting)
+			if (jobs[k].spec->groupid == s->groupid && jobs[k].spec->group_reporting &&
+			    jobs[k].spec->stats)
 				merge_group = true;
 		struct job_result *dst = NULL;
 		if (merge_group)
@@ -227,6 +239,7 @@ static void collect(struct job *jobs, size_t nr, struct run_result *out)
 		dst = &out->jobs[out->nr_jobs++];
 		*dst = j->res; /* moves the error message and histograms too */
 		j->res.error_msg = NULL;
+		j->res.ss = NULL;
 		forget_hists(&j->res);
 		dst->name = xstrdup(s->name);
 		dst->groupid = s->groupid;
@@ -264,12 +277,15 @@ static void measure_unwritten(struct job *jobs, size_t from, size_t to)
 	free(done);
 }
 
-/* The devices under every file of jobs from..to that do file I/O. */
-static void disks_collect(struct job *jobs, size_t from, size_t to, struct diskres *d)
+/* The devices under every file of jobs from..to that do file I/O (for the
+ * run's disk_util section, report: only of the jobs with disk_util=1). */
+static void disks_collect(struct job *jobs, size_t from, size_t to, struct diskres *d, bool report)
 {
 	for (size_t i = from; i < to; i++) {
 		if (jobs[i].eng.ops->flags & ENGINE_NO_FILE)
 			continue; /* no device does this job's I/O */
+		if (report && !jobs[i].spec->disk_util)
+			continue;
 		for (unsigned f = 0; f < jobs[i].nr_files; f++)
 			diskres_add_path(d, jobs[i].files[f].path);
 	}
@@ -367,7 +383,7 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 
 	struct job_flow *flows = job_flows_make(jobs, nr); /* flow= */
 	struct diskres disks = { 0 };
-	disks_collect(jobs, 0, nr, &disks);
+	disks_collect(jobs, 0, nr, &disks, true);
 	diskres_begin(&disks);
 	uint64_t t0 = now_ns();
 	struct progress prog;
@@ -394,6 +410,11 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 	pthread_cond_init(&sync.wake, &ca);
 	pthread_condattr_destroy(&ca);
 	pthread_mutex_init(&sync.lock, NULL);
+	sync.jobs = jobs;
+	sync.nr_jobs = nr;
+	sync.notes = cfg->notes;
+	for (size_t i = 0; i < nr; i++)
+		sync.exitall |= jobs[i].spec->exitall; /* global in fio */
 	out->batches = xcalloc(nr ? nr : 1, sizeof(*out->batches));
 	for (size_t from = 0; from < nr && !*cfg->stop && !sync.stopping;) {
 		size_t to = from + 1;
@@ -403,12 +424,16 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 		b->group_first = jobs[from].spec->groupid;
 		b->group_last = jobs[to - 1].spec->groupid;
 		struct diskres bd = { 0 };
-		disks_collect(jobs, from, to, &bd);
+		disks_collect(jobs, from, to, &bd, false); /* the batch's: the anomaly rules' */
 		if (cfg->batch_edge)
 			cfg->batch_edge(cfg->batch_edge_arg, b->group_first, b->group_last, false);
 		diskres_begin(&bd);
 		uint64_t b0 = now_ns();
-		rc = run_batch(jobs, from, to, cfg, show ? &prog : NULL, &trig, &sync);
+		struct iosched_saved *sched; /* ioscheduler= */
+		rc = job_iosched_apply(jobs, from, to, &sched);
+		if (!rc)
+			rc = run_batch(jobs, from, to, cfg, show ? &prog : NULL, &trig, &sync);
+		job_iosched_restore(sched);
 		b->elapsed_ms = (now_ns() - b0) / NSEC_PER_MSEC;
 		diskres_end(&bd, b->elapsed_ms, &b->disks, &b->nr_disks);
 		measure_unwritten(jobs, from, to);

@@ -8,9 +8,10 @@
 # mixed bssplit, four jobs in three groups with stonewall/new_group and a
 # [global] section ("global options"), json+ with clat_ns.bins, and a run on
 # a file (disk_util), unified_rw_reporting=mixed (one "mixed" object),
-# --idle-prof=percpu (cpu_idleness). thinktime and steadystate: while iobench refuses them
-# the check is that the refusal is the clear "not implemented yet" one;
-# once they are accepted their JSON is diffed like the others.
+# --idle-prof=percpu (cpu_idleness), thinktime, steadystate (its "steadystate"
+# section; the job options under fio's canonical names). An option iobench
+# refuses is checked to be refused with the clear "not implemented yet" message;
+# once accepted its JSON is diffed like the others.
 . "$(dirname "$0")/lib.sh"
 command -v fio >/dev/null || { echo "skip: no fio"; exit 77; }
 need_root

@@ -1,0 +1,143 @@
+/*
+ * Parse callbacks of the job-control options: exit_what (group, stonewall
+ * or all, spelt exactly as fio 3.33 takes them). exitall, exitall_on_error,
+ * exec_prerun and exec_postrun are plain rows; workload/jobctl.c runs them.
+ * Also unit_base, steadystate's criterion and window, and the options of
+ * fio's profiles, which fio takes in every job.
+ */
+#include "spec/options_cb.h"
+#include "util/units.h"
+#include "util/xmalloc.h"
+
+#include <stdlib.h>
+
+#include <errno.h>
+#include <string.h>
+
+int opt_cb_exit_what(void *target, const char *val, struct opt_ctx *c)
+{
+	static const struct {
+		const char *name;
+		enum exit_what what;
+	} whats[] = {
+		{ "group", EXIT_WHAT_GROUP },
+		{ "stonewall", EXIT_WHAT_STONEWALL },
+		{ "all", EXIT_WHAT_ALL },
+	};
+	struct job_spec *s = target;
+	for (size_t i = 0; val && i < sizeof(whats) / sizeof(whats[0]); i++)
+		if (!strcmp(val, whats[i].name)) {
+			s->exit_what = whats[i].what;
+			return 0;
+		}
+	return opt_fail(c, -EINVAL, "value", val ? val : "", "use group, stonewall or all");
+}
+
+/*
+ * The options of fio's built-in profiles (profile=tiobench: size, block,
+ * numruns, dir, threads; profile=act: device-names, load, test-duration,
+ * threads-per-queue, read-req-num-512-blocks, large-block-op-kbytes,
+ * prep). fio 3.33 takes them in any job and, without that profile, does
+ * nothing with them: `threads=1` (fio's waitfor.fio, steadystate.fio) is
+ * tiobench's thread count, not `thread`. iobench checks the value as fio
+ * does and keeps nothing (profile= itself is not implemented).
+ */
+int opt_cb_profile_int(void *target, const char *val, struct opt_ctx *c)
+{
+	const char *why = NULL;
+	uint64_t n;
+	if (!val || parse_uint(val, c->kb_base, &n, &why))
+		return opt_fail(c, -EINVAL, "number", val ? val : "", why ? why : "a value is needed");
+	return 0;
+}
+
+int opt_cb_profile_size(void *target, const char *val, struct opt_ctx *c)
+{
+	const char *why = NULL;
+	uint64_t n;
+	if (!val || parse_size(val, c->kb_base, &n, &why))
+		return opt_fail(c, -EINVAL, "size", val ? val : "", why ? why : "a value is needed");
+	return 0;
+}
+
+int opt_cb_profile_str(void *target, const char *val, struct opt_ctx *c)
+{
+	if (!val || !*val)
+		return opt_fail(c, -EINVAL, "value", "", "a value is needed");
+	return 0;
+}
+
+/* steadystate=iops|iops_slope|bw|bw_slope:N[%] (fio's spellings). bw's N
+ * without % is a size in bytes/s, as fio reads it (bw:1m). */
+int opt_cb_steadystate(void *target, const char *val, struct opt_ctx *c)
+{
+	struct job_spec *s = target;
+	const char *colon = val ? strchr(val, ':') : NULL;
+	if (!colon)
+		return opt_fail(c, -EINVAL, "value", val ? val : "",
+				"use iops:N, iops_slope:N, bw:N or bw_slope:N (N may end in %)");
+	size_t n = (size_t)(colon - val);
+	bool bw, slope;
+	if (n == 4 && !strncmp(val, "iops", 4))
+		bw = false, slope = false;
+	else if (n == 10 && !strncmp(val, "iops_slope", 10))
+		bw = false, slope = true;
+	else if (n == 2 && !strncmp(val, "bw", 2))
+		bw = true, slope = false;
+	else if (n == 8 && !strncmp(val, "bw_slope", 8))
+		bw = true, slope = true;
+	else
+		return opt_fail(c, -EINVAL, "criterion", val, "use iops, iops_slope, bw or bw_slope");
+	const char *num = colon + 1;
+	size_t len = strlen(num);
+	bool pct = len && num[len - 1] == '%';
+	const char *why = NULL;
+	double limit;
+	if (pct || !bw) {
+		char *v = xstrndup(num, pct ? len - 1 : len);
+		int rc = parse_double(v, &limit, &why);
+		free(v);
+		if (rc || limit < 0)
+			return opt_fail(c, -EINVAL, "limit", num, why ? why : "it must not be negative");
+	} else {
+		uint64_t bytes;
+		if (parse_size(num, c->kb_base, &bytes, &why))
+			return opt_fail(c, -EINVAL, "limit", num, why);
+		limit = (double)bytes;
+	}
+	s->ss_bw = bw;
+	s->ss_slope = slope;
+	s->ss_pct = pct;
+	s->ss_limit = limit;
+	return 0;
+}
+
+/* steadystate_duration: a time in whole seconds (the window holds one
+ * sample a second), default unit s */
+int opt_cb_ss_dur(void *target, const char *val, struct opt_ctx *c)
+{
+	struct job_spec *s = target;
+	const char *why = NULL;
+	uint64_t ns;
+	if (!val || parse_time(val, NS_PER_SEC, &ns, &why))
+		return opt_fail(c, -EINVAL, "time", val ? val : "", why ? why : "a value is needed");
+	if (ns % NS_PER_SEC)
+		return opt_fail(c, -EINVAL, "time", val, "give whole seconds: one sample is taken a second");
+	if (ns / NS_PER_SEC > 86400)
+		return opt_fail(c, -ERANGE, "time", val, "at most a day");
+	s->ss_dur = ns;
+	return 0;
+}
+
+/* unit_base: 0 (auto: bytes), 8 (bytes) or 1 (bits), as fio spells them */
+int opt_cb_unit_base(void *target, const char *val, struct opt_ctx *c)
+{
+	struct job_spec *s = target;
+	if (val && (!strcmp(val, "0") || !strcmp(val, "8")))
+		s->unit_bits = false;
+	else if (val && !strcmp(val, "1"))
+		s->unit_bits = true;
+	else
+		return opt_fail(c, -EINVAL, "value", val ? val : "", "use 0 (auto), 8 (bytes) or 1 (bits)");
+	return 0;
+}
