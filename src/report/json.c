@@ -21,7 +21,6 @@
 #include "report/env_report.h"
 #include "stats/hist.h"
 #include "util/json.h"
-#include "spec/options.h"
 
 struct json_ctx {
 	struct json_writer *w;
@@ -30,18 +29,15 @@ struct json_ctx {
 
 /* fio writes the object when any option was given, even only bare flags
  * (--group_reporting before the first --name: "global options": {}), but
- * echoes no bare flag in it, and names each option by its canonical name
- * (readwrite= and ss_dur= are echoed as "rw" and "steadystate_duration") */
+ * echoes no bare flag in it */
 static void json_opts(struct json_writer *w, const char *key, const struct job_kv *kv, size_t n)
 {
 	if (!n)
 		return;
 	json_kv_object_begin(w, key);
 	for (size_t i = 0; i < n; i++)
-		if (kv[i].key && kv[i].value) {
-			const struct option_def *o = option_find_any(kv[i].key);
-			json_kv_string(w, o ? o->name : kv[i].key, kv[i].value);
-		}
+		if (kv[i].key && kv[i].value)
+			json_kv_string(w, kv[i].key, kv[i].value);
 	json_object_end(w);
 }
 
