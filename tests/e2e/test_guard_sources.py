@@ -32,6 +32,9 @@ ALLOWED = {
     ("src/sys/cgroup2.c", "O_WRONLY"):
         "a cgroup v2 control file (cgroup.type, cgroup.threads) of the job's group, "
         "opened without O_CREAT under the cgroup2 mount ('..' in the name is refused)",
+    ("src/sys/iosched.c", "O_WRONLY"):
+        "a block queue's sysfs scheduler file (/sys/dev/block/M:N/queue/scheduler), "
+        "never a path from the job file",
     ("src/sys/dropcache.c", "DROPCACHE_PATH"):
         "/proc/sys/vm/drop_caches",
     ("src/store/store_open.c", "st->vfs_name"):
