@@ -29,7 +29,6 @@ e4defrag.fio              pending   the e4defrag engine
 e4defrag2.fio             pending   the e4defrag engine
 enospc-pressure.fio       pending   exitall
 exec.fio                  pending   the exec engine
-exitwhat.fio              pending   exitall, exit_what
 filecreate-ioengine.fio   pending   openfiles
 fixed-rate-submission.fio pending   io_submit_mode=offload
 ime.fio                   pending   filename_format (then the ime engines: external, DDN IME)
