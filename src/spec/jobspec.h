@@ -84,6 +84,8 @@ enum verify_type {
 	VERIFY_SHA3_256,
 	VERIFY_SHA3_384,
 	VERIFY_SHA3_512,
+	VERIFY_CRC16,   /* fio's crc16 (CRC-16/ARC) */
+	VERIFY_CRC7,    /* fio's crc7 (CRC-7/MMC) */
 };
 
 /* fio's error kinds (continue_on_error, ignore_error): an EILSEQ is a

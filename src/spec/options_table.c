@@ -137,7 +137,7 @@ const struct option_def option_table[] = {
 	FUNC("ignore_error", opt_cb_ignore_error, "str", NULL, "errors to go on after, per kind: READ,WRITE,VERIFY lists of errno names or numbers separated by ':' (e.g. EIO,ENOSPC:EDQUOT)"),
 	BOOL("error_dump", error_dump, "0", "print every error a job goes on after, not only the first"),
 	/* verification */
-	FUNC("verify", opt_cb_verify, "str", "0", "check written data: crc32c crc32c-intel crc32 crc64 md5 sha1 sha256 sha512 sha3-224 sha3-256 sha3-384 sha3-512 xxhash meta pattern null, or 0"),
+	FUNC("verify", opt_cb_verify, "str", "0", "check written data: crc32c crc32c-intel crc32 crc64 crc16 crc7 md5 sha1 sha256 sha512 sha3-224 sha3-256 sha3-384 sha3-512 xxhash meta pattern null, or 0"),
 	FUNC("verify_pattern", opt_cb_verify_pattern, "str", NULL, "write and check this pattern: 0xHEX, decimal, \"text\" and %o (the offset), concatenated"),
 	BOOL("do_verify", do_verify, "1", "read back and check after the write phase (with verify=)"),
 	BOOL("verify_only", verify_only, "0", "do not write: check what an earlier run of the same job wrote"),
