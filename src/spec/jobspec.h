@@ -257,6 +257,10 @@ struct job_spec {
 	bool experimental_verify; /* accepted: iobench's verify always replays the write pass */
 	bool verify_state_save;   /* default 1, as fio */
 	bool verify_state_load;
+	unsigned trim_percentage;     /* percent of the verified writes trimmed after writing */
+	uint64_t trim_backlog;        /* trim them after every N writes; 0 = before the read-back */
+	uint64_t trim_backlog_batch;  /* trims per trim_backlog turn; 0 = all waiting */
+	bool trim_verify_zero;        /* trimmed blocks must read back zeros; default 1 */
 
 	/* error policy (errpolicy.c); all zero = stop at the first error */
 	unsigned continue_on_error; /* ERRPOL_* bits of the kinds that may go on */

@@ -150,6 +150,10 @@ const struct option_def option_table[] = {
 	BOOL("verify_dump", verify_dump, "0", "write each failing chunk as read and as expected to BASENAME.OFFSET.received and .expected in the current directory (or --aux-path)"),
 	BOOL("verify_state_save", verify_state_save, "1", "save how far the write phase got in local-NAME-N-verify.state"),
 	BOOL("verify_state_load", verify_state_load, "0", "with verify_only: check only what the saved state says was written"),
+	UINT("trim_percentage", trim_percentage, 0, 100, "0", "with verify=: trim (discard) this percent of the written blocks, picked at random, after writing them; the read-back expects them zero"),
+	UINT("trim_backlog", trim_backlog, 0, 0, "0", "with trim_percentage: trim the picked blocks after every N writes (0: before the read-back; fio 3.33 then trims none)"),
+	UINT("trim_backlog_batch", trim_backlog_batch, 0, 0, "0", "with trim_backlog: blocks trimmed each turn, oldest first (0: all that wait)"),
+	BOOL("trim_verify_zero", trim_verify_zero, "1", "trimmed blocks must read back as zeros; 0: the read-back skips them"),
 	/* grouping */
 	UINT("numjobs", numjobs, 1, 0, "1", "number of clones of this job (a run has at most 4096 threads in all)"),
 	BOOL("thread", thread, "0", "run jobs as threads (iobench always does)"),

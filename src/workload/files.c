@@ -272,12 +272,13 @@ static uint64_t pick_filesize(const struct job_spec *s, unsigned nfiles, unsigne
 
 /* What the job does to its files that the guard must allow: verify_only
  * replaces the writes (and with them the whole loop) by reads of what they
- * wrote. */
+ * wrote; trim_percentage trims what a verify job wrote. */
 static unsigned job_what(const struct job_spec *s)
 {
 	if (s->verify_only && (s->rw & RW_WRITE))
 		return 0;
-	return (s->rw & RW_WRITE ? DEVGUARD_WRITE : 0) | (s->rw & RW_TRIM ? DEVGUARD_TRIM : 0);
+	bool trims = (s->rw & RW_TRIM) || (s->trim_percentage && s->verify != VERIFY_NONE);
+	return (s->rw & RW_WRITE ? DEVGUARD_WRITE : 0) | (trims ? DEVGUARD_TRIM : 0);
 }
 
 /* A pass that checks what an earlier write pass wrote and writes nothing:

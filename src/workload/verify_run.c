@@ -14,6 +14,8 @@
  *    loop, or as far as a verify_state_load file says) is replayed as reads.
  *  - A job that only reads checks every read as it goes (offset known,
  *    sequence not).
+ *  - trim_percentage (verify_trim.c): the picked writes are trimmed before
+ *    they are read back, and their read-back expects zeros.
  * A failure is an error with errno EILSEQ, counted in total_err and the
  * verify error count; the job stops at it when verify_fatal is set or when
  * continue_on_error does not let verify errors go on (fio's rules). Reads
@@ -32,6 +34,7 @@
 #include "util/xmalloc.h"
 #include "spec/errpolicy.h"
 #include "workload/job.h"
+#include "workload/verify_trim.h"
 
 #define VERIFY_PRINT_MAX 32 /* failures printed in full per job; all are counted */
 
@@ -47,6 +50,7 @@ struct vsnap {
 /* What a verify read in flight expects. */
 struct vunit {
 	bool active;
+	bool trimmed;          /* trim_percentage trimmed the block: zeros expected */
 	uint64_t seq, seq_max;
 };
 
@@ -74,6 +78,7 @@ struct verify_state {
 	uint64_t failures, printed, nfail[VFAIL_KIND_CNT];
 	uint64_t chunks;       /* chunks checked */
 	bool loaded;           /* verify_state_load found a state */
+	struct vtrim trim;     /* trim_percentage's picked writes */
 	struct verify_saved saved;
 };
 
@@ -191,6 +196,28 @@ static void check_io(struct job *j, struct io_unit *u, struct vexpect *e)
 	}
 }
 
+/* A block trim_percentage trimmed: zeros, unless trim_verify_zero=0. */
+static void check_trimmed(struct job *j, struct io_unit *u)
+{
+	struct verify_state *vs = j->vfy;
+	if (!j->spec->trim_verify_zero)
+		return;
+	vs->chunks++;
+	const uint8_t *b = u->buf;
+	uint64_t n = u->result > 0 ? (uint64_t)u->result : 0, i = 0;
+	while (i < n && !b[i])
+		i++;
+	if (i == n)
+		return;
+	struct vexpect e = { .offset = u->offset, .len = u->buflen };
+	struct vresult r = { .kind = VFAIL_STALE, .first_diff = (int64_t)i, .got_byte = b[i] };
+	if (vs->cfg.header && n >= vs->cfg.hdr_off + VHDR_SIZE)
+		r.hdr_valid = vhdr_decode(b + vs->cfg.hdr_off, &r.found);
+	snprintf(r.why, sizeof(r.why), "trimmed (trim_percentage, trim_verify_zero=1) but it "
+		 "does not read back as zeros");
+	record_failure(j, u, &e, &r);
+}
+
 void verify_io_done(struct job *j, struct io_unit *u)
 {
 	struct verify_state *vs = j->vfy;
@@ -203,6 +230,10 @@ void verify_io_done(struct job *j, struct io_unit *u)
 		if (!vu->active)
 			return;
 		vu->active = false;
+		if (vu->trimmed) {
+			check_trimmed(j, u);
+			return;
+		}
 		e.seed_known = e.seq_known = true;
 		e.seed = vs->cfg.seed;
 		e.seq = vu->seq;
@@ -222,6 +253,13 @@ void verify_fill_write(struct job *j, struct io_unit *u)
 	IOB_ASSERT(!vs->ring || vs->ring_n < j->spec->verify_backlog);
 	if (j->spec->verify_backlog && vs->ring)
 		vs->ring[vs->ring_n++] = (struct vrec){ u->file, u->offset, u->buflen, seq };
+	if (vtrim_note_write(&vs->trim, u->file, u->offset, u->buflen, seq) < 0 && !vs->stop) {
+		/* the trims would go missing and the read-back expect them: stop */
+		error("job '%s': no memory for the list of blocks to trim (trim_percentage)",
+		      j->spec->name);
+		j->res.error = j->res.error ? j->res.error : ENOMEM;
+		vs->stop = true;
+	}
 }
 
 /* An idle unit for a verify read; NULL after an engine error (rc set). */
@@ -242,7 +280,7 @@ static int issue_read(struct job *j, struct io_unit *u, bool sync, uint64_t seq,
 	struct verify_state *vs = j->vfy;
 	IOB_ASSERT(job_unit_ok(j, u)); /* vs->units is indexed like j->units */
 	u->ddir = DDIR_READ;
-	vs->units[u->index] = (struct vunit){ true, seq, seq_max };
+	vs->units[u->index] = (struct vunit){ true, vtrim_picked(&vs->trim, seq), seq, seq_max };
 	/* async_issue() records its own errors under the job's policy */
 	int rc = sync ? job_sync_issue(j, u) : async_issue(j, u);
 	if (rc == -ENODATA) { /* the file ends before the block: it was not all written */
@@ -382,8 +420,11 @@ int verify_after_io(struct job *j, enum ddir d)
 	struct verify_state *vs = j->vfy;
 	if (vs->stop)
 		return -EILSEQ;
-	if (d != DDIR_WRITE || !vs->ring)
+	if (d != DDIR_WRITE)
 		return 0;
+	int rc = vtrim_after_write(j, &vs->trim);
+	if (rc < 0 || !vs->ring)
+		return rc;
 	/* as fio: verify_backlog writes trigger verify_backlog_batch reads
 	 * (default: verify_backlog), oldest first; a batch larger than the
 	 * ring goes on reading each new write until it is spent */
@@ -394,6 +435,9 @@ int verify_after_io(struct job *j, enum ddir d)
 		return 0;
 	uint64_t n = vs->budget < vs->ring_n ? vs->budget : vs->ring_n;
 	vs->budget -= n;
+	/* the blocks read back must be trimmed already if they were picked */
+	if ((rc = vtrim_flush(j, &vs->trim)) < 0)
+		return rc;
 	return check_ring(j, n);
 }
 
@@ -401,6 +445,12 @@ int verify_loop_end(struct job *j)
 {
 	struct verify_state *vs = j->vfy;
 	const struct job_spec *s = j->spec;
+	if (vs->writes && !s->verify_only && !job_stopping(j) && !vs->stop) {
+		/* the end of the write pass: what is left to trim, read back or not */
+		int rc = vtrim_flush(j, &vs->trim);
+		if (rc < 0)
+			return rc;
+	}
 	if (!vs->writes || s->verify_only || !s->do_verify || job_stopping(j))
 		return vs->stop ? -EILSEQ : 0;
 	if (vs->ring) {
@@ -492,6 +542,9 @@ static int init_checks(struct job *j)
 	if (s->verify_only && s->time_based && !s->verify_state_load)
 		return error("job '%s': verify_only cannot replay a time_based job without "
 			     "verify_state_load=1", s->name);
+	if (s->trim_percentage && !(s->rw & RW_WRITE))
+		return error("job '%s': trim_percentage=%u trims written blocks, but the job does "
+			     "not write", s->name, s->trim_percentage);
 	if (s->verify_state_load && !s->verify_only)
 		warning("job '%s': verify_state_load only matters with verify_only=1", s->name);
 	if (((s->norandommap && s->random_generator != RANDGEN_LFSR) ||
@@ -512,6 +565,7 @@ static void state_free(struct job *j)
 	free(vs->units);
 	free(vs->ring);
 	free(vs->scratch);
+	vtrim_release(&vs->trim);
 	free(vs);
 	j->vfy = NULL;
 }
@@ -520,6 +574,9 @@ int verify_init(struct job *j)
 {
 	const struct job_spec *s = j->spec;
 	if (s->verify == VERIFY_NONE) {
+		if (s->trim_percentage)
+			return error("job '%s': trim_percentage=%u needs verify= (it trims verified "
+				     "blocks and checks them zero)", s->name, s->trim_percentage);
 		if (s->verify_only)
 			return error("job '%s': verify_only needs verify= (the checksum the data was "
 				     "written with)", s->name);
@@ -542,6 +599,7 @@ int verify_init(struct job *j)
 			     s->name, (unsigned long long)bs, VHDR_SIZE);
 	}
 	vs->writes = s->rw & RW_WRITE;
+	vtrim_init(&vs->trim, s->trim_percentage, vs->cfg.seed);
 	vs->units = xcalloc(j->nr_units, sizeof(*vs->units));
 	j->vfy = vs;
 	/* sized by bs, nrfiles and verify_backlog (util/xmalloc.h): an error */
