@@ -66,6 +66,13 @@ enum fallocate_mode {
 	FALLOC_TRUNCATE, /* ftruncate(2) only */
 };
 
+/* zonemode=: how offsets are confined to zones (workload/zones.c) */
+enum zone_mode {
+	ZONEMODE_NONE = 0,
+	ZONEMODE_STRIDED, /* zonesize bytes in each zonerange, then zoneskip */
+	ZONEMODE_ZBD,     /* a zoned block device (refused: none to run it on) */
+};
+
 /* verify=: what each written block carries and how it is checked (verify*.c) */
 enum verify_type {
 	VERIFY_NONE = 0,
@@ -261,6 +268,18 @@ struct job_spec {
 	uint64_t trim_backlog;        /* trim them after every N writes; 0 = before the read-back */
 	uint64_t trim_backlog_batch;  /* trims per trim_backlog turn; 0 = all waiting */
 	bool trim_verify_zero;        /* trimmed blocks must read back zeros; default 1 */
+
+	/* zones (workload/zones.c) */
+	enum zone_mode zonemode;
+	uint64_t zonesize;            /* strided: bytes per zone visit; zbd: the zone size */
+	uint64_t zonerange;           /* strided: the zone's length (0: zonesize) */
+	uint64_t zoneskip;            /* strided: bytes skipped after a zone (zones with zoneskip_zones) */
+	bool zoneskip_zones;          /* zoneskip=Nz: N zones of zonesize */
+	uint64_t zonecapacity;        /* zbd: usable bytes per zone (0: zonesize) */
+	bool read_beyond_wp;          /* zbd */
+	unsigned max_open_zones, job_max_open_zones; /* zbd; 0: no limit */
+	bool ignore_zone_limits;      /* zbd */
+	double zone_reset_threshold, zone_reset_frequency; /* zbd; fractions, 0: unset */
 
 	/* error policy (errpolicy.c); all zero = stop at the first error */
 	unsigned continue_on_error; /* ERRPOL_* bits of the kinds that may go on */

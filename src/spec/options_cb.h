@@ -44,6 +44,10 @@ int opt_cb_kb_base(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_randseed(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_name(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_avgtime(void *target, const char *val, struct opt_ctx *c);
+/* options_zone.c */
+int opt_cb_zonemode(void *target, const char *val, struct opt_ctx *c);
+int opt_cb_zoneskip(void *target, const char *val, struct opt_ctx *c);
+int opt_cb_zone_fraction(void *target, const char *val, struct opt_ctx *c);
 /* What a log asks of the job options once all are in (job_spec_finalize):
  * with write_bw_log (write_iops_log) and no bwavgtime (iopsavgtime) of its
  * own, the JSON's bw (iops) samples follow log_avg_msec, as in fio. */

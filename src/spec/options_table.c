@@ -80,6 +80,18 @@ const struct option_def option_table[] = {
 	FUNC("percentage_random", opt_cb_percentage_random, "int[,int][,int]", "100", "percent of random I/Os per direction (read,write,trim) in a random job; the rest continue sequentially"),
 	FUNC("rw_sequencer", opt_cb_rw_sequencer, "str", "sequential", "with rw=randMODE:N: sequential (N-1 sequential I/Os after each random one) or identical (the same offset N times)"),
 	SIZE("offset_align", offset_align, "0", "round offset=N% up to a multiple of this (0: the minimum block size)"),
+	/* zones */
+	FUNC("zonemode", opt_cb_zonemode, "str", "none", "none; strided: zonesize bytes of I/O in each zone of zonerange bytes, then on past zoneskip; zbd: a zoned block device (refused where there is none)"),
+	SIZE("zonesize", zonesize, "0", "strided: bytes of I/O per zone before moving on; zbd: the zone size"),
+	SIZE("zonerange", zonerange, "0", "strided: the size of a zone, where its I/O lands (0: zonesize)"),
+	FUNC("zoneskip", opt_cb_zoneskip, "size[z]", "0", "strided: bytes skipped after each zone (Nz: N zones of zonesize)"),
+	SIZE("zonecapacity", zonecapacity, "0", "zbd: usable bytes from each zone's start (0: zonesize)"),
+	BOOL("read_beyond_wp", read_beyond_wp, "0", "zbd: let reads go past a zone's write pointer"),
+	UINT("max_open_zones", max_open_zones, 0, 4096, "0", "zbd: at most this many sequential zones open for writing (0: the device's limit)"),
+	UINT("job_max_open_zones", job_max_open_zones, 0, 4096, "0", "zbd: the same limit per job"),
+	BOOL("ignore_zone_limits", ignore_zone_limits, "0", "zbd: ignore the device's open and active zone limits"),
+	FUNC("zone_reset_threshold", opt_cb_zone_fraction, "float", "0", "zbd: reset zones once this fraction of the zoned capacity holds data", .off = F(zone_reset_threshold)),
+	FUNC("zone_reset_frequency", opt_cb_zone_fraction, "float", "0", "zbd: the fraction of zone_reset_threshold checks that reset a zone", .off = F(zone_reset_frequency)),
 	BOOL("fill_device", fill_device, "0", "write until the device or file system is full", .alias = { "fill_fs" }),
 	/* engine */
 	FUNC("ioengine", opt_cb_ioengine, "str", "psync", "I/O engine:", .choices = engine_names),

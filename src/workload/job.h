@@ -47,6 +47,9 @@ struct file_gen {
 	uint64_t seq_pos;       /* end of the last I/O: where a sequential one goes */
 	uint64_t seq_off;       /* start of the last random I/O (rw_sequencer=identical) */
 	uint64_t dir_pos[DDIR_RWDIR_CNT]; /* end of the last I/O per direction (percentage_random) */
+	/* zonemode=strided (zones.c), relative to the file's io_offset: the
+	 * current zone's start, the next sequential I/O in it, bytes done in it */
+	uint64_t zone_start, zone_pos, zone_bytes;
 };
 
 /* What setup found and decided for one file (files.c), before any byte of
@@ -254,6 +257,16 @@ static inline bool job_unit_ok(const struct job *j, const struct io_unit *u)
 int job_gens_init(struct job *j);
 int job_next_io(struct job *j, struct io_unit *u);
 void job_gens_new_pass(struct job *j);
+
+/* zones.c: zonemode's checks once the files are planned (zbd refused
+ * where the files are not zoned devices); 0 or -1. */
+int job_zones_check(struct job *j);
+/* zonemode=strided: the offset of the next I/O of len bytes in the file's
+ * current zone (rnd: anywhere in it); 0 when it would cross the file
+ * region's end (the pass is over), else 1. */
+int zone_strided_next(struct job *j, struct job_file *f, struct file_gen *g, bool rnd,
+		      uint64_t len, uint64_t *off);
+void zone_strided_reset(struct file_gen *g);
 
 /* jobwait.c: the job's sleeps, ended early by a stop request. Wait until
  * deadline_ns (CLOCK_MONOTONIC); false when the run stops first. */
