@@ -1,0 +1,196 @@
+#!/usr/bin/env bash
+# fio 3.33's trim-with-verify options, its crc16/crc7 checksums and its zone
+# options (issue 14 item 4), checked against fio where the figure is
+# deterministic: the checksums fio stores in its verify blocks, the offsets
+# fio issues for zonemode=strided (its write_iolog, and its
+# disk-zone-profile.fio example's bandwidth log with log_offset), and fio's
+# refusal of zonesize without a zone mode. Trims are checked by their effect
+# on a file and on a loop device (the blocks read back as zeros, as many as
+# the JSON counts trims). zonemode=zbd is refused here: the machine has no
+# zoned device, and its kernel has no null_blk module to make one.
+. "$(dirname "$0")/lib.sh"
+need_root
+d=$(tmpdir)
+e2e_trace_helpers
+R() { "$IOBENCH" run --no-store "$@"; }
+fio_ok=1
+command -v fio >/dev/null || { fio_ok=0; not_ok "fio is installed (the side-by-side checks need it)"; }
+
+# ---- crc16 and crc7 --------------------------------------------------------
+# crcref.py TYPE FILE HDRLEN CSUMOFF: every 4k block's stored checksum (at
+# CSUMOFF) is the reference CRC of the bytes from HDRLEN to the block's end:
+# CRC-16/ARC and CRC-7/MMC computed bit by bit here, from their polynomials.
+cat >"$d/crcref.py" <<'PY'
+import sys
+def crc16(b):
+    c = 0
+    for x in b:
+        c ^= x
+        for _ in range(8):
+            c = (c >> 1) ^ 0xA001 if c & 1 else c >> 1
+    return c
+def crc7(b):
+    c = 0
+    for x in b:
+        for i in range(7, -1, -1):
+            top = (c >> 6) & 1
+            c = (c << 1) & 0x7f
+            if top ^ ((x >> i) & 1):
+                c ^= 0x09
+    return c
+assert crc16(b"123456789") == 0xBB3D and crc7(b"123456789") == 0x75
+t, path, hl, co = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+data = open(path, "rb").read()
+assert len(data) >= 4096, len(data)
+for o in range(0, len(data), 4096):
+    blk = data[o:o + 4096]
+    if t == "crc16":
+        got, want = blk[co] | blk[co + 1] << 8, crc16(blk[hl:])
+    else:
+        got, want = blk[co], crc7(blk[hl:])
+    assert got == want, (o, hex(got), hex(want))
+PY
+for t in crc16 crc7; do
+  R --name=c --filename="$d/$t.dat" --size=64k --bs=4k --rw=randwrite --verify=$t \
+    --output-format=json >"$d/$t.json" 2>>"$d/err"
+  check "verify=$t: iobench writes and verifies 64 KiB" \
+    [ "$(json_get "$d/$t.json" '"%d/%d/%d" % (d["jobs"][0]["read"]["total_ios"], d["jobs"][0]["write"]["total_ios"], d["jobs"][0]["error"])')" = "16/16/0" ]
+  # iobench's header: 112 bytes, the payload checksum at byte 40
+  check "verify=$t: iobench's stored checksums are the published $t of each payload" \
+    python3 "$d/crcref.py" $t "$d/$t.dat" 112 40
+  if [ $fio_ok = 1 ]; then
+    # fio's header: 40 bytes, then the checksum (2 bytes for crc16, 1 for crc7)
+    fio --name=c --filename="$d/fio-$t.dat" --size=64k --bs=4k --rw=write --verify=$t \
+      --do_verify=0 --output=/dev/null
+    hl=42; [ $t = crc7 ] && hl=41
+    check "verify=$t: fio 3.33's stored checksums are the same published $t (so the two agree)" \
+      python3 "$d/crcref.py" $t "$d/fio-$t.dat" $hl 40
+  fi
+done
+printf '\x01' | dd of="$d/crc7.dat" bs=1 seek=5000 conv=notrunc status=none
+out=$(R --name=c --filename="$d/crc7.dat" --size=64k --bs=4k --rw=randwrite --verify=crc7 \
+  --verify_only=1 --output=/dev/null 2>&1) && not_ok "verify=crc7 misses a flipped byte" ||
+  { [[ $out == *"corrupted: crc7"*"first differing byte at offset 5000"* ]] &&
+    ok "verify=crc7 finds a flipped byte and names its offset" || not_ok "verify=crc7 flipped byte: $out"; }
+
+# ---- trim_percentage, trim_backlog, trim_backlog_batch, trim_verify_zero -----
+# tcheck DESC TARGET ARGS...: a 256 KiB randwrite verify job on TARGET; its
+# JSON says no error, 64 writes, 64 reads back, and as many trims as the
+# target has all-zero 4k blocks (and at least one, at most all)
+tcheck() {
+  local desc=$1 tgt=$2; shift 2
+  R --name=t --filename="$tgt" --size=256k --bs=4k --rw=randwrite --verify=crc32c "$@" \
+    --output-format=json >"$d/t.json" 2>>"$d/err"
+  pycheck "$desc" "$d/t.json" "$tgt" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))["jobs"][0]
+with open(sys.argv[2], "rb") as f:
+    data = f.read(256 * 1024)
+zero = sum(1 for o in range(0, len(data), 4096) if data[o:o + 4096] == bytes(4096))
+got = (j["error"], j["write"]["total_ios"], j["read"]["total_ios"], j["trim"]["total_ios"])
+assert got[:3] == (0, 64, 64) and got[3] == zero and 0 < zero <= 64, (got, zero)
+PY
+}
+tcheck "trim_percentage=50 trim_backlog=4 on a file: the trimmed blocks are holes of zeros and verify" \
+  "$d/t.dat" --trim_percentage=50 --trim_backlog=4
+tcheck "trim_percentage=30 trim_backlog=8 trim_backlog_batch=1, libaio iodepth=4" \
+  "$d/t.dat" --trim_percentage=30 --trim_backlog=8 --trim_backlog_batch=1 --ioengine=libaio --iodepth=4
+loop=$(mkloop 8m)
+tcheck "trim_percentage=50 on a buffered loop device (discard after the dirty range is written back)" \
+  "$loop" --trim_percentage=50
+tcheck "trim_percentage=100 trim_verify_zero=0 direct=1 on a loop device: all trimmed, none checked" \
+  "$loop" --trim_percentage=100 --trim_verify_zero=0 --direct=1
+# the read-back knows the picked blocks: a verify_only run that expects trims
+# where none were made finds data instead of zeros (and passes when told not
+# to check them); one that expects none finds the holes
+T="--name=t --filename=$d/v.dat --size=256k --bs=4k --rw=randwrite --verify=crc32c --output=/dev/null"
+R $T --do_verify=0 2>>"$d/err"
+out=$(R $T --verify_only=1 --trim_percentage=50 2>&1) && not_ok "trim_verify_zero misses untrimmed data" ||
+  { [[ $out == *"trimmed (trim_percentage, trim_verify_zero=1) but it does not read back as zeros"* ]] &&
+    ok "trim_verify_zero=1: a picked block that holds data is a verify failure" || not_ok "trim_verify_zero: $out"; }
+check "trim_verify_zero=0: the picked blocks are not checked" R $T --verify_only=1 --trim_percentage=50 --trim_verify_zero=0
+R $T --do_verify=0 --trim_percentage=50 2>>"$d/err"
+check "verify_only with the same trim_percentage passes over the holes" R $T --verify_only=1 --trim_percentage=50
+out=$(R $T --verify_only=1 2>&1) && not_ok "a hole where data should be passes" ||
+  { [[ $out == *"bad magic"*"all zeros"* ]] && ok "a trimmed block read as data is a bad-magic failure" || not_ok "hole: $out"; }
+out=$(R --name=t --filename="$d/n.dat" --size=64k --rw=write --trim_percentage=10 2>&1) &&
+  not_ok "trim_percentage without verify accepted" ||
+  { [[ $out == *"trim_percentage=10 needs verify="* ]] && ok "trim_percentage without verify= is refused" || not_ok "no verify: $out"; }
+
+# ---- zonemode=strided: fio's offsets ---------------------------------------
+# zcmp DESC SIZE ARGS...: the offsets of fio's write_iolog and of iobench's
+# preads/pwrites (strace) are the same list, on files of exactly SIZE
+zcmp() {
+  local desc=$1 sz=$2; shift 2
+  rm -f "$d/z.dat" "$d/z.iolog"; truncate -s "$sz" "$d/z.dat"
+  fio --name=z --filename="$d/z.dat" --size="$sz" "$@" --write_iolog="$d/z.iolog" --output=/dev/null
+  awk '$3 ~ /^(read|write)$/ {print $4}' "$d/z.iolog" >"$d/z.fio"
+  rm -f "$d/z.dat"; truncate -s "$sz" "$d/z.dat"
+  strace -f -qq -P "$d/z.dat" -e trace=pread64,pwrite64 -o "$d/z.st" \
+    "$IOBENCH" run --no-store --name=z --filename="$d/z.dat" --size="$sz" "$@" >/dev/null 2>>"$d/err"
+  sed -nE 's/.*p(read|write)64\(.*, ([0-9]+)\) += .*/\2/p' "$d/z.st" >"$d/z.iob"
+  if [ -s "$d/z.fio" ] && cmp -s "$d/z.fio" "$d/z.iob"; then ok "$desc ($(wc -l <"$d/z.fio") offsets as fio's)"
+  else not_ok "$desc: fio $(tr '\n' ' ' <"$d/z.fio" | head -c 300) / iobench $(tr '\n' ' ' <"$d/z.iob" | head -c 300)"; fi
+}
+if [ $fio_ok = 1 ] && [ $have_strace = 1 ]; then
+  zcmp "strided zonesize=32k zoneskip=64k: zones wrap at the end" 512k --bs=16k --rw=read \
+    --zonemode=strided --zonesize=32k --zoneskip=64k
+  zcmp "strided zonesize=64k zonerange=32k: each zone read twice" 512k --bs=16k --rw=read \
+    --zonemode=strided --zonesize=64k --zonerange=32k
+  zcmp "strided zonesize=48k zonerange=100k: the pass ends where a zone crosses the end" 512k \
+    --bs=16k --rw=read --zonemode=strided --zonesize=48k --zonerange=100k
+  zcmp "strided writes, zoneskip=2z (two zones)" 256k --bs=8k --rw=write --zonemode=strided \
+    --zonesize=32k --zoneskip=2z
+  # fio's example, scaled to a loop device: libaio, iodepth=2, direct=1,
+  # offsets from the bandwidth log (log_offset=1) of both, sorted: the log
+  # is written at completion, and two I/Os in flight may complete either way
+  sed -e "s#/dev/sdb#$loop#" -e 's/zonesize=256m/zonesize=256k/' -e 's/zoneskip=2g/zoneskip=1m/' \
+    /usr/share/doc/fio/examples/disk-zone-profile.fio >"$d/dz.fio"
+  echo "size=8m" >>"$d/dz.fio"
+  (cd "$d" && rm -f ./*_bw.1.log && fio dz.fio --output=/dev/null &&
+    awk -F, '{print $5}' disk-zone-profile_bw.1.log | sort -n >dz.fio.off && rm -f disk-zone-profile_bw.1.log &&
+    "$IOBENCH" run --no-store dz.fio >/dev/null 2>>"$d/err" && awk -F, '{print $5}' disk-zone-profile_bw.1.log | sort -n >dz.iob.off)
+  if [ -s "$d/dz.fio.off" ] && cmp -s "$d/dz.fio.off" "$d/dz.iob.off"; then
+    ok "disk-zone-profile.fio (256k zones, 1m skips, libaio): the $(wc -l <"$d/dz.fio.off") logged offsets are fio's"
+  else not_ok "disk-zone-profile.fio offsets: fio $(tr '\n' ' ' <"$d/dz.fio.off" 2>&1 | head -c 200) / iobench $(tr '\n' ' ' <"$d/dz.iob.off" 2>&1 | head -c 200) $(tail -3 "$d/err")"; fi
+  # fio refuses zonesize without a zone mode; so does iobench
+  fio --name=z --filename="$d/z.dat" --size=64k --zonesize=32k --output=/dev/null 2>/dev/null &&
+    not_ok "fio 3.33 accepts zonesize without zonemode (the check below assumes it refuses)"
+fi
+out=$(R --parse-only --name=z --filename="$d/z.dat" --size=64k --zonesize=32k 2>&1) && not_ok "zonesize without zonemode accepted" ||
+  { [[ $out == *"zonemode=none and zonesize are not compatible"* ]] && ok "zonesize without zonemode is refused, as fio" || not_ok "zonesize: $out"; }
+out=$(R --parse-only --name=z --filename="$d/z.dat" --size=64k --zonemode=strided 2>&1) && not_ok "strided without zonesize accepted" ||
+  { [[ $out == *"zonemode=strided needs zonesize"* ]] && ok "zonemode=strided without zonesize is refused, as fio" || not_ok "strided: $out"; }
+# random I/O stays inside the current zone: I/O i is in zone (i / 2) mod 4
+if [ $have_strace = 1 ]; then
+  rm -f "$d/z.dat"; truncate -s 512k "$d/z.dat"
+  strace -f -qq -P "$d/z.dat" -e trace=pread64 -o "$d/zr.st" "$IOBENCH" run --no-store --name=z \
+    --filename="$d/z.dat" --size=512k --bs=16k --rw=randread --zonemode=strided --zonesize=32k \
+    --zonerange=128k >/dev/null 2>>"$d/err"
+  sed -nE 's/.*pread64\(.*, ([0-9]+)\) += .*/\1/p' "$d/zr.st" >"$d/zr.off"
+  pycheck "strided randread: every I/O inside its zone's 128 KiB, two per zone, zones in turn" "$d/zr.off" <<'PY'
+import sys
+o = [int(x) for x in open(sys.argv[1])]
+assert len(o) == 32, len(o)
+for i, x in enumerate(o):
+    z = (i // 2) % 4
+    assert z * 131072 <= x <= z * 131072 + 131072 - 16384 and x % 16384 == 0, (i, x)
+PY
+fi
+
+# ---- zonemode=zbd: refused without a zoned device; its options parse --------
+out=$(R --name=z --filename="$d/z.dat" --size=64k --zonemode=zbd --output=/dev/null 2>&1) && not_ok "zbd on a file accepted" ||
+  { [[ $out == *"zonemode=zbd needs a zoned block device, and '$d/z.dat' is not a block device"* ]] &&
+    ok "zonemode=zbd on a regular file is refused with the reason" || not_ok "zbd file: $out"; }
+out=$(R --name=z --filename="$loop" --size=64k --zonemode=zbd --output=/dev/null 2>&1) && not_ok "zbd on a loop device accepted" ||
+  { [[ $out == *"'$loop' is not zoned ("*"/queue/zoned says none)"* ]] &&
+    ok "zonemode=zbd on a device that is not zoned is refused, naming queue/zoned" || not_ok "zbd loop: $out"; }
+check "the zbd options parse: zonecapacity read_beyond_wp max_open_zones job_max_open_zones ignore_zone_limits zone_reset_*" \
+  R --parse-only --name=z --filename="$d/z.dat" --size=64k --zonemode=zbd --zonesize=32k --zonecapacity=16k \
+  --read_beyond_wp=1 --max_open_zones=8 --job_max_open_zones=2 --ignore_zone_limits=1 \
+  --zone_reset_threshold=0.7 --zone_reset_frequency=0.01
+out=$(R --parse-only --name=z --filename="$d/z.dat" --zone_reset_threshold=1.5 2>&1) && not_ok "zone_reset_threshold=1.5 accepted" ||
+  { [[ $out == *"must be from 0 to 1"* ]] && ok "zone_reset_threshold is a fraction, as fio" || not_ok "threshold: $out"; }
+out=$(R --parse-only --name=z --filename="$d/z.dat" --max_open_zones=5000 2>&1) && not_ok "max_open_zones=5000 accepted" ||
+  ok "max_open_zones is at most 4096, as fio"
+finish
