@@ -211,6 +211,9 @@ struct job_spec {
 	unsigned fsync_blocks;     /* fsync=N */
 	unsigned fdatasync_blocks; /* fdatasync=N */
 	bool end_fsync;
+	unsigned sync_file_range_flags;  /* SYNC_FILE_RANGE_* of sync_file_range= */
+	uint64_t sync_file_range_every;  /* writes between sync_file_range calls; 0 = off */
+	unsigned write_hint;             /* RWH_WRITE_LIFE_* + 0 (1 none .. 5 extreme); 0 = unset */
 	bool fsync_on_close;
 
 	/* pacing */

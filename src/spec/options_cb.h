@@ -44,6 +44,9 @@ int opt_cb_kb_base(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_randseed(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_name(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_avgtime(void *target, const char *val, struct opt_ctx *c);
+/* options_sync.c */
+int opt_cb_sync_file_range(void *target, const char *val, struct opt_ctx *c);
+int opt_cb_write_hint(void *target, const char *val, struct opt_ctx *c);
 /* options_zone.c */
 int opt_cb_zonemode(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_zoneskip(void *target, const char *val, struct opt_ctx *c);

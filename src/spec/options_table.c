@@ -112,6 +112,8 @@ const struct option_def option_table[] = {
 	UINT("fdatasync", fdatasync_blocks, 0, 0, "0", "fdatasync every N writes"),
 	BOOL("end_fsync", end_fsync, "0", "fsync the files when the job ends"),
 	BOOL("fsync_on_close", fsync_on_close, "0", "fsync each file before closing it"),
+	FUNC("sync_file_range", opt_cb_sync_file_range, "str[:int]", NULL, "sync_file_range(2) with these flags (wait_before,write,wait_after) over what was written, before the write that follows every N writes (default N: 1)"),
+	FUNC("write_hint", opt_cb_write_hint, "str", NULL, "tell the kernel the written data's expected lifetime (fcntl F_SET_RW_HINT): none, short, medium, long or extreme"),
 	/* pacing */
 	FUNC("rate", opt_cb_rate, "size[,size][,size]", "0", "bandwidth cap in bytes/s per direction"),
 	FUNC("rate_iops", opt_cb_rate_iops, "int[,int][,int]", "0", "IOPS cap per direction"),

@@ -578,6 +578,12 @@ int job_files_open(struct job *j)
 			}
 			p->claimed = g.claimed;
 		}
+		if (s->write_hint) {
+			uint64_t hint = s->write_hint;
+			if (fcntl(f->fd, F_SET_RW_HINT, &hint) < 0)
+				return error_errno(-errno, "job '%s': cannot set write_hint on '%s' "
+						   "(fcntl F_SET_RW_HINT)", s->name, f->path);
+		}
 		/* Without the hint, readahead on each random miss pulls in
 		 * neighbouring blocks and later "random" reads hit the cache. */
 		if (s->fadvise_hint)

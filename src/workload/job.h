@@ -132,6 +132,7 @@ struct job {
 	uint64_t bytes_issued;          /* this loop */
 	uint64_t ios_issued;
 	uint64_t writes_since_sync;
+	uint64_t sfr_writes;            /* writes since the last sync_file_range (syncrange.c) */
 	unsigned loop;
 	uint64_t start_ns;              /* measured start (after ramp) */
 	uint64_t ramp_end_ns;
@@ -281,6 +282,14 @@ void run_sync_stop(struct run_sync *s);
 void *job_thread_main(void *arg);
 void job_account(struct job *j, struct io_unit *u, uint64_t now, bool async);
 void job_account_sync(struct job *j, struct io_unit *u, uint64_t now);
+/* A sync's latency from start_ns to now, without counting it as a sync I/O
+ * (fio's sync_file_range). */
+void job_account_sync_lat(struct job *j, uint64_t start_ns, uint64_t now);
+/* syncrange.c: sync_file_range=FLAGS:N; note a write being issued, and call
+ * sync_file_range before the next write once N were noted (sync: the
+ * engine is synchronous). 0 or -errno. */
+void job_sfr_note(struct job *j, struct job_file *f, uint64_t off, uint64_t len);
+int job_sfr_before_write(struct job *j, bool sync);
 /* Record err (< 0) of u (NULL: the engine failed) as fatal: counted, and
  * the job's error when it is the first. */
 void job_fail(struct job *j, const struct io_unit *u, int err);

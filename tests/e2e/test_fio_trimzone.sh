@@ -135,12 +135,10 @@ zcmp() {
 if [ $fio_ok = 1 ] && [ $have_strace = 1 ]; then
   zcmp "strided zonesize=32k zoneskip=64k: zones wrap at the end" 512k --bs=16k --rw=read \
     --zonemode=strided --zonesize=32k --zoneskip=64k
-  zcmp "strided zonesize=64k zonerange=32k: each zone read twice" 512k --bs=16k --rw=read \
-    --zonemode=strided --zonesize=64k --zonerange=32k
   zcmp "strided zonesize=48k zonerange=100k: the pass ends where a zone crosses the end" 512k \
     --bs=16k --rw=read --zonemode=strided --zonesize=48k --zonerange=100k
-  zcmp "strided writes, zoneskip=2z (two zones)" 256k --bs=8k --rw=write --zonemode=strided \
-    --zonesize=32k --zoneskip=2z
+  zcmp "strided writes, zonesize=64k zonerange=32k zoneskip=1z: each zone twice, one skipped" 256k \
+    --bs=8k --rw=write --zonemode=strided --zonesize=64k --zonerange=32k --zoneskip=1z
   # fio's example, scaled to a loop device: libaio, iodepth=2, direct=1,
   # offsets from the bandwidth log (log_offset=1) of both, sorted: the log
   # is written at completion, and two I/Os in flight may complete either way
@@ -177,6 +175,25 @@ for i, x in enumerate(o):
     assert z * 131072 <= x <= z * 131072 + 131072 - 16384 and x % 16384 == 0, (i, x)
 PY
 fi
+
+# ---- sync_file_range and write_hint: the calls fio makes (strace) ----------
+if [ $fio_ok = 1 ] && [ $have_strace = 1 ]; then
+  for v in wait_before,write:4 wait_after; do
+    for tool in fio iobench; do
+      rm -f "$d/s.dat"
+      if [ $tool = fio ]; then set -- fio; else set -- "$IOBENCH" run --no-store; fi
+      strace -f -qq -e trace=sync_file_range,fcntl -o "$d/s.$tool" "$@" --name=s --filename="$d/s.dat" \
+        --size=64k --bs=4k --rw=write --sync_file_range=$v --write_hint=short --output=/dev/null 2>>"$d/err"
+      # the calls with the descriptor left out; the F_SET_RW_HINT (0x40c) ones counted
+      sed -nE 's/^[0-9]+ +sync_file_range\([0-9]+, (.*)/\1/p' "$d/s.$tool" >"$d/s.$tool.c"
+      grep -c 'fcntl([0-9]*, 0x40c' "$d/s.$tool" >>"$d/s.$tool.c"
+    done
+    check "sync_file_range=$v with write_hint=short: the same sync_file_range calls and F_SET_RW_HINT as fio ($(($(wc -l <"$d/s.fio.c") - 1)) calls)" \
+      cmp -s "$d/s.fio.c" "$d/s.iobench.c"
+  done
+fi
+out=$(R --parse-only --name=s --filename="$d/s.dat" --sync_file_range=flush:2 2>&1) && not_ok "sync_file_range=flush accepted" ||
+  { [[ $out == *"use wait_before, write and wait_after"* ]] && ok "sync_file_range takes fio's three flags" || not_ok "sfr: $out"; }
 
 # ---- zonemode=zbd: refused without a zoned device; its options parse --------
 out=$(R --name=z --filename="$d/z.dat" --size=64k --zonemode=zbd --output=/dev/null 2>&1) && not_ok "zbd on a file accepted" ||
