@@ -195,6 +195,35 @@ fi
 out=$(R --parse-only --name=s --filename="$d/s.dat" --sync_file_range=flush:2 2>&1) && not_ok "sync_file_range=flush accepted" ||
   { [[ $out == *"use wait_before, write and wait_after"* ]] && ok "sync_file_range takes fio's three flags" || not_ok "sfr: $out"; }
 
+# ---- engine options: mmap's thp, pvsync2's hipri_percentage ----------------
+if [ $have_strace = 1 ]; then
+  head -c 4m /dev/zero >"$d/m.dat"
+  for tool in fio iobench; do
+    if [ $tool = fio ]; then set -- fio; else set -- "$IOBENCH" run --no-store; fi
+    strace -f -qq -e trace=madvise -o "$d/m.$tool" "$@" --name=m --filename="$d/m.dat" --size=4m \
+      --bs=4k --rw=read --ioengine=mmap --thp=1 --output=/dev/null 2>>"$d/err"
+  done
+  mf=$(grep -c ', 4194304, MADV_HUGEPAGE) = 0' "$d/m.fio"); mi=$(grep -c ', 4194304, MADV_HUGEPAGE) = 0' "$d/m.iobench")
+  if [ "$mf" = 1 ] && [ "$mi" = 1 ]; then ok "mmap thp=1: one madvise(MADV_HUGEPAGE) over the 4 MiB mapping, as fio"
+  else not_ok "mmap thp=1: MADV_HUGEPAGE fio $mf, iobench $mi: $(grep -v DONTNEED "$d/m.iobench" | head -3)"; fi
+  # hipri_percentage: 100 I/Os; 0 and 100 exact, 50 about half (fio's and ours)
+  for pct in 0 50 100; do
+    for tool in fio iobench; do
+      if [ $tool = fio ]; then set -- fio; else set -- "$IOBENCH" run --no-store; fi
+      strace -f -qq -e trace=preadv2 -o "$d/h.$tool" "$@" --name=h --filename="$d/m.dat" --size=400k \
+        --bs=4k --rw=randread --ioengine=pvsync2 --direct=1 --hipri=1 --hipri_percentage=$pct \
+        --output=/dev/null 2>>"$d/err"
+      eval "h_$tool=\$(grep -c RWF_HIPRI \"\$d/h.\$tool\"):\$(grep -c 'preadv2(' \"\$d/h.\$tool\")"
+    done
+    case $pct in
+      0) want="[ $h_iobench = 0:100 ] && [ $h_fio = 0:100 ]" ;;
+      100) want="[ $h_iobench = 100:100 ] && [ $h_fio = 100:100 ]" ;;
+      *) want="[ ${h_iobench%:*} -ge 30 ] && [ ${h_iobench%:*} -le 70 ] && [ ${h_fio%:*} -ge 30 ] && [ ${h_fio%:*} -le 70 ]" ;;
+    esac
+    check "pvsync2 hipri_percentage=$pct: RWF_HIPRI on $h_iobench I/Os (fio: $h_fio)" eval "$want"
+  done
+fi
+
 # ---- zonemode=zbd: refused without a zoned device; its options parse --------
 out=$(R --name=z --filename="$d/z.dat" --size=64k --zonemode=zbd --output=/dev/null 2>&1) && not_ok "zbd on a file accepted" ||
   { [[ $out == *"zonemode=zbd needs a zoned block device, and '$d/z.dat' is not a block device"* ]] &&
