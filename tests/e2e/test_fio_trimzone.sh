@@ -225,6 +225,31 @@ if [ $have_strace = 1 ]; then
   done
 fi
 
+# io_uring force_async=4: every 4th request flagged IOSQE_ASYNC (0x10 in
+# the io_uring_submit_req tracepoint), counted in a trace instance of the
+# test's own that it removes again
+tr=/sys/kernel/tracing/instances/iobench-e2e-$$
+tr_off() { [ -d "$tr" ] && { echo 0 >"$tr/events/io_uring/io_uring_submit_req/enable"; rmdir "$tr"; }; return 0; }
+trap 'tr_off; cleanup' EXIT
+if [ $fio_ok = 1 ] && mkdir "$tr" 2>/dev/null && echo 1 >"$tr/events/io_uring/io_uring_submit_req/enable"; then
+  head -c 256k /dev/zero >"$d/u.dat"
+  for tool in fio iobench; do
+    if [ $tool = fio ]; then set -- fio; else set -- "$IOBENCH" run --no-store; fi
+    echo >"$tr/trace"
+    "$@" --name=u --filename="$d/u.dat" --size=256k --bs=4k --rw=read --ioengine=io_uring --iodepth=4 \
+      --force_async=4 --output=/dev/null 2>>"$d/err"
+    n=$(grep -c 'io_uring_submit_req.*opcode READ' "$tr/trace")
+    a=$(grep 'io_uring_submit_req.*opcode READ' "$tr/trace" | grep -cE 'flags 0x[0-9a-f]*[13579bdf][0-9a-f],')
+    eval "fa_$tool=$a/$n"
+  done
+  tr_off
+  check "io_uring force_async=4: $fa_iobench requests forced async, as fio ($fa_fio)" \
+    eval '[ "$fa_iobench" = 16/64 ] && [ "$fa_fio" = "$fa_iobench" ]'
+else
+  tr_off
+  not_ok "a trace instance for io_uring_submit_req (tracefs at /sys/kernel/tracing)"
+fi
+
 # ---- zonemode=zbd: refused without a zoned device; its options parse --------
 out=$(R --name=z --filename="$d/z.dat" --size=64k --zonemode=zbd --output=/dev/null 2>&1) && not_ok "zbd on a file accepted" ||
   { [[ $out == *"zonemode=zbd needs a zoned block device, and '$d/z.dat' is not a block device"* ]] &&

@@ -111,6 +111,7 @@ static void test_registry_rows(void)
 		{ "stat_type", " filestat " },
 		{ "hipri_percentage", " pvsync2 " },
 		{ "thp", " mmap " },
+		{ "force_async", " io_uring " },
 	};
 	for (size_t k = 0; k < sizeof(fio) / sizeof(fio[0]); k++)
 		for (size_t i = 0; (e = engine_at(i)); i++) {
