@@ -66,3 +66,17 @@ int opt_cb_write_hint(void *target, const char *val, struct opt_ctx *c)
 		}
 	return opt_fail(c, -EINVAL, "write hint", val, "use none, short, medium, long or extreme");
 }
+
+/* atomic=1, fio 3.33's "atomic I/O with O_DIRECT (implies O_DIRECT)" */
+int opt_cb_atomic(void *target, const char *val, struct opt_ctx *c)
+{
+	struct job_spec *s = target;
+	bool b = true;
+	const char *why = NULL;
+	if (val && parse_bool(val, &b, &why))
+		return opt_fail(c, -EINVAL, "boolean", val, why);
+	s->atomic = b;
+	if (b)
+		s->direct = true;
+	return 0;
+}

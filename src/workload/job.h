@@ -262,6 +262,9 @@ void job_gens_new_pass(struct job *j);
 /* zones.c: zonemode's checks once the files are planned (zbd refused
  * where the files are not zoned devices); 0 or -1. */
 int job_zones_check(struct job *j);
+/* writeopts.c: atomic= (refused where the device cannot write atomically)
+ * and write_barrier= (a warning: no engine here has barriers); 0 or -1. */
+int job_write_opts_check(struct job *j);
 /* zonemode=strided: the offset of the next I/O of len bytes in the file's
  * current zone (rnd: anywhere in it); 0 when it would cross the file
  * region's end (the pass is over), else 1. */

@@ -107,6 +107,7 @@ static int setup_jobs(struct job *jobs, size_t nr, const struct job_list *l,
 	for (size_t i = 0; i < nr; i++)
 		if ((rc = job_files_plan(&jobs[i], &cfg->guard, jobs, i)) < 0 ||
 		    (rc = job_zones_check(&jobs[i])) < 0 ||
+		    (rc = job_write_opts_check(&jobs[i])) < 0 ||
 		    (rc = job_check_direct_alignment(&jobs[i])) < 0)
 			return rc;
 	if ((rc = job_files_check_space(jobs, nr)) < 0)

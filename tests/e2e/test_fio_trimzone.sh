@@ -175,6 +175,8 @@ for i, x in enumerate(o):
 PY
 fi
 
+head -c 256k /dev/zero >"$d/u.dat"
+
 # ---- sync_file_range and write_hint: the calls fio makes (strace) ----------
 if [ $fio_ok = 1 ] && [ $have_strace = 1 ]; then
   for v in wait_before,write:4 wait_after; do
@@ -193,6 +195,15 @@ if [ $fio_ok = 1 ] && [ $have_strace = 1 ]; then
 fi
 out=$(R --parse-only --name=s --filename="$d/s.dat" --sync_file_range=flush:2 2>&1) && not_ok "sync_file_range=flush accepted" ||
   { [[ $out == *"use wait_before, write and wait_after"* ]] && ok "sync_file_range takes fio's three flags" || not_ok "sfr: $out"; }
+
+# atomic=1: no device here writes atomically; the refusal names the device
+out=$(R --name=a --filename="$loop" --size=64k --rw=write --atomic=1 --output=/dev/null 2>&1) && not_ok "atomic=1 accepted on a loop device" ||
+  { [[ $out == *"atomic=1: '$loop' is on ${loop#/dev/}, which cannot write atomically ("*"atomic_write_unit_max_bytes is 0)"* ]] &&
+    ok "atomic=1 is refused where the device cannot write atomically, naming it" || not_ok "atomic: $out"; }
+check "atomic=1 on a read job implies direct=1 and runs" R --name=a --filename="$d/u.dat" --size=64k --rw=read --atomic=1 --output=/dev/null
+R --name=b --filename="$d/b.dat" --size=16k --rw=write --write_barrier=2 --output-format=json >"$d/b.json" 2>>"$d/err"
+check "write_barrier=2 runs and its warning says it changes nothing (no engine here has barriers)" \
+  grep -q 'write_barrier=2 changes nothing with ioengine=psync' "$d/b.json"
 
 # ---- engine options: mmap's thp, pvsync2's hipri_percentage ----------------
 if [ $have_strace = 1 ]; then
