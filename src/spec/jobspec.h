@@ -213,6 +213,7 @@ struct job_spec {
 	bool end_fsync;
 	unsigned sync_file_range_flags;  /* SYNC_FILE_RANGE_* of sync_file_range= */
 	uint64_t sync_file_range_every;  /* writes between sync_file_range calls; 0 = off */
+	bool serialize_overlap;          /* no two overlapping I/Os in flight at once */
 	bool atomic;                     /* atomic=1: torn-write protection (refused: writeopts.c) */
 	unsigned write_barrier;          /* every Nth write a barrier (only fio's sg engine has them) */
 	unsigned write_hint;             /* RWH_WRITE_LIFE_* + 0 (1 none .. 5 extreme); 0 = unset */

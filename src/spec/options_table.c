@@ -113,6 +113,7 @@ const struct option_def option_table[] = {
 	BOOL("end_fsync", end_fsync, "0", "fsync the files when the job ends"),
 	BOOL("fsync_on_close", fsync_on_close, "0", "fsync each file before closing it"),
 	FUNC("sync_file_range", opt_cb_sync_file_range, "str[:int]", NULL, "sync_file_range(2) with these flags (wait_before,write,wait_after) over what was written, before the write that follows every N writes (default N: 1)"),
+	BOOL("serialize_overlap", serialize_overlap, "0", "with iodepth > 1: wait for an I/O in flight that overlaps the next one before issuing it"),
 	FUNC("atomic", opt_cb_atomic, "bool", "0", "torn-write protection (RWF_ATOMIC) on O_DIRECT writes; implies direct=1; refused where the device cannot write atomically", .is_flag = true),
 	UINT("write_barrier", write_barrier, 0, 0, "0", "make every Nth write a barrier: only fio's sg engine has them, so it changes nothing here (a warning says so)"),
 	FUNC("write_hint", opt_cb_write_hint, "str", NULL, "tell the kernel the written data's expected lifetime (fcntl F_SET_RW_HINT): none, short, medium, long or extreme"),

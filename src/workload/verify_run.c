@@ -549,9 +549,9 @@ static int init_checks(struct job *j)
 		warning("job '%s': verify_state_load only matters with verify_only=1", s->name);
 	if (((s->norandommap && s->random_generator != RANDGEN_LFSR) ||
 	     s->random_distribution != DIST_RANDOM) && spec_is_rand(s) &&
-	    (s->rw & RW_WRITE) && j->nr_units > 1)
+	    (s->rw & RW_WRITE) && j->nr_units > 1 && !s->serialize_overlap)
 		warning("job '%s': %s with iodepth > 1 may write a block twice at once; verify may "
-			"then report it stale", s->name, s->norandommap ? "norandommap" : "random_distribution");
+			"then report it stale (serialize_overlap=1 prevents it)", s->name, s->norandommap ? "norandommap" : "random_distribution");
 	return 0;
 }
 

@@ -205,6 +205,19 @@ R --name=b --filename="$d/b.dat" --size=16k --rw=write --write_barrier=2 --outpu
 check "write_barrier=2 runs and its warning says it changes nothing (no engine here has barriers)" \
   grep -q 'write_barrier=2 changes nothing with ioengine=psync' "$d/b.json"
 
+# serialize_overlap: on a one-block file every write overlaps the one in
+# flight, so the depth stays 1 (fio's iodepth_level: 1=100%); without it
+# the queue fills (fio, norandommap: 1=1% 2=2% 4=4% 8=93%)
+dl() { python3 -c "import json,sys; j=json.load(open(sys.argv[1]))['jobs'][0]; print(' '.join('%s=%g' % (k, v) for k, v in j['iodepth_level'].items() if v), j['write']['total_ios'])" "$1"; }
+head -c 4k /dev/zero >"$d/o.dat"
+O="--name=o --filename=$d/o.dat --size=4k --bs=4k --rw=randwrite --norandommap --ioengine=libaio --iodepth=8 --io_size=400k --output-format=json"
+R $O --serialize_overlap=0 >"$d/o0.json" 2>>"$d/err"
+R $O --serialize_overlap=1 >"$d/o1.json" 2>>"$d/err"
+o0=$(dl "$d/o0.json"); o1=$(dl "$d/o1.json")
+check "serialize_overlap=0, one 4k block, iodepth=8: the queue fills ($o0; fio 3.33: 1=1 2=2 4=4 8=93 100)" [ "$o0" = "1=1 2=2 4=4 8=93 100" ]
+if [ $fio_ok = 1 ]; then fio $O --serialize_overlap=1 >"$d/of.json" 2>>"$d/err"; of=$(dl "$d/of.json"); else of=; fi
+check "serialize_overlap=1: never two overlapping writes in flight ($o1; fio: $of)" eval '[ "$o1" = "1=100 100" ] && [ "$of" = "$o1" ]'
+
 # ---- engine options: mmap's thp, pvsync2's hipri_percentage ----------------
 if [ $have_strace = 1 ]; then
   head -c 4m /dev/zero >"$d/m.dat"
