@@ -48,6 +48,7 @@ int opt_cb_avgtime(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_sync_file_range(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_write_hint(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_atomic(void *target, const char *val, struct opt_ctx *c);
+int opt_cb_io_submit_mode(void *target, const char *val, struct opt_ctx *c);
 /* options_zone.c */
 int opt_cb_zonemode(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_zoneskip(void *target, const char *val, struct opt_ctx *c);

@@ -1,10 +1,13 @@
 /*
- * Parse callbacks of two write-side options of fio: sync_file_range=FLAGS[:N]
- * (FLAGS a comma list of wait_before, write and wait_after, the
+ * Parse callbacks of write-side and submission options of fio:
+ * sync_file_range=FLAGS[:N] (FLAGS a comma list of wait_before, write and
+ * wait_after, the
  * SYNC_FILE_RANGE_* flags; N writes between calls, 1 when left out, 0 for
  * none) and write_hint= (none, short, medium, long, extreme: the
- * RWH_WRITE_LIFE_* lifetime the files get with fcntl F_SET_RW_HINT). The
- * runtime is workload/syncrange.c's and files.c's.
+ * RWH_WRITE_LIFE_* lifetime the files get with fcntl F_SET_RW_HINT), and
+ * two more whose values need a word: atomic=1 (implies direct=1) and
+ * io_submit_mode (inline only). The runtime is workload/syncrange.c's,
+ * files.c's and writeopts.c's.
  */
 #include "spec/options_cb.h"
 #include "util/units.h"
@@ -65,6 +68,20 @@ int opt_cb_write_hint(void *target, const char *val, struct opt_ctx *c)
 			return 0;
 		}
 	return opt_fail(c, -EINVAL, "write hint", val, "use none, short, medium, long or extreme");
+}
+
+/* io_submit_mode=inline (what iobench does: the job thread submits and
+ * reaps); offload, fio's separate submitting threads, is not implemented yet */
+int opt_cb_io_submit_mode(void *target, const char *val, struct opt_ctx *c)
+{
+	(void)target;
+	if (!strcasecmp(val, "inline"))
+		return 0;
+	if (!strcasecmp(val, "offload"))
+		return opt_failf(c, -ENOTSUP, "io_submit_mode=offload (submission from threads apart "
+				 "from the completions) is not implemented yet; iobench submits "
+				 "inline (io_submit_mode=inline)");
+	return opt_fail(c, -EINVAL, "submit mode", val, "use inline or offload");
 }
 
 /* atomic=1, fio 3.33's "atomic I/O with O_DIRECT (implies O_DIRECT)" */

@@ -99,6 +99,7 @@ const struct option_def option_table[] = {
 	UINT("iodepth_batch", iodepth_batch, 0, 65535, "1", "I/Os to submit at once", .alias = { "iodepth_batch_submit" }),
 	UINT("iodepth_batch_complete_min", iodepth_batch_complete_min, 0, 65535, "1", "minimum completions to reap at once", .alias = { "iodepth_batch_complete" }),
 	UINT("iodepth_batch_complete_max", iodepth_batch_complete_max, 0, 65535, NULL, "maximum completions to reap at once (default: the minimum)"),
+	FUNC("io_submit_mode", opt_cb_io_submit_mode, "str", "inline", "inline: the job thread submits and reaps its I/Os (offload, fio's submitting threads, is not implemented yet)"),
 	UINT("iodepth_low", iodepth_low, 0, 65535, NULL, "refill the queue when it drains to this depth (default: iodepth)"),
 	/* how long */
 	TIME("runtime", runtime, NS_PER_SEC, "0", "stop after this time (default unit: s)", .alias = { "timeout" }),
