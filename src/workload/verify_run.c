@@ -16,6 +16,8 @@
  *    sequence not).
  *  - trim_percentage (verify_trim.c): the picked writes are trimmed before
  *    they are read back, and their read-back expects zeros.
+ *  - verify_async=N (verify_async.c): the checks run in N threads and are
+ *    recorded in read order when a phase ends (or the queue is full).
  * A failure is an error with errno EILSEQ, counted in total_err and the
  * verify error count; the job stops at it when verify_fatal is set or when
  * continue_on_error does not let verify errors go on (fio's rules). Reads
@@ -35,6 +37,7 @@
 #include "spec/errpolicy.h"
 #include "workload/job.h"
 #include "workload/verify_trim.h"
+#include "workload/verify_async.h"
 
 #define VERIFY_PRINT_MAX 32 /* failures printed in full per job; all are counted */
 
@@ -79,6 +82,7 @@ struct verify_state {
 	uint64_t chunks;       /* chunks checked */
 	bool loaded;           /* verify_state_load found a state */
 	struct vtrim trim;     /* trim_percentage's picked writes */
+	struct vasync *va;     /* verify_async's workers, or NULL */
 	struct verify_saved saved;
 };
 
@@ -196,6 +200,31 @@ static void check_io(struct job *j, struct io_unit *u, struct vexpect *e)
 	}
 }
 
+/* verify_async: record a checked read's failures, in read order, as
+ * check_io() would have; a read after a failure that stopped the job is
+ * dropped (inline, it would not have been issued). */
+static void retire_item(void *arg, struct vaitem *it)
+{
+	struct job *j = arg;
+	struct verify_state *vs = j->vfy;
+	if (vs->stop)
+		return;
+	vs->chunks += it->chunks;
+	struct io_unit u = { .ddir = DDIR_READ, .file = it->f, .offset = it->off, .buflen = it->len };
+	for (unsigned k = 0; k < it->nfails; k++) {
+		struct vafail *f = &it->fails[k];
+		record_failure(j, &u, &f->e, &f->r);
+		if (f->keep)
+			verify_dump_chunk(&vs->cfg, j->aux_path, it->f ? it->f->path : "unknown", &f->e,
+					  &f->r, f->keep);
+		else if (j->spec->verify_dump && f->r.kind != VFAIL_SHORT && !it->trimmed)
+			error("job '%s': verify_dump: no memory to keep the %llu bytes read",
+			      j->spec->name, (unsigned long long)f->e.len);
+	}
+	for (unsigned k = 0; k < it->lost && it->nfails; k++)
+		record_failure(j, &u, &it->fails[it->nfails - 1].e, &it->fails[it->nfails - 1].r);
+}
+
 /* A block trim_percentage trimmed: zeros, unless trim_verify_zero=0. */
 static void check_trimmed(struct job *j, struct io_unit *u)
 {
@@ -224,16 +253,14 @@ void verify_io_done(struct job *j, struct io_unit *u)
 	if (u->ddir != DDIR_READ || !vs->cfg.check)
 		return;
 	struct vexpect e = { 0 };
+	bool trimmed = false;
 	if (vs->phase) {
 		IOB_ASSERT(u->index < j->nr_units); /* vs->units has nr_units */
 		struct vunit *vu = &vs->units[u->index];
 		if (!vu->active)
 			return;
 		vu->active = false;
-		if (vu->trimmed) {
-			check_trimmed(j, u);
-			return;
-		}
+		trimmed = vu->trimmed;
 		e.seed_known = e.seq_known = true;
 		e.seed = vs->cfg.seed;
 		e.seq = vu->seq;
@@ -241,7 +268,13 @@ void verify_io_done(struct job *j, struct io_unit *u)
 	} else if (vs->writes) {
 		return; /* a read of a mixed workload: what it finds is not known */
 	}
-	check_io(j, u, &e);
+	if (vs->va && vasync_submit(vs->va, u->file, u->offset, u->buflen, u->result, u->buf, &e,
+				    trimmed, j->spec->trim_verify_zero, retire_item, j) == 0)
+		return;
+	if (trimmed)
+		check_trimmed(j, u);
+	else
+		check_io(j, u, &e);
 }
 
 void verify_fill_write(struct job *j, struct io_unit *u)
@@ -337,6 +370,8 @@ static int finish_phase(struct job *j, bool sync, int rc)
 		if (rc >= 0 && rc2 < 0)
 			rc = rc2;
 	}
+	if (vs->va) /* every read is in: their checks are retired before the phase ends */
+		vasync_drain(vs->va, retire_item, j);
 	vs->phase = false;
 	if (rc >= 0 && vs->stop)
 		rc = -EILSEQ;
@@ -445,6 +480,8 @@ int verify_loop_end(struct job *j)
 {
 	struct verify_state *vs = j->vfy;
 	const struct job_spec *s = j->spec;
+	if (vs->va) /* a read-only pass's checks (run_pass drained its I/O) */
+		vasync_drain(vs->va, retire_item, j);
 	if (vs->writes && !s->verify_only && !job_stopping(j) && !vs->stop) {
 		/* the end of the write pass: what is left to trim, read back or not */
 		int rc = vtrim_flush(j, &vs->trim);
@@ -559,6 +596,8 @@ static int init_checks(struct job *j)
 static void state_free(struct job *j)
 {
 	struct verify_state *vs = j->vfy;
+	vasync_stop(vs->va, NULL, NULL);
+	vs->va = NULL;
 	verify_cfg_release(&vs->cfg);
 	snap_free(&vs->loop_snap);
 	snap_free(&vs->cur_snap);
@@ -619,6 +658,14 @@ int verify_init(struct job *j)
 				   "bytes a write)", s->name, (unsigned long long)s->verify_backlog,
 				   sizeof(struct vrec));
 	}
+	if (s->verify_async && vs->cfg.check &&
+	    !(vs->va = vasync_start(s->verify_async, &vs->cfg, j->buf_size, s->verify_fatal,
+				    s->verify_dump))) {
+		int err = errno;
+		state_free(j);
+		return error_errno(-err, "job '%s': cannot start verify_async=%u threads", s->name,
+				   s->verify_async);
+	}
 	if (s->verify_state_load && s->verify_only && (rc = setup_state_load(j, vs)) < 0) {
 		verify_finish(j);
 		return rc;
@@ -664,6 +711,10 @@ void verify_finish(struct job *j)
 	struct verify_state *vs = j->vfy;
 	if (!vs)
 		return;
+	if (vs->va) { /* a read-only job's last checks */
+		vasync_stop(vs->va, retire_item, j);
+		vs->va = NULL;
+	}
 	summary(j);
 	save_state(j);
 	state_free(j);
