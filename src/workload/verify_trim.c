@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "util/assert.h"
+#include "util/error.h"
 #include "workload/job.h"
 
 void vtrim_init(struct vtrim *t, unsigned percent, uint64_t seed)
@@ -22,8 +23,11 @@ void vtrim_init(struct vtrim *t, unsigned percent, uint64_t seed)
 void vtrim_release(struct vtrim *t)
 {
 	free(t->pending);
+	free(t->done.slot);
+	free(t->last.slot);
 	t->pending = NULL;
 	t->n = t->cap = 0;
+	t->done = t->last = (struct vtrim_map){ 0 };
 }
 
 /* splitmix64's finaliser: every bit of seq reaches every bit of the result */
@@ -40,10 +44,67 @@ bool vtrim_picked(const struct vtrim *t, uint64_t seq)
 	return t->percent && mix(t->seed ^ mix(seq)) % 100 < t->percent;
 }
 
+/* The block maps: open addressing by (file, offset), seq 0 an empty slot. */
+static size_t slot_of(const struct vtrim_map *m, const struct job_file *f, uint64_t off)
+{
+	return (size_t)(mix(off ^ ((uint64_t)(uintptr_t)f << 7)) & (m->cap - 1));
+}
+
+static struct vtrim_done *map_find(const struct vtrim_map *m, const struct job_file *f, uint64_t off)
+{
+	if (!m->n)
+		return NULL;
+	for (size_t i = slot_of(m, f, off); m->slot[i].seq; i = (i + 1) & (m->cap - 1))
+		if (m->slot[i].f == f && m->slot[i].off == off)
+			return &m->slot[i];
+	return NULL;
+}
+
+/* Set (f, off) to seq (to the larger of the two with keep_max); false
+ * without memory. */
+static bool map_set(struct vtrim_map *m, struct job_file *f, uint64_t off, uint64_t seq, bool keep_max)
+{
+	if (2 * (m->n + 1) > m->cap) {
+		size_t cap = m->cap ? 2 * m->cap : 256, oldcap = m->cap;
+		struct vtrim_done *d = calloc(cap, sizeof(*d)), *old = m->slot;
+		if (!d)
+			return false;
+		m->slot = d;
+		m->cap = cap;
+		m->n = 0;
+		for (size_t i = 0; i < oldcap; i++)
+			if (old[i].seq)
+				map_set(m, old[i].f, old[i].off, old[i].seq, false);
+		free(old);
+	}
+	size_t i = slot_of(m, f, off);
+	while (m->slot[i].seq && (m->slot[i].f != f || m->slot[i].off != off))
+		i = (i + 1) & (m->cap - 1);
+	if (!m->slot[i].seq)
+		m->n++;
+	if (!keep_max || seq > m->slot[i].seq)
+		m->slot[i] = (struct vtrim_done){ f, off, seq };
+	return true;
+}
+
+bool vtrim_trimmed_after(const struct vtrim *t, const struct job_file *f, uint64_t off, uint64_t seq)
+{
+	const struct vtrim_done *d = map_find(&t->done, f, off);
+	return d && d->seq > seq;
+}
+
 int vtrim_note_write(struct vtrim *t, struct job_file *f, uint64_t off, uint64_t len, uint64_t seq)
 {
+	if (!t->percent)
+		return 0;
+	/* a block with a pick waiting: this write is now its newest */
+	struct vtrim_done *l = map_find(&t->last, f, off);
+	if (l)
+		l->seq = seq;
 	if (!vtrim_picked(t, seq))
 		return 0;
+	if (!l && !map_set(&t->last, f, off, seq, false))
+		return -ENOMEM;
 	if (t->n == t->cap) {
 		size_t cap = t->cap ? 2 * t->cap : 64;
 		struct vtrim_rec *p = realloc(t->pending, cap * sizeof(*p));
@@ -52,7 +113,7 @@ int vtrim_note_write(struct vtrim *t, struct job_file *f, uint64_t off, uint64_t
 		t->pending = p;
 		t->cap = cap;
 	}
-	t->pending[t->n++] = (struct vtrim_rec){ f, off, len };
+	t->pending[t->n++] = (struct vtrim_rec){ f, off, len, seq };
 	return 0;
 }
 
@@ -79,6 +140,20 @@ static int trim_some(struct job *j, struct vtrim *t, size_t count)
 		u->file = t->pending[i].f;
 		u->offset = t->pending[i].off;
 		u->buflen = t->pending[i].len;
+		/* a newer write of the block replaced this pick: its data stays */
+		const struct vtrim_done *l = map_find(&t->last, t->pending[i].f, t->pending[i].off);
+		if (l && l->seq != t->pending[i].seq) {
+			if (!sync)
+				async_put_unit(j, u);
+			continue;
+		}
+		if (!map_set(&t->done, t->pending[i].f, t->pending[i].off, t->pending[i].seq, true)) {
+			rc = error_errno(-ENOMEM, "job '%s': no memory to remember the trimmed blocks "
+					 "(trim_percentage)", j->spec->name);
+			if (!sync)
+				async_put_unit(j, u);
+			break;
+		}
 		if (sync) {
 			if ((rc = job_sync_issue(j, u)) < 0 && (rc = job_io_failed(j, u, rc)) < 0)
 				break;
