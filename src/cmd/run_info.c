@@ -103,7 +103,7 @@ static int crctest(const char *what)
 					found = true;
 				}
 			if (!found)
-				bad = error("--crctest: no checksum '%s'; iobench has crc32c, crc32, crc64, md5, sha1, "
+				bad = error("--crctest: no checksum '%s'; iobench has crc32c, crc32, crc64, crc16, crc7, md5, sha1, "
 					    "sha256, sha512, sha3-224, sha3-256, sha3-384, sha3-512 and xxhash", t);
 		}
 		free(list);

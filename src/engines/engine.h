@@ -39,6 +39,8 @@ struct job_file {
 	uint64_t io_size;     /* bytes from io_offset this job uses */
 	uint64_t last_pos[DDIR_RWDIR_CNT]; /* sequential position per direction */
 	bool laid_out_here;   /* created by this run (unlink may remove it) */
+	bool sfr_dirty;       /* sync_file_range=: written since the last call, */
+	uint64_t sfr_lo, sfr_hi; /* over [sfr_lo, sfr_hi) */
 	void *engine_data;
 };
 

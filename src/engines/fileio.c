@@ -71,6 +71,14 @@ void engine_do_trim(struct io_unit *u)
 		if (f->is_bdev) {
 			uint64_t range[2] = { u->offset, u->buflen };
 			ret = ioctl(f->fd, BLKDISCARD, range);
+			/* EBUSY: dirty page cache over the range that the kernel may
+			 * not drop while the guard holds the device open O_EXCL
+			 * (buffered writes just before): write it back, try again */
+			if (ret < 0 && errno == EBUSY &&
+			    sync_file_range(f->fd, (off_t)u->offset, (off_t)u->buflen,
+					    SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE |
+					    SYNC_FILE_RANGE_WAIT_AFTER) == 0)
+				ret = ioctl(f->fd, BLKDISCARD, range);
 		} else {
 			ret = fallocate(f->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
 					(off_t)u->offset, (off_t)u->buflen);

@@ -16,7 +16,8 @@
  * the kernel has not been given.
  *
  * The engine's options (uring_options) are fio's: hipri, fixedbufs,
- * registerfiles, sqthread_poll and sqthread_poll_cpu; nowait and uncached,
+ * registerfiles, sqthread_poll and sqthread_poll_cpu; force_async=N (every
+ * Nth SQE prepared gets IOSQE_ASYNC, as fio counts them); nowait and uncached,
  * the RWF_ flags of every read and write SQE (rw_flags); and nonvectored, an
  * int whose default -1 means "ask the kernel whether IORING_OP_READ/WRITE
  * exist and use them if so" (0 forces READV/WRITEV, anything positive the
@@ -53,6 +54,7 @@ struct uring_opts {
 	bool sqthread_poll_cpu_set;
 	unsigned sqthread_poll_cpu; /* CPU of that thread, when _set */
 	int nonvectored;           /* -1 probe, 0 READV/WRITEV, 1 READ/WRITE */
+	unsigned force_async;      /* every Nth SQE gets IOSQE_ASYNC; 0: none */
 };
 
 static int opt_nonvectored(void *target, const char *val, struct opt_ctx *c)
@@ -101,6 +103,10 @@ static const struct option_def uring_options[] = {
 	  .def = "-1", .help = "1 READ/WRITE, 0 READV/WRITEV, -1 READ/WRITE where the kernel has them" },
 	FLAG(nowait, "fail a read or write with EAGAIN instead of blocking (RWF_NOWAIT)"),
 	FLAG(uncached, "drop the pages after each read or write (RWF_DONTCACHE, Linux 6.14+)"),
+	{ .name = "force_async", .type = OPT_UINT, .off = O(force_async), .width = sizeof(unsigned),
+	  .min = 0, .max = 0, .type_text = "int", .def = "0",
+	  .help = "issue every Nth request in the kernel's async workers (IOSQE_ASYNC) instead of "
+		  "trying it inline first (0: never)" },
 };
 #undef FLAG
 #undef O
@@ -113,6 +119,7 @@ struct uring_priv {
 	unsigned setup_flags;
 	bool nonvec, fixedbufs, regfiles, hipri, sqpoll;
 	int rw_flags;        /* RWF_ flags of every read and write (nowait, uncached) */
+	unsigned force_async, prepped; /* force_async=N; SQEs since the last IOSQE_ASYNC */
 	unsigned depth;      /* most I/Os queued + in flight */
 	unsigned queued;     /* SQEs filled, not yet submitted */
 	unsigned inflight;   /* submitted, not yet reaped */
@@ -201,6 +208,7 @@ static int uring_init(struct engine_ctx *ctx)
 	p->hipri = o->hipri;
 	p->sqpoll = o->sqthread_poll;
 	p->rw_flags = (o->nowait ? RWF_NOWAIT : 0) | (o->uncached ? RWF_DONTCACHE : 0);
+	p->force_async = o->force_async;
 	if (p->hipri && !ctx->params.direct)
 		return error("io_uring: hipri (IOPOLL) needs direct=1: polled completion works "
 			     "only for O_DIRECT I/O on a device with poll queues");
@@ -393,6 +401,11 @@ static int uring_queue(struct engine_ctx *ctx, struct io_unit *u)
 		sqe->rw_flags |= p->rw_flags;
 	if (p->regfiles && slot)
 		sqe->flags |= IOSQE_FIXED_FILE;
+	/* as fio: count every request prepared, set the flag on the Nth */
+	if (p->force_async && ++p->prepped == p->force_async) {
+		p->prepped = 0;
+		sqe->flags |= IOSQE_ASYNC;
+	}
 	io_uring_sqe_set_data(sqe, u);
 	p->queued++;
 	IOB_ASSERT(p->queued + p->inflight <= p->depth);

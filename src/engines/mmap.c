@@ -8,6 +8,11 @@
  * fsync/fdatasync the descriptor, which also covers pages written through
  * earlier windows. Trim punches a hole, like the other file engines.
  *
+ * thp=1 (the engine's one option) asks for transparent huge pages on each
+ * window (madvise MADV_HUGEPAGE), as fio does; unlike fio 3.33, which then
+ * maps the file private (MAP_PRIVATE: its writes never reach the file), the
+ * mapping stays shared.
+ *
  * direct=1 cannot bypass the page cache through a mapping. fio accepts it
  * anyway and only msyncs each write; iobench does the same (so fio job files
  * run unchanged) and says so once.
@@ -19,6 +24,7 @@
 #include "util/xmalloc.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +33,16 @@
 #include <unistd.h>
 
 #define MMAP_WINDOW (256ULL << 20)
+
+struct mmap_opts {
+	bool thp; /* madvise(MADV_HUGEPAGE) on each window */
+};
+static const struct option_def mmap_options[] = {
+	{ .name = "thp", .type = OPT_BOOL, .off = offsetof(struct mmap_opts, thp), .type_text = "bool",
+	  .def = "0", .is_flag = true,
+	  .help = "ask for transparent huge pages on the mapping (madvise MADV_HUGEPAGE)" },
+};
+static const struct mmap_opts mmap_defaults;
 
 struct mmap_file {
 	char *base;        /* mapping of [map_off, map_off + map_len), or NULL */
@@ -121,6 +137,14 @@ static int map_window(struct engine_ctx *ctx, struct job_file *f, uint64_t off, 
 	m->base = p;
 	m->map_off = start;
 	m->map_len = end - start;
+	const struct mmap_opts *o = engine_options(ctx);
+	if (o->thp && madvise(p, m->map_len, MADV_HUGEPAGE) < 0) {
+		int err = errno;
+		unmap_window(m);
+		return error_errno(-err, "mmap: thp=1: madvise(MADV_HUGEPAGE) of '%s' failed (the "
+				   "kernel needs transparent huge pages, CONFIG_TRANSPARENT_HUGEPAGE)",
+				   f->path);
+	}
 	if (ctx->params.fadvise)
 		madvise(p, m->map_len, ctx->params.random ? MADV_RANDOM : MADV_SEQUENTIAL);
 	return 0;
@@ -218,6 +242,10 @@ const struct engine_ops engine_mmap = {
 	.name = "mmap",
 	.summary = "copies to and from a shared mapping of the file, moved in 256 MiB windows",
 	.flags = ENGINE_SYNC,
+	.options = mmap_options,
+	.nr_options = sizeof(mmap_options) / sizeof(mmap_options[0]),
+	.options_size = sizeof(struct mmap_opts),
+	.options_defaults = &mmap_defaults,
 	.init = mmap_init,
 	.open_file = mmap_open,
 	.close_file = mmap_close,

@@ -52,6 +52,7 @@ void job_spec_defaults(struct job_spec *s)
 	s->hugepage_size = 2 * 1024 * 1024;
 	s->do_verify = true;          /* as fio: verify= alone reads back */
 	s->verify_state_save = true;  /* as fio */
+	s->trim_verify_zero = true;   /* as fio */
 	s->numjobs = 1;
 	s->replay_time_scale = 100;
 	s->replay_scale = 1;

@@ -77,6 +77,13 @@ enum fallocate_mode {
 	FALLOC_TRUNCATE, /* ftruncate(2) only */
 };
 
+/* zonemode=: how offsets are confined to zones (workload/zones.c) */
+enum zone_mode {
+	ZONEMODE_NONE = 0,
+	ZONEMODE_STRIDED, /* zonesize bytes in each zonerange, then zoneskip */
+	ZONEMODE_ZBD,     /* a zoned block device (refused: none to run it on) */
+};
+
 /* verify=: what each written block carries and how it is checked (verify*.c) */
 enum verify_type {
 	VERIFY_NONE = 0,
@@ -95,6 +102,8 @@ enum verify_type {
 	VERIFY_SHA3_256,
 	VERIFY_SHA3_384,
 	VERIFY_SHA3_512,
+	VERIFY_CRC16,   /* fio's crc16 (CRC-16/ARC) */
+	VERIFY_CRC7,    /* fio's crc7 (CRC-7/MMC) */
 };
 
 /* fio's error kinds (continue_on_error, ignore_error): an EILSEQ is a
@@ -213,6 +222,12 @@ struct job_spec {
 	unsigned fsync_blocks;     /* fsync=N */
 	unsigned fdatasync_blocks; /* fdatasync=N */
 	bool end_fsync;
+	unsigned sync_file_range_flags;  /* SYNC_FILE_RANGE_* of sync_file_range= */
+	uint64_t sync_file_range_every;  /* writes between sync_file_range calls; 0 = off */
+	bool serialize_overlap;          /* no two overlapping I/Os in flight at once */
+	bool atomic;                     /* atomic=1: torn-write protection (refused: writeopts.c) */
+	unsigned write_barrier;          /* every Nth write a barrier (only fio's sg engine has them) */
+	unsigned write_hint;             /* RWH_WRITE_LIFE_* + 0 (1 none .. 5 extreme); 0 = unset */
 	bool fsync_on_close;
 
 	/* pacing */
@@ -266,6 +281,23 @@ struct job_spec {
 	bool experimental_verify; /* accepted: iobench's verify always replays the write pass */
 	bool verify_state_save;   /* default 1, as fio */
 	bool verify_state_load;
+	unsigned verify_async;        /* threads checking the read-back; 0 = the job thread */
+	unsigned trim_percentage;     /* percent of the verified writes trimmed after writing */
+	uint64_t trim_backlog;        /* trim them after every N writes; 0 = before the read-back */
+	uint64_t trim_backlog_batch;  /* trims per trim_backlog turn; 0 = all waiting */
+	bool trim_verify_zero;        /* trimmed blocks must read back zeros; default 1 */
+
+	/* zones (workload/zones.c) */
+	enum zone_mode zonemode;
+	uint64_t zonesize;            /* strided: bytes per zone visit; zbd: the zone size */
+	uint64_t zonerange;           /* strided: the zone's length (0: zonesize) */
+	uint64_t zoneskip;            /* strided: bytes skipped after a zone (zones with zoneskip_zones) */
+	bool zoneskip_zones;          /* zoneskip=Nz: N zones of zonesize */
+	uint64_t zonecapacity;        /* zbd: usable bytes per zone (0: zonesize) */
+	bool read_beyond_wp;          /* zbd */
+	unsigned max_open_zones, job_max_open_zones; /* zbd; 0: no limit */
+	bool ignore_zone_limits;      /* zbd */
+	double zone_reset_threshold, zone_reset_frequency; /* zbd; fractions, 0: unset */
 
 	/* error policy (errpolicy.c); all zero = stop at the first error */
 	unsigned continue_on_error; /* ERRPOL_* bits of the kinds that may go on */

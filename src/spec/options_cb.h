@@ -54,6 +54,15 @@ int opt_cb_avgtime(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_replay_skip(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_replay_align(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_merge_list(void *target, const char *val, struct opt_ctx *c);
+/* options_sync.c */
+int opt_cb_sync_file_range(void *target, const char *val, struct opt_ctx *c);
+int opt_cb_write_hint(void *target, const char *val, struct opt_ctx *c);
+int opt_cb_atomic(void *target, const char *val, struct opt_ctx *c);
+int opt_cb_io_submit_mode(void *target, const char *val, struct opt_ctx *c);
+/* options_zone.c */
+int opt_cb_zonemode(void *target, const char *val, struct opt_ctx *c);
+int opt_cb_zoneskip(void *target, const char *val, struct opt_ctx *c);
+int opt_cb_zone_fraction(void *target, const char *val, struct opt_ctx *c);
 /* What a log asks of the job options once all are in (job_spec_finalize):
  * with write_bw_log (write_iops_log) and no bwavgtime (iopsavgtime) of its
  * own, the JSON's bw (iops) samples follow log_avg_msec, as in fio. */

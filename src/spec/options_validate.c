@@ -251,6 +251,17 @@ static void check_rates(struct vstate *v)
 		problem(v, "rate_iops_min,rate_min", "rate_min and rate_iops_min are mutually exclusive (as in fio)");
 }
 
+/* fio's two refusals: zonesize without a zone mode, strided without zonesize */
+static void check_zones(struct vstate *v)
+{
+	const struct job_spec *s = v->s;
+	if (s->zonemode == ZONEMODE_NONE && s->zonesize)
+		problem(v, "zonemode|zonesize", "zonesize=%llu needs zonemode=strided or zbd (as fio: "
+			"zonemode=none and zonesize are not compatible)", (unsigned long long)s->zonesize);
+	if (s->zonemode == ZONEMODE_STRIDED && !s->zonesize)
+		problem(v, "zonemode|zonesize", "zonemode=strided needs zonesize (the bytes of I/O per zone)");
+}
+
 int job_spec_validate(const struct job_spec *s, spec_problem_fn report, void *arg)
 {
 	return job_spec_validate_flags(s, 0, report, arg);
@@ -267,5 +278,6 @@ int job_spec_validate_flags(const struct job_spec *s, unsigned flags, spec_probl
 	check_files(&v);
 	check_sched(&v);
 	check_rates(&v);
+	check_zones(&v);
 	return v.problems ? -EINVAL : 0;
 }

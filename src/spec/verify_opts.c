@@ -25,21 +25,15 @@ int opt_cb_verify(void *target, const char *val, struct opt_ctx *c)
 		{ "sha1", VERIFY_SHA1 }, { "sha512", VERIFY_SHA512 },
 		{ "sha3-224", VERIFY_SHA3_224 }, { "sha3-256", VERIFY_SHA3_256 },
 		{ "sha3-384", VERIFY_SHA3_384 }, { "sha3-512", VERIFY_SHA3_512 },
+		{ "crc16", VERIFY_CRC16 }, { "crc7", VERIFY_CRC7 },
 	};
-	/* no Debian C library has the kernel's crc16 and crc7 that fio uses */
-	static const char *const fio_only[] = { "crc16", "crc7" };
 	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
 		if (!strcasecmp(val, types[i].name)) {
 			s->verify = types[i].v;
 			return 0;
 		}
-	for (size_t i = 0; i < sizeof(fio_only) / sizeof(fio_only[0]); i++)
-		if (!strcasecmp(val, fio_only[i]))
-			return opt_failf(c, -ENOTSUP, "verify type '%s' of option '%s' is not implemented "
-					 "yet (use crc32c, crc32, crc64, md5, sha1, sha256, sha512, sha3-* or xxhash)",
-					 val, c->key);
 	return opt_fail(c, -EINVAL, "verify type", val,
-			"expected crc32c, crc32c-intel, crc32, crc64, md5, sha1, sha256, sha512, sha3-224, "
+			"expected crc32c, crc32c-intel, crc32, crc64, crc16, crc7, md5, sha1, sha256, sha512, sha3-224, "
 			"sha3-256, sha3-384, sha3-512, xxhash, meta, pattern, null or 0");
 }
 
@@ -52,6 +46,7 @@ const char *verify_type_name(enum verify_type t)
 		[VERIFY_NULL] = "null", [VERIFY_SHA1] = "sha1", [VERIFY_SHA512] = "sha512",
 		[VERIFY_SHA3_224] = "sha3-224", [VERIFY_SHA3_256] = "sha3-256",
 		[VERIFY_SHA3_384] = "sha3-384", [VERIFY_SHA3_512] = "sha3-512",
+		[VERIFY_CRC16] = "crc16", [VERIFY_CRC7] = "crc7",
 	};
 	return (unsigned)t < sizeof(names) / sizeof(names[0]) ? names[t] : "?";
 }

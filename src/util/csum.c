@@ -3,7 +3,7 @@
  * over the SSE4.2 crc32 instruction, chosen at run time when the CPU has it
  * (the same instruction ISA-L and the kernel use); everything else calls a
  * maintained library: ISA-L (crc32c fallback, crc32, crc64), nettle (md5,
- * sha256) and libxxhash (XXH64).
+ * sha256) and libxxhash (XXH64); crc16 and crc7 are crc_small.c's.
  */
 #include "util/csum.h"
 
@@ -36,6 +36,8 @@ size_t csum_len(enum csum_type t)
 	case CSUM_SHA3_256: return SHA3_256_DIGEST_SIZE;
 	case CSUM_SHA3_384: return SHA3_384_DIGEST_SIZE;
 	case CSUM_SHA3_512: return SHA3_512_DIGEST_SIZE;
+	case CSUM_CRC16: return 2;
+	case CSUM_CRC7: return 1;
 	default: return 0;
 	}
 }
@@ -48,6 +50,7 @@ const char *csum_name(enum csum_type t)
 		[CSUM_XXHASH] = "xxhash", [CSUM_SHA1] = "sha1", [CSUM_SHA512] = "sha512",
 		[CSUM_SHA3_224] = "sha3-224", [CSUM_SHA3_256] = "sha3-256",
 		[CSUM_SHA3_384] = "sha3-384", [CSUM_SHA3_512] = "sha3-512",
+		[CSUM_CRC16] = "crc16", [CSUM_CRC7] = "crc7",
 	};
 	return (unsigned)t < CSUM_NR ? names[t] : "?";
 }
@@ -138,6 +141,12 @@ void csum(enum csum_type t, const void *buf, size_t len, uint8_t *out)
 	}
 	case CSUM_XXHASH:
 		put_le(out, XXH64(buf, len, 0), 8);
+		break;
+	case CSUM_CRC16:
+		put_le(out, crc16_arc(0, buf, len), 2);
+		break;
+	case CSUM_CRC7:
+		out[0] = crc7_mmc(0, buf, len);
 		break;
 /* nettle's init/update/digest triple of one hash */
 #define NETTLE_HASH(ctx, pre, size) { struct ctx c; pre##_init(&c); pre##_update(&c, len, buf); \

@@ -6,7 +6,8 @@
  * when it has one, else ISA-L; crc32 (IEEE, as zlib/gzip) and crc64
  * (ECMA-182 reflected, CRC-64/XZ) from ISA-L; md5, sha1, sha256, sha512
  * and sha3-224/256/384/512 from nettle;
- * xxhash (XXH64, seed 0) from libxxhash.
+ * xxhash (XXH64, seed 0) from libxxhash; crc16 (CRC-16/ARC) and crc7
+ * (CRC-7/MMC), fio's two small CRCs, from crc_small.c's tables.
  */
 #ifndef IOBENCH_UTIL_CSUM_H
 #define IOBENCH_UTIL_CSUM_H
@@ -29,6 +30,8 @@ enum csum_type {
 	CSUM_SHA3_256,
 	CSUM_SHA3_384,
 	CSUM_SHA3_512,
+	CSUM_CRC16,
+	CSUM_CRC7,
 	CSUM_NR,
 };
 
@@ -49,5 +52,11 @@ uint32_t crc32c(const void *buf, size_t len);
 bool csum_crc32c_has_hw(void);
 uint32_t crc32c_hw(const void *buf, size_t len);
 uint32_t crc32c_lib(const void *buf, size_t len);
+
+/* crc16 as fio's verify=crc16 (CRC-16/ARC: "123456789" from 0 -> 0xbb3d) and
+ * crc7 as its verify=crc7 (CRC-7/MMC: -> 0x75), continuing from crc (0 to
+ * start); crc_small.c. */
+uint16_t crc16_arc(uint16_t crc, const void *buf, size_t len);
+uint8_t crc7_mmc(uint8_t crc, const void *buf, size_t len);
 
 #endif

@@ -90,6 +90,7 @@ int verify_cfg_init(struct verify_cfg *cfg, const struct job_spec *s, uint64_t i
 		[VERIFY_SHA1] = CSUM_SHA1, [VERIFY_SHA512] = CSUM_SHA512,
 		[VERIFY_SHA3_224] = CSUM_SHA3_224, [VERIFY_SHA3_256] = CSUM_SHA3_256,
 		[VERIFY_SHA3_384] = CSUM_SHA3_384, [VERIFY_SHA3_512] = CSUM_SHA3_512,
+		[VERIFY_CRC16] = CSUM_CRC16, [VERIFY_CRC7] = CSUM_CRC7,
 	};
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->type = s->verify;

@@ -9,6 +9,8 @@
  *  - slat runs from prep until the submission call returns and clat from
  *    then to completion; iodepth_level, iodepth_submit and iodepth_complete record
  *    the depth at each queue, the size of each submission and of each reap.
+ * serialize_overlap: an I/O that overlaps one in flight on the same file
+ * waits (completions are reaped) until that one is done, as in fio.
  * Units come from a free stack, so finding one is O(1) at any depth. Every
  * error is recorded where it is seen: a failed I/O under the job's error
  * policy (job_io_failed), a failed commit or reap as the engine's.
@@ -151,12 +153,37 @@ static int make_room(struct job *j)
 	return 0;
 }
 
+/* serialize_overlap: whether u overlaps an I/O in flight (or queued) on
+ * its file; the units not on the free stack other than u are in flight. */
+static bool overlaps_inflight(const struct job *j, const struct io_unit *u)
+{
+	if (!j->inflight)
+		return false;
+	for (unsigned k = 0; k < j->nr_units; k++) {
+		const struct io_unit *o = &j->units[k];
+		if (o == u || o->file != u->file || o->ddir >= DDIR_RWDIR_CNT ||
+		    o->offset >= u->offset + u->buflen || u->offset >= o->offset + o->buflen)
+			continue;
+		bool idle = false;
+		for (unsigned f = 0; f < j->nr_free && !idle; f++)
+			idle = j->free_units[f] == o;
+		if (!idle)
+			return true;
+	}
+	return false;
+}
+
 int async_issue(struct job *j, struct io_unit *u)
 {
 	const struct engine_ops *ops = j->eng.ops;
 	const struct job_spec *s = j->spec;
 	int rc;
 	IOB_ASSERT(units_balanced(j, 1) && job_unit_ok(j, u) && u->ddir < DDIR_INVAL);
+	while (s->serialize_overlap && u->ddir < DDIR_RWDIR_CNT && overlaps_inflight(j, u))
+		if ((rc = async_reap(j, 1)) < 0) {
+			async_put_unit(j, u);
+			return rc;
+		}
 	u->start_ns = job_now(j);
 	if (ops->prep && (rc = ops->prep(&j->eng, u)) < 0) {
 		rc = job_io_failed(j, u, rc);

@@ -274,12 +274,13 @@ static uint64_t pick_filesize(const struct job_spec *s, unsigned nfiles, unsigne
 
 /* What the job does to its files that the guard must allow: verify_only
  * replaces the writes (and with them the whole loop) by reads of what they
- * wrote. */
+ * wrote; trim_percentage trims what a verify job wrote. */
 static unsigned job_what(const struct job_spec *s)
 {
 	if (s->verify_only && (s->rw & RW_WRITE))
 		return 0;
-	return (s->rw & RW_WRITE ? DEVGUARD_WRITE : 0) | (s->rw & RW_TRIM ? DEVGUARD_TRIM : 0);
+	bool trims = (s->rw & RW_TRIM) || (s->trim_percentage && s->verify != VERIFY_NONE);
+	return (s->rw & RW_WRITE ? DEVGUARD_WRITE : 0) | (trims ? DEVGUARD_TRIM : 0);
 }
 
 /* A pass that checks what an earlier write pass wrote and writes nothing:
@@ -584,6 +585,12 @@ int job_file_open_one(struct job *j, unsigned i)
 					     devguard_verb(p->what), f->path, why);
 			}
 			p->claimed = g.claimed;
+		}
+		if (s->write_hint) {
+			uint64_t hint = s->write_hint;
+			if (fcntl(f->fd, F_SET_RW_HINT, &hint) < 0)
+				return error_errno(-errno, "job '%s': cannot set write_hint on '%s' "
+						   "(fcntl F_SET_RW_HINT)", s->name, f->path);
 		}
 		/* Without the hint, readahead on each random miss pulls in
 		 * neighbouring blocks and later "random" reads hit the cache. */

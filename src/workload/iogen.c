@@ -9,6 +9,7 @@
  * its share of a random job's I/Os on from the direction's last one, zoned
  * distributions pick a zone by its share and then a block in it uniformly,
  * and random_generator=lfsr keeps the permutation even with norandommap.
+ * zonemode=strided confines offsets to the current zone (zones.c).
  * Files are served round robin, one I/O each.
  */
 #include "workload/job.h"
@@ -125,6 +126,7 @@ void job_gens_new_pass(struct job *j)
 		g->next = 0;
 		g->seq_left = 0;
 		g->pass++;
+		zone_strided_reset(g);
 		if (g->perm_ready)
 			gen_perm(j, i);
 	}
@@ -277,7 +279,12 @@ int job_next_io(struct job *j, struct io_unit *u)
 	}
 	uint64_t off;
 	bool on_block = false; /* off starts a block of the random map */
-	if (!spec_is_rand(s)) {
+	if (s->zonemode == ZONEMODE_STRIDED) {
+		if (len > f->io_size)
+			len = f->io_size - f->io_size % g->block;
+		if (!len || !zone_strided_next(j, f, g, spec_is_rand(s), len, &off))
+			return 0;
+	} else if (!spec_is_rand(s)) {
 		off = seq_offset(j, f, d, &len);
 	} else if (g->seq_left) {
 		g->seq_left--;

@@ -47,6 +47,9 @@ struct file_gen {
 	uint64_t seq_pos;       /* end of the last I/O: where a sequential one goes */
 	uint64_t seq_off;       /* start of the last random I/O (rw_sequencer=identical) */
 	uint64_t dir_pos[DDIR_RWDIR_CNT]; /* end of the last I/O per direction (percentage_random) */
+	/* zonemode=strided (zones.c), relative to the file's io_offset: the
+	 * current zone's start, the next sequential I/O in it, bytes done in it */
+	uint64_t zone_start, zone_pos, zone_bytes;
 };
 
 /* What setup found and decided for one file (files.c), before any byte of
@@ -141,6 +144,7 @@ struct job {
 	uint64_t bytes_issued;          /* this loop */
 	uint64_t ios_issued;
 	uint64_t writes_since_sync;
+	uint64_t sfr_writes;            /* writes since the last sync_file_range (syncrange.c) */
 	unsigned loop;
 	uint64_t start_ns;              /* measured start (after ramp) */
 	uint64_t ramp_end_ns;
@@ -277,6 +281,19 @@ int job_gens_init(struct job *j);
 int job_next_io(struct job *j, struct io_unit *u);
 void job_gens_new_pass(struct job *j);
 
+/* zones.c: zonemode's checks once the files are planned (zbd refused
+ * where the files are not zoned devices); 0 or -1. */
+int job_zones_check(struct job *j);
+/* writeopts.c: atomic= (refused where the device cannot write atomically)
+ * and write_barrier= (a warning: no engine here has barriers); 0 or -1. */
+int job_write_opts_check(struct job *j);
+/* zonemode=strided: the offset of the next I/O of len bytes in the file's
+ * current zone (rnd: anywhere in it); 0 when it would cross the file
+ * region's end (the pass is over), else 1. */
+int zone_strided_next(struct job *j, struct job_file *f, struct file_gen *g, bool rnd,
+		      uint64_t len, uint64_t *off);
+void zone_strided_reset(struct file_gen *g);
+
 /* jobwait.c: the job's sleeps, ended early by a stop request. Wait until
  * deadline_ns (CLOCK_MONOTONIC); false when the run stops first. */
 bool job_wait_until(struct job *j, uint64_t deadline_ns);
@@ -312,6 +329,14 @@ void job_iosched_restore(struct iosched_saved *saved);
 void *job_thread_main(void *arg);
 void job_account(struct job *j, struct io_unit *u, uint64_t now, bool async);
 void job_account_sync(struct job *j, struct io_unit *u, uint64_t now);
+/* A sync's latency from start_ns to now, without counting it as a sync I/O
+ * (fio's sync_file_range). */
+void job_account_sync_lat(struct job *j, uint64_t start_ns, uint64_t now);
+/* syncrange.c: sync_file_range=FLAGS:N; note a write being issued, and call
+ * sync_file_range before the next write once N were noted (sync: the
+ * engine is synchronous). 0 or -errno. */
+void job_sfr_note(struct job *j, struct job_file *f, uint64_t off, uint64_t len);
+int job_sfr_before_write(struct job *j, bool sync);
 /* Record err (< 0) of u (NULL: the engine failed) as fatal: counted, and
  * the job's error when it is the first. */
 void job_fail(struct job *j, const struct io_unit *u, int err);

@@ -192,9 +192,16 @@ void job_account_sync(struct job *j, struct io_unit *u, uint64_t now)
 	IOB_ASSERT(now >= u->start_ns);
 	if (j->in_ramp)
 		return;
-	hist_add(&j->res.sync.lat_hist, now - u->start_ns);
-	acc_add(&j->acc_sync, now - u->start_ns);
+	job_account_sync_lat(j, u->start_ns, now);
 	j->res.sync.total_ios++;
+}
+
+void job_account_sync_lat(struct job *j, uint64_t start_ns, uint64_t now)
+{
+	if (j->in_ramp)
+		return;
+	hist_add(&j->res.sync.lat_hist, now - start_ns);
+	acc_add(&j->acc_sync, now - start_ns);
 }
 
 /* Throttle to rate= / rate_iops= by waiting until the schedule allows.
@@ -411,8 +418,15 @@ static int run_pass(struct job *j, struct cpu_usage *cpu0)
 			j->bytes_issued = 0;
 			continue;
 		}
-		if (u->ddir == DDIR_WRITE)
+		if (u->ddir == DDIR_WRITE) {
 			job_buffer_fill(j, u);
+			if (s->sync_file_range_every) {
+				int rc = job_sfr_before_write(j, sync);
+				if (rc < 0)
+					return rc;
+				job_sfr_note(j, u->file, u->offset, u->buflen);
+			}
+		}
 		if (j->flow && !job_flow_admit(j)) {
 			if (!sync)
 				async_put_unit(j, u);

@@ -110,6 +110,8 @@ static int setup_jobs(struct job *jobs, size_t nr, const struct job_list *l,
 	 * and buffers; only then are files laid out. */
 	for (size_t i = 0; i < nr; i++)
 		if ((rc = job_files_plan(&jobs[i], &cfg->guard, jobs, i)) < 0 ||
+		    (rc = job_zones_check(&jobs[i])) < 0 ||
+		    (rc = job_write_opts_check(&jobs[i])) < 0 ||
 		    (rc = job_check_direct_alignment(&jobs[i])) < 0 || (rc = job_sys_check(&jobs[i])) < 0 ||
 		    (rc = job_iosched_check(&jobs[i])) < 0)
 			return rc;

@@ -14,6 +14,10 @@
  *    loop, or as far as a verify_state_load file says) is replayed as reads.
  *  - A job that only reads checks every read as it goes (offset known,
  *    sequence not).
+ *  - trim_percentage (verify_trim.c): the picked writes are trimmed before
+ *    they are read back, and their read-back expects zeros.
+ *  - verify_async=N (verify_async.c): the checks run in N threads and are
+ *    recorded in read order when a phase ends (or the queue is full).
  * A failure is an error with errno EILSEQ, counted in total_err and the
  * verify error count; the job stops at it when verify_fatal is set or when
  * continue_on_error does not let verify errors go on (fio's rules). Reads
@@ -33,6 +37,8 @@
 #include "spec/errpolicy.h"
 #include "workload/job.h"
 #include "workload/replay.h"
+#include "workload/verify_trim.h"
+#include "workload/verify_async.h"
 
 #define VERIFY_PRINT_MAX 32 /* failures printed in full per job; all are counted */
 
@@ -48,6 +54,7 @@ struct vsnap {
 /* What a verify read in flight expects. */
 struct vunit {
 	bool active;
+	bool trimmed;          /* trim_percentage trimmed the block: zeros expected */
 	uint64_t seq, seq_max;
 };
 
@@ -75,6 +82,8 @@ struct verify_state {
 	uint64_t failures, printed, nfail[VFAIL_KIND_CNT];
 	uint64_t chunks;       /* chunks checked */
 	bool loaded;           /* verify_state_load found a state */
+	struct vtrim trim;     /* trim_percentage's picked writes */
+	struct vasync *va;     /* verify_async's workers, or NULL */
 	struct verify_saved saved;
 };
 
@@ -192,18 +201,72 @@ static void check_io(struct job *j, struct io_unit *u, struct vexpect *e)
 	}
 }
 
+/* verify_async: record a checked read's failures, in read order, as
+ * check_io() would have; a read after a failure that stopped the job is
+ * dropped (inline, it would not have been issued). */
+static void retire_item(void *arg, struct vaitem *it)
+{
+	struct job *j = arg;
+	struct verify_state *vs = j->vfy;
+	if (vs->stop)
+		return;
+	vs->chunks += it->chunks;
+	struct io_unit u = { .ddir = DDIR_READ, .file = it->f, .offset = it->off, .buflen = it->len };
+	for (unsigned k = 0; k < it->nfails; k++) {
+		struct vafail *f = &it->fails[k];
+		record_failure(j, &u, &f->e, &f->r);
+		if (f->keep)
+			verify_dump_chunk(&vs->cfg, j->aux_path, it->f ? it->f->path : "unknown", &f->e,
+					  &f->r, f->keep);
+		else if (j->spec->verify_dump && f->r.kind != VFAIL_SHORT && !it->trimmed)
+			error("job '%s': verify_dump: no memory to keep the %llu bytes read",
+			      j->spec->name, (unsigned long long)f->e.len);
+	}
+	for (unsigned k = 0; k < it->lost && it->nfails; k++)
+		record_failure(j, &u, &it->fails[it->nfails - 1].e, &it->fails[it->nfails - 1].r);
+}
+
+/* A block trim_percentage trimmed for write seq: zeros, unless
+ * trim_verify_zero=0, or a newer write of this job's there (as verify
+ * accepts newer headers). */
+static void check_trimmed(struct job *j, struct io_unit *u, uint64_t seq)
+{
+	struct verify_state *vs = j->vfy;
+	if (!j->spec->trim_verify_zero)
+		return;
+	vs->chunks++;
+	const uint8_t *b = u->buf;
+	uint64_t n = u->result > 0 ? (uint64_t)u->result : 0, i = 0;
+	while (i < n && !b[i])
+		i++;
+	if (i == n)
+		return;
+	struct vexpect e = { .offset = u->offset, .len = u->buflen };
+	struct vresult r = { .kind = VFAIL_STALE, .first_diff = (int64_t)i, .got_byte = b[i] };
+	if (vs->cfg.header && n >= vs->cfg.hdr_off + VHDR_SIZE)
+		r.hdr_valid = vhdr_decode(b + vs->cfg.hdr_off, &r.found);
+	if (r.hdr_valid && r.found.seed == vs->cfg.seed && r.found.seq > seq &&
+	    r.found.offset == u->offset)
+		return;
+	snprintf(r.why, sizeof(r.why), "trimmed (trim_percentage, trim_verify_zero=1) but it "
+		 "does not read back as zeros");
+	record_failure(j, u, &e, &r);
+}
+
 void verify_io_done(struct job *j, struct io_unit *u)
 {
 	struct verify_state *vs = j->vfy;
 	if (u->ddir != DDIR_READ || !vs->cfg.check)
 		return;
 	struct vexpect e = { 0 };
+	bool trimmed = false;
 	if (vs->phase) {
 		IOB_ASSERT(u->index < j->nr_units); /* vs->units has nr_units */
 		struct vunit *vu = &vs->units[u->index];
 		if (!vu->active)
 			return;
 		vu->active = false;
+		trimmed = vu->trimmed;
 		e.seed_known = e.seq_known = true;
 		e.seed = vs->cfg.seed;
 		e.seq = vu->seq;
@@ -211,7 +274,26 @@ void verify_io_done(struct job *j, struct io_unit *u)
 	} else if (vs->writes) {
 		return; /* a read of a mixed workload: what it finds is not known */
 	}
-	check_io(j, u, &e);
+	if (!trimmed && e.seq_known && vtrim_trimmed_after(&vs->trim, u->file, u->offset, e.seq) &&
+	    (uint64_t)u->result == u->buflen) {
+		/* a later write of this block was trimmed: zeros are right */
+		const uint8_t *b = u->buf;
+		uint64_t i = 0;
+		while (i < u->buflen && !b[i])
+			i++;
+		if (i == u->buflen) {
+			for (uint64_t pos = 0; pos < u->buflen; pos += verify_chunk_len(&vs->cfg, u->buflen, pos))
+				vs->chunks++;
+			return;
+		}
+	}
+	if (vs->va && vasync_submit(vs->va, u->file, u->offset, u->buflen, u->result, u->buf, &e,
+				    trimmed, j->spec->trim_verify_zero, retire_item, j) == 0)
+		return;
+	if (trimmed)
+		check_trimmed(j, u, e.seq);
+	else
+		check_io(j, u, &e);
 }
 
 void verify_fill_write(struct job *j, struct io_unit *u)
@@ -223,6 +305,13 @@ void verify_fill_write(struct job *j, struct io_unit *u)
 	IOB_ASSERT(!vs->ring || vs->ring_n < j->spec->verify_backlog);
 	if (j->spec->verify_backlog && vs->ring)
 		vs->ring[vs->ring_n++] = (struct vrec){ u->file, u->offset, u->buflen, seq };
+	if (vtrim_note_write(&vs->trim, u->file, u->offset, u->buflen, seq) < 0 && !vs->stop) {
+		/* the trims would go missing and the read-back expect them: stop */
+		error("job '%s': no memory for the list of blocks to trim (trim_percentage)",
+		      j->spec->name);
+		j->res.error = j->res.error ? j->res.error : ENOMEM;
+		vs->stop = true;
+	}
 }
 
 /* An idle unit for a verify read; NULL after an engine error (rc set). */
@@ -243,7 +332,7 @@ static int issue_read(struct job *j, struct io_unit *u, bool sync, uint64_t seq,
 	struct verify_state *vs = j->vfy;
 	IOB_ASSERT(job_unit_ok(j, u)); /* vs->units is indexed like j->units */
 	u->ddir = DDIR_READ;
-	vs->units[u->index] = (struct vunit){ true, seq, seq_max };
+	vs->units[u->index] = (struct vunit){ true, vtrim_picked(&vs->trim, seq), seq, seq_max };
 	if (j->iolog_f)
 		iolog_write_io(j, u); /* as fio: write_iolog has the verify reads too */
 	/* async_issue() records its own errors under the job's policy */
@@ -302,6 +391,8 @@ static int finish_phase(struct job *j, bool sync, int rc)
 		if (rc >= 0 && rc2 < 0)
 			rc = rc2;
 	}
+	if (vs->va) /* every read is in: their checks are retired before the phase ends */
+		vasync_drain(vs->va, retire_item, j);
 	vs->phase = false;
 	if (rc >= 0 && vs->stop)
 		rc = -EILSEQ;
@@ -385,8 +476,11 @@ int verify_after_io(struct job *j, enum ddir d)
 	struct verify_state *vs = j->vfy;
 	if (vs->stop)
 		return -EILSEQ;
-	if (d != DDIR_WRITE || !vs->ring)
+	if (d != DDIR_WRITE)
 		return 0;
+	int rc = vtrim_after_write(j, &vs->trim);
+	if (rc < 0 || !vs->ring)
+		return rc;
 	/* as fio: verify_backlog writes trigger verify_backlog_batch reads
 	 * (default: verify_backlog), oldest first; a batch larger than the
 	 * ring goes on reading each new write until it is spent */
@@ -397,6 +491,9 @@ int verify_after_io(struct job *j, enum ddir d)
 		return 0;
 	uint64_t n = vs->budget < vs->ring_n ? vs->budget : vs->ring_n;
 	vs->budget -= n;
+	/* the blocks read back must be trimmed already if they were picked */
+	if ((rc = vtrim_flush(j, &vs->trim)) < 0)
+		return rc;
 	return check_ring(j, n);
 }
 
@@ -404,6 +501,14 @@ int verify_loop_end(struct job *j)
 {
 	struct verify_state *vs = j->vfy;
 	const struct job_spec *s = j->spec;
+	if (vs->va) /* a read-only pass's checks (run_pass drained its I/O) */
+		vasync_drain(vs->va, retire_item, j);
+	if (vs->writes && !s->verify_only && !job_stopping(j) && !vs->stop) {
+		/* the end of the write pass: what is left to trim, read back or not */
+		int rc = vtrim_flush(j, &vs->trim);
+		if (rc < 0)
+			return rc;
+	}
 	if (!vs->writes || s->verify_only || !s->do_verify || job_stopping(j))
 		return vs->stop ? -EILSEQ : 0;
 	if (vs->ring) {
@@ -495,13 +600,16 @@ static int init_checks(struct job *j)
 	if (s->verify_only && s->time_based && !s->verify_state_load)
 		return error("job '%s': verify_only cannot replay a time_based job without "
 			     "verify_state_load=1", s->name);
+	if (s->trim_percentage && !(s->rw & RW_WRITE))
+		return error("job '%s': trim_percentage=%u trims written blocks, but the job does "
+			     "not write", s->name, s->trim_percentage);
 	if (s->verify_state_load && !s->verify_only)
 		warning("job '%s': verify_state_load only matters with verify_only=1", s->name);
 	if (((s->norandommap && s->random_generator != RANDGEN_LFSR) ||
 	     s->random_distribution != DIST_RANDOM) && spec_is_rand(s) &&
-	    (s->rw & RW_WRITE) && j->nr_units > 1)
+	    (s->rw & RW_WRITE) && j->nr_units > 1 && !s->serialize_overlap)
 		warning("job '%s': %s with iodepth > 1 may write a block twice at once; verify may "
-			"then report it stale", s->name, s->norandommap ? "norandommap" : "random_distribution");
+			"then report it stale (serialize_overlap=1 prevents it)", s->name, s->norandommap ? "norandommap" : "random_distribution");
 	return 0;
 }
 
@@ -509,12 +617,15 @@ static int init_checks(struct job *j)
 static void state_free(struct job *j)
 {
 	struct verify_state *vs = j->vfy;
+	vasync_stop(vs->va, NULL, NULL);
+	vs->va = NULL;
 	verify_cfg_release(&vs->cfg);
 	snap_free(&vs->loop_snap);
 	snap_free(&vs->cur_snap);
 	free(vs->units);
 	free(vs->ring);
 	free(vs->scratch);
+	vtrim_release(&vs->trim);
 	free(vs);
 	j->vfy = NULL;
 }
@@ -523,6 +634,9 @@ int verify_init(struct job *j)
 {
 	const struct job_spec *s = j->spec;
 	if (s->verify == VERIFY_NONE) {
+		if (s->trim_percentage)
+			return error("job '%s': trim_percentage=%u needs verify= (it trims verified "
+				     "blocks and checks them zero)", s->name, s->trim_percentage);
 		if (s->verify_only)
 			return error("job '%s': verify_only needs verify= (the checksum the data was "
 				     "written with)", s->name);
@@ -545,6 +659,7 @@ int verify_init(struct job *j)
 			     s->name, (unsigned long long)bs, VHDR_SIZE);
 	}
 	vs->writes = s->rw & RW_WRITE;
+	vtrim_init(&vs->trim, s->trim_percentage, vs->cfg.seed);
 	vs->units = xcalloc(j->nr_units, sizeof(*vs->units));
 	j->vfy = vs;
 	/* sized by bs, nrfiles and verify_backlog (util/xmalloc.h): an error */
@@ -563,6 +678,14 @@ int verify_init(struct job *j)
 		return error_errno(-ENOMEM, "job '%s': cannot allocate verify_backlog=%llu (%zu "
 				   "bytes a write)", s->name, (unsigned long long)s->verify_backlog,
 				   sizeof(struct vrec));
+	}
+	if (s->verify_async && vs->cfg.check &&
+	    !(vs->va = vasync_start(s->verify_async, &vs->cfg, j->buf_size, s->verify_fatal,
+				    s->verify_dump))) {
+		int err = errno;
+		state_free(j);
+		return error_errno(-err, "job '%s': cannot start verify_async=%u threads", s->name,
+				   s->verify_async);
 	}
 	if (s->verify_state_load && s->verify_only && (rc = setup_state_load(j, vs)) < 0) {
 		verify_finish(j);
@@ -609,6 +732,10 @@ void verify_finish(struct job *j)
 	struct verify_state *vs = j->vfy;
 	if (!vs)
 		return;
+	if (vs->va) { /* a read-only job's last checks */
+		vasync_stop(vs->va, retire_item, j);
+		vs->va = NULL;
+	}
 	summary(j);
 	save_state(j);
 	state_free(j);

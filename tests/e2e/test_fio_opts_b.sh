@@ -333,7 +333,6 @@ bad "dedupe_percentage beyond what the working set leaves is refused, as fio" "c
 bad "dedupe_mode takes repeat or working_set" "use repeat or working_set" --dedupe_mode=all
 bad "mem=shm takes no file" "only mmap, mmaphuge and mmapshared take a file" --mem=shm:/tmp/x
 bad "mem=cudamalloc: no CUDA here" "not implemented yet" --mem=cudamalloc
-bad "verify=crc16: no Debian library has fio's crc16" "not implemented yet" --verify=crc16
 bad "per-direction distributions are refused, as fio 3.33 does" "not implemented yet" --random_distribution=zipf:1.2,pareto:0.3
 
 finish

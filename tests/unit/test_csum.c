@@ -3,7 +3,10 @@
  * catalogue's "123456789" checks for crc32c, crc32 and crc64 (CRC-64/XZ),
  * RFC 1321 and FIPS 180-2 vectors for md5("abc") and sha256("abc"), and
  * xxHash's own XXH64 vectors; both crc32c implementations agree on every
- * length and alignment.
+ * length and alignment. crc16 and crc7 (fio's CRC-16/ARC and CRC-7/MMC) meet
+ * the catalogue's check values, a bit-by-bit computation of their
+ * polynomials on every length up to 300, and what fio 3.33 stored in the
+ * headers of blocks it wrote with verify_pattern (see fio_vectors()).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +30,56 @@ static int digest_is(enum csum_type t, const char *in, size_t len, const char *w
 	if (strcmp(h, want))
 		printf("  %s: got %s, want %s\n", csum_name(t), h, want);
 	return !strcmp(h, want);
+}
+
+/* bit by bit, straight from the polynomials: CRC-16/ARC reflected 0xa001,
+ * CRC-7/MMC 0x09 most significant bit first */
+static uint16_t crc16_bits(const uint8_t *p, size_t n)
+{
+	uint16_t c = 0;
+	while (n--) {
+		c ^= *p++;
+		for (int k = 0; k < 8; k++)
+			c = (c & 1) ? (uint16_t)((c >> 1) ^ 0xa001) : (uint16_t)(c >> 1);
+	}
+	return c;
+}
+
+static uint8_t crc7_bits(const uint8_t *p, size_t n)
+{
+	uint8_t c = 0;
+	while (n--) {
+		uint8_t b = *p++;
+		for (int k = 7; k >= 0; k--) {
+			unsigned top = (c >> 6) & 1, bit = (b >> k) & 1;
+			c = (uint8_t)((c << 1) & 0x7f);
+			if (top ^ bit)
+				c ^= 0x09;
+		}
+	}
+	return c;
+}
+
+/*
+ * fio 3.33's own values: `fio --name=v --filename=F --size=4k --bs=4k
+ * --rw=write --verify=crc16|crc7 --verify_pattern=P --do_verify=0` writes one
+ * block whose payload is the pattern laid from the block's start, after a
+ * 40-byte header and the checksum (2 bytes for crc16, 1 for crc7), and
+ * stores the payload's checksum at byte 40: crc16 0x54f2 (P=0x5a) and 0xfc2f
+ * (P=0xdeadbeef), crc7 0x5b and 0x0c.
+ */
+static void fio_vectors(void)
+{
+	uint8_t *blk = malloc(4096);
+	memset(blk, 0x5a, 4096);
+	CHECK(crc16_arc(0, blk + 42, 4096 - 42) == 0x54f2, "crc16 of fio's 0x5a block");
+	CHECK(crc7_mmc(0, blk + 41, 4096 - 41) == 0x5b, "crc7 of fio's 0x5a block");
+	static const uint8_t dead[4] = { 0xde, 0xad, 0xbe, 0xef };
+	for (size_t i = 0; i < 4096; i++)
+		blk[i] = dead[i % 4];
+	CHECK(crc16_arc(0, blk + 42, 4096 - 42) == 0xfc2f, "crc16 of fio's 0xdeadbeef block");
+	CHECK(crc7_mmc(0, blk + 41, 4096 - 41) == 0x0c, "crc7 of fio's 0xdeadbeef block");
+	free(blk);
 }
 
 int main(void)
@@ -66,6 +119,11 @@ int main(void)
 			"10e116e9192af3c91a7ec57647e3934057340b4cf408d5a56592f8274eec53f0"), "sha3-512(abc)");
 	CHECK(digest_is(CSUM_XXHASH, "", 0, "99e9d85137db46ef"), "XXH64 of nothing = 0xef46db3751d8e999");
 	CHECK(digest_is(CSUM_XXHASH, "abc", 3, "990977adf52cbc44"), "XXH64(abc) = 0x44bc2cf5ad770999");
+	CHECK(digest_is(CSUM_CRC16, check, 9, "3dbb"), "crc16 = 0xbb3d (CRC-16/ARC)");
+	CHECK(digest_is(CSUM_CRC7, check, 9, "75"), "crc7 = 0x75 (CRC-7/MMC)");
+	CHECK(csum_len(CSUM_CRC16) == 2 && csum_len(CSUM_CRC7) == 1 && !strcmp(csum_name(CSUM_CRC7), "crc7"),
+	      "crc16 and crc7 lengths and names");
+	fio_vectors();
 
 	/* the two crc32c paths agree on every length and alignment */
 	unsigned char *buf = malloc(4096 + 16);
@@ -76,6 +134,14 @@ int main(void)
 		for (size_t n = 0; n < 300; n++)
 			bad += crc32c_hw(buf + a, n) != crc32c_lib(buf + a, n);
 	CHECK(bad == 0, "crc32c hardware and library agree (%d differ)", bad);
+	bad = 0;
+	for (size_t n = 0; n < 300; n++)
+		bad += crc16_arc(0, buf + 3, n) != crc16_bits(buf + 3, n) ||
+		       crc7_mmc(0, buf + 3, n) != crc7_bits(buf + 3, n);
+	CHECK(bad == 0, "crc16 and crc7 tables agree with the polynomials bit by bit (%d differ)", bad);
+	/* continuing from a crc is the crc of the whole */
+	CHECK(crc16_arc(crc16_arc(0, buf, 100), buf + 100, 200) == crc16_arc(0, buf, 300) &&
+	      crc7_mmc(crc7_mmc(0, buf, 100), buf + 100, 200) == crc7_mmc(0, buf, 300), "crc16 and crc7 continue");
 	/* a flipped bit changes every digest */
 	for (int t = CSUM_CRC32C; t < CSUM_NR; t++) {
 		uint8_t a[CSUM_MAX_LEN], b[CSUM_MAX_LEN];

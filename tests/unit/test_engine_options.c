@@ -96,7 +96,7 @@ static void test_registry_rows(void)
 		      "%s: its rows' defaults are its defaults struct", e->name);
 		free(buf);
 	}
-	CHECK(with == 5, "io_uring, libaio, pvsync2, faulty and filestat have options (%zu engines do)", with);
+	CHECK(with == 6, "io_uring, libaio, pvsync2, mmap, faulty and filestat have options (%zu engines do)", with);
 	/* which engines take which fio option, as fio 3.33 accepts them */
 	static const struct { const char *opt, *engines; } fio[] = {
 		{ "hipri", " pvsync2 io_uring " },
@@ -109,6 +109,9 @@ static void test_registry_rows(void)
 		{ "nonvectored", " io_uring " },
 		{ "userspace_reap", " libaio " },
 		{ "stat_type", " filestat " },
+		{ "hipri_percentage", " pvsync2 " },
+		{ "thp", " mmap " },
+		{ "force_async", " io_uring " },
 	};
 	for (size_t k = 0; k < sizeof(fio) / sizeof(fio[0]); k++)
 		for (size_t i = 0; (e = engine_at(i)); i++) {

@@ -296,8 +296,9 @@ static void test_options(void)
 	      "defaults as fio: no verify, do_verify=1, verify_state_save=1");
 	CHECK(option_set(&s, "verify", "crc32c-intel", why, sizeof(why)) == 0 && s.verify == VERIFY_CRC32C,
 	      "crc32c-intel is crc32c");
-	CHECK(option_set(&s, "verify", "crc16", why, sizeof(why)) == -ENOTSUP && strstr(why, "not implemented"),
-	      "fio types iobench lacks say so: %s", why);
+	CHECK(option_set(&s, "verify", "crc16", why, sizeof(why)) == 0 && s.verify == VERIFY_CRC16 &&
+	      option_set(&s, "verify", "crc7", why, sizeof(why)) == 0 && s.verify == VERIFY_CRC7,
+	      "crc16 and crc7 are verify types, as in fio");
 	CHECK(option_set(&s, "verify", "sha3-512", why, sizeof(why)) == 0 && s.verify == VERIFY_SHA3_512,
 	      "sha3-512 is a verify type");
 	CHECK(option_set(&s, "verify", "bogus", why, sizeof(why)) == -EINVAL, "unknown type refused: %s", why);

@@ -1,0 +1,99 @@
+/*
+ * Parse callbacks of write-side and submission options of fio:
+ * sync_file_range=FLAGS[:N] (FLAGS a comma list of wait_before, write and
+ * wait_after, the
+ * SYNC_FILE_RANGE_* flags; N writes between calls, 1 when left out, 0 for
+ * none) and write_hint= (none, short, medium, long, extreme: the
+ * RWH_WRITE_LIFE_* lifetime the files get with fcntl F_SET_RW_HINT), and
+ * two more whose values need a word: atomic=1 (implies direct=1) and
+ * io_submit_mode (inline only). The runtime is workload/syncrange.c's,
+ * files.c's and writeopts.c's.
+ */
+#include "spec/options_cb.h"
+#include "util/units.h"
+#include "util/xmalloc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+int opt_cb_sync_file_range(void *target, const char *val, struct opt_ctx *c)
+{
+	struct job_spec *s = target;
+	static const struct { const char *name; unsigned flag; } flags[] = {
+		{ "wait_before", SYNC_FILE_RANGE_WAIT_BEFORE }, { "write", SYNC_FILE_RANGE_WRITE },
+		{ "wait_after", SYNC_FILE_RANGE_WAIT_AFTER },
+	};
+	char *copy = xstrdup(val), *colon = strchr(copy, ':'), *save = NULL;
+	uint64_t every = 1;
+	unsigned set = 0;
+	int rc = 0;
+	if (colon) {
+		*colon = 0;
+		char *end;
+		every = strtoull(colon + 1, &end, 10);
+		if (!colon[1] || *end || colon[1] == '-')
+			rc = opt_fail(c, -EINVAL, "count", colon + 1, "expected FLAGS:N, N writes between calls");
+	}
+	for (char *t = strtok_r(copy, ",", &save); t && !rc; t = strtok_r(NULL, ",", &save)) {
+		size_t i = 0;
+		while (i < sizeof(flags) / sizeof(flags[0]) && strcasecmp(t, flags[i].name))
+			i++;
+		if (i == sizeof(flags) / sizeof(flags[0]))
+			rc = opt_fail(c, -EINVAL, "sync_file_range flag", t,
+				      "use wait_before, write and wait_after, comma separated");
+		else
+			set |= flags[i].flag;
+	}
+	if (!rc && !set)
+		rc = opt_fail(c, -EINVAL, "sync_file_range", val,
+			      "name at least one of wait_before, write and wait_after");
+	free(copy);
+	if (rc)
+		return rc;
+	s->sync_file_range_flags = set;
+	s->sync_file_range_every = every;
+	return 0;
+}
+
+int opt_cb_write_hint(void *target, const char *val, struct opt_ctx *c)
+{
+	struct job_spec *s = target;
+	static const char *const names[] = { "none", "short", "medium", "long", "extreme" };
+	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcasecmp(val, names[i])) {
+			s->write_hint = i + 1; /* RWH_WRITE_LIFE_NONE (1) .. _EXTREME (5) */
+			return 0;
+		}
+	return opt_fail(c, -EINVAL, "write hint", val, "use none, short, medium, long or extreme");
+}
+
+/* io_submit_mode=inline (what iobench does: the job thread submits and
+ * reaps); offload, fio's separate submitting threads, is not implemented yet */
+int opt_cb_io_submit_mode(void *target, const char *val, struct opt_ctx *c)
+{
+	(void)target;
+	if (!strcasecmp(val, "inline"))
+		return 0;
+	if (!strcasecmp(val, "offload"))
+		return opt_failf(c, -ENOTSUP, "io_submit_mode=offload (submission from threads apart "
+				 "from the completions) is not implemented yet; iobench submits "
+				 "inline (io_submit_mode=inline)");
+	return opt_fail(c, -EINVAL, "submit mode", val, "use inline or offload");
+}
+
+/* atomic=1, fio 3.33's "atomic I/O with O_DIRECT (implies O_DIRECT)" */
+int opt_cb_atomic(void *target, const char *val, struct opt_ctx *c)
+{
+	struct job_spec *s = target;
+	bool b = true;
+	const char *why = NULL;
+	if (val && parse_bool(val, &b, &why))
+		return opt_fail(c, -EINVAL, "boolean", val, why);
+	s->atomic = b;
+	if (b)
+		s->direct = true;
+	return 0;
+}
