@@ -23,6 +23,9 @@ struct jobfile_ctx {
 	/* "KEY=VALUE" overrides applied to every job after its own options */
 	const char *const *set_opts;
 	size_t nr_set;
+	/* --parse-only: check the options, not the filesystem (directory=
+	 * need not exist yet), as fio's --parse-only */
+	bool parse_only;
 };
 
 /*

@@ -38,6 +38,7 @@ struct builder {
 	bool record_globals;
 	unsigned file_index;
 	unsigned jobs_here;
+	bool parse_only;  /* no check of what is on disk */
 };
 
 static void locs_add(struct locs *l, const char *canon, const struct jf_item *item)
@@ -204,7 +205,7 @@ static void build_job(struct builder *b, size_t sec, size_t to)
 		js.stonewall = true;
 	job_spec_finalize(&js);
 	struct vctx v = { .b = b, .l = &l, .section = &hdr->loc };
-	job_spec_validate(&js, report_problem, &v);
+	job_spec_validate_flags(&js, b->parse_only ? 0 : SPEC_CHECK_FS, report_problem, &v);
 	free(l.v);
 	struct job_spec *dst = job_list_add(b->list);
 	job_spec_release(dst);
@@ -278,7 +279,7 @@ int jf_build_jobs(struct jf_items *it, unsigned file_index, bool record_globals,
 		  struct job_list *list, const struct jobfile_ctx *ctx)
 {
 	struct builder b = { .it = it, .list = list, .record_globals = record_globals,
-			     .file_index = file_index };
+			     .file_index = file_index, .parse_only = ctx && ctx->parse_only };
 	size_t first_job = list->nr, first_global = list->nr_global_opts;
 	job_spec_defaults(&b.global);
 	read_sets(&b, ctx);

@@ -85,6 +85,12 @@ void job_spec_finalize(struct job_spec *s);
  */
 typedef void (*spec_problem_fn)(void *arg, const char *keys, const char *msg);
 int job_spec_validate(const struct job_spec *s, spec_problem_fn report, void *arg);
+/* The same with flags: SPEC_CHECK_FS also checks what is on disk (that
+ * each directory= exists); job_spec_validate() does, --parse-only does not
+ * (nor does fio's). */
+#define SPEC_CHECK_FS 1u
+int job_spec_validate_flags(const struct job_spec *s, unsigned flags, spec_problem_fn report,
+			    void *arg);
 
 /* `iobench help options`: a table of name, type, default and help, then
  * the engines with their summaries and each engine's own options. */

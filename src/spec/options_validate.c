@@ -26,6 +26,7 @@ struct vstate {
 	spec_problem_fn report;
 	void *arg;
 	const struct job_spec *s;
+	unsigned flags;   /* SPEC_CHECK_FS */
 	int problems;
 };
 
@@ -187,7 +188,7 @@ static void check_files(struct vstate *v)
 {
 	const struct job_spec *s = v->s;
 	char **list;
-	if (s->directory && *s->directory) {
+	if ((v->flags & SPEC_CHECK_FS) && s->directory && *s->directory) {
 		size_t n = str_split_escaped(s->directory, ':', &list);
 		for (size_t i = 0; i < n; i++) {
 			struct stat st;
@@ -252,7 +253,13 @@ static void check_rates(struct vstate *v)
 
 int job_spec_validate(const struct job_spec *s, spec_problem_fn report, void *arg)
 {
-	struct vstate v = { .report = report, .arg = arg, .s = s };
+	return job_spec_validate_flags(s, SPEC_CHECK_FS, report, arg);
+}
+
+int job_spec_validate_flags(const struct job_spec *s, unsigned flags, spec_problem_fn report,
+			    void *arg)
+{
+	struct vstate v = { .report = report, .arg = arg, .s = s, .flags = flags };
 	check_counts(&v);
 	check_block_sizes(&v);
 	check_offsets(&v);
