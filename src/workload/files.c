@@ -23,6 +23,7 @@
 #include <linux/fs.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "sys/dev/devguard.h"
@@ -43,8 +44,44 @@ static bool names_special_file(const char *name)
 	return lstat(name, &st) == 0 && !S_ISREG(st.st_mode);
 }
 
+/* One generated name: filename_format with $jobname (the section),
+ * $jobnum, $filenum and $clientuid (fio's client address: empty, there is
+ * no client mode) put in; other text, '$' included, as written. NULL when
+ * memory runs out. */
+static char *format_name(const struct job_spec *s, const char *job, unsigned filenum)
+{
+	const char *fmt = s->filename_format ? s->filename_format : "$jobname.$jobnum.$filenum";
+	static const char *const keys[] = { "$jobname", "$jobnum", "$filenum", "$clientuid" };
+	char *out = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&out, &len);
+	if (!m)
+		return NULL;
+	for (const char *p = fmt; *p;) {
+		size_t k = 0;
+		while (k < 4 && strncmp(p, keys[k], strlen(keys[k])))
+			k++;
+		if (k == 4) {
+			fputc(*p++, m);
+			continue;
+		}
+		if (k == 0)
+			fputs(job, m);
+		else if (k == 1)
+			fprintf(m, "%u", s->jobnum);
+		else if (k == 2)
+			fprintf(m, "%u", filenum);
+		p += strlen(keys[k]);
+	}
+	if (fclose(m) != 0) {
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
 /* File names as fio makes them: filename= entries (relative ones under the
- * first directory), or SECTION.JOBNUM.FILENUM in the directory the clone
+ * first directory), or filename_format's (SECTION.JOBNUM.FILENUM) in the directory the clone
  * gets from a directory=a:b list (clones are spread over it round robin).
  * SECTION is the section name ([sec] or --name=), not name=: two job files
  * with the same section share their files. A single-file job whose section
@@ -76,8 +113,10 @@ static char **file_paths(const struct job_spec *s, unsigned *n)
 			paths[0] = dir ? xasprintf("%s/%s", dir, job) : xstrdup(job);
 		else
 			for (unsigned i = 0; paths && i < *n; i++) {
-				int r = dir ? asprintf(&paths[i], "%s/%s.%u.%u", dir, job, s->jobnum, i)
-					    : asprintf(&paths[i], "%s.%u.%u", job, s->jobnum, i);
+				char *base = format_name(s, job, i);
+				int r = !base ? -1 : dir ? asprintf(&paths[i], "%s/%s", dir, base)
+						       : asprintf(&paths[i], "%s", base);
+				free(base);
 				if (r < 0) {
 					paths[i] = NULL;
 					str_list_free(paths);
@@ -134,7 +173,7 @@ static int layout_fill(struct job *j, struct job_file *f, int fd, uint64_t from,
 	free(buf);
 	if (!rc && *j->stop)
 		rc = -EINTR;
-	if (!rc && fsync(fd) < 0)
+	if (!rc && j->spec->create_fsync && fsync(fd) < 0)
 		rc = error_errno(-errno, "fsync of '%s' after laying it out failed", f->path);
 	return rc;
 }
@@ -193,6 +232,38 @@ static int guard_file(const struct job *j, const struct job_file *f, unsigned wh
 	return 0;
 }
 
+/* The shortest prefix of path's directory that does not exist (malloc'ed),
+ * or NULL when the whole directory is there. */
+static char *first_missing_dir(const char *path)
+{
+	char *d = xstrdup(path);
+	struct stat st;
+	for (char *p = strchr(d + 1, '/'); p; p = strchr(p + 1, '/')) {
+		*p = '\0';
+		if (stat(d, &st) < 0 && errno == ENOENT)
+			return d;
+		*p = '/';
+	}
+	free(d);
+	return NULL;
+}
+
+/* As fio: the missing directories of a file's name are made (mode 0700). */
+static int make_parent_dirs(const struct job *j, const char *path)
+{
+	char *d = xstrdup(path);
+	int rc = 0;
+	for (char *p = strchr(d + 1, '/'); p && !rc; p = strchr(p + 1, '/')) {
+		*p = '\0';
+		if (mkdir(d, 0700) < 0 && errno != EEXIST)
+			rc = error_errno(-errno, "job '%s': cannot create directory '%s' for '%s'",
+					 j->spec->name, d, path);
+		*p = '/';
+	}
+	free(d);
+	return rc;
+}
+
 /* Create or extend f as planned, through the guarded open: what is at the
  * path must still be what the plan saw. */
 static int layout(struct job *j, struct job_file *f, struct job_file_plan *p, FILE *notes)
@@ -203,7 +274,10 @@ static int layout(struct job *j, struct job_file *f, struct job_file_plan *p, FI
 				  .seen = &p->seen, .claims = j->claims };
 	struct devguard_fd g;
 	char why[2560];
-	int rc = devguard_open(f->path, O_WRONLY | O_CREAT, 0644, &u, &g, why, sizeof(why));
+	int rc = p->layout_from || !f->path[0] ? 0 : make_parent_dirs(j, f->path);
+	if (rc < 0)
+		return rc;
+	rc = devguard_open(f->path, O_WRONLY | O_CREAT, 0644, &u, &g, why, sizeof(why));
 	if (rc < 0)
 		return error("job '%s': refusing to lay out '%s': %s", s->name, f->path, why);
 	uint64_t size = g.created ? 0 : (uint64_t)g.st.st_size;
@@ -218,7 +292,7 @@ static int layout(struct job *j, struct job_file *f, struct job_file_plan *p, FI
 	 * nothing, so the writes allocate as they would in a new file (fio
 	 * unlinks and recreates it; emptying the descriptor the guard judged
 	 * does the same without a second lookup of the name) */
-	if (!g.created && !need_data && (s->rw & RW_WRITE) && size) {
+	if (!g.created && !need_data && (s->rw & RW_WRITE) && size && !s->file_append) {
 		if (ftruncate(g.fd, 0) < 0) {
 			rc = error_errno(-errno, "job '%s': cannot empty '%s' to lay it out again",
 					 s->name, f->path);
@@ -299,6 +373,9 @@ static uint64_t planned_before(const char *path, const struct job *prev, size_t 
 			if (prev[k].plans[i].layout && prev[k].plans[i].layout_end > end &&
 			    !strcmp(prev[k].files[i].path, path))
 				end = prev[k].plans[i].layout_end;
+			else if (prev[k].plans[i].fills && !strcmp(prev[k].files[i].path, path) &&
+				 prev[k].files[i].io_offset + prev[k].files[i].io_size > end)
+				end = prev[k].files[i].io_offset + prev[k].files[i].io_size;
 	return end;
 }
 
@@ -313,7 +390,11 @@ static int plan_layout(struct job *j, struct job_file *f, struct job_file_plan *
 		return rc;
 	if (!exists && !s->allow_file_create)
 		return error("job '%s': '%s' does not exist and allow_file_create=0", s->name, f->path);
-	if (!exists && (rc = devguard_may_create(AT_FDCWD, f->path, why, sizeof(why))) < 0)
+	char *missing = exists ? NULL : first_missing_dir(f->path);
+	/* a missing directory is made where its parent is: judged there */
+	rc = exists ? 0 : devguard_may_create(AT_FDCWD, missing ? missing : f->path, why, sizeof(why));
+	free(missing);
+	if (rc < 0)
 		return why[0] ? error("job '%s': %s", s->name, why)
 			      : error_errno(rc, "job '%s': cannot create '%s'", s->name, f->path);
 	bool fills = (s->rw & RW_READ) || s->overwrite;
@@ -323,8 +404,30 @@ static int plan_layout(struct job *j, struct job_file *f, struct job_file_plan *
 	p->layout_from = exists ? f->real_size : 0;
 	p->layout_end = end;
 	/* a write-only job's too-short file is emptied first (layout()) */
-	uint64_t kept = fills || !(s->rw & RW_WRITE) ? p->layout_from : 0;
+	uint64_t kept = fills || !(s->rw & RW_WRITE) || s->file_append ? p->layout_from : 0;
 	p->layout_need = fills || allocates ? end - kept : 0;
+	return 0;
+}
+
+/* The bytes an unprivileged writer may still allocate on the filesystem
+ * that holds path (or would hold it: its directory when it does not exist). */
+static int free_bytes(const char *path, uint64_t *out)
+{
+	struct statvfs v;
+	int rc = statvfs(path, &v);
+	if (rc < 0 && errno == ENOENT) {
+		char *d = xstrdup(path);
+		char *slash = strrchr(d, '/');
+		if (slash == d)
+			slash[1] = '\0';
+		else if (slash)
+			*slash = '\0';
+		rc = statvfs(slash ? d : ".", &v);
+		free(d);
+	}
+	if (rc < 0)
+		return -errno;
+	*out = (uint64_t)v.f_bavail * v.f_frsize;
 	return 0;
 }
 
@@ -373,13 +476,25 @@ static int plan_one(struct job *j, struct job_file *f, struct job_file_plan *p, 
 			     "wrote, and never creates the file it verifies", s->name, f->path);
 
 	uint64_t want = pick_filesize(s, j->nr_files, i);
+	bool fill = s->fill_device && !nofile && !f->is_bdev && !(exists && S_ISCHR(st.st_mode));
+	if (fill) {
+		/* as fio: the size is the filesystem's free space, and the
+		 * writes go on until ENOSPC ends them */
+		int rc = free_bytes(f->path, &want);
+		if (rc < 0)
+			return error_errno(rc, "job '%s': fill_device: cannot read the free space of "
+					   "the filesystem of '%s'", s->name, f->path);
+		want += exists ? f->real_size : 0;
+	}
 	if (s->size_pct) {
 		if (!exists)
 			return error("job '%s': size=%u%% needs '%s' to exist", s->name, s->size_pct, f->path);
 		want = mul_div(f->real_size, s->size_pct, 100);
 	}
 	uint64_t off = s->offset, inc, end;
-	if (s->offset_pct) {
+	if (s->file_append && exists && S_ISREG(st.st_mode))
+		off = f->real_size; /* as fio: instead of offset=, on regular files only */
+	if (s->offset_pct && !(s->file_append && exists && S_ISREG(st.st_mode))) {
 		/* fio rounds a percentage offset up to offset_align (or the
 		 * smallest block size) */
 		off = mul_div(f->real_size, s->offset_pct, 100);
@@ -425,6 +540,17 @@ static int plan_one(struct job *j, struct job_file *f, struct job_file_plan *p, 
 			     (unsigned long long)off, (unsigned long long)want);
 	if (j->eng.ops->flags & ENGINE_NO_LAYOUT)
 		return 0; /* the engine makes the file itself (filecreate) */
+	if (fill) {
+		/* the writes make the file: nothing preallocated (that would
+		 * fill the filesystem before the first write) */
+		int rc = guard_file(j, f, DEVGUARD_WRITE, "fill", g);
+		if (rc)
+			return rc;
+		p->fills = true;
+		if (!exists && !s->allow_file_create)
+			return error("job '%s': '%s' does not exist and allow_file_create=0", s->name, f->path);
+		return 0;
+	}
 	if (!exists || f->real_size < end)
 		return plan_layout(j, f, p, exists, end, g);
 	return 0;
@@ -478,8 +604,10 @@ int job_files_plan(struct job *j, const struct devguard_allow *guard, const stru
 		j->files[i].fd = -1;
 	}
 	free(paths);
-	if (s->fill_device)
-		return error("job '%s': fill_device is not implemented yet", s->name);
+	if (s->fill_device && !(s->rw & RW_WRITE))
+		return error("job '%s': fill_device on a job that does not write (fio fills the "
+			     "filesystem with its file first, then reads it) is not implemented yet; "
+			     "fill it with a write job first (as surface-scan.fio does)", s->name);
 	uint64_t total = 0;
 	for (unsigned i = 0; i < n; i++) {
 		rc = plan_one(j, &j->files[i], &j->plans[i], i, &j->guard, prev, nprev);
@@ -622,4 +750,64 @@ void job_files_release(struct job *j)
 	j->files = NULL;
 	j->plans = NULL;
 	j->nr_files = 0;
+}
+
+int job_files_replan(struct job *j)
+{
+	struct devguard_allow g = j->guard;
+	struct job_file *old = j->files;
+	struct job_file_plan *oldp = j->plans;
+	unsigned n = j->nr_files;
+	for (unsigned i = 0; i < n; i++)
+		free(old[i].path);
+	j->files = NULL;
+	j->plans = NULL;
+	j->nr_files = 0;
+	int rc = job_files_plan(j, &g, NULL, 0);
+	if (j->files && j->plans && j->nr_files == n) {
+		/* the same names: keep the arrays, so what points into them
+		 * (verify's backlog, the generators) stays valid */
+		memcpy(old, j->files, n * sizeof(*old));
+		memcpy(oldp, j->plans, n * sizeof(*oldp));
+		free(j->files);
+		free(j->plans);
+		j->files = old;
+		j->plans = oldp;
+	} else {
+		free(old);
+		free(oldp);
+	}
+	return rc < 0 ? rc : job_files_layout(j, j->notes);
+}
+
+int job_files_pre_read(struct job *j)
+{
+	char *buf = xmalloc(LAYOUT_CHUNK);
+	int rc = 0;
+	for (unsigned i = 0; i < j->nr_files && !rc && !*j->stop; i++) {
+		const struct job_file *f = &j->files[i];
+		/* read only: a descriptor of its own, buffered, so the pages stay */
+		int fd = open(f->path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			rc = error_errno(-errno, "job '%s': pre_read: cannot open '%s'", j->spec->name, f->path);
+			break;
+		}
+		for (uint64_t pos = f->io_offset; pos < f->io_offset + f->io_size && !*j->stop;) {
+			uint64_t left = f->io_offset + f->io_size - pos;
+			ssize_t n = pread(fd, buf, left < LAYOUT_CHUNK ? (size_t)left : LAYOUT_CHUNK, (off_t)pos);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0) {
+				rc = error_errno(-errno, "job '%s': pre_read of '%s' failed at offset %llu",
+						 j->spec->name, f->path, (unsigned long long)pos);
+				break;
+			}
+			if (n == 0)
+				break; /* the file ends before its region: nothing more to cache */
+			pos += (uint64_t)n;
+		}
+		close(fd);
+	}
+	free(buf);
+	return rc;
 }

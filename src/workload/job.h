@@ -59,6 +59,7 @@ struct job_file_plan {
 	uint64_t layout_end;       /* the size the layout gives it */
 	uint64_t layout_need;      /* bytes the layout allocates on its filesystem */
 	dev_t claimed;             /* block device claimed while the job has it open */
+	bool fills;                /* fill_device: the writes make it, up to io_size or ENOSPC */
 };
 
 /* How job threads tell the main thread they are done (no polling delay),
@@ -92,6 +93,8 @@ struct job {
 	struct file_gen *gens;
 	unsigned nr_files;
 	unsigned next_file;
+	FILE *notes;                    /* "Laying out IO file" notes of a layout in the thread */
+	bool fill_full;                 /* fill_device: a write met ENOSPC or EDQUOT */
 
 	struct io_unit *units;
 	void *buf_mem;                  /* aligned start of the unit buffers */
@@ -219,6 +222,11 @@ void job_files_release(struct job *j);
 int job_files_check_present(struct job *j);
 /* unlink=1: remove the job's regular files after the run. */
 void job_files_unlink(struct job *j);
+/* In the job's thread (create_serialize=0, unlink_each_loop): plan and lay
+ * out its files again, as they are on disk now (the files closed first). */
+int job_files_replan(struct job *j);
+/* pre_read: read every file's region once, into the page cache. */
+int job_files_pre_read(struct job *j);
 
 /* space.c: refuse layouts that need more than their filesystems have
  * free (summed over all the jobs' files on each filesystem). */

@@ -126,9 +126,12 @@ static int setup_jobs(struct job *jobs, size_t nr, const struct job_list *l,
 			return error_errno(rc, "job '%s': the %s engine cannot register its buffers",
 					   j->spec->name, j->eng.ops->name);
 	}
-	for (size_t i = 0; i < nr; i++)
-		if ((rc = job_files_layout(&jobs[i], cfg->notes)) < 0)
+	for (size_t i = 0; i < nr; i++) {
+		jobs[i].notes = cfg->notes;
+		/* create_serialize=0: the job lays out its own when it starts */
+		if (jobs[i].spec->create_serialize && (rc = job_files_layout(&jobs[i], cfg->notes)) < 0)
 			return rc;
+	}
 	return 0;
 }
 
