@@ -282,7 +282,7 @@ static int layout(struct job *j, struct job_file *f, struct job_file_plan *p, FI
 		return error("job '%s': refusing to lay out '%s': %s", s->name, f->path, why);
 	uint64_t size = g.created ? 0 : (uint64_t)g.st.st_size;
 	p->seen.type = S_IFREG; /* what the guarded open found: insisted on from now */
-	if (!g.created && size >= p->layout_end) {
+	if (!g.created && size >= p->layout_end && !p->fills) {
 		/* an earlier job of the run laid it out already */
 		close(g.fd);
 		f->real_size = size;
@@ -302,6 +302,11 @@ static int layout(struct job *j, struct job_file *f, struct job_file_plan *p, FI
 		size = 0;
 	}
 	f->laid_out_here = g.created;
+	if (p->fills) {
+		close(g.fd);
+		f->real_size = size;
+		return 0;
+	}
 	if (notes && need_data)
 		fprintf(notes, "%s: Laying out IO file (1 file / %lluMiB)\n", s->name,
 			(unsigned long long)(p->layout_end >> 20));
@@ -409,9 +414,9 @@ static int plan_layout(struct job *j, struct job_file *f, struct job_file_plan *
 	return 0;
 }
 
-/* The bytes an unprivileged writer may still allocate on the filesystem
- * that holds path (or would hold it: its directory when it does not exist). */
-static int free_bytes(const char *path, uint64_t *out)
+/* The size of the filesystem that holds path (or would hold it: its
+ * directory's when it does not exist). */
+static int fs_bytes(const char *path, uint64_t *out)
 {
 	struct statvfs v;
 	int rc = statvfs(path, &v);
@@ -427,7 +432,9 @@ static int free_bytes(const char *path, uint64_t *out)
 	}
 	if (rc < 0)
 		return -errno;
-	*out = (uint64_t)v.f_bavail * v.f_frsize;
+	/* the whole filesystem: an upper bound that ENOSPC always comes
+	 * before (root writes into the reserved blocks too) */
+	*out = (uint64_t)v.f_blocks * v.f_frsize;
 	return 0;
 }
 
@@ -478,13 +485,12 @@ static int plan_one(struct job *j, struct job_file *f, struct job_file_plan *p, 
 	uint64_t want = pick_filesize(s, j->nr_files, i);
 	bool fill = s->fill_device && !nofile && !f->is_bdev && !(exists && S_ISCHR(st.st_mode));
 	if (fill) {
-		/* as fio: the size is the filesystem's free space, and the
-		 * writes go on until ENOSPC ends them */
-		int rc = free_bytes(f->path, &want);
+		/* as fio: a size larger than the free space, and the writes
+		 * go on until ENOSPC ends them */
+		int rc = fs_bytes(f->path, &want);
 		if (rc < 0)
-			return error_errno(rc, "job '%s': fill_device: cannot read the free space of "
+			return error_errno(rc, "job '%s': fill_device: cannot read the size of "
 					   "the filesystem of '%s'", s->name, f->path);
-		want += exists ? f->real_size : 0;
 	}
 	if (s->size_pct) {
 		if (!exists)
@@ -546,9 +552,15 @@ static int plan_one(struct job *j, struct job_file *f, struct job_file_plan *p, 
 		int rc = guard_file(j, f, DEVGUARD_WRITE, "fill", g);
 		if (rc)
 			return rc;
-		p->fills = true;
 		if (!exists && !s->allow_file_create)
 			return error("job '%s': '%s' does not exist and allow_file_create=0", s->name, f->path);
+		/* layout() creates it, or empties it as fio recreates a
+		 * write job's file, and writes nothing */
+		p->fills = true;
+		p->layout = true;
+		p->layout_from = exists ? f->real_size : 0;
+		p->layout_end = 0;
+		p->layout_need = 0;
 		return 0;
 	}
 	if (!exists || f->real_size < end)
