@@ -70,7 +70,7 @@ enum file_service {
 
 /* lockfile=: a per-file lock taken around each I/O (shared by the run's
  * jobs that use the same file), not a lock file on disk */
-enum file_lock {
+enum lockfile_mode {
 	FLOCK_NONE = 0,
 	FLOCK_EXCLUSIVE, /* one job at a time does I/O to the file */
 	FLOCK_READWRITE, /* readers share it, a writer has it alone */
@@ -170,7 +170,7 @@ struct job_spec {
 	bool create_serialize; /* lay out jobs' files one job after the other */
 	bool create_fsync;     /* fsync a file after laying it out */
 	bool file_append;      /* I/O starts at the end of each regular file */
-	enum file_lock lockfile;
+	enum lockfile_mode lockfile;
 	unsigned lockfile_batch; /* I/Os done per lock taken (:N); 1 */
 	bool pre_read;         /* read the files into the page cache first */
 	bool unlink_each_loop; /* delete the files after every loop */

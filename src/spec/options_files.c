@@ -74,7 +74,7 @@ int opt_cb_file_service_type(void *target, const char *val, struct opt_ctx *c)
 int opt_cb_lockfile(void *target, const char *val, struct opt_ctx *c)
 {
 	struct job_spec *s = target;
-	static const struct { const char *name; enum file_lock m; } modes[] = {
+	static const struct { const char *name; enum lockfile_mode m; } modes[] = {
 		{ "none", FLOCK_NONE }, { "exclusive", FLOCK_EXCLUSIVE }, { "readwrite", FLOCK_READWRITE },
 	};
 	const char *colon = strchr(val, ':');

@@ -15,6 +15,7 @@
  */
 #include "workload/job.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -80,6 +81,40 @@ static char *format_name(const struct job_spec *s, const char *job, unsigned fil
 	return out;
 }
 
+/* opendir=: every regular file under dir, depth first in the order the
+ * directories list them (as fio); symlinks and other kinds are skipped.
+ * 0 or -errno (the message said). */
+static int add_dir_files(const struct job_spec *s, const char *dir, char ***v, size_t *n,
+			 size_t *cap, unsigned depth)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return error_errno(-errno, "job '%s': opendir: cannot open directory '%s'", s->name, dir);
+	if (depth > 64) {
+		closedir(d);
+		return error("job '%s': opendir: '%s' is more than 64 directories deep", s->name, dir);
+	}
+	int rc = 0;
+	struct dirent *e;
+	while (!rc && (e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		char *path = xasprintf("%s/%s", dir, e->d_name);
+		struct stat st;
+		if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+			rc = add_dir_files(s, path, v, n, cap, depth + 1);
+		} else if (lstat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+			*v = xgrow(*v, cap, *n + 1, sizeof(**v));
+			(*v)[(*n)++] = path;
+			(*v)[*n] = NULL;
+			continue;
+		}
+		free(path);
+	}
+	closedir(d);
+	return rc;
+}
+
 /* File names as fio makes them: filename= entries (relative ones under the
  * first directory), or filename_format's (SECTION.JOBNUM.FILENUM) in the directory the clone
  * gets from a directory=a:b list (clones are spread over it round robin).
@@ -87,14 +122,40 @@ static char *format_name(const struct job_spec *s, const char *job, unsigned fil
  * with the same section share their files. A single-file job whose section
  * names an existing non-regular file (a device, a directory) uses it.
  * NULL when nrfiles= asks for more names than memory holds. */
-static char **file_paths(const struct job_spec *s, unsigned *n)
+static char **file_paths(const struct job_spec *s, unsigned *n, bool *bad)
 {
 	char **paths;
 	char **dirs = NULL;
 	size_t nd = 0;
 	if (s->directory && *s->directory)
 		nd = str_split_escaped(s->directory, ':', &dirs);
-	if (s->filename && *s->filename) {
+	if (s->opendir && *s->opendir) {
+		/* fio adds these instead of generated names, after any filename= */
+		size_t nv = 0, cap = 0;
+		paths = NULL;
+		if (s->filename && *s->filename) {
+			char **names;
+			size_t nn = str_split_escaped(s->filename, ':', &names);
+			for (size_t i = 0; i < nn; i++) {
+				bool rel = names[i][0] != '/';
+				paths = xgrow(paths, &cap, nv + 1, sizeof(*paths));
+				paths[nv++] = rel && nd ? xasprintf("%s/%s", dirs[0], names[i]) : xstrdup(names[i]);
+			}
+			str_list_free(names);
+		}
+		paths = xgrow(paths, &cap, nv + 1, sizeof(*paths));
+		paths[nv] = NULL;
+		if (add_dir_files(s, s->opendir, &paths, &nv, &cap, 0) < 0 || !nv) {
+			if (!nv)
+				error("job '%s': opendir: no regular file under '%s'", s->name, s->opendir);
+			str_list_free(paths);
+			paths = NULL;
+			*n = 0;
+			*bad = true;
+		} else {
+			*n = (unsigned)nv;
+		}
+	} else if (s->filename && *s->filename) {
 		char **names;
 		*n = (unsigned)str_split_escaped(s->filename, ':', &names);
 		paths = xcalloc(*n + 1, sizeof(*paths));
@@ -595,7 +656,10 @@ int job_files_plan(struct job *j, const struct devguard_allow *guard, const stru
 	if (rc)
 		return rc;
 	unsigned n;
-	char **paths = file_paths(s, &n);
+	bool bad = false;
+	char **paths = file_paths(s, &n, &bad);
+	if (bad)
+		return -EINVAL; /* opendir=: said why */
 	if (paths) {
 		j->files = calloc(n, sizeof(*j->files));
 		j->plans = calloc(n, sizeof(*j->plans));
@@ -616,6 +680,10 @@ int job_files_plan(struct job *j, const struct devguard_allow *guard, const stru
 		j->files[i].fd = -1;
 	}
 	free(paths);
+	if (s->openfiles && s->openfiles < n && s->verify != VERIFY_NONE && s->verify != VERIFY_NULL)
+		return error("job '%s': openfiles=%u below its %u files with verify= is not "
+			     "implemented yet (the read-back would need the closed files)", s->name,
+			     s->openfiles, n);
 	if (s->fill_device && !(s->rw & RW_WRITE))
 		return error("job '%s': fill_device on a job that does not write (fio fills the "
 			     "filesystem with its file first, then reads it) is not implemented yet; "
@@ -676,69 +744,90 @@ void job_files_invalidate(struct job *j)
 	}
 }
 
-int job_files_open(struct job *j)
+int job_file_open(struct job *j, unsigned i)
 {
 	const struct job_spec *s = j->spec;
 	char why[2560];
-	for (unsigned i = 0; i < j->nr_files; i++) {
-		struct job_file *f = &j->files[i];
-		struct job_file_plan *p = &j->plans[i];
-		int rc = j->eng.ops->open_file(&j->eng, f);
-		if (rc == -EINVAL && s->direct)
-			return error_errno(rc, "job '%s': cannot open '%s' with O_DIRECT (direct=1): "
-					   "the filesystem does not support direct I/O", s->name, f->path);
-		if (rc < 0 && p->what && rc == -ELOOP && (f->open_flags & O_NOFOLLOW)) {
-			/* the name became a symlink since it was planned: say to what */
-			struct devguard_use u = { .kind = DEVGUARD_DATA, .what = p->what,
-						  .allow = &j->guard, .seen = &p->seen };
-			struct devguard_fd g;
-			if (devguard_open(f->path, O_RDONLY, 0, &u, &g, why, sizeof(why)) == 0)
-				close(g.fd);
-			else
-				return error("job '%s': refusing to %s '%s': %s", s->name,
-					     devguard_verb(p->what), f->path, why);
-		}
-		if (rc < 0)
-			return error_errno(rc, "job '%s': cannot open '%s'", s->name, f->path);
-		if (f->fd < 0)
-			continue;
-		if (p->what) {
-			/* judge the very descriptor the job is about to use */
-			struct devguard_use u = { .kind = DEVGUARD_DATA, .what = p->what,
-						  .allow = &j->guard, .seen = &p->seen,
-						  .claims = j->claims };
-			struct devguard_fd g;
-			rc = devguard_adopt(f->fd, f->path, &u, &g, why, sizeof(why));
-			if (rc < 0) {
-				j->eng.ops->close_file(&j->eng, f);
-				f->fd = -1;
-				return error("job '%s': refusing to %s '%s': %s", s->name,
-					     devguard_verb(p->what), f->path, why);
-			}
-			p->claimed = g.claimed;
-		}
-		/* Without the hint, readahead on each random miss pulls in
-		 * neighbouring blocks and later "random" reads hit the cache. */
-		if (s->fadvise_hint)
-			posix_fadvise(f->fd, 0, 0, spec_is_rand(s) ? POSIX_FADV_RANDOM
-								   : POSIX_FADV_SEQUENTIAL);
+	struct job_file *f = &j->files[i];
+	struct job_file_plan *p = &j->plans[i];
+	int rc = j->eng.ops->open_file(&j->eng, f);
+	if (rc == -EINVAL && s->direct)
+		return error_errno(rc, "job '%s': cannot open '%s' with O_DIRECT (direct=1): "
+				   "the filesystem does not support direct I/O", s->name, f->path);
+	if (rc < 0 && p->what && rc == -ELOOP && (f->open_flags & O_NOFOLLOW)) {
+		/* the name became a symlink since it was planned: say to what */
+		struct devguard_use u = { .kind = DEVGUARD_DATA, .what = p->what,
+					  .allow = &j->guard, .seen = &p->seen };
+		struct devguard_fd g;
+		if (devguard_open(f->path, O_RDONLY, 0, &u, &g, why, sizeof(why)) == 0)
+			close(g.fd);
+		else
+			return error("job '%s': refusing to %s '%s': %s", s->name,
+				     devguard_verb(p->what), f->path, why);
 	}
-	job_files_invalidate(j);
+	if (rc < 0)
+		return error_errno(rc, "job '%s': cannot open '%s'", s->name, f->path);
+	if (f->fd < 0)
+		return 0;
+	j->nr_open++;
+	if (p->what) {
+		/* judge the very descriptor the job is about to use */
+		struct devguard_use u = { .kind = DEVGUARD_DATA, .what = p->what,
+					  .allow = &j->guard, .seen = &p->seen,
+					  .claims = j->claims };
+		struct devguard_fd g;
+		rc = devguard_adopt(f->fd, f->path, &u, &g, why, sizeof(why));
+		if (rc < 0) {
+			job_file_close(j, i);
+			return error("job '%s': refusing to %s '%s': %s", s->name,
+				     devguard_verb(p->what), f->path, why);
+		}
+		p->claimed = g.claimed;
+	}
+	/* Without the hint, readahead on each random miss pulls in
+	 * neighbouring blocks and later "random" reads hit the cache. */
+	if (s->fadvise_hint)
+		posix_fadvise(f->fd, 0, 0, spec_is_rand(s) ? POSIX_FADV_RANDOM
+							   : POSIX_FADV_SEQUENTIAL);
+	if (s->invalidate) {
+		if (!(f->is_bdev && ioctl(f->fd, BLKFLSBUF, 0) == 0))
+			posix_fadvise(f->fd, 0, 0, POSIX_FADV_DONTNEED);
+	}
+	return 0;
+}
+
+void job_file_close(struct job *j, unsigned i)
+{
+	struct job_file *f = &j->files[i];
+	if (f->fd >= 0 || (j->eng.ops && (j->eng.ops->flags & ENGINE_NO_FILE))) {
+		if (f->fd >= 0 && j->nr_open)
+			j->nr_open--;
+		j->eng.ops->close_file(&j->eng, f);
+	}
+	f->fd = -1;
+	if (j->plans && j->plans[i].claimed) {
+		devguard_unclaim(j->claims, j->plans[i].claimed);
+		j->plans[i].claimed = 0;
+	}
+}
+
+int job_files_open(struct job *j)
+{
+	/* openfiles=N: the first N now, the others as the I/O reaches them
+	 * (iogen.c), as fio */
+	unsigned n = job_files_limited(j) ? j->spec->openfiles : j->nr_files;
+	for (unsigned i = 0; i < n; i++) {
+		int rc = job_file_open(j, i);
+		if (rc < 0)
+			return rc;
+	}
 	return 0;
 }
 
 void job_files_close(struct job *j)
 {
-	for (unsigned i = 0; i < j->nr_files; i++) {
-		struct job_file *f = &j->files[i];
-		if (f->fd >= 0 || (j->eng.ops && (j->eng.ops->flags & ENGINE_NO_FILE)))
-			j->eng.ops->close_file(&j->eng, f);
-		f->fd = -1;
-		if (j->plans && j->plans[i].claimed) {
-			devguard_unclaim(j->claims, j->plans[i].claimed);
-			j->plans[i].claimed = 0;
-		}
-	}
+	for (unsigned i = 0; i < j->nr_files; i++)
+		job_file_close(j, i);
 }
 
 void job_files_unlink(struct job *j)

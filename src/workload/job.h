@@ -27,6 +27,7 @@
 #include "results/results.h"
 
 struct verify_state;
+struct file_lock;
 struct job_logs;
 
 /* Running latency sums for mean/stddev without a division per I/O. */
@@ -47,6 +48,8 @@ struct file_gen {
 	uint64_t seq_pos;       /* end of the last I/O: where a sequential one goes */
 	uint64_t seq_off;       /* start of the last random I/O (rw_sequencer=identical) */
 	uint64_t dir_pos[DDIR_RWDIR_CNT]; /* end of the last I/O per direction (percentage_random) */
+	uint64_t issued;        /* bytes issued to the file this round (file_service_type) */
+	bool done;              /* its io_size is issued: no more I/O this round */
 };
 
 /* What setup found and decided for one file (files.c), before any byte of
@@ -93,6 +96,16 @@ struct job {
 	struct file_gen *gens;
 	unsigned nr_files;
 	unsigned next_file;
+	unsigned fsrv_left;             /* I/Os left to the current file (file_service_type=X:N) */
+	unsigned files_done;            /* files done this round */
+	unsigned nr_open;               /* files open now (openfiles=) */
+	bool fsrv_started;              /* a file was picked already */
+	bool use_fdist;                 /* file_service_type=zipf/pareto/normal */
+	struct distrib fdist;           /* its distribution over the files */
+	struct file_lock **file_locks;  /* lockfile=: the run's lock of each file; NULL = none */
+	int lock_held;                  /* the file whose lock the job holds; -1 = none */
+	bool lock_wr;                   /* ... held for writing (readwrite) */
+	unsigned lock_left;             /* I/Os left in the lock's batch */
 	FILE *notes;                    /* "Laying out IO file" notes of a layout in the thread */
 	bool fill_full;                 /* fill_device: a write met ENOSPC or EDQUOT */
 
@@ -214,6 +227,14 @@ int job_files_plan(struct job *j, const struct devguard_allow *guard, const stru
 		   size_t nprev);
 int job_files_layout(struct job *j, FILE *notes);
 int job_files_open(struct job *j);
+/* openfiles=: open file i of the job (judged by the guard), or close it. */
+int job_file_open(struct job *j, unsigned i);
+void job_file_close(struct job *j, unsigned i);
+/* openfiles= is below the number of files: they are opened as used. */
+static inline bool job_files_limited(const struct job *j)
+{
+	return j->spec->openfiles && j->spec->openfiles < j->nr_files;
+}
 void job_files_close(struct job *j);
 void job_files_invalidate(struct job *j);
 void job_files_release(struct job *j);

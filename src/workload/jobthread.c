@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "sys/cpuusage.h"
+#include "workload/filelock.h"
 #include "workload/jobsched.h"
 #include "spec/errpolicy.h"
 #include "workload/joblog.h"
@@ -397,7 +398,18 @@ static int run_pass(struct job *j, struct cpu_usage *cpu0)
 				return rc;
 			continue;
 		}
-		if (!job_next_io(j, u)) {
+		int got = job_next_io(j, u);
+		if (got < 0) {
+			if (!sync)
+				async_put_unit(j, u);
+			if (!j->res.error) { /* openfiles=: said where it failed */
+				j->res.error = -got;
+				j->res.error_msg = xasprintf("opening the next file failed: %s",
+							     strerror(-got));
+			}
+			return got;
+		}
+		if (!got) {
 			if (!sync)
 				async_put_unit(j, u);
 			if (!s->time_based)
@@ -424,8 +436,11 @@ static int run_pass(struct job *j, struct cpu_usage *cpu0)
 		struct job_file *wf = u->file;
 		int rc;
 		uint64_t done_ns = 0;
+		if (j->file_locks) /* lockfile=: until the I/O is issued, as fio */
+			job_file_lock(j, (unsigned)(wf - j->files), d);
 		if (sync) {
 			rc = sync_issue(j, u, &done_ns);
+			job_file_unlock(j, rc < 0);
 			if (rc < 0) {
 				done_ns = 0;
 				if (rc == -ENODATA)
@@ -434,7 +449,10 @@ static int run_pass(struct job *j, struct cpu_usage *cpu0)
 					return rc;
 			}
 		} else if ((rc = async_issue(j, u)) < 0) {
+			job_file_unlock(j, true);
 			return rc; /* recorded where it happened */
+		} else {
+			job_file_unlock(j, false);
 		}
 		if (__builtin_expect(j->vfy != NULL, 0)) {
 			if ((rc = verify_after_io(j, d)) < 0)
@@ -643,6 +661,8 @@ void *job_thread_main(void *arg)
 	finish_results(j, job_now(j), &cpu0);
 	job_files_check_present(j);
 out:
+	if (j->file_locks)
+		job_file_unlock(j, true); /* a batch the job did not finish */
 	job_flow_leave(j);
 	verify_finish(j);
 	job_files_close(j);

@@ -18,6 +18,7 @@
 #include "util/timeutil.h"
 #include "util/xmalloc.h"
 #include "watch/diskres.h"
+#include "workload/filelock.h"
 #include "workload/job.h"
 #include "workload/joblog.h"
 #include "spec/options.h"
@@ -367,6 +368,7 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 	}
 
 	struct job_flow *flows = job_flows_make(jobs, nr); /* flow= */
+	struct file_locks *flocks = file_locks_make(jobs, nr); /* lockfile= */
 	struct diskres disks = { 0 };
 	disks_collect(jobs, 0, nr, &disks);
 	diskres_begin(&disks);
@@ -457,6 +459,7 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 	for (size_t i = 0; i < nr; i++)
 		if (jobs[i].spec->unlink)
 			job_files_unlink(&jobs[i]);
+	file_locks_free(flocks, jobs, nr);
 	release_jobs(jobs, nr);
 	job_flows_free(flows);
 	devguard_claims_release(&claims);
