@@ -130,9 +130,10 @@ static void apply_section(struct builder *b, struct job_spec *s, size_t from, si
 static void kv_append(struct job_kv **kv, size_t *nr, const struct jf_item *item)
 {
 	*kv = xrealloc(*kv, (*nr + 1) * sizeof(**kv));
-	(*kv)[*nr].key = xstrdup(item->name);
-	char *v = NULL;
 	const struct option_def *o = option_find_any(item->name);
+	/* as fio's echo: under the option's own name (ratemin= shows as rate_min) */
+	(*kv)[*nr].key = xstrdup(o ? o->name : item->name);
+	char *v = NULL;
 	if (item->value && o && o->type != OPT_STR && strchr(item->value, '(')) {
 		bool bare = false;
 		const char *ewhy = NULL;

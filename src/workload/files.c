@@ -767,9 +767,12 @@ int job_file_open(struct job *j, unsigned i)
 	}
 	if (rc < 0)
 		return error_errno(rc, "job '%s': cannot open '%s'", s->name, f->path);
+	if (j->is_open && !j->is_open[i]) {
+		j->is_open[i] = true;
+		j->nr_open++;
+	}
 	if (f->fd < 0)
 		return 0;
-	j->nr_open++;
 	if (p->what) {
 		/* judge the very descriptor the job is about to use */
 		struct devguard_use u = { .kind = DEVGUARD_DATA, .what = p->what,
@@ -799,11 +802,12 @@ int job_file_open(struct job *j, unsigned i)
 void job_file_close(struct job *j, unsigned i)
 {
 	struct job_file *f = &j->files[i];
-	if (f->fd >= 0 || (j->eng.ops && (j->eng.ops->flags & ENGINE_NO_FILE))) {
-		if (f->fd >= 0 && j->nr_open)
-			j->nr_open--;
-		j->eng.ops->close_file(&j->eng, f);
+	if (j->is_open && j->is_open[i]) {
+		j->is_open[i] = false;
+		j->nr_open--;
 	}
+	if (f->fd >= 0 || (j->eng.ops && (j->eng.ops->flags & (ENGINE_NO_FILE | ENGINE_META))))
+		j->eng.ops->close_file(&j->eng, f);
 	f->fd = -1;
 	if (j->plans && j->plans[i].claimed) {
 		devguard_unclaim(j->claims, j->plans[i].claimed);
@@ -816,6 +820,8 @@ int job_files_open(struct job *j)
 	/* openfiles=N: the first N now, the others as the I/O reaches them
 	 * (iogen.c), as fio */
 	unsigned n = job_files_limited(j) ? j->spec->openfiles : j->nr_files;
+	if (!j->is_open)
+		j->is_open = xcalloc(j->nr_files ? j->nr_files : 1, sizeof(*j->is_open));
 	for (unsigned i = 0; i < n; i++) {
 		int rc = job_file_open(j, i);
 		if (rc < 0)
@@ -848,8 +854,11 @@ void job_files_release(struct job *j)
 		free(j->files[i].path);
 	free(j->files);
 	free(j->plans);
+	free(j->is_open);
 	j->files = NULL;
 	j->plans = NULL;
+	j->is_open = NULL;
+	j->nr_open = 0;
 	j->nr_files = 0;
 }
 
@@ -877,6 +886,9 @@ int job_files_replan(struct job *j)
 	} else {
 		free(old);
 		free(oldp);
+		free(j->is_open);
+		j->is_open = NULL;
+		j->nr_open = 0;
 	}
 	return rc < 0 ? rc : job_files_layout(j, j->notes);
 }

@@ -276,7 +276,7 @@ static int close_done(struct job *j)
 {
 	bool drained = j->eng.ops->flags & ENGINE_SYNC;
 	for (unsigned i = 0; i < j->nr_files; i++) {
-		if (!j->gens[i].done || j->files[i].fd < 0)
+		if (!j->gens[i].done || !j->is_open[i])
 			continue;
 		if (!drained) {
 			int rc = async_drain(j);
@@ -294,8 +294,7 @@ static bool file_usable(const struct job *j, unsigned i)
 {
 	if (j->gens[i].done)
 		return false;
-	return j->files[i].fd >= 0 || !job_files_limited(j) || j->nr_open < j->spec->openfiles ||
-	       (j->eng.ops->flags & ENGINE_NO_FILE);
+	return j->is_open[i] || !job_files_limited(j) || j->nr_open < j->spec->openfiles;
 }
 
 /* The first usable file from i on, round the list; -1 when none is. */
@@ -362,7 +361,7 @@ static int pick_file(struct job *j, unsigned *fi)
 		return 0;
 	j->fsrv_started = true;
 	j->next_file = (unsigned)c;
-	if (j->files[c].fd < 0 && !(j->eng.ops->flags & ENGINE_NO_FILE)) {
+	if (!j->is_open[c]) {
 		int rc = job_file_open(j, (unsigned)c);
 		if (rc < 0)
 			return rc;

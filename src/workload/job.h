@@ -99,6 +99,7 @@ struct job {
 	unsigned fsrv_left;             /* I/Os left to the current file (file_service_type=X:N) */
 	unsigned files_done;            /* files done this round */
 	unsigned nr_open;               /* files open now (openfiles=) */
+	bool *is_open;                  /* which (a metadata engine's have no descriptor) */
 	bool fsrv_started;              /* a file was picked already */
 	bool use_fdist;                 /* file_service_type=zipf/pareto/normal */
 	struct distrib fdist;           /* its distribution over the files */

@@ -271,8 +271,8 @@ static void measure_unwritten(struct job *jobs, size_t from, size_t to)
 static void disks_collect(struct job *jobs, size_t from, size_t to, struct diskres *d)
 {
 	for (size_t i = from; i < to; i++) {
-		if (jobs[i].eng.ops->flags & ENGINE_NO_FILE)
-			continue; /* no device does this job's I/O */
+		if (jobs[i].eng.ops->flags & (ENGINE_NO_FILE | ENGINE_META))
+			continue; /* no device does this job's I/O (fio's diskless engines) */
 		for (unsigned f = 0; f < jobs[i].nr_files; f++)
 			diskres_add_path(d, jobs[i].files[f].path);
 	}
