@@ -278,12 +278,17 @@ static int close_done(struct job *j)
 	for (unsigned i = 0; i < j->nr_files; i++) {
 		if (!j->gens[i].done || !j->is_open[i])
 			continue;
-		if (!drained) {
-			int rc = async_drain(j);
+		/* the I/O in flight first (the caller holds a unit, so not
+		 * async_drain, which wants them all back) */
+		while (!drained && j->inflight) {
+			unsigned before = j->inflight;
+			int rc = async_reap(j, 1);
 			if (rc < 0)
 				return rc;
-			drained = true;
+			if (j->inflight == before)
+				return -EIO; /* nothing comes back */
 		}
+		drained = true;
 		job_file_close(j, i);
 	}
 	return 0;

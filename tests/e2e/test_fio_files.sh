@@ -144,6 +144,9 @@ for name in "openfiles=2 (4 files)" "openfiles=1 (3 files)" "file_service_type=s
     check "$name: fio's opens and closes ($want)" test "$want" = "$got" -a -n "$got"
   fi
 done
+run iob --name=jx --nrfiles=3 --openfiles=1 --size=48k --rw=write --ioengine=libaio --iodepth=8
+check "openfiles=1 with libaio iodepth=8: the I/O in flight is reaped before a file is closed (exit $(cat "$d/rc"), 48 KiB)" \
+  test "$(cat "$d/rc")" = 0 -a "$(json_get "$d/out.json" 'd["jobs"][0]["write"]["io_bytes"]')" = 49152
 ioseq iob --nrfiles=4 --size=256k --rw=write --file_service_type=random:2 >"$d/rnd"
 check "file_service_type=random:2: 16 I/Os to each of the 4 files, in runs of an even length" python3 - "$d/rnd" <<'EOF'
 import sys, itertools, collections
