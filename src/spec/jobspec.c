@@ -24,6 +24,11 @@ void job_spec_defaults(struct job_spec *s)
 	s->fadvise_hint = true;
 	s->readonly = false; /* writes allowed (the device guard still applies) */
 	s->invalidate = true;
+	s->unique_filename = true;
+	s->fsrv_nr = 1;
+	s->create_serialize = true;
+	s->create_fsync = true;
+	s->lockfile_batch = 1;
 	s->rw = RW_READ;
 	s->rw_seq_nr = 1;
 	s->rwmix[0] = 50;
@@ -111,6 +116,8 @@ void job_spec_copy(struct job_spec *dst, const struct job_spec *src)
 	dst->description = dup_or_null(src->description);
 	dst->filename = dup_or_null(src->filename);
 	dst->directory = dup_or_null(src->directory);
+	dst->filename_format = dup_or_null(src->filename_format);
+	dst->opendir = dup_or_null(src->opendir);
 	dst->ioengine = dup_or_null(src->ioengine);
 	dst->wait_for = dup_or_null(src->wait_for);
 	dst->exec_prerun = dup_or_null(src->exec_prerun);
@@ -155,6 +162,8 @@ void job_spec_release(struct job_spec *s)
 	free(s->description);
 	free(s->filename);
 	free(s->directory);
+	free(s->filename_format);
+	free(s->opendir);
 	free(s->ioengine);
 	free(s->wait_for);
 	free(s->exec_prerun);

@@ -69,6 +69,24 @@ enum random_gen {
 	RANDGEN_TAUSWORTHE64,
 };
 
+/* file_service_type=: which file the next I/O goes to (iogen.c) */
+enum file_service {
+	FSRV_RR = 0,   /* roundrobin over the open files; the default */
+	FSRV_SEQ,      /* sequential: finish a file before the next */
+	FSRV_RANDOM,   /* a file at random (uniform) */
+	FSRV_ZIPF,     /* the non-uniform ones: fsrv_param is their value */
+	FSRV_PARETO,
+	FSRV_NORMAL,   /* also gauss */
+};
+
+/* lockfile=: a per-file lock taken around each I/O (shared by the run's
+ * jobs that use the same file), not a lock file on disk */
+enum lockfile_mode {
+	FLOCK_NONE = 0,
+	FLOCK_EXCLUSIVE, /* one job at a time does I/O to the file */
+	FLOCK_READWRITE, /* readers share it, a writer has it alone */
+};
+
 enum fallocate_mode {
 	FALLOC_NONE = 0,
 	FALLOC_NATIVE, /* fallocate(2), mode 0; the default */
@@ -161,6 +179,22 @@ struct job_spec {
 	bool invalidate;
 	bool fadvise_hint; /* POSIX_FADV_RANDOM/SEQUENTIAL per the pattern, as fio */
 	bool readonly;     /* refuse every write, trim and layout (fio's --readonly, per job) */
+	char *filename_format; /* names without filename=; NULL = $jobname.$jobnum.$filenum */
+	bool unique_filename;  /* fio's client prefix: no client mode here, no effect */
+	char *opendir;         /* add every regular file under this tree */
+	unsigned openfiles;    /* at most this many open at once; 0 = all */
+	enum file_service file_service;
+	unsigned fsrv_nr;      /* I/Os to a file before switching (:N); 1 */
+	double fsrv_param;     /* zipf theta, pareto h, normal deviation (%) */
+	bool create_only;      /* lay out the files, run no I/O */
+	bool create_serialize; /* lay out jobs' files one job after the other */
+	bool create_fsync;     /* fsync a file after laying it out */
+	bool file_append;      /* I/O starts at the end of each regular file */
+	enum lockfile_mode lockfile;
+	unsigned lockfile_batch; /* I/Os done per lock taken (:N); 1 */
+	bool pre_read;         /* read the files into the page cache first */
+	bool unlink_each_loop; /* delete the files after every loop */
+	bool allow_mounted_write; /* fio's guard switch: the device guard decides here */
 
 	/* what I/O */
 	unsigned rw;          /* enum rw_mode bits */

@@ -45,6 +45,8 @@ int opt_cb_latency_percentile(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_thinktime_blocks(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_thinktime_blocks_type(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_fallocate(void *target, const char *val, struct opt_ctx *c);
+int opt_cb_file_service_type(void *target, const char *val, struct opt_ctx *c);
+int opt_cb_lockfile(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_percentile_list(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_unified_rw_reporting(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_kb_base(void *target, const char *val, struct opt_ctx *c);

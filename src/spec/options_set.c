@@ -79,6 +79,8 @@ int option_set(struct job_spec *s, const char *key, const char *value, char *why
 
 void job_spec_finalize(struct job_spec *s)
 {
+	if (s->pre_read)
+		s->invalidate = false; /* as fio: dropping what was just read would undo it */
 	if (!s->iodepth_low || s->iodepth_low > s->iodepth)
 		s->iodepth_low = s->iodepth;
 	if (!s->iodepth_batch || s->iodepth_batch > s->iodepth)

@@ -15,6 +15,7 @@
  */
 #include "workload/job.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -23,6 +24,7 @@
 #include <linux/fs.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "sys/dev/devguard.h"
@@ -44,21 +46,117 @@ static bool names_special_file(const char *name)
 	return lstat(name, &st) == 0 && !S_ISREG(st.st_mode);
 }
 
+/* One generated name: filename_format with $jobname (the section),
+ * $jobnum, $filenum and $clientuid (fio's client address: empty, there is
+ * no client mode) put in; other text, '$' included, as written. NULL when
+ * memory runs out. */
+static char *format_name(const struct job_spec *s, const char *job, unsigned filenum)
+{
+	const char *fmt = s->filename_format ? s->filename_format : "$jobname.$jobnum.$filenum";
+	static const char *const keys[] = { "$jobname", "$jobnum", "$filenum", "$clientuid" };
+	char *out = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&out, &len);
+	if (!m)
+		return NULL;
+	for (const char *p = fmt; *p;) {
+		size_t k = 0;
+		while (k < 4 && strncmp(p, keys[k], strlen(keys[k])))
+			k++;
+		if (k == 4) {
+			fputc(*p++, m);
+			continue;
+		}
+		if (k == 0)
+			fputs(job, m);
+		else if (k == 1)
+			fprintf(m, "%u", s->jobnum);
+		else if (k == 2)
+			fprintf(m, "%u", filenum);
+		p += strlen(keys[k]);
+	}
+	if (fclose(m) != 0) {
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
+/* opendir=: every regular file under dir, depth first in the order the
+ * directories list them (as fio); symlinks and other kinds are skipped.
+ * 0 or -errno (the message said). */
+static int add_dir_files(const struct job_spec *s, const char *dir, char ***v, size_t *n,
+			 size_t *cap, unsigned depth)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return error_errno(-errno, "job '%s': opendir: cannot open directory '%s'", s->name, dir);
+	if (depth > 64) {
+		closedir(d);
+		return error("job '%s': opendir: '%s' is more than 64 directories deep", s->name, dir);
+	}
+	int rc = 0;
+	struct dirent *e;
+	while (!rc && (e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		char *path = xasprintf("%s/%s", dir, e->d_name);
+		struct stat st;
+		if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+			rc = add_dir_files(s, path, v, n, cap, depth + 1);
+		} else if (lstat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+			*v = xgrow(*v, cap, *n + 1, sizeof(**v));
+			(*v)[(*n)++] = path;
+			(*v)[*n] = NULL;
+			continue;
+		}
+		free(path);
+	}
+	closedir(d);
+	return rc;
+}
+
 /* File names as fio makes them: filename= entries (relative ones under the
- * first directory), or SECTION.JOBNUM.FILENUM in the directory the clone
+ * first directory), or filename_format's (SECTION.JOBNUM.FILENUM) in the directory the clone
  * gets from a directory=a:b list (clones are spread over it round robin).
  * SECTION is the section name ([sec] or --name=), not name=: two job files
  * with the same section share their files. A single-file job whose section
  * names an existing non-regular file (a device, a directory) uses it.
  * NULL when nrfiles= asks for more names than memory holds. */
-static char **file_paths(const struct job_spec *s, unsigned *n)
+static char **file_paths(const struct job_spec *s, unsigned *n, bool *bad)
 {
 	char **paths;
 	char **dirs = NULL;
 	size_t nd = 0;
 	if (s->directory && *s->directory)
 		nd = str_split_escaped(s->directory, ':', &dirs);
-	if (s->filename && *s->filename) {
+	if (s->opendir && *s->opendir) {
+		/* fio adds these instead of generated names, after any filename= */
+		size_t nv = 0, cap = 0;
+		paths = NULL;
+		if (s->filename && *s->filename) {
+			char **names;
+			size_t nn = str_split_escaped(s->filename, ':', &names);
+			for (size_t i = 0; i < nn; i++) {
+				bool rel = names[i][0] != '/';
+				paths = xgrow(paths, &cap, nv + 1, sizeof(*paths));
+				paths[nv++] = rel && nd ? xasprintf("%s/%s", dirs[0], names[i]) : xstrdup(names[i]);
+			}
+			str_list_free(names);
+		}
+		paths = xgrow(paths, &cap, nv + 1, sizeof(*paths));
+		paths[nv] = NULL;
+		if (add_dir_files(s, s->opendir, &paths, &nv, &cap, 0) < 0 || !nv) {
+			if (!nv)
+				error("job '%s': opendir: no regular file under '%s'", s->name, s->opendir);
+			str_list_free(paths);
+			paths = NULL;
+			*n = 0;
+			*bad = true;
+		} else {
+			*n = (unsigned)nv;
+		}
+	} else if (s->filename && *s->filename) {
 		char **names;
 		*n = (unsigned)str_split_escaped(s->filename, ':', &names);
 		paths = xcalloc(*n + 1, sizeof(*paths));
@@ -77,8 +175,10 @@ static char **file_paths(const struct job_spec *s, unsigned *n)
 			paths[0] = dir ? xasprintf("%s/%s", dir, job) : xstrdup(job);
 		else
 			for (unsigned i = 0; paths && i < *n; i++) {
-				int r = dir ? asprintf(&paths[i], "%s/%s.%u.%u", dir, job, s->jobnum, i)
-					    : asprintf(&paths[i], "%s.%u.%u", job, s->jobnum, i);
+				char *base = format_name(s, job, i);
+				int r = !base ? -1 : dir ? asprintf(&paths[i], "%s/%s", dir, base)
+						       : asprintf(&paths[i], "%s", base);
+				free(base);
 				if (r < 0) {
 					paths[i] = NULL;
 					str_list_free(paths);
@@ -135,7 +235,7 @@ static int layout_fill(struct job *j, struct job_file *f, int fd, uint64_t from,
 	free(buf);
 	if (!rc && *j->stop)
 		rc = -EINTR;
-	if (!rc && fsync(fd) < 0)
+	if (!rc && j->spec->create_fsync && fsync(fd) < 0)
 		rc = error_errno(-errno, "fsync of '%s' after laying it out failed", f->path);
 	return rc;
 }
@@ -194,6 +294,38 @@ static int guard_file(const struct job *j, const struct job_file *f, unsigned wh
 	return 0;
 }
 
+/* The shortest prefix of path's directory that does not exist (malloc'ed),
+ * or NULL when the whole directory is there. */
+static char *first_missing_dir(const char *path)
+{
+	char *d = xstrdup(path);
+	struct stat st;
+	for (char *p = strchr(d + 1, '/'); p; p = strchr(p + 1, '/')) {
+		*p = '\0';
+		if (stat(d, &st) < 0 && errno == ENOENT)
+			return d;
+		*p = '/';
+	}
+	free(d);
+	return NULL;
+}
+
+/* As fio: the missing directories of a file's name are made (mode 0700). */
+static int make_parent_dirs(const struct job *j, const char *path)
+{
+	char *d = xstrdup(path);
+	int rc = 0;
+	for (char *p = strchr(d + 1, '/'); p && !rc; p = strchr(p + 1, '/')) {
+		*p = '\0';
+		if (mkdir(d, 0700) < 0 && errno != EEXIST)
+			rc = error_errno(-errno, "job '%s': cannot create directory '%s' for '%s'",
+					 j->spec->name, d, path);
+		*p = '/';
+	}
+	free(d);
+	return rc;
+}
+
 /* Create or extend f as planned, through the guarded open: what is at the
  * path must still be what the plan saw. */
 static int layout(struct job *j, struct job_file *f, struct job_file_plan *p, FILE *notes)
@@ -204,12 +336,15 @@ static int layout(struct job *j, struct job_file *f, struct job_file_plan *p, FI
 				  .seen = &p->seen, .claims = j->claims };
 	struct devguard_fd g;
 	char why[2560];
-	int rc = devguard_open(f->path, O_WRONLY | O_CREAT, 0644, &u, &g, why, sizeof(why));
+	int rc = p->layout_from || !f->path[0] ? 0 : make_parent_dirs(j, f->path);
+	if (rc < 0)
+		return rc;
+	rc = devguard_open(f->path, O_WRONLY | O_CREAT, 0644, &u, &g, why, sizeof(why));
 	if (rc < 0)
 		return error("job '%s': refusing to lay out '%s': %s", s->name, f->path, why);
 	uint64_t size = g.created ? 0 : (uint64_t)g.st.st_size;
 	p->seen.type = S_IFREG; /* what the guarded open found: insisted on from now */
-	if (!g.created && size >= p->layout_end) {
+	if (!g.created && size >= p->layout_end && !p->fills) {
 		/* an earlier job of the run laid it out already */
 		close(g.fd);
 		f->real_size = size;
@@ -219,7 +354,7 @@ static int layout(struct job *j, struct job_file *f, struct job_file_plan *p, FI
 	 * nothing, so the writes allocate as they would in a new file (fio
 	 * unlinks and recreates it; emptying the descriptor the guard judged
 	 * does the same without a second lookup of the name) */
-	if (!g.created && !need_data && (s->rw & RW_WRITE) && size) {
+	if (!g.created && !need_data && (s->rw & RW_WRITE) && size && !s->file_append) {
 		if (ftruncate(g.fd, 0) < 0) {
 			rc = error_errno(-errno, "job '%s': cannot empty '%s' to lay it out again",
 					 s->name, f->path);
@@ -229,6 +364,11 @@ static int layout(struct job *j, struct job_file *f, struct job_file_plan *p, FI
 		size = 0;
 	}
 	f->laid_out_here = g.created;
+	if (p->fills) {
+		close(g.fd);
+		f->real_size = size;
+		return 0;
+	}
 	if (notes && need_data && p->layout_end)
 		fprintf(notes, "%s: Laying out IO file (1 file / %lluMiB)\n", s->name,
 			(unsigned long long)(p->layout_end >> 20));
@@ -302,6 +442,9 @@ static uint64_t planned_before(const char *path, const struct job *prev, size_t 
 			if (prev[k].plans[i].layout && prev[k].plans[i].layout_end > end &&
 			    !strcmp(prev[k].files[i].path, path))
 				end = prev[k].plans[i].layout_end;
+			else if (prev[k].plans[i].fills && !strcmp(prev[k].files[i].path, path) &&
+				 prev[k].files[i].io_offset + prev[k].files[i].io_size > end)
+				end = prev[k].files[i].io_offset + prev[k].files[i].io_size;
 	return end;
 }
 
@@ -316,7 +459,11 @@ static int plan_layout(struct job *j, struct job_file *f, struct job_file_plan *
 		return rc;
 	if (!exists && !s->allow_file_create)
 		return error("job '%s': '%s' does not exist and allow_file_create=0", s->name, f->path);
-	if (!exists && (rc = devguard_may_create(AT_FDCWD, f->path, why, sizeof(why))) < 0)
+	char *missing = exists ? NULL : first_missing_dir(f->path);
+	/* a missing directory is made where its parent is: judged there */
+	rc = exists ? 0 : devguard_may_create(AT_FDCWD, missing ? missing : f->path, why, sizeof(why));
+	free(missing);
+	if (rc < 0)
 		return why[0] ? error("job '%s': %s", s->name, why)
 			      : error_errno(rc, "job '%s': cannot create '%s'", s->name, f->path);
 	bool fills = (s->rw & RW_READ) || s->overwrite;
@@ -326,8 +473,32 @@ static int plan_layout(struct job *j, struct job_file *f, struct job_file_plan *
 	p->layout_from = exists ? f->real_size : 0;
 	p->layout_end = end;
 	/* a write-only job's too-short file is emptied first (layout()) */
-	uint64_t kept = fills || !(s->rw & RW_WRITE) ? p->layout_from : 0;
+	uint64_t kept = fills || !(s->rw & RW_WRITE) || s->file_append ? p->layout_from : 0;
 	p->layout_need = fills || allocates ? end - kept : 0;
+	return 0;
+}
+
+/* The size of the filesystem that holds path (or would hold it: its
+ * directory's when it does not exist). */
+static int fs_bytes(const char *path, uint64_t *out)
+{
+	struct statvfs v;
+	int rc = statvfs(path, &v);
+	if (rc < 0 && errno == ENOENT) {
+		char *d = xstrdup(path);
+		char *slash = strrchr(d, '/');
+		if (slash == d)
+			slash[1] = '\0';
+		else if (slash)
+			*slash = '\0';
+		rc = statvfs(slash ? d : ".", &v);
+		free(d);
+	}
+	if (rc < 0)
+		return -errno;
+	/* the whole filesystem: an upper bound that ENOSPC always comes
+	 * before (root writes into the reserved blocks too) */
+	*out = (uint64_t)v.f_blocks * v.f_frsize;
 	return 0;
 }
 
@@ -376,13 +547,24 @@ static int plan_one(struct job *j, struct job_file *f, struct job_file_plan *p, 
 			     "wrote, and never creates the file it verifies", s->name, f->path);
 
 	uint64_t want = pick_filesize(s, j->nr_files, i);
+	bool fill = s->fill_device && !nofile && !f->is_bdev && !(exists && S_ISCHR(st.st_mode));
+	if (fill) {
+		/* as fio: a size larger than the free space, and the writes
+		 * go on until ENOSPC ends them */
+		int rc = fs_bytes(f->path, &want);
+		if (rc < 0)
+			return error_errno(rc, "job '%s': fill_device: cannot read the size of "
+					   "the filesystem of '%s'", s->name, f->path);
+	}
 	if (s->size_pct) {
 		if (!exists)
 			return error("job '%s': size=%u%% needs '%s' to exist", s->name, s->size_pct, f->path);
 		want = mul_div(f->real_size, s->size_pct, 100);
 	}
 	uint64_t off = s->offset, inc, end;
-	if (s->offset_pct) {
+	if (s->file_append && exists && S_ISREG(st.st_mode))
+		off = f->real_size; /* as fio: instead of offset=, on regular files only */
+	if (s->offset_pct && !(s->file_append && exists && S_ISREG(st.st_mode))) {
 		/* fio rounds a percentage offset up to offset_align (or the
 		 * smallest block size) */
 		off = mul_div(f->real_size, s->offset_pct, 100);
@@ -428,6 +610,23 @@ static int plan_one(struct job *j, struct job_file *f, struct job_file_plan *p, 
 			     (unsigned long long)off, (unsigned long long)want);
 	if (j->eng.ops->flags & ENGINE_NO_LAYOUT)
 		return 0; /* the engine makes the file itself (filecreate) */
+	if (fill) {
+		/* the writes make the file: nothing preallocated (that would
+		 * fill the filesystem before the first write) */
+		int rc = guard_file(j, f, DEVGUARD_WRITE, "fill", g);
+		if (rc)
+			return rc;
+		if (!exists && !s->allow_file_create)
+			return error("job '%s': '%s' does not exist and allow_file_create=0", s->name, f->path);
+		/* layout() creates it, or empties it as fio recreates a
+		 * write job's file, and writes nothing */
+		p->fills = true;
+		p->layout = true;
+		p->layout_from = exists ? f->real_size : 0;
+		p->layout_end = 0;
+		p->layout_need = 0;
+		return 0;
+	}
 	if (!exists || f->real_size < end)
 		return plan_layout(j, f, p, exists, end, g);
 	return 0;
@@ -462,7 +661,10 @@ int job_files_plan(struct job *j, const struct devguard_allow *guard, const stru
 	if (rc)
 		return rc;
 	unsigned n;
-	char **paths = file_paths(s, &n);
+	bool bad = false;
+	char **paths = file_paths(s, &n, &bad);
+	if (bad)
+		return -EINVAL; /* opendir=: said why */
 	if (paths) {
 		j->files = calloc(n, sizeof(*j->files));
 		j->plans = calloc(n, sizeof(*j->plans));
@@ -483,8 +685,14 @@ int job_files_plan(struct job *j, const struct devguard_allow *guard, const stru
 		j->files[i].fd = -1;
 	}
 	free(paths);
-	if (s->fill_device)
-		return error("job '%s': fill_device is not implemented yet", s->name);
+	if (s->openfiles && s->openfiles < n && s->verify != VERIFY_NONE && s->verify != VERIFY_NULL)
+		return error("job '%s': openfiles=%u below its %u files with verify= is not "
+			     "implemented yet (the read-back would need the closed files)", s->name,
+			     s->openfiles, n);
+	if (s->fill_device && !(s->rw & RW_WRITE))
+		return error("job '%s': fill_device on a job that does not write (fio fills the "
+			     "filesystem with its file first, then reads it) is not implemented yet; "
+			     "fill it with a write job first (as surface-scan.fio does)", s->name);
 	uint64_t total = 0;
 	for (unsigned i = 0; i < n; i++) {
 		rc = plan_one(j, &j->files[i], &j->plans[i], i, &j->guard, prev, nprev);
@@ -545,58 +753,64 @@ int job_file_open_one(struct job *j, unsigned i)
 {
 	const struct job_spec *s = j->spec;
 	char why[2560];
-	{
-		struct job_file *f = &j->files[i];
-		struct job_file_plan *p = &j->plans[i];
-		int rc = j->eng.ops->open_file(&j->eng, f);
-		if (rc == -EINVAL && s->direct)
-			return error_errno(rc, "job '%s': cannot open '%s' with O_DIRECT (direct=1): "
-					   "the filesystem does not support direct I/O", s->name, f->path);
-		if (rc < 0 && p->what && rc == -ELOOP && (f->open_flags & O_NOFOLLOW)) {
-			/* the name became a symlink since it was planned: say to what */
-			struct devguard_use u = { .kind = DEVGUARD_DATA, .what = p->what,
-						  .allow = &j->guard, .seen = &p->seen };
-			struct devguard_fd g;
-			if (devguard_open(f->path, O_RDONLY, 0, &u, &g, why, sizeof(why)) == 0)
-				close(g.fd);
-			else
-				return error("job '%s': refusing to %s '%s': %s", s->name,
-					     devguard_verb(p->what), f->path, why);
+	struct job_file *f = &j->files[i];
+	struct job_file_plan *p = &j->plans[i];
+	int rc = j->eng.ops->open_file(&j->eng, f);
+	if (rc == -EINVAL && s->direct)
+		return error_errno(rc, "job '%s': cannot open '%s' with O_DIRECT (direct=1): "
+				   "the filesystem does not support direct I/O", s->name, f->path);
+	if (rc < 0 && p->what && rc == -ELOOP && (f->open_flags & O_NOFOLLOW)) {
+		/* the name became a symlink since it was planned: say to what */
+		struct devguard_use u = { .kind = DEVGUARD_DATA, .what = p->what,
+					  .allow = &j->guard, .seen = &p->seen };
+		struct devguard_fd g;
+		if (devguard_open(f->path, O_RDONLY, 0, &u, &g, why, sizeof(why)) == 0)
+			close(g.fd);
+		else
+			return error("job '%s': refusing to %s '%s': %s", s->name,
+				     devguard_verb(p->what), f->path, why);
+	}
+	if (rc < 0 && (rc == -EACCES || rc == -EPERM) && (s->uid >= 0 || s->gid >= 0))
+		return error_errno(rc, "job '%s': cannot open '%s' as uid %lld, gid %lld (uid=/gid=)", s->name,
+				   f->path, (long long)(s->uid >= 0 ? s->uid : (long long)geteuid()),
+				   (long long)(s->gid >= 0 ? s->gid : (long long)getegid()));
+	if (rc < 0)
+		return error_errno(rc, "job '%s': cannot open '%s'", s->name, f->path);
+	if (j->is_open && !j->is_open[i]) {
+		j->is_open[i] = true;
+		j->nr_open++;
+	}
+	if (f->fd < 0)
+		return 0;
+	if (p->what) {
+		/* judge the very descriptor the job is about to use */
+		struct devguard_use u = { .kind = DEVGUARD_DATA, .what = p->what,
+					  .allow = &j->guard, .seen = &p->seen,
+					  .claims = j->claims };
+		struct devguard_fd g;
+		rc = devguard_adopt(f->fd, f->path, &u, &g, why, sizeof(why));
+		if (rc < 0) {
+			job_file_close_one(j, i);
+			return error("job '%s': refusing to %s '%s': %s", s->name,
+				     devguard_verb(p->what), f->path, why);
 		}
-		if (rc < 0 && (rc == -EACCES || rc == -EPERM) && (s->uid >= 0 || s->gid >= 0))
-			return error_errno(rc, "job '%s': cannot open '%s' as uid %lld, gid %lld (uid=/gid=)", s->name,
-					   f->path, (long long)(s->uid >= 0 ? s->uid : (long long)geteuid()),
-					   (long long)(s->gid >= 0 ? s->gid : (long long)getegid()));
-		if (rc < 0)
-			return error_errno(rc, "job '%s': cannot open '%s'", s->name, f->path);
-		if (f->fd < 0)
-			return 0;
-		if (p->what) {
-			/* judge the very descriptor the job is about to use */
-			struct devguard_use u = { .kind = DEVGUARD_DATA, .what = p->what,
-						  .allow = &j->guard, .seen = &p->seen,
-						  .claims = j->claims };
-			struct devguard_fd g;
-			rc = devguard_adopt(f->fd, f->path, &u, &g, why, sizeof(why));
-			if (rc < 0) {
-				j->eng.ops->close_file(&j->eng, f);
-				f->fd = -1;
-				return error("job '%s': refusing to %s '%s': %s", s->name,
-					     devguard_verb(p->what), f->path, why);
-			}
-			p->claimed = g.claimed;
-		}
-		if (s->write_hint) {
-			uint64_t hint = s->write_hint;
-			if (fcntl(f->fd, F_SET_RW_HINT, &hint) < 0)
-				return error_errno(-errno, "job '%s': cannot set write_hint on '%s' "
-						   "(fcntl F_SET_RW_HINT)", s->name, f->path);
-		}
-		/* Without the hint, readahead on each random miss pulls in
-		 * neighbouring blocks and later "random" reads hit the cache. */
-		if (s->fadvise_hint)
-			posix_fadvise(f->fd, 0, 0, spec_is_rand(s) ? POSIX_FADV_RANDOM
-								   : POSIX_FADV_SEQUENTIAL);
+		p->claimed = g.claimed;
+	}
+	if (s->write_hint) {
+		uint64_t hint = s->write_hint;
+		if (fcntl(f->fd, F_SET_RW_HINT, &hint) < 0)
+			return error_errno(-errno, "job '%s': cannot set write_hint on '%s' "
+					   "(fcntl F_SET_RW_HINT)", s->name, f->path);
+	}
+	/* Without the hint, readahead on each random miss pulls in
+	 * neighbouring blocks and later "random" reads hit the cache. */
+	if (s->fadvise_hint)
+		posix_fadvise(f->fd, 0, 0, spec_is_rand(s) ? POSIX_FADV_RANDOM
+							   : POSIX_FADV_SEQUENTIAL);
+	/* as fio at each open (openfiles= opens files as the I/O reaches them) */
+	if (s->invalidate) {
+		if (!(f->is_bdev && ioctl(f->fd, BLKFLSBUF, 0) == 0))
+			posix_fadvise(f->fd, 0, 0, POSIX_FADV_DONTNEED);
 	}
 	if (j->iolog_f)
 		iolog_write_file(j, i, RP_OPEN);
@@ -606,11 +820,18 @@ int job_file_open_one(struct job *j, unsigned i)
 int job_files_open(struct job *j)
 {
 	int rc = j->spec->write_iolog ? iolog_write_open(j) : 0;
-	for (unsigned i = 0; i < j->nr_files && !rc; i++)
-		rc = job_file_open_one(j, i);
 	if (rc < 0)
 		return rc;
-	job_files_invalidate(j);
+	/* openfiles=N: the first N now, the others as the I/O reaches them
+	 * (iogen.c), as fio */
+	unsigned n = job_files_limited(j) ? j->spec->openfiles : j->nr_files;
+	if (!j->is_open)
+		j->is_open = xcalloc(j->nr_files ? j->nr_files : 1, sizeof(*j->is_open));
+	for (unsigned i = 0; i < n; i++) {
+		rc = job_file_open_one(j, i);
+		if (rc < 0)
+			return rc;
+	}
 	return 0;
 }
 
@@ -618,7 +839,11 @@ void job_file_close_one(struct job *j, unsigned i)
 {
 	struct job_file *f = &j->files[i];
 	bool was_open = f->fd >= 0;
-	if (f->fd >= 0 || (j->eng.ops && (j->eng.ops->flags & ENGINE_NO_FILE)))
+	if (j->is_open && j->is_open[i]) {
+		j->is_open[i] = false;
+		j->nr_open--;
+	}
+	if (f->fd >= 0 || (j->eng.ops && (j->eng.ops->flags & (ENGINE_NO_FILE | ENGINE_META))))
 		j->eng.ops->close_file(&j->eng, f);
 	f->fd = -1;
 	if (j->plans && j->plans[i].claimed) {
@@ -656,7 +881,73 @@ void job_files_release(struct job *j)
 		free(j->files[i].path);
 	free(j->files);
 	free(j->plans);
+	free(j->is_open);
+	j->files = NULL;
+	j->plans = NULL;
+	j->is_open = NULL;
+	j->nr_open = 0;
+	j->nr_files = 0;
+}
+
+int job_files_replan(struct job *j)
+{
+	struct devguard_allow g = j->guard;
+	struct job_file *old = j->files;
+	struct job_file_plan *oldp = j->plans;
+	unsigned n = j->nr_files;
+	for (unsigned i = 0; i < n; i++)
+		free(old[i].path);
 	j->files = NULL;
 	j->plans = NULL;
 	j->nr_files = 0;
+	int rc = job_files_plan(j, &g, NULL, 0);
+	if (j->files && j->plans && j->nr_files == n) {
+		/* the same names: keep the arrays, so what points into them
+		 * (verify's backlog, the generators) stays valid */
+		memcpy(old, j->files, n * sizeof(*old));
+		memcpy(oldp, j->plans, n * sizeof(*oldp));
+		free(j->files);
+		free(j->plans);
+		j->files = old;
+		j->plans = oldp;
+	} else {
+		free(old);
+		free(oldp);
+		free(j->is_open);
+		j->is_open = NULL;
+		j->nr_open = 0;
+	}
+	return rc < 0 ? rc : job_files_layout(j, j->notes);
+}
+
+int job_files_pre_read(struct job *j)
+{
+	char *buf = xmalloc(LAYOUT_CHUNK);
+	int rc = 0;
+	for (unsigned i = 0; i < j->nr_files && !rc && !*j->stop; i++) {
+		const struct job_file *f = &j->files[i];
+		/* read only: a descriptor of its own, buffered, so the pages stay */
+		int fd = open(f->path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			rc = error_errno(-errno, "job '%s': pre_read: cannot open '%s'", j->spec->name, f->path);
+			break;
+		}
+		for (uint64_t pos = f->io_offset; pos < f->io_offset + f->io_size && !*j->stop;) {
+			uint64_t left = f->io_offset + f->io_size - pos;
+			ssize_t n = pread(fd, buf, left < LAYOUT_CHUNK ? (size_t)left : LAYOUT_CHUNK, (off_t)pos);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0) {
+				rc = error_errno(-errno, "job '%s': pre_read of '%s' failed at offset %llu",
+						 j->spec->name, f->path, (unsigned long long)pos);
+				break;
+			}
+			if (n == 0)
+				break; /* the file ends before its region: nothing more to cache */
+			pos += (uint64_t)n;
+		}
+		close(fd);
+	}
+	free(buf);
+	return rc;
 }

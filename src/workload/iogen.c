@@ -10,7 +10,9 @@
  * distributions pick a zone by its share and then a block in it uniformly,
  * and random_generator=lfsr keeps the permutation even with norandommap.
  * zonemode=strided confines offsets to the current zone (zones.c).
- * Files are served round robin, one I/O each.
+ * Files are served as file_service_type says (round robin, one I/O each,
+ * by default), and with openfiles= a file is closed once its I/O is done
+ * and the next one opened when the I/O reaches it, as in fio.
  */
 #include "workload/job.h"
 
@@ -94,6 +96,18 @@ int job_gens_init(struct job *j)
 				return error_errno(rc, "job '%s': cannot set up the random map", s->name);
 		}
 	}
+	if (s->file_service >= FSRV_ZIPF && j->nr_files > 1) {
+		static const enum distrib_kind fk[] = {
+			[FSRV_ZIPF] = DISTRIB_ZIPF, [FSRV_PARETO] = DISTRIB_PARETO,
+			[FSRV_NORMAL] = DISTRIB_NORMAL,
+		};
+		int rc = distrib_init(&j->fdist, fk[s->file_service], s->fsrv_param, j->nr_files,
+				      seed ^ 0x6a09e667f3bcc908ULL);
+		if (rc)
+			return error_errno(rc, "job '%s': bad file_service_type parameter %g",
+					   s->name, s->fsrv_param);
+		j->use_fdist = true;
+	}
 	if (spec_is_rand(s) && s->random_distribution >= DIST_ZIPF && s->random_distribution <= DIST_NORMAL) {
 		static const enum distrib_kind kinds[] = {
 			[DIST_ZIPF] = DISTRIB_ZIPF, [DIST_PARETO] = DISTRIB_PARETO,
@@ -118,6 +132,7 @@ int job_gens_init(struct job *j)
 void job_gens_new_pass(struct job *j)
 {
 	job_files_invalidate(j);
+	j->files_done = 0;
 	for (unsigned i = 0; i < j->nr_files; i++) {
 		struct file_gen *g = &j->gens[i];
 		struct job_file *f = &j->files[i];
@@ -125,6 +140,8 @@ void job_gens_new_pass(struct job *j)
 			f->last_pos[d] = f->io_offset;
 		g->next = 0;
 		g->seq_left = 0;
+		g->issued = 0;
+		g->done = false;
 		g->pass++;
 		zone_strided_reset(g);
 		if (g->perm_ready)
@@ -256,14 +273,121 @@ static uint64_t seq_offset(struct job *j, struct job_file *f, enum ddir d, uint6
 	return pos;
 }
 
+/* openfiles=: close the open files whose I/O is done (after the I/O in
+ * flight on them), so others may be opened. */
+static int close_done(struct job *j)
+{
+	bool drained = j->eng.ops->flags & ENGINE_SYNC;
+	for (unsigned i = 0; i < j->nr_files; i++) {
+		if (!j->gens[i].done || !j->is_open[i])
+			continue;
+		/* the I/O in flight first (the caller holds a unit, so not
+		 * async_drain, which wants them all back) */
+		while (!drained && j->inflight) {
+			unsigned before = j->inflight;
+			int rc = async_reap(j, 1);
+			if (rc < 0)
+				return rc;
+			if (j->inflight == before)
+				return -EIO; /* nothing comes back */
+		}
+		drained = true;
+		job_file_close_one(j, i);
+	}
+	return 0;
+}
+
+/* May the next I/O go to file i: not done, and open or openable. */
+static bool file_usable(const struct job *j, unsigned i)
+{
+	if (j->gens[i].done)
+		return false;
+	return j->is_open[i] || !job_files_limited(j) || j->nr_open < j->spec->openfiles;
+}
+
+/* The first usable file from i on, round the list; -1 when none is. */
+static int usable_from(const struct job *j, unsigned i)
+{
+	for (unsigned k = 0; k < j->nr_files; k++) {
+		unsigned c = (i + k) % j->nr_files;
+		if (file_usable(j, c))
+			return (int)c;
+	}
+	return -1;
+}
+
+/* file_service_type: the file the next I/O goes to, as fio picks it: the
+ * current one for N I/Os (sequential: until it is done), then the next in
+ * turn (roundrobin), a random one not done yet (random), or one drawn by
+ * zipf/pareto/normal (whose files are never done: the job's size ends
+ * them). A file is done when its io_size is issued; when every file is,
+ * a job with more to do (io_size= above size) starts a new round. 1 and
+ * the file in *fi, 0 when there is none, or -errno. */
+static int pick_file(struct job *j, unsigned *fi)
+{
+	const struct job_spec *s = j->spec;
+	unsigned n = j->nr_files, cur = j->next_file;
+	if (n == 1) {
+		*fi = 0;
+		return 1;
+	}
+	if (job_files_limited(j)) {
+		int rc = close_done(j);
+		if (rc < 0)
+			return rc;
+	}
+	if (j->files_done == n) {
+		for (unsigned i = 0; i < n; i++) {
+			j->gens[i].done = false;
+			j->gens[i].issued = 0;
+		}
+		j->files_done = 0;
+	}
+	int c = -1;
+	if (j->fsrv_started && (s->file_service == FSRV_SEQ || j->fsrv_left) && file_usable(j, cur)) {
+		c = (int)cur;
+		if (j->fsrv_left)
+			j->fsrv_left--;
+	} else {
+		switch (s->file_service) {
+		case FSRV_SEQ:
+			c = usable_from(j, cur);
+			break;
+		case FSRV_RR:
+			c = usable_from(j, j->fsrv_started ? cur + 1 : 0);
+			break;
+		case FSRV_RANDOM:
+			c = usable_from(j, (unsigned)rng_below(&j->rng_mix, n));
+			break;
+		default:
+			c = usable_from(j, (unsigned)(distrib_next(&j->fdist, &j->rng_mix) % n));
+			break;
+		}
+		j->fsrv_left = s->fsrv_nr ? s->fsrv_nr - 1 : 0;
+	}
+	if (c < 0)
+		return 0;
+	j->fsrv_started = true;
+	j->next_file = (unsigned)c;
+	if (!j->is_open[c]) {
+		int rc = job_file_open_one(j, (unsigned)c);
+		if (rc < 0)
+			return rc;
+	}
+	*fi = (unsigned)c;
+	return 1;
+}
+
 int job_next_io(struct job *j, struct io_unit *u)
 {
 	if (j->replay)
 		return replay_next_io(j, u); /* read_iolog: the log says */
 	const struct job_spec *s = j->spec;
-	unsigned fi = j->next_file;
+	unsigned fi;
+	int picked = pick_file(j, &fi);
+	if (picked <= 0)
+		return picked;
 	IOB_ASSERT(fi < j->nr_files);
-	j->next_file = j->nr_files > 1 ? (fi + 1) % j->nr_files : 0;
 	struct job_file *f = &j->files[fi];
 	struct file_gen *g = &j->gens[fi];
 	enum ddir d = pick_ddir(j);
@@ -322,6 +446,11 @@ int job_next_io(struct job *j, struct io_unit *u)
 	IOB_ASSERT(!on_block || (off - f->io_offset) % g->block == 0);
 	g->seq_pos = off + len;
 	g->dir_pos[d] = off + len;
+	g->issued += len;
+	if (j->nr_files > 1 && !j->use_fdist && g->issued >= f->io_size && !g->done) {
+		g->done = true;
+		j->files_done++;
+	}
 	u->ddir = d;
 	u->file = f;
 	u->offset = off;

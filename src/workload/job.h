@@ -27,6 +27,7 @@
 #include "results/results.h"
 
 struct verify_state;
+struct file_lock;
 struct job_logs;
 
 /* Running latency sums for mean/stddev without a division per I/O. */
@@ -50,6 +51,8 @@ struct file_gen {
 	/* zonemode=strided (zones.c), relative to the file's io_offset: the
 	 * current zone's start, the next sequential I/O in it, bytes done in it */
 	uint64_t zone_start, zone_pos, zone_bytes;
+	uint64_t issued;        /* bytes issued to the file this round (file_service_type) */
+	bool done;              /* its io_size is issued: no more I/O this round */
 };
 
 /* What setup found and decided for one file (files.c), before any byte of
@@ -62,6 +65,7 @@ struct job_file_plan {
 	uint64_t layout_end;       /* the size the layout gives it */
 	uint64_t layout_need;      /* bytes the layout allocates on its filesystem */
 	dev_t claimed;             /* block device claimed while the job has it open */
+	bool fills;                /* fill_device: the writes make it, up to io_size or ENOSPC */
 };
 
 /* How job threads tell the main thread they are done (no polling delay),
@@ -106,6 +110,19 @@ struct job {
 	struct file_gen *gens;
 	unsigned nr_files;
 	unsigned next_file;
+	unsigned fsrv_left;             /* I/Os left to the current file (file_service_type=X:N) */
+	unsigned files_done;            /* files done this round */
+	unsigned nr_open;               /* files open now (openfiles=) */
+	bool *is_open;                  /* which (a metadata engine's have no descriptor) */
+	bool fsrv_started;              /* a file was picked already */
+	bool use_fdist;                 /* file_service_type=zipf/pareto/normal */
+	struct distrib fdist;           /* its distribution over the files */
+	struct file_lock **file_locks;  /* lockfile=: the run's lock of each file; NULL = none */
+	int lock_held;                  /* the file whose lock the job holds; -1 = none */
+	bool lock_wr;                   /* ... held for writing (readwrite) */
+	unsigned lock_left;             /* I/Os left in the lock's batch */
+	FILE *notes;                    /* "Laying out IO file" notes of a layout in the thread */
+	bool fill_full;                 /* fill_device: a write met ENOSPC or EDQUOT */
 
 	struct io_unit *units;
 	void *buf_mem;                  /* aligned start of the unit buffers */
@@ -233,9 +250,14 @@ int job_files_plan(struct job *j, const struct devguard_allow *guard, const stru
 		   size_t nprev);
 int job_files_layout(struct job *j, FILE *notes);
 int job_files_open(struct job *j);
+/* openfiles= is below the number of files: they are opened as used. */
+static inline bool job_files_limited(const struct job *j)
+{
+	return j->spec->openfiles && j->spec->openfiles < j->nr_files;
+}
 void job_files_close(struct job *j);
 /* One file of the job opened (guarded, as job_files_open does) or closed:
- * what a replayed log's open and close actions do. */
+ * what a replayed log's open and close actions and openfiles= do. */
 int job_file_open_one(struct job *j, unsigned i);
 void job_file_close_one(struct job *j, unsigned i);
 void job_files_invalidate(struct job *j);
@@ -245,6 +267,11 @@ void job_files_release(struct job *j);
 int job_files_check_present(struct job *j);
 /* unlink=1: remove the job's regular files after the run. */
 void job_files_unlink(struct job *j);
+/* In the job's thread (create_serialize=0, unlink_each_loop): plan and lay
+ * out its files again, as they are on disk now (the files closed first). */
+int job_files_replan(struct job *j);
+/* pre_read: read every file's region once, into the page cache. */
+int job_files_pre_read(struct job *j);
 
 /* space.c: refuse layouts that need more than their filesystems have
  * free (summed over all the jobs' files on each filesystem). */

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "sys/cpuusage.h"
+#include "workload/filelock.h"
 #include "workload/jobsched.h"
 #include "workload/jobsys.h"
 #include "spec/errpolicy.h"
@@ -98,6 +99,11 @@ void job_fail(struct job *j, const struct io_unit *u, int err)
 
 int job_io_error(struct job *j, const struct io_unit *u, int err)
 {
+	/* fill_device: the full filesystem is the end of the job, not an error */
+	if (j->spec->fill_device && u && u->ddir == DDIR_WRITE && (err == -ENOSPC || err == -EDQUOT)) {
+		j->fill_full = true;
+		return err;
+	}
 	bool go_on = u && error_policy_continues(j->spec, err_kind_of(u->ddir, -err), -err);
 	record_error(j, u, err, !go_on);
 	return go_on ? 0 : err;
@@ -407,7 +413,13 @@ static int run_pass(struct job *j, struct cpu_usage *cpu0)
 		if (got < 0) {
 			if (!sync)
 				async_put_unit(j, u);
-			return got; /* a replayed action failed (recorded) */
+			/* a replayed action recorded its own error; openfiles= says where it failed */
+			if (!j->res.error) {
+				j->res.error = -got;
+				j->res.error_msg = xasprintf("opening the next file failed: %s",
+							     strerror(-got));
+			}
+			return got;
 		}
 		if (!got) {
 			if (!sync)
@@ -445,8 +457,11 @@ static int run_pass(struct job *j, struct cpu_usage *cpu0)
 		uint64_t done_ns = 0;
 		if (j->iolog_f)
 			iolog_write_io(j, u);
+		if (j->file_locks) /* lockfile=: until the I/O is issued, as fio */
+			job_file_lock(j, (unsigned)(wf - j->files), d);
 		if (sync) {
 			rc = sync_issue(j, u, &done_ns);
+			job_file_unlock(j, rc < 0);
 			if (rc < 0) {
 				done_ns = 0;
 				if (rc == -ENODATA)
@@ -455,7 +470,10 @@ static int run_pass(struct job *j, struct cpu_usage *cpu0)
 					return rc;
 			}
 		} else if ((rc = async_issue(j, u)) < 0) {
+			job_file_unlock(j, true);
 			return rc; /* recorded where it happened */
+		} else {
+			job_file_unlock(j, false);
 		}
 		if (__builtin_expect(j->vfy != NULL, 0)) {
 			if ((rc = verify_after_io(j, d)) < 0)
@@ -528,6 +546,40 @@ static void finish_results(struct job *j, uint64_t end, const struct cpu_usage *
 	}
 }
 
+/* unlink_each_loop: the loop's files are closed and deleted, then laid
+ * out and opened again for the next loop, as for a new job. */
+static int unlink_loop(struct job *j)
+{
+	if (!(j->eng.ops->flags & ENGINE_SYNC))
+		async_drain(j);
+	job_files_close(j);
+	job_files_unlink(j);
+	int rc;
+	if (j->spec->rw & RW_READ) {
+		/* as fio: a job that reads opens its files as they are, and
+		 * they are gone */
+		rc = -ENOENT;
+		error("job '%s': unlink_each_loop deleted '%s' after loop %u, and a job that reads "
+		      "does not lay it out again (as fio: it fails to open it)", j->spec->name,
+		      j->files[0].path, j->loop + 1);
+	} else {
+		rc = job_files_replan(j);
+	}
+	if (rc >= 0)
+		rc = job_files_open(j);
+	if (rc >= 0) {
+		free(j->gens);
+		j->gens = NULL;
+		rc = job_gens_init(j);
+	}
+	if (rc < 0 && !j->res.error) {
+		j->res.error = -rc;
+		j->res.error_msg = xasprintf("unlink_each_loop: setting up loop %u failed: %s",
+					     j->loop + 2, strerror(-rc));
+	}
+	return rc;
+}
+
 void *job_thread_main(void *arg)
 {
 	struct job *j = arg;
@@ -557,6 +609,18 @@ void *job_thread_main(void *arg)
 		j->res.error_msg = xstrdup(why);
 		goto out;
 	}
+	if (!s->create_serialize && (rc = job_files_replan(j)) < 0) {
+		j->res.error = -rc;
+		j->res.error_msg = xasprintf("setup failed: %s", strerror(-rc));
+		goto out;
+	}
+	if (s->create_only) {
+		/* as fio: laying out the files was the whole job */
+		uint64_t now = job_now(j);
+		start_measuring(j, now, &cpu0);
+		finish_results(j, now, &cpu0);
+		goto out;
+	}
 	if ((rc = job_files_open(j)) < 0 || (rc = job_gens_init(j)) < 0 ||
 	    (!(j->eng.ops->flags & ENGINE_SYNC) && (rc = async_init(j)) < 0) ||
 	    (rc = verify_init(j)) < 0) {
@@ -571,6 +635,11 @@ void *job_thread_main(void *arg)
 			j->res.error = -rc;
 			j->res.error_msg = xasprintf("exec_prerun: %s", strerror(-rc));
 		}
+		goto out;
+	}
+	if (s->pre_read && (rc = job_files_pre_read(j)) < 0) {
+		j->res.error = -rc;
+		j->res.error_msg = xasprintf("setup failed: %s", strerror(-rc));
 		goto out;
 	}
 	uint64_t now = job_now(j);
@@ -600,9 +669,16 @@ void *job_thread_main(void *arg)
 			rc = verify_only_pass(j); /* the writes become reads of what they wrote */
 		else
 			rc = run_pass(j, &cpu0);
+		if (rc < 0 && j->fill_full)
+			rc = 0; /* fill_device: full, done */
 		if (rc >= 0 && j->vfy)
 			rc = verify_loop_end(j); /* do_verify: read back this loop's writes */
-		if (rc < 0 || s->time_based || j->replay || job_stopping(j) || j->lat_stop || (j->end_ns && job_now(j) >= j->end_ns))
+		/* as fio: between loops, so the last loop's files stay */
+		if (rc >= 0 && s->unlink_each_loop && j->loop + 1 < loops && !s->time_based &&
+		    !j->fill_full && !job_stopping(j))
+			rc = unlink_loop(j);
+		if (rc < 0 || j->fill_full || s->time_based || j->replay || job_stopping(j) || j->lat_stop ||
+		    (j->end_ns && job_now(j) >= j->end_ns))
 			break;
 	}
 	/* never leave I/O in flight into buffers that are about to go away */
@@ -622,6 +698,8 @@ void *job_thread_main(void *arg)
 	}
 	job_exit_others(j);
 out:
+	if (j->file_locks)
+		job_file_unlock(j, true); /* a batch the job did not finish */
 	job_flow_leave(j);
 	verify_finish(j);
 	job_files_close(j);

@@ -18,6 +18,7 @@
 #include "util/timeutil.h"
 #include "util/xmalloc.h"
 #include "watch/diskres.h"
+#include "workload/filelock.h"
 #include "workload/job.h"
 #include "workload/jobsys.h"
 #include "workload/joblog.h"
@@ -133,9 +134,12 @@ static int setup_jobs(struct job *jobs, size_t nr, const struct job_list *l,
 			return error_errno(rc, "job '%s': the %s engine cannot register its buffers",
 					   j->spec->name, j->eng.ops->name);
 	}
-	for (size_t i = 0; i < nr; i++)
-		if ((rc = job_files_layout(&jobs[i], cfg->notes)) < 0)
+	for (size_t i = 0; i < nr; i++) {
+		jobs[i].notes = cfg->notes;
+		/* create_serialize=0: the job lays out its own when it starts */
+		if (jobs[i].spec->create_serialize && (rc = job_files_layout(&jobs[i], cfg->notes)) < 0)
 			return rc;
+	}
 	return 0;
 }
 
@@ -284,8 +288,8 @@ static void measure_unwritten(struct job *jobs, size_t from, size_t to)
 static void disks_collect(struct job *jobs, size_t from, size_t to, struct diskres *d, bool report)
 {
 	for (size_t i = from; i < to; i++) {
-		if (jobs[i].eng.ops->flags & ENGINE_NO_FILE)
-			continue; /* no device does this job's I/O */
+		if (jobs[i].eng.ops->flags & (ENGINE_NO_FILE | ENGINE_META))
+			continue; /* no device does this job's I/O (fio's diskless engines) */
 		if (report && !jobs[i].spec->disk_util)
 			continue;
 		for (unsigned f = 0; f < jobs[i].nr_files; f++)
@@ -384,6 +388,7 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 	}
 
 	struct job_flow *flows = job_flows_make(jobs, nr); /* flow= */
+	struct file_locks *flocks = file_locks_make(jobs, nr); /* lockfile= */
 	struct diskres disks = { 0 };
 	disks_collect(jobs, 0, nr, &disks, true);
 	diskres_begin(&disks);
@@ -483,6 +488,7 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 	for (size_t i = 0; i < nr; i++)
 		if (jobs[i].spec->unlink)
 			job_files_unlink(&jobs[i]);
+	file_locks_free(flocks, jobs, nr);
 	release_jobs(jobs, nr);
 	job_flows_free(flows);
 	devguard_claims_release(&claims);

@@ -46,6 +46,8 @@
 struct vsnap {
 	struct rng off, bs, mix;
 	unsigned next_file;
+	unsigned fsrv_left, files_done; /* file_service_type's state */
+	bool fsrv_started;
 	uint64_t bytes_issued;
 	struct file_gen *gens;
 	uint64_t (*pos)[DDIR_RWDIR_CNT];
@@ -107,6 +109,9 @@ static void snap_save(const struct job *j, struct vsnap *sn)
 	sn->bs = j->rng_bs;
 	sn->mix = j->rng_mix;
 	sn->next_file = j->next_file;
+	sn->fsrv_left = j->fsrv_left;
+	sn->files_done = j->files_done;
+	sn->fsrv_started = j->fsrv_started;
 	sn->bytes_issued = j->bytes_issued;
 	memcpy(sn->gens, j->gens, j->nr_files * sizeof(*j->gens));
 	for (unsigned i = 0; i < j->nr_files; i++)
@@ -119,6 +124,9 @@ static void snap_restore(struct job *j, const struct vsnap *sn)
 	j->rng_bs = sn->bs;
 	j->rng_mix = sn->mix;
 	j->next_file = sn->next_file;
+	j->fsrv_left = sn->fsrv_left;
+	j->files_done = sn->files_done;
+	j->fsrv_started = sn->fsrv_started;
 	j->bytes_issued = sn->bytes_issued;
 	memcpy(j->gens, sn->gens, j->nr_files * sizeof(*j->gens));
 	for (unsigned i = 0; i < j->nr_files; i++)
@@ -369,7 +377,7 @@ static bool replay_next_write(struct job *j, struct io_unit *u)
 			job_gens_new_pass(j);
 			j->bytes_issued = 0;
 		}
-		if (!job_next_io(j, u)) {
+		if (job_next_io(j, u) <= 0) {
 			if (!s->time_based)
 				return false;
 			job_gens_new_pass(j);
