@@ -24,12 +24,9 @@ EXPECTED='
 cmdprio-bssplit.fio       pending   cmdprio_bssplit (io_uring/libaio engine option)
 cmdprio-percentage.fio    pending   cmdprio_percentage (io_uring/libaio engine option)
 cpuio.fio                 pending   the cpuio engine
-disk-zone-profile.fio     pending   zonemode=strided
 e4defrag.fio              pending   the e4defrag engine
 e4defrag2.fio             pending   the e4defrag engine
-enospc-pressure.fio       pending   exitall
 exec.fio                  pending   the exec engine
-filecreate-ioengine.fio   pending   openfiles
 fixed-rate-submission.fio pending   io_submit_mode=offload
 ime.fio                   pending   filename_format (then the ime engines: external, DDN IME)
 netio.fio                 pending   the net engine
@@ -38,11 +35,6 @@ poisson-rate-submission.fio pending io_submit_mode=offload
 sg_verify-fail.fio        pending   the sg engine (needs a /dev/sg device to run)
 sg_verify.fio             pending   the sg engine (needs a /dev/sg device to run)
 sg_write_same_ndob.fio    pending   the sg engine (needs a /dev/sg device to run)
-steadystate.fio           pending   the threads alias of thread, steadystate
-surface-scan.fio          pending   create_serialize
-waitfor.fio               pending   the threads alias of thread
-zbd-rand-write.fio        pending   zonemode=zbd (needs a zoned block device to run)
-zbd-seq-read.fio          pending   zonemode=zbd (needs a zoned block device to run)
 libzbc-rand-write.fio     pending   zonemode=zbd, then the libzbc engine (external: libzbc, a zoned device)
 libzbc-seq-read.fio       pending   zonemode=zbd, then the libzbc engine (external: libzbc, a zoned device)
 cpp_null.fio              external  cpp_null, an engine built from fio source examples (external .so)
