@@ -7,7 +7,7 @@ PKGS=(
   liburing-dev libaio-dev libblkid-dev libsqlite3-dev libjson-c-dev sqlite3
   zlib1g-dev libnuma-dev libisal-dev nettle-dev libxxhash-dev libext2fs-dev xfslibs-dev libgsl-dev
   fio bonnie++ sysstat time python3
-  e2fsprogs xfsprogs btrfs-progs erofs-utils util-linux fdisk groff-base man-db bsdutils fuse3 python3-fusepy strace
+  e2fsprogs xfsprogs btrfs-progs erofs-utils util-linux fdisk groff-base man-db bsdutils fuse3 python3-fusepy strace gdb
   gnuplot-nox python3-pandas python3-numpy blktrace
 )
 SUDO=

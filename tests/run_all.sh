@@ -54,9 +54,15 @@ export TOP="$top"
 # 15 minutes). A script whose header has the line "# e2e: serial" (it
 # changes machine-wide settings such as vm.dirty_*, drops the page cache,
 # or checks figures that another test's load would disturb) runs after
-# the others, alone. Each script gets a database of its own, never the
-# user's ~/.local/share (tests that need their own pass --db or set it).
+# the others, alone; one marked "# e2e: long" starts before the rest.
+# Each script gets a database of its own, never the user's
+# ~/.local/share (tests that need their own pass --db or set it).
 e2e_jobs=${E2E_JOBS:-2}
+# Debian's own tools first: a python3 shim earlier in PATH (pyenv's takes
+# half a second a call, and the scripts call python3 hundreds of times)
+# would also lack python3-pandas and the other packages scripts/deps.sh
+# installs.
+export PATH="/usr/sbin:/usr/bin:/sbin:/bin:$PATH"
 e2e_start() { # script: runs it in the background, its log under $logdir
   local t=$1 name log
   name=$(basename "$t"); log="$logdir/e2e_$name.log"
@@ -93,12 +99,17 @@ e2e_wait_one() { # waits for one running script and finishes it
   unset "e2e_pid[$pid]"
 }
 declare -A e2e_pid=()
-parallel=() serial=()
+parallel=() serial=() long=()
 for t in tests/e2e/test_*.sh tests/e2e/test_*.py; do
   [ -f "$t" ] || continue
   [ -n "${E2E_ONLY:-}" ] && [[ "$t" != *${E2E_ONLY}* ]] && continue
-  if head -20 "$t" | grep -qx '# e2e: serial'; then serial+=("$t"); else parallel+=("$t"); fi
+  if head -20 "$t" | grep -qx '# e2e: serial'; then serial+=("$t")
+  elif head -20 "$t" | grep -qx '# e2e: long'; then long+=("$t")
+  else parallel+=("$t"); fi
 done
+# the longest scripts (marked "# e2e: long") start first, so the short
+# ones fill the other slot meanwhile instead of waiting at the end
+parallel=("${long[@]}" "${parallel[@]}")
 e2e_t0=$(date +%s)
 for t in "${parallel[@]}"; do
   while [ ${#e2e_pid[@]} -ge "$e2e_jobs" ]; do e2e_wait_one; done

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# e2e: long
 # The asynchronous engines (io_uring, libaio, posixaio) and mmap through
 # `iobench run` on a file on a loop-mounted ext4: read, write, randread,
 # randwrite, randrw; buffered and direct (mmap buffered only); iodepth 1 and

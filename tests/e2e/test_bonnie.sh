@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# e2e: long
 # `iobench bonnie` against bonnie++ 2.00a on a small loop ext4: the command
 # lines of seeds 000 and 004 (sizes shrunk) run unchanged and their CSV lines
 # render in bon_csv2html and bon_csv2txt with every column where bonnie++'s

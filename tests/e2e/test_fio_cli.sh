@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# e2e: long
 # fio 3.33's command line, side by side with fio where fio runs the flag:
 # the same output shape and files for --version, --minimal, --append-terse,
 # -o/-F and values after a space, job options taking the next word, unique

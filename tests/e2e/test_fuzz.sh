@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# e2e: long
 # The libFuzzer targets of tests/fuzz run for a bounded time each without a
 # crash, leak, sanitizer report or timeout. Builds them first when needed
 # (tests/fuzz/build.sh into build-fuzz; skipped, exit 77, without clang and

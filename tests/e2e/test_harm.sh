@@ -83,7 +83,9 @@ case_ directory "is a directory, not a file" "--rw=read --bs=4k" "--size=64k --f
 case_ pct_missing "size=50% needs" "--rw=read --bs=4k" "--size=50% --filename=$d/missing"
 case_ no_size "no size for" "--rw=read --bs=4k" "--filename=$d/missing2"
 case_ no_create "does not exist and allow_file_create=0" "--rw=write --allow_file_create=0" "--size=64k --filename=$d/nf"
-case_ uncreatable "cannot create '$d/nodir/f'" "--rw=write --bs=4k" "--size=64k --filename=$d/nodir/f"
+# a missing directory is made (0700, as fio does); a name under a regular file cannot be
+: >"$d/afile"
+case_ uncreatable "cannot create '$d/afile/f': Not a directory" "--rw=write --bs=4k" "--size=64k --filename=$d/afile/f"
 case_ wait_for "wait_for names 'nobody'" "--rw=write --bs=4k" "--size=64k --wait_for=nobody --filename=$d/wf"
 case_ enomem "cannot allocate 4096 buffers" "--ioengine=libaio --rw=write --fallocate=none" \
   "--bs=1g --iodepth=4096 --size=1g --filename=$d/big"

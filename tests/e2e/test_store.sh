@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# e2e: long
 # The results store (issue 13): run, quick and bonnie store every result
 # (listed, reprinted byte for byte by results show, fio's layout notes
 # included, also per repetition, exported as rows that
