@@ -73,12 +73,24 @@ enum engine_flags {
 	 * slat or latency buckets (fio's FIO_NOSTATS engines). */
 	ENGINE_META = 1 << 4,
 	ENGINE_NO_LAYOUT = 1 << 5,   /* the runner lays out no file: the engine makes them */
+	/* No I/O at all (fio's FIO_NOIO: cpuio, exec): implies ENGINE_NO_FILE;
+	 * its units count as I/Os with no bytes, and without size= the job
+	 * runs until its runtime, as fio's. */
+	ENGINE_NO_IO = 1 << 6,
 };
 
 enum engine_queue_status {
 	ENGINE_Q_COMPLETED = 0,
 	ENGINE_Q_QUEUED = 1,
 	ENGINE_Q_BUSY = 2, /* try again after reaping */
+	ENGINE_Q_DONE = 3, /* sync engines: the job is over, this unit was not done */
+};
+
+/* What an engine's options imply for the job, as fio's engines set job
+ * options in their init (cpuio's think time between its bursts). */
+struct engine_job_hints {
+	bool thinktime_set;
+	uint64_t thinktime_ns;   /* a stall of this long after every unit */
 };
 
 /* What an engine may know of the job it serves, set by the runner. */
@@ -97,6 +109,12 @@ struct engine_params {
 	 * run an engine alone (no read-only mode, nothing allowed). */
 	const struct devguard_allow *guard;
 	struct devguard_claims *claims;
+	/* Jobs of the run (this one's group and later ones) whose engine does
+	 * I/O and that have not finished: cpuio's exit_on_io_done. NULL when
+	 * the engine runs alone. */
+	const _Atomic unsigned *io_jobs_left;
+	const char *job_name; /* the job's name (exec's %n, its output files) */
+	uint64_t runtime_ns;  /* the job's runtime=, 0 when unset (exec's %r) */
 };
 
 struct engine_ctx {
@@ -134,6 +152,9 @@ struct engine_ops {
 	int (*reap)(struct engine_ctx *ctx, unsigned min, unsigned max,
 		    const struct timespec *timeout, struct io_unit **done);
 	void (*cleanup)(struct engine_ctx *ctx);                       /* optional */
+	/* Optional: fill h with what the options opts (the engine's struct)
+	 * imply for the job; the spec applies it once every option is in. */
+	void (*job_hints)(const void *opts, struct engine_job_hints *h);
 	/* Optional: called once, after init() and before any file is opened,
 	 * with the job's unit buffers (units[i].buf, buf_size bytes each), so
 	 * an engine can register them with the kernel (io_uring fixedbufs). */

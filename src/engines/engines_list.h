@@ -24,5 +24,6 @@ extern const struct engine_ops engine_filestat;
 extern const struct engine_ops engine_filedelete;
 extern const struct engine_ops engine_ftruncate;
 extern const struct engine_ops engine_falloc;
+extern const struct engine_ops engine_cpuio;
 
 #endif

@@ -105,6 +105,16 @@ void job_spec_finalize(struct job_spec *s)
 	}
 	spec_logs_finalize(s);
 	const struct engine_ops *e = job_spec_engine(s);
+	struct engine_job_hints h = { 0 };
+	if (e && e->job_hints)
+		e->job_hints(s->engine_opts_of == e && s->engine_opts ? s->engine_opts : e->options_defaults, &h);
+	if (h.thinktime_set) { /* as fio's cpuio: a stall after every I/O, no spin */
+		s->thinktime = h.thinktime_ns;
+		s->thinktime_spin = 0;
+		s->thinktime_blocks = 1;
+		s->thinktime_blocks_issue = false;
+		s->thinktime_iotime = 0;
+	}
 	if (s->engine_opts_of != e) {
 		free(s->engine_opts);
 		s->engine_opts = NULL;

@@ -69,6 +69,7 @@ struct run_sync {
 	pthread_cond_t wake;  /* on CLOCK_MONOTONIC: stopping, or a job finished */
 	unsigned done;
 	_Atomic bool stopping; /* the run stops: every wait and every job ends */
+	_Atomic unsigned io_jobs_left; /* jobs that do I/O, not finished (engine_params) */
 };
 
 /* A flow group (flow_id=): the I/Os its jobs let through and the sum of

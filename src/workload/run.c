@@ -144,6 +144,7 @@ static int run_batch(struct job *jobs, size_t from, size_t to, const struct run_
 		job_flow_join(&jobs[i]);
 	for (size_t i = from; i < to; i++) {
 		jobs[i].sync = sync;
+		jobs[i].eng.params.io_jobs_left = &sync->io_jobs_left;
 		int rc = pthread_create(&jobs[i].thread, NULL, job_thread_main, &jobs[i]);
 		if (rc) {
 			/* the run cannot be what was asked: stop the jobs that
@@ -392,6 +393,9 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 	pthread_cond_init(&sync.wake, &ca);
 	pthread_condattr_destroy(&ca);
 	pthread_mutex_init(&sync.lock, NULL);
+	for (size_t i = 0; i < nr; i++)
+		if (!(jobs[i].eng.ops->flags & ENGINE_NO_IO))
+			sync.io_jobs_left++;
 	out->batches = xcalloc(nr ? nr : 1, sizeof(*out->batches));
 	for (size_t from = 0; from < nr && !*cfg->stop && !sync.stopping;) {
 		size_t to = from + 1;
