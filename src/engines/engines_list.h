@@ -25,5 +25,6 @@ extern const struct engine_ops engine_filedelete;
 extern const struct engine_ops engine_ftruncate;
 extern const struct engine_ops engine_falloc;
 extern const struct engine_ops engine_cpuio;
+extern const struct engine_ops engine_exec;
 
 #endif
