@@ -26,5 +26,6 @@ extern const struct engine_ops engine_ftruncate;
 extern const struct engine_ops engine_falloc;
 extern const struct engine_ops engine_cpuio;
 extern const struct engine_ops engine_exec;
+extern const struct engine_ops engine_sg;
 
 #endif
