@@ -27,5 +27,6 @@ extern const struct engine_ops engine_falloc;
 extern const struct engine_ops engine_cpuio;
 extern const struct engine_ops engine_exec;
 extern const struct engine_ops engine_sg;
+extern const struct engine_ops engine_splice;
 
 #endif
