@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <signal.h>
 #include <time.h>
 
 #include "engines/ddir.h"
@@ -114,6 +115,11 @@ struct engine_params {
 	 * the engine runs alone. */
 	const _Atomic unsigned *io_jobs_left;
 	const char *job_name; /* the job's name (exec's %n, its output files) */
+	bool reads, writes;   /* the job's rw= reads, writes (net: one of them) */
+	/* Set when the run is told to stop (a signal): an engine that may wait
+	 * on someone else (net's accept and receive) looks at it while it
+	 * waits. NULL when the engine runs alone. */
+	const volatile sig_atomic_t *stop;
 	uint64_t runtime_ns;  /* the job's runtime=, 0 when unset (exec's %r) */
 };
 

@@ -28,5 +28,7 @@ extern const struct engine_ops engine_cpuio;
 extern const struct engine_ops engine_exec;
 extern const struct engine_ops engine_sg;
 extern const struct engine_ops engine_splice;
+extern const struct engine_ops engine_net;
+extern const struct engine_ops engine_netsplice;
 
 #endif

@@ -96,6 +96,8 @@ void engine_ctx_setup(struct engine_ctx *ctx, const struct job_spec *s)
 		.randrepeat = s->randrepeat,
 		.clone = s->jobnum,
 		.job_name = s->name,
+		.reads = spec_reads(s),
+		.writes = spec_writes(s),
 		.runtime_ns = s->runtime,
 	};
 	ctx->opts = s->engine_opts_of == ctx->ops ? s->engine_opts : NULL;

@@ -114,6 +114,7 @@ static int setup_jobs(struct job *jobs, size_t nr, const struct job_list *l,
 		struct job *j = &jobs[i];
 		j->eng.params.guard = &j->guard;
 		j->eng.params.claims = j->claims;
+		j->eng.params.stop = j->stop;
 		if (j->eng.ops->priv_size)
 			j->eng.priv = xcalloc(1, j->eng.ops->priv_size);
 		if (j->eng.ops->init && (rc = j->eng.ops->init(&j->eng)) < 0)
