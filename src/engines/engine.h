@@ -116,6 +116,7 @@ struct engine_params {
 	const _Atomic unsigned *io_jobs_left;
 	const char *job_name; /* the job's name (exec's %n, its output files) */
 	bool reads, writes;   /* the job's rw= reads, writes (net: one of them) */
+	const char *directory; /* the job's directory=, NULL when unset (e4defrag's donor) */
 	/* Set when the run is told to stop (a signal): an engine that may wait
 	 * on someone else (net's accept and receive) looks at it while it
 	 * waits. NULL when the engine runs alone. */

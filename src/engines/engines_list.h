@@ -30,5 +30,6 @@ extern const struct engine_ops engine_sg;
 extern const struct engine_ops engine_splice;
 extern const struct engine_ops engine_net;
 extern const struct engine_ops engine_netsplice;
+extern const struct engine_ops engine_e4defrag;
 
 #endif

@@ -96,6 +96,7 @@ void engine_ctx_setup(struct engine_ctx *ctx, const struct job_spec *s)
 		.randrepeat = s->randrepeat,
 		.clone = s->jobnum,
 		.job_name = s->name,
+		.directory = s->directory,
 		.reads = spec_reads(s),
 		.writes = spec_writes(s),
 		.runtime_ns = s->runtime,

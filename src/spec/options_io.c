@@ -268,11 +268,6 @@ int opt_cb_ioengine(void *target, const char *val, struct opt_ctx *c)
 		s->ext_engine = NULL;
 		return 0;
 	}
-	/* fio 3.33's own engines that iobench lacks */
-	static const char *const fio_engines[] = { "e4defrag" };
-	for (size_t i = 0; i < sizeof(fio_engines) / sizeof(fio_engines[0]); i++)
-		if (!strcmp(val, fio_engines[i]))
-			return opt_failf(c, -ENOTSUP, "ioengine '%s' is a fio engine that iobench does not implement yet", val);
 	const struct fio_ext_engine *ext = fio_ext_engine_find(val);
 	if (ext) { /* its options are then taken by name (option_set) */
 		s->ext_engine = ext;

@@ -96,8 +96,8 @@ static void test_registry_rows(void)
 		      "%s: its rows' defaults are its defaults struct", e->name);
 		free(buf);
 	}
-	CHECK(with == 10, "io_uring, libaio, pvsync2, faulty, filestat, cpuio, exec, sg, net and "
-	      "netsplice have options (%zu engines do)", with);
+	CHECK(with == 11, "io_uring, libaio, pvsync2, faulty, filestat, cpuio, exec, sg, net, "
+	      "netsplice and e4defrag have options (%zu engines do)", with);
 	/* which engines take which fio option, as fio 3.33 accepts them */
 	static const struct { const char *opt, *engines; } fio[] = {
 		{ "hipri", " pvsync2 io_uring sg " },
@@ -109,6 +109,8 @@ static void test_registry_rows(void)
 		{ "grace_time", " exec " },
 		{ "hostname", " net netsplice " },
 		{ "pingpong", " net netsplice " },
+		{ "donorname", " e4defrag " },
+		{ "inplace", " e4defrag " },
 		{ "nowait", " pvsync2 io_uring libaio " },
 		{ "uncached", " pvsync2 io_uring " },
 		{ "fixedbufs", " io_uring " },
