@@ -44,6 +44,9 @@ fio --enghelp=cpp_null >"$W/fcpp.out" 2>&1
 check "cpp_null: fio 3.33 here cannot load it, and iobench says so in fio's words" \
   eval 'grep -q "engine cpp_null not loadable" "$W/fcpp.out" &&
         grep -q "ioengine .cpp_null. is not in fio 3.33 as Debian builds it (fio: engine cpp_null not loadable)" "$W/cpp.err"'
+"$IOBENCH" run --enghelp=rbd >/dev/null 2>"$W/enghelp.err"
+check "--enghelp=rbd: the same message, not 'not found'" \
+  grep -q "ioengine 'rbd' is a fio external engine (librbd, Ceph) that iobench does not provide" "$W/enghelp.err"
 "$IOBENCH" run --parse-only --name=x --size=1m --pool=p >/dev/null 2>"$W/pool.err"
 check "an rbd/rados option with another engine names the engines it belongs to" \
   grep -q "option 'pool' belongs to fio's external engines rados and rbd, which iobench does not provide" "$W/pool.err"
