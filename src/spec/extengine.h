@@ -34,7 +34,8 @@ const char *fio_ext_engine_why(const struct fio_ext_engine *e, const char *as_wr
 			       char *buf, unsigned long len);
 /* Into buf, for an option key that only such engines declare:
  * "option 'pool' belongs to fio's external engines rbd and rados, which
- * iobench does not provide"; NULL (buf untouched) when none declares it. */
+ * iobench does not provide"; NULL (buf untouched) when none declares it, or
+ * when fio's own engines (io_uring, libaio) declare it too (cmdprio...). */
 const char *fio_ext_engine_option_why(const char *key, char *buf, unsigned long len);
 
 #endif
