@@ -58,6 +58,10 @@ struct io_unit {
 	 * operation on its file (its clat is that operation's time); false
 	 * for the stand-in units after it, which count bytes and I/Os only */
 	bool meta_op;
+	/* Lost before this unit, as the engine saw it (net's UDP sequence
+	 * numbers): added to the direction's drop_ios. Engines that cannot
+	 * tell leave it 0. */
+	uint32_t dropped;
 	void *engine_data;
 };
 
@@ -116,6 +120,7 @@ struct engine_params {
 	const _Atomic unsigned *io_jobs_left;
 	const char *job_name; /* the job's name (exec's %n, its output files) */
 	bool reads, writes;   /* the job's rw= reads, writes (net: one of them) */
+	bool verify;          /* verify= is set (the buffers carry its headers) */
 	const char *directory; /* the job's directory=, NULL when unset (e4defrag's donor) */
 	/* Set when the run is told to stop (a signal): an engine that may wait
 	 * on someone else (net's accept and receive) looks at it while it

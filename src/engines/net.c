@@ -14,6 +14,9 @@
  * nodelay sets TCP_NODELAY, window_size SO_SNDBUF and SO_RCVBUF, mss
  * TCP_MAXSEG; hostname= a multicast group (224.0.0.0/4) makes a UDP reader
  * join it and a writer send to it with ttl= hops through interface=.
+ * Without verify=, a UDP writer puts a sequence number in the last 24 bytes
+ * of each datagram of 24 bytes or more and the reader counts the ones that
+ * never came as drop_ios, as fio does (verify's headers need those bytes).
  * netsplice moves TCP data through a pipe (vmsplice and splice) instead of
  * send and recv, as fio's; its UDP and unix sockets use send and recv.
  */
@@ -21,6 +24,7 @@
 #include "util/error.h"
 
 #include <arpa/inet.h>
+#include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
@@ -111,7 +115,39 @@ struct net_priv {
 	bool splice, reader, done;
 	struct sockaddr_storage peer;
 	socklen_t peerlen;
+	uint64_t send_seq, recv_seq; /* UDP sequence numbers (drop_ios) */
+	bool seq_off;                /* the datagrams carry none: stop looking */
 };
+
+#define SEQ_MAGIC 0x696f62656e636873ull /* the tail of a sequenced UDP datagram */
+struct udp_seq {
+	uint64_t magic, bs, seq; /* little-endian */
+};
+
+static void store_seq(struct net_priv *p, struct io_unit *u)
+{
+	struct udp_seq q = { htole64(SEQ_MAGIC), htole64(u->buflen), htole64(p->send_seq++) };
+	memcpy((char *)u->buf + u->buflen - sizeof(q), &q, sizeof(q));
+}
+
+/* u->dropped: datagrams between the last one seen and this one */
+static void check_seq(struct net_priv *p, struct io_unit *u, size_t got)
+{
+	struct udp_seq q;
+	if (p->seq_off || got != u->buflen || got < sizeof(q))
+		return;
+	memcpy(&q, (char *)u->buf + got - sizeof(q), sizeof(q));
+	if (le64toh(q.magic) != SEQ_MAGIC)
+		return;
+	if (le64toh(q.bs) != got) {
+		p->seq_off = true;
+		return;
+	}
+	uint64_t seq = le64toh(q.seq);
+	if (seq > p->recv_seq)
+		u->dropped = (uint32_t)(seq - p->recv_seq);
+	p->recv_seq = seq + 1;
+}
 
 static bool is_udp(const struct net_opts *o) { return o->proto == P_UDP || o->proto == P_UDPV6; }
 static bool is_v6(const struct net_opts *o) { return o->proto == P_TCPV6 || o->proto == P_UDPV6; }
@@ -465,12 +501,18 @@ static int net_queue(struct engine_ctx *ctx, struct io_unit *u)
 	}
 	if (p->done)
 		return ENGINE_Q_DONE;
+	u->dropped = 0;
+	bool seq = is_udp(o) && !ctx->params.verify && u->buflen >= sizeof(struct udp_seq);
+	if (seq && u->ddir == DDIR_WRITE)
+		store_seq(p, u);
 	ssize_t r = u->ddir == DDIR_WRITE ? net_send(p, o, u->buf, u->buflen)
 					  : net_recv(ctx, p, o, u->buf, u->buflen);
 	if (r == 0 && u->ddir == DDIR_READ) {
 		p->done = true; /* the writer is done: so is this job */
 		return ENGINE_Q_DONE;
 	}
+	if (r > 0 && seq && u->ddir == DDIR_READ)
+		check_seq(p, u, (size_t)r);
 	if (r > 0 && o->pingpong) {
 		/* the other way: the reader echoes what came, the writer waits for it */
 		ssize_t e = 0;

@@ -99,6 +99,7 @@ void engine_ctx_setup(struct engine_ctx *ctx, const struct job_spec *s)
 		.directory = s->directory,
 		.reads = spec_reads(s),
 		.writes = spec_writes(s),
+		.verify = s->verify != VERIFY_NONE,
 		.runtime_ns = s->runtime,
 	};
 	ctx->opts = s->engine_opts_of == ctx->ops ? s->engine_opts : NULL;

@@ -174,6 +174,7 @@ void job_account(struct job *j, struct io_unit *u, uint64_t now, bool async)
 		job_latency_io(j, u, now - u->start_ns, now);
 	dr->io_bytes += bytes;
 	dr->total_ios++;
+	dr->drop_ios += u->dropped;
 	counter_add(&j->prog_bytes[d], bytes);
 	counter_add(&j->prog_ios[d], 1);
 	if (!s->disable_bw) {

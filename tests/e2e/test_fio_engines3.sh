@@ -182,6 +182,24 @@ timeout -s KILL 15 "$IOBENCH" run --ioengine=net --bs=4k --size=256k --port=$((P
 got=$(dirs "$W/nj.json" 2>/dev/null)
 check "net numjobs=2: each clone pair on its own port ($got)" \
   [ "$got" = "262144/64,0/0 262144/64,0/0 0/0,262144/64 0/0,262144/64" ]
+# UDP loss: a writer that skips sequence numbers 2, 5 and 6 (the datagram
+# tail the engine writes without verify=: magic, block size, sequence)
+cat >"$W/udpsend.py" <<'PYEOF'
+import socket, struct, sys, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); a = ("127.0.0.1", int(sys.argv[1]))
+time.sleep(0.3)
+s.sendto(struct.pack(">II", 0x696f626e, 1), a)
+for seq in (0, 1, 3, 4, 7):
+    s.sendto(b"x" * (4096 - 24) + struct.pack("<QQQ", 0x696f62656e636873, 4096, seq), a)
+    time.sleep(0.01)
+s.sendto(struct.pack(">II", 0x696f626e, 2), a)
+PYEOF
+"$PY" "$W/udpsend.py" $((P + 7)) &
+timeout -s KILL 10 "$IOBENCH" run --ioengine=net --protocol=udp --bs=4k --size=1m --port=$((P + 7)) --name=r \
+  --rw=read --output-format=json >"$W/udp.json" 2>/dev/null
+wait $!
+got=$(jf "$W/udp.json" '"%d/%d" % (d["jobs"][0]["read"]["total_ios"], d["jobs"][0]["read"]["drop_ios"])' 2>/dev/null)
+check "net udp: 5 datagrams read and the 3 skipped counted in drop_ios, as fio counts them ($got)" [ "$got" = 5/3 ]
 "$IOBENCH" run --ioengine=net --port=$P --name=x --rw=randread --listen --size=1m >/dev/null 2>"$W/nr.err"
 check "net rw=randread: refused as fio refuses it" grep -q "network I/O cannot be random" "$W/nr.err"
 "$IOBENCH" run --ioengine=net --port=$P --name=x --rw=write --size=1m >/dev/null 2>"$W/nh.err"
