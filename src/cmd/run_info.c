@@ -22,6 +22,7 @@
 #include "util/xmalloc.h"
 #include "workload/fiolog.h"
 #include "spec/options.h"
+#include "spec/extengine.h"
 
 /* The fio version iobench's job files, command line and reports follow. */
 #define FIO_VERSION "fio-3.33"
@@ -54,7 +55,12 @@ static int enghelp(const char *what)
 	const char *opt = what[strlen(engine)] ? what + strlen(engine) + 1 : NULL;
 	int status = 0;
 	const struct engine_ops *e = engine_find(engine);
-	if (!e) {
+	const struct fio_ext_engine *ext = e ? NULL : fio_ext_engine_find(engine);
+	if (ext) {
+		char why[256];
+		error("%s", fio_ext_engine_why(ext, engine, why, sizeof(why)));
+		status = 1;
+	} else if (!e) {
 		error("IO engine '%s' not found; 'iobench run --enghelp' lists them", engine);
 		status = 1;
 	} else if (opt) {

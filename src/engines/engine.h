@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <signal.h>
 #include <time.h>
 
 #include "engines/ddir.h"
@@ -59,6 +60,10 @@ struct io_unit {
 	 * operation on its file (its clat is that operation's time); false
 	 * for the stand-in units after it, which count bytes and I/Os only */
 	bool meta_op;
+	/* Lost before this unit, as the engine saw it (net's UDP sequence
+	 * numbers): added to the direction's drop_ios. Engines that cannot
+	 * tell leave it 0. */
+	uint32_t dropped;
 	void *engine_data;
 };
 
@@ -75,12 +80,24 @@ enum engine_flags {
 	 * slat or latency buckets (fio's FIO_NOSTATS engines). */
 	ENGINE_META = 1 << 4,
 	ENGINE_NO_LAYOUT = 1 << 5,   /* the runner lays out no file: the engine makes them */
+	/* No I/O at all (fio's FIO_NOIO: cpuio, exec): implies ENGINE_NO_FILE;
+	 * its units count as I/Os with no bytes, and without size= the job
+	 * runs until its runtime, as fio's. */
+	ENGINE_NO_IO = 1 << 6,
 };
 
 enum engine_queue_status {
 	ENGINE_Q_COMPLETED = 0,
 	ENGINE_Q_QUEUED = 1,
 	ENGINE_Q_BUSY = 2, /* try again after reaping */
+	ENGINE_Q_DONE = 3, /* sync engines: the job is over, this unit was not done */
+};
+
+/* What an engine's options imply for the job, as fio's engines set job
+ * options in their init (cpuio's think time between its bursts). */
+struct engine_job_hints {
+	bool thinktime_set;
+	uint64_t thinktime_ns;   /* a stall of this long after every unit */
 };
 
 /* What an engine may know of the job it serves, set by the runner. */
@@ -99,6 +116,19 @@ struct engine_params {
 	 * run an engine alone (no read-only mode, nothing allowed). */
 	const struct devguard_allow *guard;
 	struct devguard_claims *claims;
+	/* Jobs of the run (this one's group and later ones) whose engine does
+	 * I/O and that have not finished: cpuio's exit_on_io_done. NULL when
+	 * the engine runs alone. */
+	const _Atomic unsigned *io_jobs_left;
+	const char *job_name; /* the job's name (exec's %n, its output files) */
+	bool reads, writes;   /* the job's rw= reads, writes (net: one of them) */
+	bool verify;          /* verify= is set (the buffers carry its headers) */
+	const char *directory; /* the job's directory=, NULL when unset (e4defrag's donor) */
+	/* Set when the run is told to stop (a signal): an engine that may wait
+	 * on someone else (net's accept and receive) looks at it while it
+	 * waits. NULL when the engine runs alone. */
+	const volatile sig_atomic_t *stop;
+	uint64_t runtime_ns;  /* the job's runtime=, 0 when unset (exec's %r) */
 };
 
 struct engine_ctx {
@@ -136,6 +166,9 @@ struct engine_ops {
 	int (*reap)(struct engine_ctx *ctx, unsigned min, unsigned max,
 		    const struct timespec *timeout, struct io_unit **done);
 	void (*cleanup)(struct engine_ctx *ctx);                       /* optional */
+	/* Optional: fill h with what the options opts (the engine's struct)
+	 * imply for the job; the spec applies it once every option is in. */
+	void (*job_hints)(const void *opts, struct engine_job_hints *h);
 	/* Optional: called once, after init() and before any file is opened,
 	 * with the job's unit buffers (units[i].buf, buf_size bytes each), so
 	 * an engine can register them with the kernel (io_uring fixedbufs). */

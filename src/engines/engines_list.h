@@ -24,5 +24,12 @@ extern const struct engine_ops engine_filestat;
 extern const struct engine_ops engine_filedelete;
 extern const struct engine_ops engine_ftruncate;
 extern const struct engine_ops engine_falloc;
+extern const struct engine_ops engine_cpuio;
+extern const struct engine_ops engine_exec;
+extern const struct engine_ops engine_sg;
+extern const struct engine_ops engine_splice;
+extern const struct engine_ops engine_net;
+extern const struct engine_ops engine_netsplice;
+extern const struct engine_ops engine_e4defrag;
 
 #endif

@@ -18,7 +18,9 @@
 
 #define ENGINE_LIST(X) X(sync) X(psync) X(vsync) X(pvsync) X(pvsync2) X(null) \
 	X(io_uring) X(libaio) X(posixaio) X(mmap) X(faulty) \
-	X(filecreate) X(filestat) X(filedelete) X(ftruncate) X(falloc)
+	X(filecreate) X(filestat) X(filedelete) X(ftruncate) X(falloc) \
+	X(cpuio) X(exec) X(sg) X(splice) X(net) X(netsplice) \
+	X(e4defrag)
 
 #define ENGINE_OPS(n) &engine_##n,
 #define ENGINE_NAME(n) #n,

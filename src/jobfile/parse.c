@@ -10,6 +10,7 @@
  */
 #include "jobfile/jobfile_int.h"
 #include "spec/options.h"
+#include "spec/extengine.h"
 #include "engines/engine.h"
 #include "util/xmalloc.h"
 
@@ -103,7 +104,8 @@ static bool is_kb_base(const struct jf_item *item)
 /* An option some engine declares (hipri, faulty_fail...), not a job option. */
 static bool is_engine_option(const struct jf_item *item)
 {
-	return !option_find(item->name) && option_find_engine(item->name);
+	return !option_find(item->name) &&
+	       (option_find_engine(item->name) || fio_ext_engine_option(item->name));
 }
 
 /* 0: kb_base, 1: the job options, 2: the engine's options */
@@ -252,6 +254,16 @@ static void read_sets(struct builder *b, const struct jobfile_ctx *ctx)
 	for (size_t i = 0; i < b->sets.nr; i++)
 		if (item_pass(&b->sets.v[i]) == 2) {
 			const struct engine_ops *e = job_spec_engine(&scratch);
+			if (!option_find_engine(b->sets.v[i].name)) {
+				/* a fio external engine's: checked as the first one with it */
+				struct job_spec one;
+				job_spec_copy(&one, &scratch);
+				if (!engine_set)
+					one.ext_engine = fio_ext_engine_having(b->sets.v[i].name);
+				apply_item(b, &one, &b->sets.v[i], NULL, false);
+				job_spec_release(&one);
+				continue;
+			}
 			for (size_t k = 0; !engine_set && !engine_option_find(e, b->sets.v[i].name); k++)
 				e = engine_at(k);
 			struct job_spec one;

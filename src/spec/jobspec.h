@@ -25,6 +25,7 @@
 #define MAX_MERGE_LOGS 20
 
 struct engine_ops;
+struct fio_ext_engine;
 
 enum random_dist {
 	DIST_RANDOM = 0, /* uniform */
@@ -239,6 +240,9 @@ struct job_spec {
 	 * to engine_opts_of, which job_spec_finalize() makes the ioengine. */
 	void *engine_opts;
 	const struct engine_ops *engine_opts_of;
+	/* ioengine named a fio engine iobench does not provide (refused;
+	 * its own options are then taken by name only): spec/extengine.h */
+	const struct fio_ext_engine *ext_engine;
 	unsigned iodepth;
 	unsigned iodepth_batch;
 	unsigned iodepth_batch_complete_min, iodepth_batch_complete_max;

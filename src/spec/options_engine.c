@@ -95,6 +95,12 @@ void engine_ctx_setup(struct engine_ctx *ctx, const struct job_spec *s)
 		.seed_set = s->randseed_set,
 		.randrepeat = s->randrepeat,
 		.clone = s->jobnum,
+		.job_name = s->name,
+		.directory = s->directory,
+		.reads = spec_reads(s),
+		.writes = spec_writes(s),
+		.verify = s->verify != VERIFY_NONE,
+		.runtime_ns = s->runtime,
 	};
 	ctx->opts = s->engine_opts_of == ctx->ops ? s->engine_opts : NULL;
 }

@@ -5,6 +5,7 @@
  * ioengine.
  */
 #include "spec/options_cb.h"
+#include "spec/extengine.h"
 #include "engines/engine.h"
 #include "util/strutil.h"
 #include "util/units.h"
@@ -261,25 +262,18 @@ int opt_cb_sync(void *target, const char *val, struct opt_ctx *c)
 int opt_cb_ioengine(void *target, const char *val, struct opt_ctx *c)
 {
 	struct job_spec *s = target;
-	static const char *const fio_engines[] = {
-		"cpuio", "mmap", "sync", "psync", "vsync", "pvsync", "pvsync2", "null", "net",
-		"netsplice", "ftruncate", "filecreate", "filestat", "filedelete", "exec",
-		"posixaio", "falloc", "e4defrag", "splice", "gfapi", "gfapi_async", "mtd", "sg",
-		"io_uring", "io_uring_cmd", "nbd", "libaio", "rdma", "rados", "rbd", "pmemblk",
-		"dev-dax", "libpmem", "http", "nfs", "xnvme", "libcufile", "windowsaio",
-		"solarisaio", "guasi", "binject", "dfs", "librpma_apm", "librpma_gpspm", "external",
-	};
 	if (engine_find(val)) {
 		free(s->ioengine);
 		s->ioengine = xstrdup(val);
+		s->ext_engine = NULL;
 		return 0;
 	}
-	const char *base = val;
-	if (!strncmp(val, "external:", 9))
-		base = "external";
-	for (size_t i = 0; i < sizeof(fio_engines) / sizeof(fio_engines[0]); i++)
-		if (!strcmp(base, fio_engines[i]))
-			return opt_failf(c, -ENOTSUP, "ioengine '%s' is a fio engine that iobench does not implement yet", val);
+	const struct fio_ext_engine *ext = fio_ext_engine_find(val);
+	if (ext) { /* its options are then taken by name (option_set) */
+		s->ext_engine = ext;
+		char why[256];
+		return opt_failf(c, -ENOTSUP, "%s", fio_ext_engine_why(ext, val, why, sizeof(why)));
+	}
 	const char *const *names = engine_names();
 	size_t n = 0;
 	while (names && names[n])

@@ -8,6 +8,7 @@
  */
 #include "spec/options_cb.h"
 #include "spec/options_engine.h"
+#include "spec/extengine.h"
 #include "engines/engine.h"
 #include "util/strutil.h"
 #include "util/xmalloc.h"
@@ -64,7 +65,12 @@ int option_set(struct job_spec *s, const char *key, const char *value, char *why
 {
 	const struct option_def *o = option_find(key);
 	struct opt_ctx c = { .opt = o, .key = key, .kb_base = s->kb_base, .why = why, .whylen = whylen };
+	if (s->ext_engine && fio_ext_engine_has(s->ext_engine, key))
+		return 0; /* the job is refused for its engine already (opt_cb_ioengine) */
 	if (!o) {
+		char ext[256];
+		if (!option_find_engine(key) && fio_ext_engine_option_why(key, ext, sizeof(ext)))
+			return opt_failf(&c, -ENOTSUP, "%s", ext);
 		if (option_find_engine(key))
 			return engine_option_set(s, key, value, &c);
 		if (option_is_fio(key))
@@ -101,6 +107,16 @@ void job_spec_finalize(struct job_spec *s)
 	}
 	spec_logs_finalize(s);
 	const struct engine_ops *e = job_spec_engine(s);
+	struct engine_job_hints h = { 0 };
+	if (e && e->job_hints)
+		e->job_hints(s->engine_opts_of == e && s->engine_opts ? s->engine_opts : e->options_defaults, &h);
+	if (h.thinktime_set) { /* as fio's cpuio: a stall after every I/O, no spin */
+		s->thinktime = h.thinktime_ns;
+		s->thinktime_spin = 0;
+		s->thinktime_blocks = 1;
+		s->thinktime_blocks_issue = false;
+		s->thinktime_iotime = 0;
+	}
 	if (s->engine_opts_of != e) {
 		free(s->engine_opts);
 		s->engine_opts = NULL;

@@ -581,6 +581,8 @@ static int plan_one(struct job *j, struct job_file *f, struct job_file_plan *p, 
 			     "beyond the largest file offset (%llu)", s->name,
 			     (unsigned long long)off, s->jobnum,
 			     (unsigned long long)s->offset_increment, (unsigned long long)OFFSET_MAX);
+	if (!want && (j->eng.ops->flags & ENGINE_NO_IO))
+		want = UINT64_C(1) << 50; /* no I/O (cpuio, exec): until the runtime, as fio */
 	if (!want) {
 		if (!exists || f->real_size <= off)
 			return error("job '%s': no size for '%s': give size= or use an existing file",

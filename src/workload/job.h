@@ -82,6 +82,7 @@ struct run_sync {
 	size_t nr_jobs;
 	bool exitall;          /* some job set exitall: every job's end stops others */
 	FILE *notes;           /* the "Saving output of prerun" notes; NULL: none */
+	_Atomic unsigned io_jobs_left; /* jobs that do I/O, not finished (engine_params) */
 };
 
 /* A flow group (flow_id=): the I/Os its jobs let through and the sum of

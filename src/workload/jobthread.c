@@ -144,7 +144,8 @@ void job_account(struct job *j, struct io_unit *u, uint64_t now, bool async)
 {
 	const struct job_spec *s = j->spec;
 	enum ddir d = u->ddir;
-	uint64_t bytes = (uint64_t)u->result;
+	/* fio's FIO_NOIO engines (cpuio, exec) count I/Os without bytes */
+	uint64_t bytes = j->eng.ops->flags & ENGINE_NO_IO ? 0 : (uint64_t)u->result;
 	/* a data direction (indexes dir[], acc_*[], bw[], prog_*[]), and no
 	 * more bytes than the unit asked for */
 	IOB_ASSERT(d < DDIR_RWDIR_CNT);
@@ -181,6 +182,7 @@ void job_account(struct job *j, struct io_unit *u, uint64_t now, bool async)
 		job_latency_io(j, u, now - u->start_ns, now);
 	dr->io_bytes += bytes;
 	dr->total_ios++;
+	dr->drop_ios += u->dropped;
 	counter_add(&j->prog_bytes[d], bytes);
 	counter_add(&j->prog_ios[d], 1);
 	if (!s->disable_bw) {
@@ -296,6 +298,8 @@ static int sync_issue(struct job *j, struct io_unit *u, uint64_t *done_ns)
 		rc = ops->queue(&j->eng, u);
 		if (rc < 0)
 			return rc;
+		if (rc == ENGINE_Q_DONE)
+			return 1; /* the engine ends the job (cpuio's exit_on_io_done) */
 		if (u->result < 0)
 			break;
 		IOB_ASSERT((uint64_t)u->result <= u->buflen); /* an engine moves what it is given */
@@ -462,6 +466,8 @@ static int run_pass(struct job *j, struct cpu_usage *cpu0)
 		if (sync) {
 			rc = sync_issue(j, u, &done_ns);
 			job_file_unlock(j, rc < 0);
+			if (rc == 1)
+				break;
 			if (rc < 0) {
 				done_ns = 0;
 				if (rc == -ENODATA)
@@ -530,7 +536,9 @@ static void finish_results(struct job *j, uint64_t end, const struct cpu_usage *
 		/* as fio: a job shorter than bwavgtime has no bw/iops samples */
 		dr->bw = j->bw[d].rate;
 		dr->iops = j->iops[d].rate;
-		if (dr->total_ios)
+		if (j->eng.ops->flags & ENGINE_NO_IO) /* as fio: no bytes, no runtime nor bw */
+			runstat_init(&dr->bw);
+		else if (dr->total_ios)
 			dr->runtime_ns = r->runtime_ns;
 	}
 	acc_to_runstat(&j->acc_sync, &r->sync.lat_hist, &r->sync.lat);
@@ -704,6 +712,8 @@ out:
 	verify_finish(j);
 	job_files_close(j);
 	j->res.elapsed_s = (job_now(j) - t0 + NSEC_PER_SEC / 2) / NSEC_PER_SEC;
+	if (j->sync && !(j->eng.ops->flags & ENGINE_NO_IO))
+		atomic_fetch_sub(&j->sync->io_jobs_left, 1);
 	atomic_store(&j->state, JOB_DONE);
 	atomic_store(&j->done_flag, true);
 	if (j->sync) {

@@ -122,6 +122,7 @@ static int setup_jobs(struct job *jobs, size_t nr, const struct job_list *l,
 		struct job *j = &jobs[i];
 		j->eng.params.guard = &j->guard;
 		j->eng.params.claims = j->claims;
+		j->eng.params.stop = j->stop;
 		if (j->eng.ops->priv_size)
 			j->eng.priv = xcalloc(1, j->eng.ops->priv_size);
 		if (j->eng.ops->init && (rc = j->eng.ops->init(&j->eng)) < 0)
@@ -156,6 +157,7 @@ static int run_batch(struct job *jobs, size_t from, size_t to, const struct run_
 	ss_batch_begin(jobs, from, to);
 	for (size_t i = from; i < to; i++) {
 		jobs[i].sync = sync;
+		jobs[i].eng.params.io_jobs_left = &sync->io_jobs_left;
 		int rc = pthread_create(&jobs[i].thread, NULL, job_thread_main, &jobs[i]);
 		if (rc) {
 			/* the run cannot be what was asked: stop the jobs that
@@ -422,6 +424,9 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 	sync.notes = cfg->notes;
 	for (size_t i = 0; i < nr; i++)
 		sync.exitall |= jobs[i].spec->exitall; /* global in fio */
+	for (size_t i = 0; i < nr; i++)
+		if (!(jobs[i].eng.ops->flags & ENGINE_NO_IO))
+			sync.io_jobs_left++;
 	out->batches = xcalloc(nr ? nr : 1, sizeof(*out->batches));
 	for (size_t from = 0; from < nr && !*cfg->stop && !sync.stopping;) {
 		size_t to = from + 1;

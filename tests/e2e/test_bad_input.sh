@@ -111,7 +111,7 @@ file_case percentile-over-100 "invalid percentile '100.5'" "${J}size=1m\npercent
 file_case bad-boolean "invalid boolean 'maybe' for option 'direct'" "${J}size=1m\ndirect=maybe\n"
 file_case unimplemented-fio-option "option 'cmdprio_percentage' is a fio option that iobench does not implement yet" "${J}size=1m\ncmdprio_percentage=10\n"
 file_case invalid-ioengine "invalid ioengine 'turbo'" "[job]\ndirectory=@T@\nsize=1m\nioengine=turbo\n"
-file_case fio-engine-missing "ioengine 'rdma' is a fio engine that iobench does not implement yet" "[job]\ndirectory=@T@\nsize=1m\nioengine=rdma\n"
+file_case fio-engine-missing "ioengine 'rdma' is a fio external engine (libibverbs and librdmacm) that iobench does not provide" "[job]\ndirectory=@T@\nsize=1m\nioengine=rdma\n"
 file_case zero-numjobs "invalid number '0' for option 'numjobs'" "${J}size=1m\nnumjobs=0\n"
 file_case zero-iodepth "invalid number '0' for option 'iodepth'" "${J}size=1m\niodepth=0\n"
 file_case bad-time-unit "invalid time '10x' for option 'runtime'" "${J}size=1m\nruntime=10x\n"

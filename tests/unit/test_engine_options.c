@@ -96,10 +96,21 @@ static void test_registry_rows(void)
 		      "%s: its rows' defaults are its defaults struct", e->name);
 		free(buf);
 	}
-	CHECK(with == 6, "io_uring, libaio, pvsync2, mmap, faulty and filestat have options (%zu engines do)", with);
+	CHECK(with == 12, "io_uring, libaio, pvsync2, mmap, faulty, filestat, cpuio, exec, sg, net, "
+	      "netsplice and e4defrag have options (%zu engines do)", with);
 	/* which engines take which fio option, as fio 3.33 accepts them */
 	static const struct { const char *opt, *engines; } fio[] = {
-		{ "hipri", " pvsync2 io_uring " },
+		{ "hipri", " pvsync2 io_uring sg " },
+		{ "readfua", " sg " },
+		{ "sg_write_mode", " sg " },
+		{ "cpuload", " cpuio " },
+		{ "exit_on_io_done", " cpuio " },
+		{ "program", " exec " },
+		{ "grace_time", " exec " },
+		{ "hostname", " net netsplice " },
+		{ "pingpong", " net netsplice " },
+		{ "donorname", " e4defrag " },
+		{ "inplace", " e4defrag " },
 		{ "nowait", " pvsync2 io_uring libaio " },
 		{ "uncached", " pvsync2 io_uring " },
 		{ "fixedbufs", " io_uring " },
@@ -168,7 +179,7 @@ static void test_other_engine(void)
 	struct job_spec s;
 	job_spec_defaults(&s);
 	CHECK(option_set(&s, "hipri", NULL, why, sizeof(why)) == -EINVAL &&
-	      !strcmp(why, "'hipri' is not an option of engine 'psync' (pvsync2 and io_uring have it)"),
+	      !strcmp(why, "'hipri' is not an option of engine 'psync' (pvsync2, io_uring and sg have it)"),
 	      "hipri with psync: %s", why);
 	CHECK(option_set(&s, "nowait", NULL, why, sizeof(why)) == -EINVAL &&
 	      !strcmp(why, "'nowait' is not an option of engine 'psync' (pvsync2, io_uring and libaio have it)"),
@@ -186,7 +197,7 @@ static void test_other_engine(void)
 	/* fio: "Bad option <hipri>", the job dropped */
 	CHECK(parse(&l, "[x]\nioengine=psync\nhipri\n", 0, NULL) < 0 &&
 	      strstr(errbuf, "e.fio:3:1: error: 'hipri' is not an option of engine 'psync' "
-			     "(pvsync2 and io_uring have it)"), "hipri with psync in a file: %s", errbuf);
+			     "(pvsync2, io_uring and sg have it)"), "hipri with psync in a file: %s", errbuf);
 	job_list_release(&l);
 	/* fio: [global] hipri with the default engine drops [global] */
 	CHECK(parse(&l, "[global]\nhipri\n[x]\nioengine=pvsync2\n", 0, NULL) < 0 &&
@@ -231,7 +242,9 @@ static void test_help_lists_engines(void)
 		const char *sec = strstr(buf, line);
 		CHECK(sec, "help has a section for %s's options", e->name);
 		for (size_t k = 0; sec && k < e->nr_options; k++) {
-			snprintf(line, sizeof(line), "\n%s ", e->options[k].name);
+			/* "name " or, with aliases, "name, alias" */
+			snprintf(line, sizeof(line), "\n%s%s", e->options[k].name,
+				 e->options[k].alias[0] ? "," : " ");
 			const char *at = strstr(sec, line), *next = strstr(sec + 1, "\noptions of ioengine=");
 			CHECK(at && (!next || at < next), "'%s' listed under %s", e->options[k].name, e->name);
 		}

@@ -330,7 +330,7 @@ static void test_errors(void)
 	CHECK(strstr(errbuf, "x.fio:6:1: error: option 'cmdprio_percentage' is a fio option that iobench does not implement yet\n"), "fio option");
 	CHECK(strstr(errbuf, "x.fio:7:1: error: unterminated section header"), "header");
 	CHECK(strstr(errbuf, "x.fio:10:4: error: read block size 8192 is larger than size 4096"), "bs > size at bs");
-	CHECK(strstr(errbuf, "x.fio:11:10: error: ioengine 'rdma' is a fio engine that iobench does not implement yet"), "engine");
+	CHECK(strstr(errbuf, "x.fio:11:10: error: ioengine 'rdma' is a fio external engine (libibverbs and librdmacm) that iobench does not provide"), "engine");
 	CHECK(strstr(errbuf, "x.fio:12:9: error: invalid number '0' for option 'numjobs'"), "numjobs 0");
 
 	ret = parse_text("empty.fio", "; nothing\n[global]\nbs=4k\n", 0, &l, NULL);
