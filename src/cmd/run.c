@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd/repeat.h"
 #include "cmd/run_cmdline.h"
 #include "cmd/run_files.h"
 #include "cmd/runner.h"
@@ -50,8 +51,7 @@ static const char run_usage[] =
 	"\n"
 	"fio's short forms: -o is --output, -F --output-format, -r --readonly, and\n"
 	"each flag below has fio's letter. fio flags iobench does not implement\n"
-	"yet are refused with a message: --status-interval (-L), --memcpytest\n"
-	"(-M); --latency-log (-l) is\n"
+	"yet are refused with a message: --memcpytest (-M); --latency-log (-l) is\n"
 	"refused as fio refuses it; --server (-S), --daemonize (-D), --client (-C),\n"
 	"--remote-config (-R) and --trigger-remote (-J) are refused: for many\n"
 	"clients use the MPI build, iobench-mpi.\n"
@@ -201,6 +201,11 @@ static int run_run(struct cmd_ctx *ctx, int argc, char **argv)
 	ra.terse_version = cl.terse_version;
 	if (rc == 0 && (rc = cmd_common_check_repeat(&common.repeat, geteuid(), why, sizeof(why))) > 0)
 		rc = 0;
+	if (rc == 0 && cl.ctl.status_interval_ns && repeat_wanted(&common.repeat)) {
+		snprintf(why, sizeof(why), "--status-interval and --repeat do not go together: each "
+			 "repetition is a report of its own; give one of them");
+		rc = -EINVAL;
+	}
 	if (rc < 0) {
 		status = bad_flag(&ra, why);
 		goto out;

@@ -110,8 +110,8 @@ static int set_section(void *dest, const struct cmdopt *o, const char *v, char *
 	return 0;
 }
 
-/* --status-interval: a time, in seconds by default, at least 1 ms, then
- * refused: the periodic reports are not there yet */
+/* --status-interval: a time, in seconds by default, at least 1 ms: a full
+ * report of the run so far every interval (workload/status.h) */
 static int set_status_interval(void *dest, const struct cmdopt *o, const char *v, char *why,
 			       size_t len)
 {
@@ -121,8 +121,8 @@ static int set_status_interval(void *dest, const struct cmdopt *o, const char *v
 		return refuse(why, len, "bad --status-interval '%s': not a time", v);
 	if (ns < 1000000)
 		return refuse(why, len, "--status-interval '%s' is too small: give at least 1ms", v);
-	return refuse(why, len, "--status-interval is a fio flag that iobench does not implement "
-		      "yet (its periodic reports)%s", "");
+	((struct run_cmdline *)dest)->ctl.status_interval_ns = ns;
+	return 0;
 }
 
 /* a time flag (seconds by default, as fio's) of at least min_ns */
@@ -340,7 +340,9 @@ const struct cmdopt run_rows[] = {
 	  "start a new progress line every TIME (seconds by default) instead of redrawing one" },
 	{ "eta-interval", 'O', REQ, CALL, 0, set_eta_interval, 0, "TIME",
 	  "redraw the progress line every TIME (default 1s, at least 250ms)" },
-	{ "status-interval", 'L', REQ, CALL, 0, set_status_interval, 0, "TIME", NULL },
+	{ "status-interval", 'L', REQ, CALL, 0, set_status_interval, 0, "TIME",
+	  "every TIME (seconds by default, at least 1ms) print a full report of the run so "
+	  "far, in the run's formats, where the final one goes" },
 	{ "warnings-fatal", 'w', NO, CALL, 0, set_warnings_fatal, 0, NULL,
 	  "accepted: what fio's parser warns about, iobench's refuses as an error already" },
 	{ "version", 'v', NO, CALL, 0, set_version, 0, NULL,

@@ -100,9 +100,26 @@ static void batch_edge(void *arg, unsigned g0, unsigned g1, bool end)
 		envwatch_window_begin(ew, g0, g1);
 }
 
+/* --status-interval: where and how the periodic reports are written */
+struct status_out {
+	unsigned formats;
+	unsigned terse_version;
+	FILE *out;
+};
+
+/* A periodic report of the run so far, in the run's formats, where the
+ * final one goes (as fio: stdout or --output); no head, no warnings. */
+static void status_print(void *arg, struct run_result *r)
+{
+	const struct status_out *so = arg;
+	r->terse_version = so->terse_version;
+	if (report_write(r, so->formats, so->out) == 0)
+		fflush(so->out);
+}
+
 static int run_watched(const struct job_list *list, const struct runner_args *ra,
 		       struct envwatch *ew, struct memlimit *ml, FILE *notes,
-		       struct run_result *res)
+		       struct status_out *so, struct run_result *res)
 {
 	struct run_config cfg = {
 		.show_progress = ra->progress,
@@ -119,6 +136,8 @@ static int run_watched(const struct job_list *list, const struct runner_args *ra
 		},
 		.batch_edge = batch_edge,
 		.batch_edge_arg = ew,
+		.status_report = so ? status_print : NULL,
+		.status_arg = so,
 	};
 	int rc = workload_run(list, &cfg, res);
 	res->terse_version = ra->terse_version;
@@ -144,7 +163,7 @@ int runner_run(const struct job_list *list, const struct runner_args *ra, struct
 	}
 	envwatch_begin(&ew, runner_env_path(list, ra, &tmp), &ra->env);
 	free(tmp);
-	return run_watched(list, ra, &ew, &ml, ra->notes, res);
+	return run_watched(list, ra, &ew, &ml, ra->notes, NULL, res);
 }
 
 /* The warnings the run raised (warning(): a preallocation that failed, the
@@ -389,7 +408,8 @@ int runner_run_and_report(const struct job_list *list, const struct runner_args 
 	struct teeout *kept = NULL;
 	if (notes && storing(ra))
 		notes = runner_notes_tee(out, &kept);
-	int status = run_watched(list, ra, &ew, &ml, notes, &res);
+	struct status_out so = { .formats = formats, .terse_version = ra->terse_version, .out = out };
+	int status = run_watched(list, ra, &ew, &ml, notes, &so, &res);
 	if (kept)
 		head = head_with_notes(head, notes, kept);
 	error_capture_end();

@@ -156,6 +156,13 @@ struct job {
 	_Atomic int state;              /* enum job_state */
 	_Atomic bool done_flag;
 	_Atomic bool terminate;         /* exitall/exit_what stopped it (jobctl.c): the results stand */
+	/* --status-interval (status.h): the run's request counter, the last
+	 * request answered, the snapshot slot (NULL: no periodic reports) */
+	_Atomic unsigned *status_req;
+	unsigned status_seen;
+	struct job_status *status;
+	const struct cpu_usage *cpu0;   /* the thread's CPU use where measuring began */
+	uint64_t t0_ns;                 /* when the thread began (elapsed) */
 
 	/* work accounting */
 	uint64_t bytes_total;           /* bytes to do per loop (0 = time only) */
@@ -232,6 +239,22 @@ static inline uint64_t job_now(const struct job *j)
 }
 
 /* The job stops: a signal, a thread that could not start, or exitall. */
+/* --status-interval: one relaxed load where the job checks its limits */
+void job_status_answer(struct job *j, uint64_t now);
+static inline void job_status_poll(struct job *j, uint64_t now)
+{
+	if (__builtin_expect(atomic_load_explicit(j->status_req, memory_order_relaxed) !=
+			     j->status_seen, 0))
+		job_status_answer(j, now);
+}
+
+/* The job's results as they stand at end into *r (a copy of j->res):
+ * runtime, CPU use, latency statistics, bw/iops, depth counts; j itself
+ * is left as it is (finish_results and the status snapshots use it). */
+struct cpu_usage;
+void job_results_compute(const struct job *j, struct job_result *r, uint64_t end,
+			 const struct cpu_usage *cpu0);
+
 static inline bool job_stopping(const struct job *j)
 {
 	return *j->stop || atomic_load_explicit(&j->terminate, memory_order_relaxed) ||

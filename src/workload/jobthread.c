@@ -363,6 +363,7 @@ static void reset_measuring(struct job *j, uint64_t now, struct cpu_usage *cpu0)
 
 static bool limits_reached(struct job *j, uint64_t now)
 {
+	job_status_poll(j, now);
 	if (job_stopping(j) || j->lat_stop)
 		return true;
 	if (j->end_ns && now >= j->end_ns)
@@ -512,15 +513,14 @@ static int run_pass(struct job *j, struct cpu_usage *cpu0)
 	return j->lat_stop < 0 ? j->lat_stop : rc;
 }
 
-static void finish_results(struct job *j, uint64_t end, const struct cpu_usage *cpu0)
+void job_results_compute(const struct job *j, struct job_result *r, uint64_t end,
+			 const struct cpu_usage *cpu0)
 {
-	struct job_result *r = &j->res;
 	struct cpu_usage cpu1, dc;
 	cpu_usage_thread(&cpu1);
 	cpu_usage_delta(cpu0, &cpu1, &dc);
-	if (j->in_ramp) /* never left the ramp: nothing was measured */
-		j->start_ns = end;
-	r->runtime_ns = end - j->start_ns;
+	uint64_t start = j->in_ramp ? end : j->start_ns; /* in the ramp: nothing measured */
+	r->runtime_ns = end - start;
 	double rt = r->runtime_ns ? (double)r->runtime_ns : 1.0;
 	r->usr_cpu = 100.0 * (double)dc.user_ns / rt;
 	r->sys_cpu = 100.0 * (double)dc.sys_ns / rt;
@@ -542,8 +542,6 @@ static void finish_results(struct job *j, uint64_t end, const struct cpu_usage *
 			dr->runtime_ns = r->runtime_ns;
 	}
 	acc_to_runstat(&j->acc_sync, &r->sync.lat_hist, &r->sync.lat);
-	if (j->logs)
-		joblog_finish(j->logs, end);
 	if (j->eng.ops->flags & ENGINE_SYNC) {
 		uint64_t n = 0;
 		for (int d = 0; d < DDIR_RWDIR_CNT; d++)
@@ -552,6 +550,15 @@ static void finish_results(struct job *j, uint64_t end, const struct cpu_usage *
 		r->iodepth_submit[iodepth_sc_bucket(1)] += n;
 		r->iodepth_complete[iodepth_sc_bucket(1)] += n;
 	}
+}
+
+static void finish_results(struct job *j, uint64_t end, const struct cpu_usage *cpu0)
+{
+	job_results_compute(j, &j->res, end, cpu0);
+	if (j->in_ramp) /* never left the ramp: nothing was measured */
+		j->start_ns = end;
+	if (j->logs)
+		joblog_finish(j->logs, end);
 }
 
 /* unlink_each_loop: the loop's files are closed and deleted, then laid
@@ -595,6 +602,8 @@ void *job_thread_main(void *arg)
 	struct cpu_usage cpu0;
 	uint64_t t0 = job_now(j);
 	int rc = 0;
+	j->t0_ns = t0;
+	j->cpu0 = &cpu0;
 
 	if (!job_wait_for_jobs(j))
 		goto out;

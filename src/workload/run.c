@@ -24,6 +24,7 @@
 #include "workload/joblog.h"
 #include "spec/options.h"
 #include "workload/progress.h"
+#include "workload/status.h"
 #include "workload/steadystate.h"
 #include "workload/trigger.h"
 
@@ -145,7 +146,8 @@ static int setup_jobs(struct job *jobs, size_t nr, const struct job_list *l,
 }
 
 static int run_batch(struct job *jobs, size_t from, size_t to, const struct run_config *cfg,
-		     struct progress *prog, struct trigger *trig, struct run_sync *sync)
+		     struct progress *prog, struct trigger *trig, struct run_sync *sync,
+		     struct status_ctl *status)
 {
 	pthread_mutex_lock(&sync->lock);
 	sync->done = 0;
@@ -179,6 +181,8 @@ static int run_batch(struct job *jobs, size_t from, size_t to, const struct run_
 		if (ss_tick(jobs, from, to, now_ns()))
 			pthread_cond_broadcast(&sync->wake); /* steady: end their sleeps */
 		uint64_t deadline = now_ns() + 100 * NSEC_PER_MSEC;
+		if (status->interval_ns && status->next_ns < deadline)
+			deadline = status->next_ns; /* a report on time, as fio's */
 		struct timespec ts = { .tv_sec = (time_t)(deadline / NSEC_PER_SEC),
 				       .tv_nsec = (long)(deadline % NSEC_PER_SEC) };
 		pthread_cond_timedwait(&sync->cond, &sync->lock, &ts);
@@ -198,6 +202,11 @@ static int run_batch(struct job *jobs, size_t from, size_t to, const struct run_
 		if (prog) {
 			pthread_mutex_unlock(&sync->lock);
 			progress_update(prog, now_ns());
+			pthread_mutex_lock(&sync->lock);
+		}
+		if (status->interval_ns) { /* --status-interval */
+			pthread_mutex_unlock(&sync->lock);
+			status_tick(status, now_ns());
 			pthread_mutex_lock(&sync->lock);
 		}
 	}
@@ -427,6 +436,12 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 	for (size_t i = 0; i < nr; i++)
 		if (!(jobs[i].eng.ops->flags & ENGINE_NO_IO))
 			sync.io_jobs_left++;
+	struct status_ctl status; /* --status-interval */
+	status_init(&status, jobs, nr, cfg->ctl.status_interval_ns, cfg->status_report,
+		    cfg->status_arg, now_ns());
+	status.global_opts = list->global_opts;
+	status.nr_global_opts = list->nr_global_opts;
+	status.start_ms = out->start_ms;
 	out->batches = xcalloc(nr ? nr : 1, sizeof(*out->batches));
 	for (size_t from = 0; from < nr && !*cfg->stop && !sync.stopping;) {
 		size_t to = from + 1;
@@ -444,7 +459,7 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 		struct iosched_saved *sched; /* ioscheduler= */
 		rc = job_iosched_apply(jobs, from, to, &sched);
 		if (!rc)
-			rc = run_batch(jobs, from, to, cfg, show ? &prog : NULL, &trig, &sync);
+			rc = run_batch(jobs, from, to, cfg, show ? &prog : NULL, &trig, &sync, &status);
 		job_iosched_restore(sched);
 		b->elapsed_ms = (now_ns() - b0) / NSEC_PER_MSEC;
 		diskres_end(&bd, b->elapsed_ms, &b->disks, &b->nr_disks);
@@ -458,6 +473,7 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 	}
 	for (size_t i = 0; i < nr; i++)
 		jobs[i].sync = NULL;
+	status_release(&status);
 	int lrc = joblog_run_end(logs, jobs, nr);
 	pthread_cond_destroy(&sync.cond);
 	pthread_cond_destroy(&sync.wake);

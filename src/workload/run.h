@@ -27,6 +27,7 @@ struct run_control {
 	uint64_t trigger_timeout_ns; /* the same this long after the run began */
 	const char *trigger_cmd;     /* the command run (sh -c) on a trigger */
 	enum idle_prof idle_prof;    /* --idle-prof=system|percpu */
+	uint64_t status_interval_ns; /* --status-interval: periodic full reports; 0 = none */
 };
 
 struct run_config {
@@ -43,6 +44,10 @@ struct run_config {
 	void (*batch_edge)(void *arg, unsigned group_first, unsigned group_last, bool end);
 	void *batch_edge_arg;
 	bool bandwidth_log;          /* fio's --bandwidth-log: agg-{read,write,trim}_bw.log */
+	/* --status-interval's periodic reports (workload/status.h): called
+	 * with the run so far; NULL = none */
+	void (*status_report)(void *arg, struct run_result *r);
+	void *status_arg;
 	struct run_control ctl;
 };
 
