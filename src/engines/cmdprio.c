@@ -64,7 +64,7 @@ int cmdprio_opt_percentage(void *target, const char *val, struct opt_ctx *c)
 		return ret;
 	o->pct[0] = (uint8_t)v[0];
 	o->pct[1] = (uint8_t)v[1];
-	o->pct_set = true;
+	o->pct_set = v[0] || v[1]; /* as fio: 0 is no percentage at all */
 	return 0;
 }
 
@@ -76,10 +76,8 @@ int cmdprio_opt_class(void *target, const char *val, struct opt_ctx *c)
 
 	if (ret)
 		return ret;
-	for (int d = 0; d < 2; d++) {
+	for (int d = 0; d < 2; d++)
 		o->cls[d] = (uint8_t)v[d];
-		o->cls_set[d] = true;
-	}
 	return 0;
 }
 
@@ -91,10 +89,8 @@ int cmdprio_opt_level(void *target, const char *val, struct opt_ctx *c)
 
 	if (ret)
 		return ret;
-	for (int d = 0; d < 2; d++) {
+	for (int d = 0; d < 2; d++)
 		o->level[d] = (uint8_t)v[d];
-		o->level_set[d] = true;
-	}
 	return 0;
 }
 
@@ -186,8 +182,7 @@ int cmdprio_init(struct cmdprio *cp, const struct cmdprio_opts *o, const struct 
 
 static int value_of(const struct cmdprio_opts *o, unsigned d)
 {
-	return cmdprio_value(o->cls_set[d] ? o->cls[d] : CMDPRIO_CLASS_RT,
-			     o->level_set[d] ? o->level[d] : 0);
+	return cmdprio_value(o->cls[d] ? o->cls[d] : CMDPRIO_CLASS_RT, o->level[d]);
 }
 
 int cmdprio_pick(struct cmdprio *cp, enum ddir d, uint64_t buflen)

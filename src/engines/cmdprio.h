@@ -38,9 +38,10 @@ struct cmdprio_split {
 
 struct cmdprio_opts {
 	uint8_t pct[2];             /* cmdprio_percentage, read and write */
-	bool pct_set, bss_set;
-	bool cls_set[2], level_set[2];
-	uint8_t cls[2], level[2];   /* cmdprio_class, cmdprio, when _set */
+	bool pct_set;               /* a percentage is not 0 */
+	bool bss_set;
+	uint8_t cls[2];             /* cmdprio_class 1..3; 0 = not set: realtime */
+	uint8_t level[2];           /* cmdprio 0..7 */
 	struct cmdprio_split bss[2][CMDPRIO_MAX_SPLIT];
 	uint8_t nr_bss[2];
 };
@@ -57,9 +58,9 @@ int cmdprio_opt_bssplit(void *target, const char *val, struct opt_ctx *c);
 	  .help = "percentage of reads[,writes] issued with the priority of cmdprio_class and "  \
 		  "cmdprio" },                                                                    \
 	{ .name = "cmdprio_class", .type = OPT_FUNC, .off = offsetof(st, m),                    \
-	  .parse = cmdprio_opt_class, .type_text = "int[,int]", .def = "1",                      \
-	  .help = "priority class (1 realtime, 2 best-effort, 3 idle) of the I/Os cmdprio_percentage " \
-		  "or cmdprio_bssplit picks" },                                                   \
+	  .parse = cmdprio_opt_class, .type_text = "int[,int]",                                 \
+	  .help = "priority class (1 realtime, the default; 2 best-effort, 3 idle) of the I/Os "   \
+		  "cmdprio_percentage or cmdprio_bssplit picks" },                                                   \
 	{ .name = "cmdprio", .type = OPT_FUNC, .off = offsetof(st, m),                          \
 	  .parse = cmdprio_opt_level, .type_text = "int[,int]", .def = "0",                      \
 	  .help = "priority level (0 highest to 7) of the I/Os cmdprio_percentage or "           \
