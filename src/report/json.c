@@ -16,10 +16,12 @@
 #include "report/report.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/env_report.h"
 #include "stats/hist.h"
+#include "util/xmalloc.h"
 #include "util/json.h"
 
 struct json_ctx {
@@ -104,38 +106,28 @@ static void json_lat(struct json_ctx *c, const char *key, const struct runstat *
 
 /* fio's "prios": with two or more priorities that have samples, each one's
  * class, level and latency (clat, or lat with lat_percentiles), the job's
- * own priority first. */
+ * own priority first (report_prio_order). */
 static void json_prios(struct json_ctx *c, const struct dir_result *dr, const struct job_spec *s)
 {
 	struct json_writer *w = c->w;
-	unsigned with = 0, first = 0;
-	uint16_t def = 0;
+	unsigned *order = dr->nr_prios ? xcalloc(dr->nr_prios, sizeof(*order)) : NULL;
+	unsigned n = order ? report_prio_order(dr, s, order) : 0;
 
-	for (unsigned i = 0; i < dr->nr_prios; i++)
-		with += dr->prios[i].stat.n > 0;
-	if (with < 2)
-		return;
-	if (s->ioprio >= 0 || s->ioprio_class >= 0)
-		def = (uint16_t)((s->ioprio_class > 0 ? s->ioprio_class : 2) << 13 |
-				 (s->ioprio > 0 ? s->ioprio : 0));
-	for (unsigned i = 0; i < dr->nr_prios; i++)
-		if (dr->prios[i].ioprio == def)
-			first = i;
-	json_key(w, "prios");
-	json_array_begin(w);
-	for (unsigned k = 0; k < dr->nr_prios; k++) {
-		unsigned i = k == 0 ? first : (k <= first ? k - 1 : k);
-		const struct prio_result *p = &dr->prios[i];
-		if (!p->stat.n)
-			continue;
-		json_object_begin(w);
-		json_kv_uint(w, "prioclass", p->ioprio >> 13);
-		json_kv_uint(w, "prio", p->ioprio & 0x1fff);
-		json_lat(c, s->lat_percentiles ? "lat_ns" : "clat_ns", &p->stat, &p->hist,
-			 s->clat_percentiles || s->lat_percentiles, s);
-		json_object_end(w);
+	if (n) {
+		json_key(w, "prios");
+		json_array_begin(w);
+		for (unsigned k = 0; k < n; k++) {
+			const struct prio_result *p = &dr->prios[order[k]];
+			json_object_begin(w);
+			json_kv_uint(w, "prioclass", p->ioprio >> 13);
+			json_kv_uint(w, "prio", p->ioprio & 0x1fff);
+			json_lat(c, s->lat_percentiles ? "lat_ns" : "clat_ns", &p->stat, &p->hist,
+				 s->clat_percentiles || s->lat_percentiles, s);
+			json_object_end(w);
+		}
+		json_array_end(w);
 	}
-	json_array_end(w);
+	free(order);
 }
 
 /* One direction's object, key (read, write, trim, or mixed), aggrb its

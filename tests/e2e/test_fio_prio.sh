@@ -4,7 +4,8 @@
 # cmdprio_bssplit (bs/pct and bs/pct/class/level), on small files both
 # tools write in directories the test creates.
 # 1. The JSON of a libaio job with cmdprio_percentage=50 has fio's keys,
-#    "prios" entries included (json_keys.py, as test_fio_json_keys).
+#    "prios" entries included (json_keys.py, as test_fio_json_keys), and
+#    the normal output has fio's "clat prio C/L" lines and blocks, in order.
 # 2. With 0% of reads and 100% of writes: under strace both tools give every
 #    write, and only the writes, IOCB_FLAG_IOPRIO with aio_reqprio BE/3, and
 #    neither prints "prios" (one priority per direction).
@@ -49,6 +50,18 @@ fi
 pf=$(prios "$d/fio/keys/out.json"); pi=$(prios "$d/iob/keys/out.json")
 check "cmdprio_percentage=50: prios read and write 0/0 and 2/3 in both ($pi; fio: $pf)" \
   test "$pi" = "read:0/0,2/3 write:0/0,2/3" -a "$pf" = "$pi"
+
+# 1b: the normal output's per-priority lines, as fio's
+for t in fio iob; do
+  [ $t = fio ] && tool=$FIO || tool="$IOBENCH run"
+  mkdir -p "$d/$t/text"
+  (cd "$d/$t/text" && $tool --name=k --filename=f --size=1m --bs=4k --rw=randrw --ioengine=libaio \
+     --cmdprio_percentage=50 --cmdprio_class=2 --cmdprio=3 >out.txt 2>err.txt)
+  grep -o 'clat prio [0-9/]* ([a-z]*)\|clat prio [0-9/]* ([0-9.]*% of IOs) percentiles' "$d/$t/text/out.txt" |
+    sed 's/([0-9.]*% of IOs)/(N% of IOs)/; s/([a-z]*sec)/(unit)/' >"$d/$t/text/prio.lines"
+done
+check "normal output: the same 'clat prio' lines as fio's ($(wc -l <"$d/iob/text/prio.lines"))" \
+  bash -c "[ -s '$d/iob/text/prio.lines' ] && cmp -s '$d/fio/text/prio.lines' '$d/iob/text/prio.lines'"
 
 # 2, 3: count the flagged iocbs under strace
 # flagged TOOL NAME ARGS...: prints "iocbs flagged flagged-writes BE/3-ones"
