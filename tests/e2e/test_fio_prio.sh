@@ -13,6 +13,8 @@
 # 4. io_uring with cmdprio_bssplit=4k/100/3/7:8k/0 and bssplit 4k/8k: the
 #    same "prios" (class, level) pairs as fio's, and iobench's 3/7 entry
 #    counts exactly the 4k reads (from the clat log's block sizes).
+# 4b. io_uring on a loop device: the block layer's requests carry idle/6
+#    for exactly the reads the JSON counts under 3/6 (block_rq_issue).
 # 5. Refusals: cmdprio_percentage with cmdprio_bssplit, cmdprio=8, and
 #    cmdprio_percentage on psync (not an option of that engine).
 # 6. fio's examples cmdprio-percentage.fio and cmdprio-bssplit.fio run
@@ -102,6 +104,33 @@ check "io_uring cmdprio_bssplit: prios $pi as fio's ($pf)" test "$pi" = "read:0/
 n4=$(awk -F', *' '$4 == 4096' "$d/iob/bss/l_clat.1.log" | wc -l)
 p37=$(json_get "$d/iob/bss/out.json" "[p for p in d['jobs'][0]['read']['prios'] if p['prioclass'] == 3][0]['clat_ns']['N']")
 check "io_uring cmdprio_bssplit: the 3/7 entry counts the $n4 reads of 4k ($p37)" test "$n4" -gt 0 -a "$n4" = "$p37"
+
+# 4b: io_uring's SQE ioprio reaches the block layer: on a loop device the
+# test creates, block_rq_issue (in a tracing instance of the test's own,
+# filtered on that device) shows idle/6 for exactly the reads the JSON
+# counts under 3/6, in both tools
+T=/sys/kernel/tracing/instances/iobench-prio-$$
+loop=$(mkloop 16M) || not_ok "a loop device"
+if [ -n "$loop" ] && [ -d /sys/kernel/tracing/instances ] && mkdir "$T" 2>/dev/null; then
+  trap 'rmdir "$T" 2>/dev/null; cleanup' EXIT
+  mm=$(lsblk -dno MAJ:MIN "$loop" | tr -d ' ')
+  echo "dev == $(( (${mm%:*} << 20) | ${mm#*:} ))" >"$T/events/block/block_rq_issue/filter"
+  for t in fio iob; do
+    echo >"$T/trace"
+    echo 1 >"$T/events/block/block_rq_issue/enable"
+    run $t sqe --name=u --filename="$loop" --direct=1 --size=2m --bs=4k --rw=randread \
+      --ioengine=io_uring --cmdprio_percentage=25 --cmdprio_class=3 --cmdprio=6
+    echo 0 >"$T/events/block/block_rq_issue/enable"
+    idle=$(grep -c 'block_rq_issue: .* idle,0,6 ' "$T/trace")
+    other=$(grep 'block_rq_issue: ' "$T/trace" | grep -vc ' idle,0,6 ')
+    n36=$(json_get "$d/$t/sqe/out.json" "[p for p in d['jobs'][0]['read'].get('prios', []) if p['prioclass'] == 3][0]['clat_ns']['N']")
+    check "$t: io_uring: $idle of $((idle + other)) requests reach the device as idle/6, the JSON's 3/6 count ($n36)" \
+      test "$idle" -gt 0 -a "$idle" = "$n36" -a $((idle + other)) -eq 512
+  done
+  rmdir "$T"
+else
+  not_ok "a tracing instance for block_rq_issue"
+fi
 
 # 5
 "$IOBENCH" run --name=x --filename="$d/x" --size=64k --ioengine=libaio --cmdprio_percentage=10 \
