@@ -64,6 +64,9 @@ struct io_unit {
 	 * numbers): added to the direction's drop_ios. Engines that cannot
 	 * tell leave it 0. */
 	uint32_t dropped;
+	/* the I/O priority it ran with (class << 13 | level), set by an engine
+	 * whose ctx->per_prio is true (cmdprio options) for reads and writes */
+	uint16_t ioprio;
 	void *engine_data;
 };
 
@@ -110,6 +113,7 @@ struct engine_params {
 	bool seed_set;
 	bool randrepeat;      /* randrepeat=: the same draws every run (without a seed) */
 	unsigned clone;       /* the job's clone number (numjobs), 0 for the first */
+	uint16_t ioprio;      /* the job's prio/prioclass as the kernel encodes it, 0 unset */
 	/* The run's device guard (read-only mode, --allow-destroy) and block
 	 * device claims, for an engine that creates, writes or deletes files
 	 * by itself (the file engines): set before init(), NULL in tests that
@@ -138,6 +142,9 @@ struct engine_ctx {
 	 * read them through engine_options() */
 	const void *opts;
 	void *priv;       /* ops->priv_size bytes, zeroed, owned by the runner */
+	/* set by init(): the engine gives reads and writes a priority of their
+	 * own (io_unit.ioprio), so the runner keeps per-priority latencies */
+	bool per_prio;
 };
 
 struct engine_ops {

@@ -21,9 +21,12 @@
  * the RWF_ flags of every read and write SQE (rw_flags); and nonvectored, an
  * int whose default -1 means "ask the kernel whether IORING_OP_READ/WRITE
  * exist and use them if so" (0 forces READV/WRITEV, anything positive the
- * plain ones).
+ * plain ones). cmdprio_percentage, cmdprio_class, cmdprio and
+ * cmdprio_bssplit (engines/cmdprio.h), as fio's: a read or write they pick
+ * carries its priority in the SQE's ioprio; the others carry none.
  */
 #include "engines/engine.h"
+#include "engines/cmdprio.h"
 #include "engines/fileio.h"
 #include "engines/rwf.h"
 #include "util/error.h"
@@ -45,6 +48,7 @@
 
 /* The engine's options. */
 struct uring_opts {
+	struct cmdprio_opts cmdprio;
 	bool hipri;                /* IORING_SETUP_IOPOLL */
 	bool fixedbufs;            /* registered buffers (READ/WRITE_FIXED) */
 	bool registerfiles;        /* registered files (IOSQE_FIXED_FILE) */
@@ -107,6 +111,7 @@ static const struct option_def uring_options[] = {
 	  .min = 0, .max = 0, .type_text = "int", .def = "0",
 	  .help = "issue every Nth request in the kernel's async workers (IOSQE_ASYNC) instead of "
 		  "trying it inline first (0: never)" },
+	CMDPRIO_ROWS(struct uring_opts, cmdprio),
 };
 #undef FLAG
 #undef O
@@ -133,6 +138,7 @@ struct uring_priv {
 	int *fds;
 	unsigned nr_fds;
 	bool explained;      /* the hipri rejection was explained */
+	struct cmdprio cmdprio;
 };
 
 static int kernel_has_plain_rw(struct uring_priv *p)
@@ -209,6 +215,9 @@ static int uring_init(struct engine_ctx *ctx)
 	p->sqpoll = o->sqthread_poll;
 	p->rw_flags = (o->nowait ? RWF_NOWAIT : 0) | (o->uncached ? RWF_DONTCACHE : 0);
 	p->force_async = o->force_async;
+	if ((ret = cmdprio_init(&p->cmdprio, &o->cmdprio, &ctx->params, "io_uring")) < 0)
+		return ret;
+	ctx->per_prio = p->cmdprio.on;
 	if (p->hipri && !ctx->params.direct)
 		return error("io_uring: hipri (IOPOLL) needs direct=1: polled completion works "
 			     "only for O_DIRECT I/O on a device with poll queues");
@@ -399,6 +408,14 @@ static int uring_queue(struct engine_ctx *ctx, struct io_unit *u)
 	}
 	if (rw)
 		sqe->rw_flags |= p->rw_flags;
+	if (rw && ctx->per_prio) {
+		int prio = cmdprio_pick(&p->cmdprio, u->ddir, u->buflen);
+		u->ioprio = ctx->params.ioprio;
+		if (prio >= 0) {
+			sqe->ioprio = (uint16_t)prio;
+			u->ioprio = (uint16_t)prio;
+		}
+	}
 	if (p->regfiles && slot)
 		sqe->flags |= IOSQE_FIXED_FILE;
 	/* as fio: count every request prepared, set the flag on the Nth */

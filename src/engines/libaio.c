@@ -13,8 +13,14 @@
  * io_context address (checked by its magic number; io_getevents otherwise).
  * nowait, as fio's: every read and write iocb carries RWF_NOWAIT, so one
  * that would block fails with EAGAIN.
+ *
+ * cmdprio_percentage, cmdprio_class, cmdprio and cmdprio_bssplit
+ * (engines/cmdprio.h), as fio's: a read or write they pick carries its
+ * priority in aio_reqprio with IOCB_FLAG_IOPRIO; the others carry none (the
+ * job's prio/prioclass applies, set on the thread).
  */
 #include "engines/engine.h"
+#include "engines/cmdprio.h"
 #include "engines/fileio.h"
 #include "engines/rwf.h"
 #include "util/error.h"
@@ -29,6 +35,9 @@
 #include <unistd.h>
 
 #define AIO_RING_MAGIC 0xa10a10a1
+#ifndef IOCB_FLAG_IOPRIO
+#define IOCB_FLAG_IOPRIO (1 << 1) /* linux/aio_abi.h: aio_reqprio is valid */
+#endif
 
 /* The kernel's completion ring header (fs/aio.c), followed by the events. */
 struct aio_ring {
@@ -57,10 +66,12 @@ struct laio_priv {
 	struct io_unit **refused; /* refused by io_submit: handed back by reap */
 	unsigned nr_refused;
 	struct io_event *events;
+	struct cmdprio cmdprio;
 };
 
 /* The engine's options. */
 struct laio_opts {
+	struct cmdprio_opts cmdprio;
 	bool userspace_reap; /* read completions from the ring when min is 0 */
 	bool nowait;         /* RWF_NOWAIT on reads and writes */
 };
@@ -72,6 +83,7 @@ static const struct option_def laio_options[] = {
 	{ .name = "nowait", .type = OPT_BOOL, .off = offsetof(struct laio_opts, nowait),
 	  .type_text = "bool", .def = "0", .is_flag = true,
 	  .help = "fail a read or write with EAGAIN instead of blocking (RWF_NOWAIT)" },
+	CMDPRIO_ROWS(struct laio_opts, cmdprio),
 };
 static const struct laio_opts laio_defaults;
 
@@ -82,6 +94,9 @@ static int laio_init(struct engine_ctx *ctx)
 	const struct laio_opts *o = engine_options(ctx);
 	int ret;
 
+	if ((ret = cmdprio_init(&p->cmdprio, &o->cmdprio, &ctx->params, "libaio")) < 0)
+		return ret;
+	ctx->per_prio = p->cmdprio.on;
 	ret = io_setup((int)depth, &p->aio);
 	if (ret < 0) {
 		if (ret == -EAGAIN)
@@ -151,6 +166,15 @@ static int laio_queue(struct engine_ctx *ctx, struct io_unit *u)
 	default:
 		io_prep_fdsync(cb, fd);
 		break;
+	}
+	if (ctx->per_prio && (u->ddir == DDIR_READ || u->ddir == DDIR_WRITE)) {
+		int prio = cmdprio_pick(&p->cmdprio, u->ddir, u->buflen);
+		u->ioprio = ctx->params.ioprio;
+		if (prio >= 0) {
+			cb->aio_reqprio = (short)prio;
+			cb->u.c.flags |= IOCB_FLAG_IOPRIO;
+			u->ioprio = (uint16_t)prio;
+		}
 	}
 	cb->data = u;
 	u->engine_data = cb;

@@ -209,3 +209,21 @@ const char *entry_error_text(const struct job_result *j)
 		return j->error_msg;
 	return strerror(j->error);
 }
+
+unsigned report_prio_order(const struct dir_result *dr, const struct job_spec *s, unsigned *order)
+{
+	uint16_t def = 0;
+	unsigned n = 0;
+
+	/* the job's priority as the engines' params encode it */
+	if (s->ioprio >= 0 || s->ioprio_class >= 0)
+		def = (uint16_t)((s->ioprio_class > 0 ? s->ioprio_class : 2) << 13 |
+				 (s->ioprio > 0 ? s->ioprio : 0));
+	for (unsigned i = 0; i < dr->nr_prios; i++)
+		if (dr->prios[i].ioprio == def && dr->prios[i].stat.n)
+			order[n++] = i;
+	for (unsigned i = 0; i < dr->nr_prios; i++)
+		if (dr->prios[i].ioprio != def && dr->prios[i].stat.n)
+			order[n++] = i;
+	return n >= 2 ? n : 0;
+}

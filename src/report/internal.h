@@ -101,6 +101,11 @@ void stat_figures(const struct runstat *s, struct stat_figures *f);
 
 /* The job's percentile list, sorted, or fio's default list; returns the count. */
 unsigned report_percentile_list(const struct job_spec *s, double list[MAX_PERCENTILES]);
+/* fio's per-priority entries of a direction (cmdprio): the indexes into
+ * dr->prios of those with samples, the job's own priority first, the
+ * others in order of first use; returns how many, 0 when fewer than two
+ * (fio then reports none). order has room for dr->nr_prios. */
+unsigned report_prio_order(const struct dir_result *dr, const struct job_spec *s, unsigned *order);
 /* Decimals needed to print every entry of the list (at least 0, at most 6). */
 unsigned report_percentile_precision(const double *list, unsigned n);
 

@@ -16,10 +16,12 @@
 #include "report/report.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/env_report.h"
 #include "stats/hist.h"
+#include "util/xmalloc.h"
 #include "util/json.h"
 
 struct json_ctx {
@@ -102,6 +104,32 @@ static void json_lat(struct json_ctx *c, const char *key, const struct runstat *
 	json_object_end(w);
 }
 
+/* fio's "prios": with two or more priorities that have samples, each one's
+ * class, level and latency (clat, or lat with lat_percentiles), the job's
+ * own priority first (report_prio_order). */
+static void json_prios(struct json_ctx *c, const struct dir_result *dr, const struct job_spec *s)
+{
+	struct json_writer *w = c->w;
+	unsigned *order = dr->nr_prios ? xcalloc(dr->nr_prios, sizeof(*order)) : NULL;
+	unsigned n = order ? report_prio_order(dr, s, order) : 0;
+
+	if (n) {
+		json_key(w, "prios");
+		json_array_begin(w);
+		for (unsigned k = 0; k < n; k++) {
+			const struct prio_result *p = &dr->prios[order[k]];
+			json_object_begin(w);
+			json_kv_uint(w, "prioclass", p->ioprio >> 13);
+			json_kv_uint(w, "prio", p->ioprio & 0x1fff);
+			json_lat(c, s->lat_percentiles ? "lat_ns" : "clat_ns", &p->stat, &p->hist,
+				 s->clat_percentiles || s->lat_percentiles, s);
+			json_object_end(w);
+		}
+		json_array_end(w);
+	}
+	free(order);
+}
+
 /* One direction's object, key (read, write, trim, or mixed), aggrb its
  * group's bandwidth (B/s) */
 static void json_dir(struct json_ctx *c, const struct job_result *j, const struct dir_result *dr,
@@ -127,6 +155,7 @@ static void json_dir(struct json_ctx *c, const struct job_result *j, const struc
 	json_lat(c, "slat_ns", &dr->slat, &dr->slat_hist, s->slat_percentiles, s);
 	json_lat(c, "clat_ns", &dr->clat, &dr->clat_hist, s->clat_percentiles, s);
 	json_lat(c, "lat_ns", &dr->lat, &dr->lat_hist, s->lat_percentiles, s);
+	json_prios(c, dr, s);
 
 	bw_figures(&dr->bw, aggrb, 1024, &bw);
 	json_kv_uint(w, "bw_min", bw.min);

@@ -14,10 +14,12 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <math.h>
 
 #include "report/env_report.h"
 #include "stats/hist.h"
+#include "util/xmalloc.h"
 
 static void lat_line(FILE *out, const char *name, const struct runstat *s)
 {
@@ -119,12 +121,29 @@ static void dir_block(FILE *out, const struct job_result *j, enum ddir d,
 	lat_line(out, "slat", &dr->slat);
 	lat_line(out, "clat", &dr->clat);
 	lat_line(out, " lat", &dr->lat);
+	/* fio's per-priority lines (cmdprio): clat, or lat with lat_percentiles */
+	unsigned *order = dr->nr_prios ? xcalloc(dr->nr_prios, sizeof(*order)) : NULL;
+	unsigned np = order ? report_prio_order(dr, s, order) : 0;
+	const char *pk = s->lat_percentiles ? "lat" : "clat";
+	char name[96];
+	for (unsigned k = 0; k < np; k++) {
+		const struct prio_result *p = &dr->prios[order[k]];
+		snprintf(name, sizeof(name), "%s prio %u/%u", pk, p->ioprio >> 13, p->ioprio & 0x1fff);
+		lat_line(out, name, &p->stat);
+	}
 	if (s->slat_percentiles)
 		percentile_block(out, "slat", &dr->slat_hist, s);
 	if (s->clat_percentiles)
 		percentile_block(out, "clat", &dr->clat_hist, s);
 	if (s->lat_percentiles)
 		percentile_block(out, "lat", &dr->lat_hist, s);
+	for (unsigned k = 0; k < np && (s->clat_percentiles || s->lat_percentiles); k++) {
+		const struct prio_result *p = &dr->prios[order[k]];
+		snprintf(name, sizeof(name), "%s prio %u/%u (%.2f%% of IOs)", pk, p->ioprio >> 13,
+			 p->ioprio & 0x1fff, dr->total_ios ? 100.0 * (double)p->stat.n / (double)dr->total_ios : 0.0);
+		percentile_block(out, name, &p->hist, s);
+	}
+	free(order);
 
 	bw_figures(&dr->bw, g->aggrb[d], kb, &b);
 	if (b.samples) {

@@ -42,11 +42,34 @@ void dir_result_init(struct dir_result *d)
 	hist_init(&d->lat_hist);
 }
 
+static void prios_release(struct dir_result *d)
+{
+	for (unsigned i = 0; i < d->nr_prios; i++)
+		hist_release(&d->prios[i].hist);
+	free(d->prios);
+	d->prios = NULL;
+	d->nr_prios = 0;
+}
+
 void dir_result_release(struct dir_result *d)
 {
 	hist_release(&d->slat_hist);
 	hist_release(&d->clat_hist);
 	hist_release(&d->lat_hist);
+	prios_release(d);
+}
+
+struct prio_result *dir_result_prio(struct dir_result *d, uint16_t ioprio)
+{
+	for (unsigned i = 0; i < d->nr_prios; i++)
+		if (d->prios[i].ioprio == ioprio)
+			return &d->prios[i];
+	d->prios = xrealloc(d->prios, (d->nr_prios + 1) * sizeof(*d->prios));
+	struct prio_result *p = &d->prios[d->nr_prios++];
+	p->ioprio = ioprio;
+	runstat_init(&p->stat);
+	hist_init(&p->hist);
+	return p;
 }
 
 void job_result_init_zeroed(struct job_result *r)
@@ -99,6 +122,11 @@ void dir_result_merge(struct dir_result *dst, const struct dir_result *src)
 	hist_merge(&dst->lat_hist, &src->lat_hist);
 	runstat_sum(&dst->bw, &src->bw);
 	runstat_sum(&dst->iops, &src->iops);
+	for (unsigned i = 0; i < src->nr_prios; i++) {
+		struct prio_result *p = dir_result_prio(dst, src->prios[i].ioprio);
+		runstat_merge(&p->stat, &src->prios[i].stat);
+		hist_merge(&p->hist, &src->prios[i].hist);
+	}
 }
 
 static void add_array(uint64_t *dst, const uint64_t *src, size_t n)
@@ -171,6 +199,7 @@ void job_result_release(struct job_result *r)
 		hist_release(&r->dir[d].slat_hist);
 		hist_release(&r->dir[d].clat_hist);
 		hist_release(&r->dir[d].lat_hist);
+		prios_release(&r->dir[d]);
 	}
 	hist_release(&r->sync.lat_hist);
 	free(r->name);

@@ -27,6 +27,14 @@
 #define NR_LAT_NS_BUCKETS 10  /* <=2 4 10 20 50 100 250 500 750 1000 (ns, then us) */
 #define NR_LAT_MS_BUCKETS 12  /* <=2 4 10 20 50 100 250 500 750 1000 2000 >=2000 */
 
+/* One priority's latencies in a direction (cmdprio options): clat, or lat
+ * with lat_percentiles, as fio's "prios" entries. */
+struct prio_result {
+	uint16_t ioprio;      /* class << 13 | level */
+	struct runstat stat;
+	struct hist hist;
+};
+
 struct dir_result {
 	uint64_t io_bytes;
 	uint64_t total_ios;   /* completed I/Os */
@@ -37,7 +45,15 @@ struct dir_result {
 	struct hist slat_hist, clat_hist, lat_hist;
 	struct runstat bw;    /* interval samples, bytes/s */
 	struct runstat iops;  /* interval samples, I/Os per second */
+	/* per-priority latencies, owned, in order of first use (the job's
+	 * default first when the engine gives priorities); NULL without the
+	 * cmdprio options */
+	struct prio_result *prios;
+	unsigned nr_prios;
 };
+
+/* The entry of ioprio in d, added (empty) when there is none yet. */
+struct prio_result *dir_result_prio(struct dir_result *d, uint16_t ioprio);
 
 struct sync_result {
 	uint64_t total_ios;

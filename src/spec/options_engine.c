@@ -102,5 +102,10 @@ void engine_ctx_setup(struct engine_ctx *ctx, const struct job_spec *s)
 		.verify = s->verify != VERIFY_NONE,
 		.runtime_ns = s->runtime,
 	};
+	/* as sched_apply sets it: best-effort when only prio is given, level 0
+	 * when only prioclass is */
+	if (s->ioprio >= 0 || s->ioprio_class >= 0)
+		ctx->params.ioprio = (uint16_t)((s->ioprio_class > 0 ? s->ioprio_class : 2) << 13 |
+						(s->ioprio > 0 ? s->ioprio : 0));
 	ctx->opts = s->engine_opts_of == ctx->ops ? s->engine_opts : NULL;
 }

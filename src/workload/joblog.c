@@ -71,7 +71,8 @@ static void push_io(struct job_logs *l, enum joblog_kind k, uint64_t t, uint64_t
 		.time_ms = t + l->base_ms,
 		.value = v,
 		.ddir = u->ddir,
-		.prio = l->prio,
+		/* a priority of its own (cmdprio options), else the job's */
+		.prio = u->ioprio ? u->ioprio : l->prio,
 		.bs = u->buflen,
 		.offset = u->offset,
 	};

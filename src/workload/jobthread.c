@@ -178,6 +178,13 @@ void job_account(struct job *j, struct io_unit *u, uint64_t now, bool async)
 		hist_add(&dr->lat_hist, lat);
 		acc_add(&j->acc_lat[d], lat);
 	}
+	if (__builtin_expect(j->eng.per_prio, 0)) {
+		/* as fio's per-priority stats: one kind of latency only */
+		uint64_t v = s->lat_percentiles ? now - u->start_ns : now - u->issue_ns;
+		struct prio_result *p = dir_result_prio(dr, u->ioprio);
+		runstat_add(&p->stat, (double)v);
+		hist_add(&p->hist, v);
+	}
 	if (__builtin_expect(s->latency_target || s->max_latency[d], 0))
 		job_latency_io(j, u, now - u->start_ns, now);
 	dr->io_bytes += bytes;
@@ -341,6 +348,7 @@ static void reset_measuring(struct job *j, uint64_t now, struct cpu_usage *cpu0)
 		hist_release(&r->dir[d].slat_hist);
 		hist_release(&r->dir[d].clat_hist);
 		hist_release(&r->dir[d].lat_hist);
+		dir_result_release(&r->dir[d]);
 		dir_result_init(&r->dir[d]);
 	}
 	hist_release(&r->sync.lat_hist);

@@ -225,6 +225,8 @@ static void forget_hists(struct job_result *r)
 		hist_init(&r->dir[d].slat_hist);
 		hist_init(&r->dir[d].clat_hist);
 		hist_init(&r->dir[d].lat_hist);
+		r->dir[d].prios = NULL;
+		r->dir[d].nr_prios = 0;
 	}
 	hist_init(&r->sync.lat_hist);
 }

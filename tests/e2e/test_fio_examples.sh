@@ -21,8 +21,6 @@ KEYS="$(dirname "$0")/json_keys.py"
 
 # EXAMPLE KIND REASON: where iobench --parse-only differs from fio's today
 EXPECTED='
-cmdprio-bssplit.fio       pending   cmdprio_bssplit (io_uring/libaio engine option)
-cmdprio-percentage.fio    pending   cmdprio_percentage (io_uring/libaio engine option)
 cpuio.fio                 pending   the cpuio engine
 e4defrag.fio              pending   the e4defrag engine
 e4defrag2.fio             pending   the e4defrag engine
