@@ -399,6 +399,7 @@ struct job_spec {
 	unsigned log_alternate_epoch_clock_id;
 	uint64_t log_compression;     /* bytes of samples per zlib chunk; 0 = none */
 	bool log_store_compressed;    /* write .log.fz files (needs log_compression) */
+	char *log_compression_cpus;   /* CPUs of the log writer thread, as written; NULL = any */
 	unsigned log_entries;         /* accepted for fio; the ring size is fixed */
 
 	/* I/O logs and their replay (workload/iolog_write.c, replay*.c, blktrace.c) */

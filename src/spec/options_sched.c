@@ -60,6 +60,19 @@ int opt_cb_cpumask(void *target, const char *val, struct opt_ctx *c)
 	return 0;
 }
 
+int opt_cb_log_compression_cpus(void *target, const char *val, struct opt_ctx *c)
+{
+	struct job_spec *s = target;
+	cpu_set_t set;
+	char why[160];
+	int ret = cpuset_parse(val, &set, why, sizeof(why));
+	if (ret)
+		return opt_fail(c, ret, "CPU list", val, why);
+	free(s->log_compression_cpus);
+	s->log_compression_cpus = xstrdup(val);
+	return 0;
+}
+
 int opt_cb_cpus_allowed_policy(void *target, const char *val, struct opt_ctx *c)
 {
 	struct job_spec *s = target;

@@ -245,6 +245,7 @@ const struct option_def option_table[] = {
 	BOOL("log_unix_epoch", log_unix_epoch, "0", "log times as ms since the Unix epoch"),
 	BOOL("log_alternate_epoch", log_alternate_epoch, "0", "log times as ms of clock log_alternate_epoch_clock_id"),
 	UINT("log_alternate_epoch_clock_id", log_alternate_epoch_clock_id, 0, 0, "0", "clock_gettime clock id for log_unix_epoch and log_alternate_epoch"),
+	FUNC("log_compression_cpus", opt_cb_log_compression_cpus, "str", NULL, "CPUs the log writer thread (which also zlib-compresses the logs with log_compression) may run on, in cpus_allowed's format, as fio's compression workers"),
 	SIZE("log_compression", log_compression, NULL, "zlib-compress logs in chunks of this many bytes of samples (text unless log_store_compressed)", .min = 1024, .max = 536870912),
 	BOOL("log_store_compressed", log_store_compressed, "0", "store logs as fio's compressed .log.fz (iobench --inflate-log reads them)"),
 	UINT("log_entries", log_entries, 1, 0, "1024", "accepted for fio (iobench writes logs through a fixed ring)"),

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <zlib.h>
 
+#include "sys/affinity.h"
 #include "sys/dev/guardopen.h"
 #include "util/error.h"
 #include "util/timeutil.h"
@@ -383,8 +384,30 @@ int joblog_run_begin(struct log_writer **out, struct job *jobs, size_t nr,
 		for (int d = 0; d < DDIR_RWDIR_CNT && !rc; d++)
 			rc = file_get(w, agg_name[d], false, 0, allow, &w->agg_file[d]);
 	}
-	if (!rc && (rc = -pthread_create(&w->thread, NULL, writer_main, w)) < 0)
-		error_errno(rc, "cannot start the log writer thread");
+	/* log_compression_cpus: the writer (and compressor) on the CPUs any
+	 * of the jobs names */
+	cpu_set_t cpus;
+	bool pin = false;
+	CPU_ZERO(&cpus);
+	for (size_t i = 0; i < nr && !rc; i++) {
+		const char *l = jobs[i].spec->log_compression_cpus;
+		cpu_set_t one;
+		char why[160];
+		if (!l || !joblog_wanted(jobs[i].spec))
+			continue;
+		if ((rc = cpuset_parse(l, &one, why, sizeof(why))) < 0)
+			error("job '%s': log_compression_cpus=%s: %s", jobs[i].spec->name, l, why);
+		CPU_OR(&cpus, &cpus, &one);
+		pin = true;
+	}
+	pthread_attr_t attr;
+	pthread_attr_init(&attr);
+	if (!rc && pin && (rc = -pthread_attr_setaffinity_np(&attr, sizeof(cpus), &cpus)) < 0)
+		error_errno(rc, "log_compression_cpus: cannot set the log writer thread's CPUs");
+	if (!rc && (rc = -pthread_create(&w->thread, &attr, writer_main, w)) < 0)
+		error_errno(rc, pin ? "cannot start the log writer thread on the CPUs log_compression_cpus "
+				"names (are they online and allowed?)" : "cannot start the log writer thread");
+	pthread_attr_destroy(&attr);
 	if (rc < 0) {
 		files_close(w);
 		writer_free(w, jobs, nr);

@@ -257,4 +257,28 @@ else
   check "cgroup= where no threaded cgroup2 group can be made ('$cg2$own'): refused with the reason" \
     grep -Eq "no cgroup2 filesystem is mounted|not writable here|cannot make cgroup .* threaded" "$d/cgno.err"
 fi
+
+# --- log_compression_cpus: the log writer thread (the compressor) runs on
+# the CPUs named, the job's own threads where they were
+if [ "$(nproc)" -ge 2 ]; then
+  (cd "$d" && "$IOBENCH" run --no-store --name=lcc --ioengine=null --size=1g --time_based --runtime=2 \
+     --write_lat_log=lcc --log_avg_msec=100 --log_compression=64k --log_compression_cpus=1 \
+     >"$d/lcc.out" 2>"$d/lcc.err") &
+  lpid=$!
+  seen=""
+  for _ in $(seq 30); do
+    sleep 0.1
+    p=$(pgrep -n -P "$lpid" iobench 2>/dev/null || pgrep -n -f "name=lcc" 2>/dev/null) || continue
+    seen=$(cat /proc/"$p"/task/*/status 2>/dev/null | sed -n 's/^Cpus_allowed_list:\t//p' | sort | uniq -c | tr -s ' ' | tr '\n' ';')
+    [ -n "$seen" ] && [ "$(echo "$seen" | tr ';' '\n' | grep -c ' 1$')" -ge 1 ] && break
+  done
+  wait "$lpid"
+  check "log_compression_cpus=1: one thread (the log writer) on CPU 1, the others not (threads by CPU list: $seen)" \
+    eval 'echo "$seen" | tr ";" "\n" | grep -q " 1$" && echo "$seen" | tr ";" "\n" | grep -vq " 1$"'
+  check "log_compression_cpus=1: the run wrote its logs (exit 0)" test -s "$d/lcc_lat.1.log.fz" -o -s "$d/lcc_lat.1.log"
+else
+  echo "# skip: log_compression_cpus needs two CPUs to tell the writer's from the job's"
+fi
+"$IOBENCH" run --parse-only --name=x --ioengine=null --size=1m --log_compression_cpus=9-x >/dev/null 2>"$d/lccbad.err"
+check "log_compression_cpus=9-x: refused naming the value" grep -q "invalid CPU list '9-x' for option 'log_compression_cpus'" "$d/lccbad.err"
 finish
