@@ -40,8 +40,10 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# loop_back DEV: the backing file of loop device DEV now, "" if none
-loop_back() { local b; b=$(losetup -n -O BACK-FILE "$1" 2>/dev/null); echo "${b% (deleted)}"; }
+# loop_back DEV: the backing file of loop device DEV now, as "MAJ:MIN:INODE"
+# ("" if none): its name would change when the filesystem holding it is
+# lazily unmounted or the file deleted, its inode does not
+loop_back() { losetup -n -O BACK-MAJ:MIN,BACK-INO "$1" 2>/dev/null | tr -s ' ' | sed 's/^ //; s/ $//; s/ /:/g'; }
 # reg KIND PATH: have cleanup() undo it (kinds: mount swap part dm loop dir);
 # a loop device is recorded with its backing file, and detached only if
 # it still has that one
