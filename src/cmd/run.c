@@ -261,6 +261,11 @@ static int run_run(struct cmd_ctx *ctx, int argc, char **argv)
 		run_keep_sections(&list, &cl.sections);
 	if (!rc && !list.nr)
 		rc = error("the job files define no jobs");
+	/* as fio: its parser's warnings become errors under --warnings-fatal */
+	for (size_t i = 0; !rc && cl.warnings_fatal && i < list.nr; i++)
+		if (list.jobs[i].time_based_dropped)
+			rc = error("job '%s': time_based needs a runtime (a warning fio's --warnings-fatal makes "
+				   "an error, as here)", list.jobs[i].name);
 	if (!rc && parse_only && ra.readonly)
 		rc = check_readonly(&list); /* a run refuses them at setup */
 	if (!rc)

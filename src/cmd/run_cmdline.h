@@ -42,7 +42,7 @@ struct run_cmdline {
 	bool bandwidth_log;         /* --bandwidth-log */
 	bool showcmd;               /* --showcmd */
 	unsigned terse_version;     /* --terse-version (3) */
-	bool warnings_fatal;        /* --warnings-fatal (iobench's parser has no warnings) */
+	bool warnings_fatal;        /* --warnings-fatal: time_based without runtime is an error */
 	struct run_control ctl;     /* --eta-interval, --eta-newline, --aux-path, --trigger* */
 	enum run_info info;         /* the first informational flag, and its value */
 	const char *info_arg;

@@ -193,9 +193,9 @@ static int set_aux_path(void *dest, const struct cmdopt *o, const char *v, char 
 	return 0;
 }
 
-/* --warnings-fatal: what fio's parser only warns about (time_based
- * without runtime, ...) iobench's parser refuses already, so there is no
- * warning left to make fatal: accepted */
+/* --warnings-fatal: what fio's parser only warns about becomes an error
+ * (time_based without runtime, run.c); what iobench's parser refuses
+ * already needs nothing more */
 static int set_warnings_fatal(void *dest, const struct cmdopt *o, const char *v, char *why,
 			      size_t len)
 {
@@ -344,7 +344,7 @@ const struct cmdopt run_rows[] = {
 	  "every TIME (seconds by default, at least 1ms) print a full report of the run so "
 	  "far, in the run's formats, where the final one goes" },
 	{ "warnings-fatal", 'w', NO, CALL, 0, set_warnings_fatal, 0, NULL,
-	  "accepted: what fio's parser warns about, iobench's refuses as an error already" },
+	  "make what fio's parser warns about an error (time_based without runtime)" },
 	{ "version", 'v', NO, CALL, 0, set_version, 0, NULL,
 	  "print the fio version iobench stands for, and iobench's" },
 	{ "cmdhelp", 'c', OPT, CALL, 0, set_cmdhelp, 0, "OPTION|all",

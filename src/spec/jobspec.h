@@ -251,6 +251,7 @@ struct job_spec {
 	/* how long */
 	uint64_t runtime;     /* ns; 0 = until io_size is done */
 	bool time_based;
+	bool time_based_dropped;  /* time_based without runtime: cleared, as fio does (warned at setup) */
 	uint64_t ramp_time;   /* ns */
 	uint64_t startdelay_min, startdelay_max; /* ns; a range picks at random */
 	unsigned loops;

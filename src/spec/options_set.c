@@ -85,6 +85,12 @@ int option_set(struct job_spec *s, const char *key, const char *value, char *why
 
 void job_spec_finalize(struct job_spec *s)
 {
+	/* as fio: "time_based requires a runtime/timeout setting", and the
+	 * job runs as if time_based were not set (job_write_opts_check warns) */
+	if (s->time_based && !s->runtime) {
+		s->time_based = false;
+		s->time_based_dropped = true;
+	}
 	if (s->pre_read)
 		s->invalidate = false; /* as fio: dropping what was just read would undo it */
 	if (!s->iodepth_low || s->iodepth_low > s->iodepth)

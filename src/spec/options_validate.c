@@ -66,8 +66,6 @@ static void check_counts(struct vstate *v)
 			s->rwmix[0], s->rwmix[1]);
 	if (s->nr_percentiles > MAX_PERCENTILES)
 		problem(v, "percentile_list", "more than %d percentiles", MAX_PERCENTILES);
-	if (s->time_based && !s->runtime)
-		problem(v, "time_based|runtime", "time_based needs a runtime");
 }
 
 static void check_block_sizes(struct vstate *v)

@@ -46,6 +46,9 @@ static int check_atomic(const struct job *j, const struct job_file *f)
 int job_write_opts_check(struct job *j)
 {
 	const struct job_spec *s = j->spec;
+	if (s->time_based_dropped)
+		warning("job '%s': time_based needs a runtime: the job runs as if time_based were not "
+			"set, as fio does (\"time_based requires a runtime/timeout setting\")", s->name);
 	if (s->write_barrier && (s->rw & RW_WRITE))
 		warning("job '%s': write_barrier=%u changes nothing with ioengine=%s: fio issues "
 			"barrier writes only through engines that have them (its sg engine), and "

@@ -121,7 +121,6 @@ file_case value-needed "option 'size' needs a value" "${J}size\n"
 file_case division-by-zero "division by zero" "${J}size=(1/0)m\n"
 file_case unterminated-env "unterminated '\${'" "${J}size=\${IOBENCH_SIZE\n"
 file_case nrfiles-mismatch "nrfiles=3 but filename lists 2 files" "[job]\nioengine=null\nsize=1m\nfilename=@T@/a:@T@/b\nnrfiles=3\n"
-file_case time-based-no-runtime "time_based needs a runtime" "${J}size=1m\ntime_based\n"
 file_case bad-kb-base "invalid value '999' for option 'kb_base'" "${J}size=1m\nkb_base=999\n"
 file_case bad-distribution "access percentages of option 'random_distribution' add up to 90, not 100" "${J}size=1m\nrw=randread\nrandom_distribution=zoned:60/10:30/20\n"
 file_case bad-fallocate "invalid value 'sometimes' for option 'fallocate'" "${J}size=1m\nfallocate=sometimes\n"
@@ -159,6 +158,19 @@ args_case cmdline-bad-size "<command line>:2:8: error: invalid size 'abc'" --nam
 args_case cmdline-no-job "no jobs defined" --size=1m --directory="$target"
 args_case cmdline-fio-option "is a fio option that iobench does not implement yet" --name=a --size=1m --directory="$target" --block_error_percentiles=1
 args_case set-override-bad "<--set>:1:" --set bs=abc --name=a --size=1m --directory="$target"
+
+# time_based without a runtime: fio says "time_based requires a runtime/timeout
+# setting" and runs the job as if it were not set; iobench the same, its
+# warning in the report
+printf '%b' "[job]\nioengine=null\nsize=1m\ntime_based\n" >"$jobs/tb.fio"
+"$IOBENCH" run --output-format=json "$jobs/tb.fio" >"$work/tb.json" 2>"$work/tb.err"
+tbrc=$?
+tb=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["jobs"][0]["read"]["io_bytes"], "time_based needs a runtime" in json.dumps(d["iobench"]["warnings"]))' "$work/tb.json" 2>&1)
+if [ $tbrc -eq 0 ] && [ "$tb" = "1048576 True" ]; then
+	passed=$((passed + 1)); echo "ok - time_based without runtime: runs as if not set (1 MiB), the report says so"
+else
+	failed=$((failed + 1)); echo "not ok - time_based without runtime: runs as if not set (exit $tbrc, got '$tb')"
+fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

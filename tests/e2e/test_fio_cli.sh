@@ -200,11 +200,12 @@ check "--eta-interval=100ms and --eta-newline=0 refused, 250ms runs: both tools"
 check "iobench --eta-newline=1: progress lines kept (newline-ended), without it one line redrawn" \
   bash -c "[ \$(grep -c 'Jobs: .*\[eta [0-9]*m:[0-9]*s\]\$' '$d/etan.err') -ge 2 ] && [ \$(wc -l <'$d/eta.err') = 0 ] && grep -q \$'\rJobs:' '$d/eta.err'"
 # --warnings-fatal: a clean job runs; what fio warns about (time_based
-# without runtime) fails with it in fio and always in iobench
+# without runtime) fails with it and runs without it, both tools
 both wf1 --warnings-fatal --name=x --ioengine=null --size=1m
 both wf2 --warnings-fatal --name=x --ioengine=null --size=1m --time_based
-check "--warnings-fatal: a clean job exit 0, time_based without runtime exit 1, both tools" \
-  bash -c "$(declare -f same_rc0 rc_of); d='$d'; same_rc0 wf1 && [ \$(rc_of fio wf2) = 1 ] && [ \$(rc_of iob wf2) = 1 ]"
+both wf3 --name=x --ioengine=null --size=1m --time_based
+check "--warnings-fatal: a clean job exit 0, time_based without runtime exit 1 with it and 0 without, both tools" \
+  bash -c "$(declare -f same_rc0 rc_of); d='$d'; same_rc0 wf1 && same_rc0 wf3 && [ \$(rc_of fio wf2) = 1 ] && [ \$(rc_of iob wf2) = 1 ]"
 # --idle-prof: cpu_idleness with fio's keys (system, cpu-N with percpu,
 # unit_mean, unit_stddev), percentages within 0-100; fio's normal lines;
 # calibrate prints only the unit work and runs nothing; a bad mode exit 1

@@ -21,7 +21,6 @@ KEYS="$(dirname "$0")/json_keys.py"
 
 # EXAMPLE KIND REASON: where iobench --parse-only differs from fio's today
 EXPECTED='
-e4defrag2.fio             pending   time_based without runtime in one job: fio drops that job, iobench refuses the file
 fixed-rate-submission.fio pending   io_submit_mode=offload
 ime.fio                   external  the ime_psync/ime_psyncv/ime_aio engines (DDN IME, not in fio 3.33 as Debian builds it)
 poisson-rate-submission.fio pending io_submit_mode=offload
