@@ -126,6 +126,7 @@ void job_spec_copy(struct job_spec *dst, const struct job_spec *src)
 	dst->origin = dup_or_null(src->origin);
 	dst->cpus_allowed = dup_or_null(src->cpus_allowed);
 	dst->log_compression_cpus = dup_or_null(src->log_compression_cpus);
+	dst->verify_async_cpus = dup_or_null(src->verify_async_cpus);
 	dst->cgroup = dup_or_null(src->cgroup);
 	dst->numa_cpu_nodes = dup_or_null(src->numa_cpu_nodes);
 	dst->numa_mem_nodes = dup_or_null(src->numa_mem_nodes);
@@ -173,6 +174,7 @@ void job_spec_release(struct job_spec *s)
 	free(s->origin);
 	free(s->cpus_allowed);
 	free(s->log_compression_cpus);
+	free(s->verify_async_cpus);
 	free(s->cgroup);
 	free(s->numa_cpu_nodes);
 	free(s->numa_mem_nodes);

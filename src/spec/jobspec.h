@@ -321,6 +321,7 @@ struct job_spec {
 	bool verify_state_save;   /* default 1, as fio */
 	bool verify_state_load;
 	unsigned verify_async;        /* threads checking the read-back; 0 = the job thread */
+	char *verify_async_cpus;      /* their CPUs, as written (cpus_allowed's format); NULL = any */
 	unsigned trim_percentage;     /* percent of the verified writes trimmed after writing */
 	uint64_t trim_backlog;        /* trim them after every N writes; 0 = before the read-back */
 	uint64_t trim_backlog_batch;  /* trims per trim_backlog turn; 0 = all waiting */

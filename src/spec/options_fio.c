@@ -275,6 +275,7 @@ static const char *const fio_option_names[] = {
 	"verb",
 	"verify",
 	"verify_async",
+	"verify_async_cpus",
 	"verify_backlog",
 	"verify_backlog_batch",
 	"verify_dump",

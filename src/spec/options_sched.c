@@ -60,17 +60,27 @@ int opt_cb_cpumask(void *target, const char *val, struct opt_ctx *c)
 	return 0;
 }
 
-int opt_cb_log_compression_cpus(void *target, const char *val, struct opt_ctx *c)
+/* A CPU list kept as written, once it parses. */
+static int set_cpu_list(char **dst, const char *val, struct opt_ctx *c)
 {
-	struct job_spec *s = target;
 	cpu_set_t set;
 	char why[160];
 	int ret = cpuset_parse(val, &set, why, sizeof(why));
 	if (ret)
 		return opt_fail(c, ret, "CPU list", val, why);
-	free(s->log_compression_cpus);
-	s->log_compression_cpus = xstrdup(val);
+	free(*dst);
+	*dst = xstrdup(val);
 	return 0;
+}
+
+int opt_cb_log_compression_cpus(void *target, const char *val, struct opt_ctx *c)
+{
+	return set_cpu_list(&((struct job_spec *)target)->log_compression_cpus, val, c);
+}
+
+int opt_cb_verify_async_cpus(void *target, const char *val, struct opt_ctx *c)
+{
+	return set_cpu_list(&((struct job_spec *)target)->verify_async_cpus, val, c);
 }
 
 int opt_cb_cpus_allowed_policy(void *target, const char *val, struct opt_ctx *c)

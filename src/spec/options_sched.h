@@ -16,8 +16,10 @@
 int opt_cb_cpus_allowed(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_cpumask(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_cpus_allowed_policy(void *target, const char *val, struct opt_ctx *c);
-/* log_compression_cpus=LIST: cpus_allowed's format, for the log writer */
+/* log_compression_cpus=LIST, verify_async_cpus=LIST: cpus_allowed's
+ * format, for the log writer and the verify_async threads */
 int opt_cb_log_compression_cpus(void *target, const char *val, struct opt_ctx *c);
+int opt_cb_verify_async_cpus(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_nice(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_prio(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_prioclass(void *target, const char *val, struct opt_ctx *c);

@@ -182,6 +182,7 @@ const struct option_def option_table[] = {
 	BOOL("verify_dump", verify_dump, "0", "write each failing chunk as read and as expected to BASENAME.OFFSET.received and .expected in the current directory (or --aux-path)"),
 	BOOL("verify_state_save", verify_state_save, "1", "save how far the write phase got in local-NAME-N-verify.state"),
 	BOOL("verify_state_load", verify_state_load, "0", "with verify_only: check only what the saved state says was written"),
+	FUNC("verify_async_cpus", opt_cb_verify_async_cpus, "str", NULL, "CPUs the verify_async threads may run on, in cpus_allowed's format"),
 	UINT("verify_async", verify_async, 0, 256, "0", "check the blocks read back in this many threads while the job goes on reading (0: in the job thread); the results are the same"),
 	UINT("trim_percentage", trim_percentage, 0, 100, "0", "with verify=: trim (discard) this percent of the written blocks, picked at random, after writing them; the read-back expects them zero"),
 	UINT("trim_backlog", trim_backlog, 0, 0, "0", "with trim_percentage: trim the picked blocks after every N writes (0: before the read-back; fio 3.33 then trims none)"),

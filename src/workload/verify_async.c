@@ -147,7 +147,7 @@ static void *worker(void *arg)
 }
 
 struct vasync *vasync_start(unsigned n, const struct verify_cfg *cfg, uint64_t bufsize,
-			    bool fatal, bool dump)
+			    bool fatal, bool dump, const cpu_set_t *cpus)
 {
 	struct vasync *va = calloc(1, sizeof(*va));
 	if (!va)
@@ -164,13 +164,21 @@ struct vasync *vasync_start(unsigned n, const struct verify_cfg *cfg, uint64_t b
 	pthread_mutex_init(&va->lock, NULL);
 	pthread_cond_init(&va->work, NULL);
 	pthread_cond_init(&va->done, NULL);
-	for (; va->nthr < n; va->nthr++) {
-		int rc = pthread_create(&va->thr[va->nthr], NULL, worker, va);
+	pthread_attr_t attr;
+	pthread_attr_init(&attr);
+	int arc = cpus ? pthread_attr_setaffinity_np(&attr, sizeof(*cpus), cpus) : 0;
+	for (; !arc && va->nthr < n; va->nthr++) {
+		int rc = pthread_create(&va->thr[va->nthr], &attr, worker, va);
 		if (rc) {
-			vasync_stop(va, NULL, NULL);
-			errno = rc;
-			return NULL;
+			arc = rc;
+			break;
 		}
+	}
+	pthread_attr_destroy(&attr);
+	if (arc) {
+		vasync_stop(va, NULL, NULL);
+		errno = arc;
+		return NULL;
 	}
 	return va;
 fail:

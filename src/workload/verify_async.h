@@ -12,6 +12,7 @@
 #ifndef IOBENCH_WORKLOAD_VERIFY_ASYNC_H
 #define IOBENCH_WORKLOAD_VERIFY_ASYNC_H
 
+#include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -42,10 +43,11 @@ struct vaitem {
 
 struct vasync;
 
-/* Start n workers checking with cfg; bufsize is the largest read. NULL
- * (with errno) when the threads or their memory cannot be had. */
+/* Start n workers checking with cfg, on the CPUs cpus (NULL: any);
+ * bufsize is the largest read. NULL (with errno) when the threads or
+ * their memory cannot be had. */
 struct vasync *vasync_start(unsigned n, const struct verify_cfg *cfg, uint64_t bufsize,
-			    bool fatal, bool dump);
+			    bool fatal, bool dump, const cpu_set_t *cpus);
 /* Queue a completed read (its buffer is copied); retire(arg, item) is called
  * for every ticket finished before it, in order, when the queue is full. */
 int vasync_submit(struct vasync *va, struct job_file *f, uint64_t off, uint64_t len,

@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sys/affinity.h"
 #include "util/assert.h"
 #include "util/error.h"
 #include "util/xmalloc.h"
@@ -687,13 +688,21 @@ int verify_init(struct job *j)
 				   "bytes a write)", s->name, (unsigned long long)s->verify_backlog,
 				   sizeof(struct vrec));
 	}
+	cpu_set_t vcpus;
+	char vwhy[160];
+	if (s->verify_async && s->verify_async_cpus &&
+	    (rc = cpuset_parse(s->verify_async_cpus, &vcpus, vwhy, sizeof(vwhy))) < 0) {
+		state_free(j);
+		return error("job '%s': verify_async_cpus=%s: %s", s->name, s->verify_async_cpus, vwhy);
+	}
 	if (s->verify_async && vs->cfg.check &&
 	    !(vs->va = vasync_start(s->verify_async, &vs->cfg, j->buf_size, s->verify_fatal,
-				    s->verify_dump))) {
+				    s->verify_dump, s->verify_async_cpus ? &vcpus : NULL))) {
 		int err = errno;
 		state_free(j);
-		return error_errno(-err, "job '%s': cannot start verify_async=%u threads", s->name,
-				   s->verify_async);
+		return error_errno(-err, "job '%s': cannot start verify_async=%u threads%s%s", s->name,
+				   s->verify_async, s->verify_async_cpus ? " on verify_async_cpus=" : "",
+				   s->verify_async_cpus ? s->verify_async_cpus : "");
 	}
 	if (s->verify_state_load && s->verify_only && (rc = setup_state_load(j, vs)) < 0) {
 		verify_finish(j);

@@ -276,8 +276,24 @@ if [ "$(nproc)" -ge 2 ]; then
   check "log_compression_cpus=1: one thread (the log writer) on CPU 1, the others not (threads by CPU list: $seen)" \
     eval 'echo "$seen" | tr ";" "\n" | grep -q " 1$" && echo "$seen" | tr ";" "\n" | grep -vq " 1$"'
   check "log_compression_cpus=1: the run wrote its logs (exit 0)" test -s "$d/lcc_lat.1.log.fz" -o -s "$d/lcc_lat.1.log"
+  # verify_async_cpus: the verify_async threads there, the job's elsewhere
+  ("$IOBENCH" run --no-store --name=vac --rw=write --bs=4k --size=128m --verify=crc32c \
+     --verify_async=2 --verify_async_cpus=1 --filename="$d/vac.dat" >"$d/vac.out" 2>"$d/vac.err") &
+  vpid=$!
+  vseen=""
+  for _ in $(seq 50); do
+    sleep 0.1
+    p=$(pgrep -n -f "name=vac" 2>/dev/null) || continue
+    vseen=$(cat /proc/"$p"/task/*/status 2>/dev/null | sed -n 's/^Cpus_allowed_list:\t//p' | sort | uniq -c | tr -s ' ' | tr '\n' ';')
+    echo "$vseen" | grep -q " 2 1;" && break
+  done
+  wait "$vpid"
+  vrc=$?
+  check "verify_async=2 verify_async_cpus=1: two threads on CPU 1, the others not, the verify passes (exit $vrc; threads by CPU list: $vseen)" \
+    eval '[ $vrc -eq 0 ] && echo "$vseen" | grep -q " 2 1;" && echo "$vseen" | tr ";" "\n" | grep -vq " 1$"'
+  rm -f "$d/vac.dat"
 else
-  echo "# skip: log_compression_cpus needs two CPUs to tell the writer's from the job's"
+  echo "# skip: log_compression_cpus and verify_async_cpus need two CPUs to tell their threads from the job's"
 fi
 "$IOBENCH" run --parse-only --name=x --ioengine=null --size=1m --log_compression_cpus=9-x >/dev/null 2>"$d/lccbad.err"
 check "log_compression_cpus=9-x: refused naming the value" grep -q "invalid CPU list '9-x' for option 'log_compression_cpus'" "$d/lccbad.err"
