@@ -48,14 +48,16 @@ head -c 1m /dev/urandom >"$d/z.dat"
 both_parse "rand-zones.fio and jesd219.fio" "$EX/rand-zones.fio" "$EX/jesd219.fio"
 Z="--name=x --filename=$d/z.dat --bs=4k --size=1m --io_size=16m --rw=randread --norandommap --ioengine=psync"
 if [ $have_strace = 1 ]; then
-  # blocks TRACE: the 4k block index of every pread64 of z.dat
+  # blocks TRACE: the 4k block index of every pread64 of z.dat (one trace
+  # file per thread, strace -ff: no call is split by another thread's)
   blocks() { python3 -c '
-import re, sys
-for l in open(sys.argv[1]):
-    m = re.search(r"pread64\(\d+<[^>]*z\.dat>, .*, 4096, (\d+)\)", l)
-    if m: print(int(m.group(1)) // 4096)' "$1"; }
+import glob, re, sys
+for f in glob.glob(sys.argv[1] + ".*"):
+    for l in open(f):
+        m = re.search(r"pread64\(\d+<[^>]*z\.dat>, .*, 4096, (\d+)\)", l)
+        if m: print(int(m.group(1)) // 4096)' "$1"; }
   # fio 3.33: 2091 1230 775 of 4096 in the first 5%, next 15%, last 80%
-  strace -f -y -e trace=pread64 -o "$d/zl.tr" $R $Z --random_distribution=zoned:50/5:30/15:20/ \
+  strace -ff -y -e trace=pread64 -o "$d/zl.tr" $R $Z --random_distribution=zoned:50/5:30/15:20/ \
     --output-format=terse >/dev/null 2>>"$d/err"
   blocks "$d/zl.tr" >"$d/zl.b"
   pycheck "zoned:50/5:30/15:20/: the empty last range is the 80% left, 20% of the I/O there (fio: 2091 1230 775)" "$d/zl.b" <<'PY'
@@ -67,7 +69,7 @@ assert max(b) > 240, max(b)
 PY
   # two ranges left out share the 95% left: 47% each (integer division, as
   # fio), so the last 1% (blocks 254, 255) is never read; fio: max block 252
-  strace -f -y -e trace=pread64 -o "$d/z2.tr" $R $Z --random_distribution=zoned:40/5:30/:30/ \
+  strace -ff -y -e trace=pread64 -o "$d/z2.tr" $R $Z --random_distribution=zoned:40/5:30/:30/ \
     --output-format=terse >/dev/null 2>>"$d/err"
   blocks "$d/z2.tr" >"$d/z2.b"
   pycheck "zoned:40/5:30/:30/: two left-out ranges get 47% each; nothing in the last 1% (as fio)" "$d/z2.b" <<'PY'

@@ -6,7 +6,8 @@
  * separated by newlines. "--parse-only" is always passed first so nothing
  * ever runs, and an argument naming a file (or following --output) is
  * replaced by its last path component inside the target's scratch
- * directory, which holds a few small job files, so it never opens a device
+ * directory (so is the PATH of --output=PATH, and the target works in that
+ * directory), which holds a few small job files, so it never opens a device
  * or a FIFO. Exit status must be 0 or 1.
  */
 #include "common.h"
@@ -15,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd/command.h"
 
@@ -34,6 +36,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	fuzz_silence();
 	if (!(dir = fuzz_scratch_dir(files)))
 		abort();
+	/* a relative path the rewriting below misses (a flag's =VALUE form)
+	 * lands in the scratch directory, never in the artifacts' */
+	if (chdir(dir) < 0)
+		abort();
 	return 0;
 }
 
@@ -48,6 +54,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (int i = 2; i < argc; i++) {
 		/* the word after --output is a path even when it looks like a flag */
 		bool after_output = !strcmp(argv[i - 1], "--output") || !strcmp(argv[i - 1], "-output");
+		const char *eq = NULL;
+		if (!strncmp(argv[i], "--output=", 9) || !strncmp(argv[i], "-output=", 8))
+			eq = strchr(argv[i], '=') + 1; /* --output=PATH: the path too */
+		if (eq) {
+			const char *base = strrchr(eq, '/');
+			char *path;
+			if (asprintf(&path, "--output=%s/%s", dir, base ? base + 1 : eq) < 0)
+				abort();
+			free(argv[i]);
+			argv[i] = path;
+			continue;
+		}
 		if ((argv[i][0] == '-' && !after_output) || !argv[i][0])
 			continue;
 		const char *slash = strrchr(argv[i], '/');
