@@ -238,8 +238,13 @@ int async_issue(struct job *j, struct io_unit *u)
 
 int async_drain(struct job *j)
 {
+	return async_drain_holding(j, 0);
+}
+
+int async_drain_holding(struct job *j, unsigned held)
+{
 	int err = 0;
-	IOB_ASSERT(units_balanced(j, 0));
+	IOB_ASSERT(units_balanced(j, held));
 	while (j->inflight) {
 		unsigned before = j->inflight;
 		int rc = async_reap(j, 1);

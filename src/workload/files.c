@@ -1,6 +1,6 @@
 /*
- * A job's files: their names (filename= lists, or directory/jobname.jobnum.
- * filenum), sizes and I/O regions, laying them out before the run ("Laying
+ * A job's files: their sizes and I/O regions (their names are
+ * filenames.c's), laying them out before the run ("Laying
  * out IO file"), opening with the flags the spec implies, closing, and
  * unlinking. Setup is two steps: job_files_plan() decides everything and
  * writes nothing (names, the device guard on every file the job writes or
@@ -15,7 +15,6 @@
  */
 #include "workload/job.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -37,159 +36,6 @@
 #include "workload/replay.h"
 
 #define LAYOUT_CHUNK (1024 * 1024)
-
-/* fio's lstat() test for a job named after what it uses: a section named
- * like an existing file that is not a regular one ([/dev/sdb]) is that file. */
-static bool names_special_file(const char *name)
-{
-	struct stat st;
-	return lstat(name, &st) == 0 && !S_ISREG(st.st_mode);
-}
-
-/* One generated name: filename_format with $jobname (the section),
- * $jobnum, $filenum and $clientuid (fio's client address: empty, there is
- * no client mode) put in; other text, '$' included, as written. NULL when
- * memory runs out. */
-static char *format_name(const struct job_spec *s, const char *job, unsigned filenum)
-{
-	const char *fmt = s->filename_format ? s->filename_format : "$jobname.$jobnum.$filenum";
-	static const char *const keys[] = { "$jobname", "$jobnum", "$filenum", "$clientuid" };
-	char *out = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&out, &len);
-	if (!m)
-		return NULL;
-	for (const char *p = fmt; *p;) {
-		size_t k = 0;
-		while (k < 4 && strncmp(p, keys[k], strlen(keys[k])))
-			k++;
-		if (k == 4) {
-			fputc(*p++, m);
-			continue;
-		}
-		if (k == 0)
-			fputs(job, m);
-		else if (k == 1)
-			fprintf(m, "%u", s->jobnum);
-		else if (k == 2)
-			fprintf(m, "%u", filenum);
-		p += strlen(keys[k]);
-	}
-	if (fclose(m) != 0) {
-		free(out);
-		return NULL;
-	}
-	return out;
-}
-
-/* opendir=: every regular file under dir, depth first in the order the
- * directories list them (as fio); symlinks and other kinds are skipped.
- * 0 or -errno (the message said). */
-static int add_dir_files(const struct job_spec *s, const char *dir, char ***v, size_t *n,
-			 size_t *cap, unsigned depth)
-{
-	DIR *d = opendir(dir);
-	if (!d)
-		return error_errno(-errno, "job '%s': opendir: cannot open directory '%s'", s->name, dir);
-	if (depth > 64) {
-		closedir(d);
-		return error("job '%s': opendir: '%s' is more than 64 directories deep", s->name, dir);
-	}
-	int rc = 0;
-	struct dirent *e;
-	while (!rc && (e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		char *path = xasprintf("%s/%s", dir, e->d_name);
-		struct stat st;
-		if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-			rc = add_dir_files(s, path, v, n, cap, depth + 1);
-		} else if (lstat(path, &st) == 0 && S_ISREG(st.st_mode)) {
-			*v = xgrow(*v, cap, *n + 1, sizeof(**v));
-			(*v)[(*n)++] = path;
-			(*v)[*n] = NULL;
-			continue;
-		}
-		free(path);
-	}
-	closedir(d);
-	return rc;
-}
-
-/* File names as fio makes them: filename= entries (relative ones under the
- * first directory), or filename_format's (SECTION.JOBNUM.FILENUM) in the directory the clone
- * gets from a directory=a:b list (clones are spread over it round robin).
- * SECTION is the section name ([sec] or --name=), not name=: two job files
- * with the same section share their files. A single-file job whose section
- * names an existing non-regular file (a device, a directory) uses it.
- * NULL when nrfiles= asks for more names than memory holds. */
-static char **file_paths(const struct job_spec *s, unsigned *n, bool *bad)
-{
-	char **paths;
-	char **dirs = NULL;
-	size_t nd = 0;
-	if (s->directory && *s->directory)
-		nd = str_split_escaped(s->directory, ':', &dirs);
-	if (s->opendir && *s->opendir) {
-		/* fio adds these instead of generated names, after any filename= */
-		size_t nv = 0, cap = 0;
-		paths = NULL;
-		if (s->filename && *s->filename) {
-			char **names;
-			size_t nn = str_split_escaped(s->filename, ':', &names);
-			for (size_t i = 0; i < nn; i++) {
-				bool rel = names[i][0] != '/';
-				paths = xgrow(paths, &cap, nv + 1, sizeof(*paths));
-				paths[nv++] = rel && nd ? xasprintf("%s/%s", dirs[0], names[i]) : xstrdup(names[i]);
-			}
-			str_list_free(names);
-		}
-		paths = xgrow(paths, &cap, nv + 1, sizeof(*paths));
-		paths[nv] = NULL;
-		if (add_dir_files(s, s->opendir, &paths, &nv, &cap, 0) < 0 || !nv) {
-			if (!nv)
-				error("job '%s': opendir: no regular file under '%s'", s->name, s->opendir);
-			str_list_free(paths);
-			paths = NULL;
-			*n = 0;
-			*bad = true;
-		} else {
-			*n = (unsigned)nv;
-		}
-	} else if (s->filename && *s->filename) {
-		char **names;
-		*n = (unsigned)str_split_escaped(s->filename, ':', &names);
-		paths = xcalloc(*n + 1, sizeof(*paths));
-		for (unsigned i = 0; i < *n; i++) {
-			bool rel = names[i][0] != '/';
-			paths[i] = rel && nd ? xasprintf("%s/%s", dirs[0], names[i]) : xstrdup(names[i]);
-		}
-		str_list_free(names);
-	} else {
-		const char *dir = nd ? dirs[s->jobnum % nd] : NULL;
-		const char *job = s->section ? s->section : s->name;
-		*n = s->nrfiles ? s->nrfiles : 1;
-		/* nrfiles= sizes this (util/xmalloc.h): no abort when it is absurd */
-		paths = calloc((size_t)*n + 1, sizeof(*paths));
-		if (paths && *n == 1 && names_special_file(job))
-			paths[0] = dir ? xasprintf("%s/%s", dir, job) : xstrdup(job);
-		else
-			for (unsigned i = 0; paths && i < *n; i++) {
-				char *base = format_name(s, job, i);
-				int r = !base ? -1 : dir ? asprintf(&paths[i], "%s/%s", dir, base)
-						       : asprintf(&paths[i], "%s", base);
-				free(base);
-				if (r < 0) {
-					paths[i] = NULL;
-					str_list_free(paths);
-					paths = NULL;
-				}
-			}
-	}
-	if (dirs)
-		str_list_free(dirs);
-	return paths;
-}
 
 static int probe_bdev_size(struct job_file *f)
 {
@@ -664,7 +510,7 @@ int job_files_plan(struct job *j, const struct devguard_allow *guard, const stru
 		return rc;
 	unsigned n;
 	bool bad = false;
-	char **paths = file_paths(s, &n, &bad);
+	char **paths = job_file_paths(s, &n, &bad);
 	if (bad)
 		return -EINVAL; /* opendir=: said why */
 	if (paths) {

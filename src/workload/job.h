@@ -273,6 +273,9 @@ static inline bool job_stopping(const struct job *j)
 int job_files_plan(struct job *j, const struct devguard_allow *guard, const struct job *prev,
 		   size_t nprev);
 int job_files_layout(struct job *j, FILE *notes);
+/* filenames.c: the job's file names, NULL-terminated, their count in *n;
+ * NULL (*bad set when the spec is at fault, with its message) when none */
+char **job_file_paths(const struct job_spec *s, unsigned *n, bool *bad);
 int job_files_open(struct job *j);
 /* openfiles= is below the number of files: they are opened as used. */
 static inline bool job_files_limited(const struct job *j)
@@ -450,6 +453,9 @@ void async_put_unit(struct job *j, struct io_unit *u);
 int async_issue(struct job *j, struct io_unit *u);
 int async_reap(struct job *j, unsigned min);
 int async_drain(struct job *j);
+/* The same while the caller holds `held` units out of the pool (a replayed
+ * sync or close, whose unit the run loop took). */
+int async_drain_holding(struct job *j, unsigned held);
 
 static inline char job_state_char(const struct job *j)
 {

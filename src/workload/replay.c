@@ -263,18 +263,9 @@ static void replay_delay(struct job *j, struct replay *r, uint64_t delay_us)
  * the run loop holds the unit this call fills. */
 static int replay_drain(struct job *j)
 {
-	int err = 0;
 	if (j->eng.ops->flags & ENGINE_SYNC)
 		return 0;
-	while (j->inflight) {
-		unsigned before = j->inflight;
-		int rc = async_reap(j, 1);
-		if (rc < 0 && !err)
-			err = rc;
-		if (rc < 0 && j->inflight == before)
-			break; /* the engine itself failed: nothing more will come back */
-	}
-	return err;
+	return async_drain_holding(j, 1);
 }
 
 static int replay_sync(struct job *j, const struct replay_entry *e)
