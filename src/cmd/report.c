@@ -251,6 +251,20 @@ static int all_runs(struct store *st, struct build *b)
 	return rc < 0 ? -1 : 0;
 }
 
+/* A label selection's short name, as compare's: its values ("xfs,64k"). */
+static char *label_values(const char *word)
+{
+	char *copy = xstrdup(word), *save = NULL, *out = xstrdup("");
+	for (char *t = strtok_r(copy, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+		const char *eq = strchr(t, '=');
+		char *x = xasprintf("%s%s%s", out, *out ? "," : "", eq ? eq + 1 : t);
+		free(out);
+		out = x;
+	}
+	free(copy);
+	return out;
+}
+
 static int from_store(struct store *st, const struct report_opts *o, struct build *b)
 {
 	if (!o->words.n)
@@ -258,7 +272,8 @@ static int from_store(struct store *st, const struct report_opts *o, struct buil
 	for (size_t i = 0; i < o->words.n; i++) {
 		const char *w = o->words.v[i];
 		struct ids ids = { 0 };
-		char *label = strchr(w, '=') ? xstrdup(w) : xasprintf("run%s %s", strpbrk(w, ",-") ? "s" : "", w);
+		char *label = strchr(w, '=') ? label_values(w)
+					     : xasprintf("run%s %s", strpbrk(w, ",-") ? "s" : "", w);
 		struct cmp_sel *sel = new_sel(b, w, label);
 		free(label);
 		int rc = select_word(st, w, &ids);

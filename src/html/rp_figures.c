@@ -210,8 +210,8 @@ static int write(struct rp_doc *d)
 {
 	const struct cmp_result *res = &d->cmp;
 	rp_para(d, "note", "Each bar is the median of a selection's runs; the error bar is the "
-		"confidence interval of that median over its repetitions (the interval `run "
-		"--repeat` prints).");
+		"confidence interval of that median over its repetitions (the interval 'run "
+		"--repeat' prints).");
 	for (size_t i = 0; i < res->nr_rows; i++) {
 		const struct cmp_row *r = &res->rows[i];
 		if (!drawn(r))

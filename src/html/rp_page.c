@@ -175,11 +175,13 @@ static void page_head(struct rp_doc *d, const char *title, const bool *have)
 			fputs("</p>\n", o);
 		}
 	} else if (d->fmt == PAGE_MD) {
-		fprintf(o, "# %s\n\n%zu runs in %zu selections, from %s; written %s by iobench.\n\n",
-			title, d->in->nr_runs, d->in->nsel, d->in->source, when);
+		fprintf(o, "# %s\n\n%zu run%s in %zu selection%s, from %s; written %s by iobench.\n\n",
+			title, d->in->nr_runs, d->in->nr_runs == 1 ? "" : "s", d->in->nsel,
+			d->in->nsel == 1 ? "" : "s", d->in->source, when);
 	} else {
-		fprintf(o, "%s\n%zu runs in %zu selections, from %s; written %s by iobench.\n\n", title,
-			d->in->nr_runs, d->in->nsel, d->in->source, when);
+		fprintf(o, "%s\n%zu run%s in %zu selection%s, from %s; written %s by iobench.\n\n",
+			title, d->in->nr_runs, d->in->nr_runs == 1 ? "" : "s", d->in->nsel,
+			d->in->nsel == 1 ? "" : "s", d->in->source, when);
 	}
 }
 
