@@ -102,12 +102,24 @@ static int plot_row(struct rp_doc *d, const struct cmp_row *r)
 			max = fmax(max, r->cells[s].x[k]);
 	struct scale sc = scale_of(r, max);
 	struct rp_plot p;
-	rp_plot_begin(&p, 360, 250);
+	bool wide = res->nsel > 6;
+	rp_plot_begin(&p, wide ? 1000 : 360, 250);
 	if (!p.f)
 		return -ENOMEM;
+	p.wide = wide;
 	int kind_seen[3] = { 0 };
 	double lowest_conf = 1;
+	/* $d: label x median colour value-text top; $e: x median lo hi, for
+	 * the selections that have an interval */
+	char *ebuf = NULL;
+	size_t elen = 0;
+	FILE *e = open_memstream(&ebuf, &elen);
+	if (!e) {
+		rp_plot_discard(&p);
+		return -ENOMEM;
+	}
 	fputs("$d << EOD\n", p.f);
+	size_t x = 0;
 	for (size_t s = 0; s < res->nsel; s++) {
 		const struct cmp_cell *c = &r->cells[s];
 		if (!c->n)
@@ -118,27 +130,37 @@ static int plot_row(struct rp_doc *d, const struct cmp_row *r)
 		if (k == 1 && conf < lowest_conf)
 			lowest_conf = conf;
 		rp_plot_str(&p, res->sels[s].label);
-		if (k == 2)
-			fprintf(p.f, " %.6g NaN NaN %zu ", med / sc.div, s + 1);
-		else
-			fprintf(p.f, " %.6g %.6g %.6g %zu ", med / sc.div, lo / sc.div, hi / sc.div, s + 1);
+		fprintf(p.f, " %zu %.6g %zu ", x, med / sc.div, s + 1);
 		char v[64];
-		double x = med / sc.div;
-		snprintf(v, sizeof(v), fabs(x) >= 100 ? "%.0f" : fabs(x) >= 10 ? "%.1f" : "%.2f", x);
+		double m = med / sc.div;
+		snprintf(v, sizeof(v), fabs(m) >= 100 ? "%.0f" : fabs(m) >= 10 ? "%.1f" : "%.2f", m);
 		rp_plot_str(&p, v);
 		fprintf(p.f, " %.6g\n", fmax(med, hi) / sc.div);
+		if (k != 2)
+			fprintf(e, "%zu %.6g %.6g %.6g\n", x, med / sc.div, lo / sc.div, hi / sc.div);
+		x++;
 	}
 	fputs("EOD\n", p.f);
-	fprintf(p.f, "set boxwidth 0.62\nset yrange [0:*]\nset offsets 0.4,0.4,0,0\nset xrange [-0.4:%zu.4]\n",
-		res->nsel ? res->nsel - 1 : 0);
+	fclose(e);
+	bool have_e = elen > 0;
+	if (have_e)
+		fprintf(p.f, "$e << EOD\n%sEOD\n", ebuf);
+	free(ebuf);
+	fprintf(p.f, "set boxwidth 0.62\nset yrange [0:*]\nset xrange [-0.6:%zu.6]\n", x ? x - 1 : 0);
 	fputs("set ylabel ", p.f);
 	rp_plot_str(&p, sc.unit);
 	fputs("\nset xlabel \"selection\" textcolor rgb '#666666'\n", p.f);
-	if (res->nsel > 4)
+	if (x > 4 && !wide)
 		fputs("set xtics rotate by -25\n", p.f);
-	fputs("set bmargin 4\nplot $d using 0:2:5:xtic(1) with boxes lc variable notitle, "
-	      "$d using 0:2:3:4 with yerrorbars lc rgb '#222222' pt 0 lw 1.3 notitle, "
-	      "$d using 0:7:6 with labels offset char 0,0.7 font ',9' textcolor rgb '#333333' "
+	fputs("set bmargin 4\nplot $d using 2:3:4:xtic(1) with boxes lc variable notitle", p.f);
+	if (have_e)
+		/* the interval as a line with whiskers (yerrorbars would put
+		 * a marker on the median) */
+		fputs(", $e using 1:3:(0):($4-$3) with vectors nohead lc rgb '#222222' lw 1.3 "
+		      "notitle, $e using ($1-0.1):3:(0.2):(0) with vectors nohead lc rgb '#222222' "
+		      "lw 1.3 notitle, $e using ($1-0.1):4:(0.2):(0) with vectors nohead "
+		      "lc rgb '#222222' lw 1.3 notitle", p.f);
+	fputs(", $d using 2:6:5 with labels offset char 0,0.7 font ',9' textcolor rgb '#333333' "
 	      "notitle\n", p.f);
 	char cap[512], t[256], how[160];
 	row_title(d, r, t, sizeof(t));

@@ -88,6 +88,7 @@ struct rp_plot {
 	char *buf;
 	size_t len;
 	FILE *f;
+	bool wide;   /* the figure spans the grid's whole width */
 };
 /* Start a plot of w x h pixels (the terminal and the house style set). */
 void rp_plot_begin(struct rp_plot *p, unsigned w, unsigned h);

@@ -235,7 +235,7 @@ static int plot(struct rp_doc *d, const char *job, const char *dir, const struct
 	}
 	fputc('\n', p.f);
 	char cap[300];
-	snprintf(cap, sizeof(cap), "%s %s latency percentiles (%s)", job, dir,
+	snprintf(cap, sizeof(cap), "%s %s latency percentiles — %s", job, dir,
 		 cmp_dir_is_bonnie(dir) ? "per operation" : "completion latency");
 	return rp_plot_end(d, &p, cap);
 }

@@ -41,6 +41,7 @@ void rp_plot_begin(struct rp_plot *p, unsigned w, unsigned h)
 {
 	p->buf = NULL;
 	p->len = 0;
+	p->wide = false;
 	p->f = open_memstream(&p->buf, &p->len);
 	if (!p->f)
 		return;
@@ -239,10 +240,21 @@ int rp_plot_end(struct rp_doc *d, struct rp_plot *p, const char *caption)
 		fputs(".</p>\n", d->out);
 	} else {
 		d->nr_plots++;
-		fputs("<figure>", d->out);
+		fputs(p->wide ? "<figure class=\"wide\">" : "<figure>", d->out);
 		put_svg(d, out.v);
-		fputs("<figcaption>", d->out);
-		rp_esc(d->out, caption);
+		/* "what — how": what in bold, how below it */
+		const char *dash = strstr(caption, " — ");
+		fputs("<figcaption><b>", d->out);
+		if (dash) {
+			char *what = xstrndup(caption, (size_t)(dash - caption));
+			rp_esc(d->out, what);
+			free(what);
+			fputs("</b><br>", d->out);
+			rp_esc(d->out, dash + strlen(" — "));
+		} else {
+			rp_esc(d->out, caption);
+			fputs("</b>", d->out);
+		}
 		fputs("</figcaption></figure>\n", d->out);
 	}
 	free(out.v);

@@ -179,7 +179,7 @@ static int plot(struct rp_doc *d, const struct metric *m)
 	}
 	char cap[256];
 	if (m->src == DISK || m->src == DISK_AWAIT)
-		snprintf(cap, sizeof(cap), "%s (%s), %s", m->title, m->unit, names);
+		snprintf(cap, sizeof(cap), "%s (%s) — %s", m->title, m->unit, names);
 	else
 		snprintf(cap, sizeof(cap), "%s (%s)", m->title, m->unit);
 	return rp_plot_end(d, &p, cap);

@@ -138,6 +138,60 @@ static void figure_name(const struct rp_doc *d, const struct cmp_row *r, char *b
 		snprintf(buf, len, "%s %s %s", r->job, r->dir, r->def->label);
 }
 
+/* The verdicts at a glance: a figure per row, a selection per column,
+ * each cell the ratio to the first selection with its interval,
+ * coloured when the difference is real. */
+static void matrix(struct rp_doc *d)
+{
+	const struct cmp_result *res = &d->cmp;
+	struct rp_table t;
+	rp_table_init_n(&t, res->nsel);
+	char h[200];
+	snprintf(h, sizeof(h), "figure (ratio to %s)", res->sels[0].label);
+	rp_table_head(&t, 0, h);
+	for (size_t s = 1; s < res->nsel; s++)
+		rp_table_head(&t, s, res->sels[s].label);
+	for (size_t i = 0; i < res->nr_rows; i++) {
+		const struct cmp_row *r = &res->rows[i];
+		char fig[256];
+		figure_name(d, r, fig, sizeof(fig));
+		bool any = false;
+		for (size_t s = 1; s < res->nsel; s++)
+			any |= r->cells[s].status != CMP_MISSING;
+		if (!any)
+			continue;
+		rp_table_row(&t);
+		rp_table_cell(&t, 0, "%s", fig);
+		for (size_t s = 1; s < res->nsel; s++) {
+			const struct cmp_cell *c = &r->cells[s];
+			switch (c->status) {
+			case CMP_INTERVAL: {
+				bool better = (c->ci.ratio > 1) == r->def->higher_better;
+				unsigned fl = c->real ? (better ? RP_GOOD : RP_BAD) : 0;
+				rp_table_cell(&t, RP_NUM | fl, "%.2f× (%.2f–%.2f)%s", c->ci.ratio, c->ci.lo,
+					      c->ci.hi, c->real ? (better ? " better" : " worse") : "");
+				break;
+			}
+			case CMP_SINGLE:
+				rp_table_cell(&t, RP_NUM | RP_DIM, "%.2f×", c->ci.ratio);
+				break;
+			case CMP_UNBOUNDED:
+				rp_table_cell(&t, RP_NUM | RP_DIM, "%.2f× (unbounded)", c->ci.ratio);
+				break;
+			case CMP_UNDEFINED:
+				rp_table_cell(&t, RP_NUM | RP_DIM, "0 base");
+				break;
+			case CMP_MISSING:
+			case CMP_BASE:
+				rp_table_cell(&t, RP_NUM | RP_DIM, "-");
+				break;
+			}
+		}
+	}
+	rp_table_write(d, &t, "Verdicts at a glance");
+	rp_table_release(&t);
+}
+
 static void verdicts(struct rp_doc *d)
 {
 	const struct cmp_result *res = &d->cmp;
@@ -188,9 +242,15 @@ static void verdicts(struct rp_doc *d)
 		rp_para(d, NULL, "compare's verdicts: each figure of a selection as a ratio to %s's, "
 			"with the 95%% confidence interval of that ratio over the repetitions; a "
 			"difference is real when the interval excludes 1 and the ratio is beyond the "
-			"%g%% noise threshold. %zu of %zu are real.", res->sels[0].label,
+			"%g%% noise threshold (marked better or worse). %zu of %zu are real; a ratio "
+			"alone (greyed) had a single run on a side, so no interval.", res->sels[0].label,
 			res->opts.threshold * 100, nreal, nrows);
+		matrix(d);
+		if (d->fmt == PAGE_HTML)
+			fputs("<details><summary>every verdict in words</summary>\n", d->out);
 		rp_table_write(d, &t, "Verdicts");
+		if (d->fmt == PAGE_HTML)
+			fputs("</details>\n", d->out);
 	} else {
 		rp_para(d, "note", "The selections share no figure to compare.");
 	}
