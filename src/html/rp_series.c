@@ -136,7 +136,7 @@ static int plot(struct rp_doc *d, const struct metric *m)
 	if (!p.f)
 		return -ENOMEM;
 	size_t nl = 0;
-	char names[4096] = "";
+	char names[160] = "";
 	size_t off = 0;
 	for (size_t i = 0; i < d->in->nr_runs; i++) {
 		const struct page_run *r = &d->in->runs[i];
@@ -177,7 +177,7 @@ static int plot(struct rp_doc *d, const struct metric *m)
 		if (dev && !strstr(names, dev))
 			off += (size_t)snprintf(names + off, sizeof(names) - off, "%s%s", off ? ", " : "", dev);
 	}
-	char cap[256];
+	char cap[320];
 	if (m->src == DISK || m->src == DISK_AWAIT)
 		snprintf(cap, sizeof(cap), "%s (%s) — %s", m->title, m->unit, names);
 	else
