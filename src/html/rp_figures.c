@@ -175,46 +175,62 @@ static int plot_row(struct rp_doc *d, const struct cmp_row *r)
 	return rp_plot_end(d, &p, cap);
 }
 
+static bool in_job(const struct cmp_row *r, const char *job, bool bonnie)
+{
+	return drawn(r) && !strcmp(r->job, job) && (r->def->where == CMP_BONNIE) == bonnie;
+}
+
+/* The numbers of a job's plots: a row per figure, a column per selection
+ * that has any of them. */
 static void table_job(struct rp_doc *d, const char *job, bool bonnie)
 {
 	const struct cmp_result *res = &d->cmp;
+	size_t *col = xcalloc(res->nsel, sizeof(*col)), nc = 0;
+	for (size_t s = 0; s < res->nsel; s++) {
+		bool any = false;
+		for (size_t i = 0; i < res->nr_rows && !any; i++)
+			any = in_job(&res->rows[i], job, bonnie) && res->rows[i].cells[s].n;
+		if (any)
+			col[nc++] = s;
+	}
 	struct rp_table t;
-	rp_table_init_n(&t, 1 + res->nsel);
+	rp_table_init_n(&t, 1 + nc);
 	rp_table_head(&t, 0, "figure");
-	for (size_t s = 0; s < res->nsel; s++)
-		rp_table_head(&t, 1 + s, res->sels[s].label);
+	for (size_t k = 0; k < nc; k++)
+		rp_table_head(&t, 1 + k, res->sels[col[k]].label);
 	for (size_t i = 0; i < res->nr_rows; i++) {
 		const struct cmp_row *r = &res->rows[i];
-		if (!drawn(r) || strcmp(r->job, job) || (r->def->where == CMP_BONNIE) != bonnie)
+		if (!in_job(r, job, bonnie))
 			continue;
 		char title[256];
 		row_title(d, r, title, sizeof(title));
 		rp_table_row(&t);
 		rp_table_cell(&t, 0, "%s", title);
-		for (size_t s = 0; s < res->nsel; s++) {
-			const struct cmp_cell *c = &r->cells[s];
+		for (size_t k = 0; k < nc; k++) {
+			const struct cmp_cell *c = &r->cells[col[k]];
 			if (!c->n) {
 				rp_table_cell(&t, RP_NUM | RP_DIM, "-");
 				continue;
 			}
 			double med, lo, hi, conf;
-			int k = interval(c, &med, &lo, &hi, &conf);
+			int kind = interval(c, &med, &lo, &hi, &conf);
 			char a[48], b[48], m[48];
 			cmp_format_value(m, sizeof(m), r->def, r->dir, med);
-			if (k == 2) {
+			if (kind == 2) {
 				rp_table_cell(&t, RP_NUM, "%s (1 run)", m);
 				continue;
 			}
 			cmp_format_value(a, sizeof(a), r->def, r->dir, lo);
 			cmp_format_value(b, sizeof(b), r->def, r->dir, hi);
 			rp_table_cell(&t, RP_NUM, "%s [%s – %s%s] (%zu runs)", m, a, b,
-				      k == 1 ? ", min–max" : "", c->n);
+				      kind == 1 ? ", min–max" : "", c->n);
 		}
 	}
-	for (size_t c = 1; c <= res->nsel; c++)
-		rp_table_align(&t, c, RP_NUM);
+	for (size_t k = 1; k <= nc; k++)
+		rp_table_align(&t, k, RP_NUM);
 	rp_table_write(d, &t, NULL);
 	rp_table_release(&t);
+	free(col);
 }
 
 static bool present(const struct rp_doc *d)
