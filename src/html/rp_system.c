@@ -5,7 +5,9 @@
  * flattened: kernel, CPU, memory, VM tunables, filesystem, device and its
  * queue; the job options). Keys whose values differ between the columns,
  * or within one (shown "a | b"), come first and are highlighted; the
- * job options only when they differ; the rest follows (folded in HTML).
+ * job options only when they differ; the rest follows (folded in HTML), a
+ * key some column does not know (a fio file has no sysinfo) shown there
+ * as unknown.
  */
 #include "html/rp_int.h"
 
@@ -136,11 +138,9 @@ static int write(struct rp_doc *d)
 				known = vals[i];
 		}
 		bool option = !strncmp(key, "option.", 7);
-		size_t nknown = 0;
-		for (size_t i = 0; i < nc; i++)
-			nknown += vals[i] != NULL;
-		/* options known to one column only are that column's own */
-		if (differs || (!option && nknown == nc)) {
+		/* the options of a job only some columns ran are theirs alone:
+		 * listed when they differ; the machine's keys always are */
+		if (differs || !option) {
 			struct rp_table *t = differs ? &diff : &same;
 			rp_table_row(t);
 			rp_table_cell(t, 0, "%s", key);
@@ -164,9 +164,9 @@ static int write(struct rp_doc *d)
 	}
 	if (same.nrow) {
 		if (d->fmt == PAGE_HTML)
-			fprintf(d->out, "<details><summary>%zu settings alike everywhere</summary>\n",
-				same.nrow);
-		rp_table_write(d, &same, "Alike");
+			fprintf(d->out, "<details><summary>%zu other settings, alike everywhere "
+				"they are known</summary>\n", same.nrow);
+		rp_table_write(d, &same, "Alike where known");
 		if (d->fmt == PAGE_HTML)
 			fputs("</details>\n", d->out);
 	}

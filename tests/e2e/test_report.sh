@@ -113,6 +113,12 @@ check "--from fio.json: bw, IOPS, clat p50 and p99 of both directions as fio's n
 check "--from fio.json: the page has the summary, figures and latency sections" \
   bash -c "grep -q '<section id=\"figures\">' '$d/fio.html' && grep -q '<section id=\"latency\">' '$d/fio.html'"
 
+"$IOBENCH" run --name=ij --filename="$d/fi" --size=4m --bs=4k --rw=randwrite --runtime=1 \
+  --no-store --output-format=json >"$d/ib.json" 2>/dev/null
+"$IOBENCH" report --from "$d/ib.json" "$d/fio.json" -o "$d/ibf.html" 2>/dev/null
+check "--from iobench's JSON and fio's: the machine and the monitor's series come from iobench's" \
+  bash -c "grep -q '<section id=\"system\">' '$d/ibf.html' && grep -q '<section id=\"series\">' '$d/ibf.html' && grep -q 'fio-3.33' '$d/ibf.html'"
+
 # --- without gnuplot: the hint and the tables --------------------------------
 PATH=/nonexistent "$IOBENCH" report cfg=a cfg=b -o "$d/nog.html" 2>"$d/nog.err"
 check "no gnuplot: exit 0" test $? -eq 0
