@@ -194,13 +194,22 @@ static int run_gnuplot(const char *prog, const char *script, size_t len, struct 
 	return 0;
 }
 
-/* The SVG inline: from "<svg", ids prefixed "pN". */
+/* The SVG inline: from "<svg", ids prefixed "pN", gnuplot's own titles out. */
 static void put_svg(struct rp_doc *d, const char *svg)
 {
 	const char *s = strstr(svg, "<svg");
 	char pre[16];
 	snprintf(pre, sizeof(pre), "p%u", d->nr_plots);
 	for (; s && *s; s++) {
+		/* gnuplot's own titles ("Gnuplot", "gnuplot_plot_3") would be
+		 * the plots' hover texts: left out; a line's title stays */
+		if (!strncmp(s, "<title>", 7)) {
+			const char *e = strstr(s, "</title>");
+			if (e && (!strncmp(s + 7, "Gnuplot<", 8) || !strncmp(s + 7, "gnuplot_plot_", 13))) {
+				s = e + 7;
+				continue;
+			}
+		}
 		if (!strncmp(s, "gpPt", 4) || !strncmp(s, "gpDot", 5) || !strncmp(s, "gpClip", 6) ||
 		    !strncmp(s, "gnuplot_", 8)) {
 			fputs(pre, d->out);
