@@ -143,9 +143,12 @@ static int write(struct rp_doc *d)
 		if (differs || !option) {
 			struct rp_table *t = differs ? &diff : &same;
 			rp_table_row(t);
-			rp_table_cell(t, 0, "%s", key);
+			rp_table_cell(t, differs ? RP_DIFF : 0, "%s", key);
 			for (size_t i = 0; i < nc; i++) {
-				bool mark = differs && vals[i];
+				/* the values unlike the first known one (or several in
+				 * one column) are highlighted */
+				bool mark = differs && vals[i] &&
+					    (strcmp(vals[i], known) || strstr(vals[i], " | "));
 				rp_table_cell(t, mark ? RP_DIFF : (vals[i] ? 0 : RP_DIM), "%s",
 					      vals[i] ? vals[i] : "(unknown)");
 			}
@@ -156,8 +159,8 @@ static int write(struct rp_doc *d)
 	free(vals);
 	if (diff.nrow) {
 		rp_para(d, NULL, "%zu setting%s differ%s between the columns (or between the runs "
-			"of one, shown a | b): highlighted.", diff.nrow, diff.nrow == 1 ? "" : "s",
-			diff.nrow == 1 ? "s" : "");
+			"of one, shown a | b); the values unlike the first column's are highlighted.",
+			diff.nrow, diff.nrow == 1 ? "" : "s", diff.nrow == 1 ? "s" : "");
 		rp_table_write(d, &diff, "Differences");
 	} else {
 		rp_para(d, NULL, "The machines and settings are the same in every column.");

@@ -1,7 +1,9 @@
 /*
  * The warnings section: what the anomaly rules said about each run (the
  * "warnings" of its stored environment, or of its JSON output): the
- * message, what it is about, the evidence and the advice, grouped by run.
+ * message, what it is about, the evidence and the advice: in HTML one card
+ * per warning naming every run that raised it with its evidence, in
+ * Markdown and text a row per run and warning.
  */
 #include "html/rp_int.h"
 
@@ -30,36 +32,80 @@ static bool present(const struct rp_doc *d)
 	return false;
 }
 
-static void html_one(struct rp_doc *d, const char *run, struct json_object *w)
+/* HTML: one card per warning (id and message), naming every run that
+ * raised it, with each run's evidence; the advice once. */
+static void html_cards(struct rp_doc *d)
 {
 	FILE *o = d->out;
-	const char *scope = str(w, "scope"), *ev = str(w, "evidence"), *adv = str(w, "advice");
-	fputs("<div class=\"wl\"><p><b>", o);
-	rp_esc(o, str(w, "message"));
-	fputs("</b></p><p class=\"id\">", o);
-	rp_esc(o, run);
-	fputs(" · ", o);
-	rp_esc(o, str(w, "id"));
-	if (scope) {
-		fputs(" · ", o);
-		rp_esc(o, scope);
+	const struct page_in *in = d->in;
+	for (size_t i = 0; i < in->nr_runs; i++) {
+		struct json_object *ws = warnings(&in->runs[i]);
+		for (size_t k = 0; ws && k < json_object_array_length(ws); k++) {
+			struct json_object *w = json_object_array_get_idx(ws, k);
+			const char *id = str(w, "id"), *msg = str(w, "message");
+			if (!id || !msg)
+				continue;
+			/* said already by an earlier run or warning? */
+			bool seen = false;
+			for (size_t j = 0; j <= i && !seen; j++) {
+				struct json_object *wj = warnings(&in->runs[j]);
+				size_t upto = j == i ? k : (wj ? json_object_array_length(wj) : 0);
+				for (size_t q = 0; q < upto && !seen; q++) {
+					struct json_object *x = json_object_array_get_idx(wj, q);
+					seen = str(x, "id") && str(x, "message") && !strcmp(str(x, "id"), id) &&
+					       !strcmp(str(x, "message"), msg);
+				}
+			}
+			if (seen)
+				continue;
+			fputs("<div class=\"wl\"><p><b>", o);
+			rp_esc(o, msg);
+			fputs("</b> <span class=\"id\">", o);
+			rp_esc(o, id);
+			fputs("</span></p>\n", o);
+			const char *adv = NULL;
+			for (size_t j = i; j < in->nr_runs; j++) {
+				struct json_object *wj = warnings(&in->runs[j]);
+				for (size_t q = 0; wj && q < json_object_array_length(wj); q++) {
+					struct json_object *x = json_object_array_get_idx(wj, q);
+					if (!str(x, "id") || !str(x, "message") || strcmp(str(x, "id"), id) ||
+					    strcmp(str(x, "message"), msg))
+						continue;
+					char name[200];
+					rp_run_name(d, &in->runs[j], name, sizeof(name));
+					const char *scope = str(x, "scope"), *ev = str(x, "evidence");
+					fputs("<p><span class=\"id\">", o);
+					rp_esc(o, name);
+					if (scope) {
+						fputs(" · ", o);
+						rp_esc(o, scope);
+					}
+					fputs("</span>", o);
+					if (ev) {
+						fputs(" <i>evidence:</i> ", o);
+						rp_esc(o, ev);
+					}
+					fputs("</p>\n", o);
+					if (!adv)
+						adv = str(x, "advice");
+				}
+			}
+			if (adv) {
+				fputs("<p><i>advice:</i> ", o);
+				rp_esc(o, adv);
+				fputs("</p>", o);
+			}
+			fputs("</div>\n", o);
+		}
 	}
-	fputs("</p>", o);
-	if (ev) {
-		fputs("<p><i>evidence:</i> ", o);
-		rp_esc(o, ev);
-		fputs("</p>", o);
-	}
-	if (adv) {
-		fputs("<p><i>advice:</i> ", o);
-		rp_esc(o, adv);
-		fputs("</p>", o);
-	}
-	fputs("</div>\n", o);
 }
 
 static int write(struct rp_doc *d)
 {
+	if (d->fmt == PAGE_HTML) {
+		html_cards(d);
+		return 0;
+	}
 	struct rp_table t;
 	rp_table_init(&t, 5, "run", "warning", "message", "evidence", "advice");
 	size_t n = 0;
@@ -70,10 +116,6 @@ static int write(struct rp_doc *d)
 		for (size_t k = 0; ws && k < json_object_array_length(ws); k++) {
 			struct json_object *w = json_object_array_get_idx(ws, k);
 			n++;
-			if (d->fmt == PAGE_HTML) {
-				html_one(d, name, w);
-				continue;
-			}
 			const char *scope = str(w, "scope"), *ev = str(w, "evidence"), *adv = str(w, "advice");
 			rp_table_row(&t);
 			rp_table_cell(&t, 0, "%s", name);
@@ -84,8 +126,7 @@ static int write(struct rp_doc *d)
 			rp_table_cell(&t, 0, "%s", adv ? adv : "");
 		}
 	}
-	if (d->fmt != PAGE_HTML)
-		rp_table_write(d, &t, NULL);
+	rp_table_write(d, &t, NULL);
 	rp_table_release(&t);
 	(void)n;
 	return 0;
