@@ -247,9 +247,14 @@ def md(path):
                 if "<td" in r]
         tables.append({"head": head, "rows": len(rows), "cells": sorted(set(rows))})
     lines = [l for l in text.splitlines() if l.startswith("|") and not l.startswith("| ---")]
-    stray = [l for l in lines if "|" in l and l.split("|")[1].strip() and
-             re.sub(r"\\(.)", r"\1", l.split("|")[1].strip()) not in doc]
-    print(json.dumps({"tables": tables, "stray": stray[:5], "html_has_pipes_rows": "<p>|" in doc}))
+    import html as h
+
+    def cell_text(cell):  # a Markdown cell as the parsed document shows it
+        return h.escape(re.sub(r"\\(.)", r"\1", cell.strip().replace("**", "")), quote=False)
+    # a table line is stray when its first cell is in no parsed table
+    in_tables = "".join(re.findall(r"<table>.*?</table>", doc, re.S))
+    stray = [l for l in lines if cell_text(l.split("|")[1]) not in in_tables]
+    print(json.dumps({"tables": tables, "stray": stray[:5], "pipes_in_text": "<p>|" in doc}))
 
 
 UNIT = {"": 1, "k": 1e3, "K": 1e3, "M": 1e6}
