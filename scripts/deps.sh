@@ -8,7 +8,7 @@ PKGS=(
   zlib1g-dev libnuma-dev libisal-dev nettle-dev libxxhash-dev libext2fs-dev xfslibs-dev libgsl-dev
   fio bonnie++ sysstat time python3
   e2fsprogs xfsprogs btrfs-progs erofs-utils util-linux fdisk groff-base man-db bsdutils fuse3 python3-fusepy strace gdb
-  gnuplot-nox python3-pandas python3-numpy blktrace
+  gnuplot-nox python3-pandas python3-numpy blktrace chromium python3-markdown
 )
 SUDO=
 [ "$(id -u)" -eq 0 ] || SUDO=sudo

@@ -27,6 +27,7 @@ extern const struct command cmd_quick;
 extern const struct command cmd_bonnie;
 extern const struct command cmd_results;
 extern const struct command cmd_compare;
+extern const struct command cmd_report;
 extern const struct command cmd_sysinfo;
 extern const struct command cmd_monitor;
 extern const struct command cmd_help;
@@ -38,6 +39,7 @@ static const struct command *const commands[] = {
 	&cmd_bonnie,
 	&cmd_results,
 	&cmd_compare,
+	&cmd_report,
 	&cmd_sysinfo,
 	&cmd_monitor,
 	&cmd_help,

@@ -409,6 +409,15 @@ int cmp_compute(const struct cmp_sel *sels, size_t nsel, const struct cmp_opts *
 	memset(out, 0, sizeof(*out));
 	if (nsel < 2)
 		return error("compare: needs at least two selections, got %zu", nsel);
+	return cmp_tabulate(sels, nsel, o, out);
+}
+
+int cmp_tabulate(const struct cmp_sel *sels, size_t nsel, const struct cmp_opts *o,
+		 struct cmp_result *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (nsel < 1)
+		return error("compare: needs at least one selection");
 	if (!(o->conf > 0 && o->conf < 1) || !(o->width > 0) || o->resamples < 100 ||
 	    !(o->threshold >= 0 && o->threshold < 1))
 		return error("compare: bad options (confidence %g, width %g, threshold %g, %u "

@@ -145,6 +145,10 @@ struct cmp_result {
  */
 int cmp_compute(const struct cmp_sel *sels, size_t nsel, const struct cmp_opts *o,
 		struct cmp_result *out);
+/* The same for nsel >= 1 (the report draws one selection too): with one
+ * selection the rows hold its cells alone, no ratio. */
+int cmp_tabulate(const struct cmp_sel *sels, size_t nsel, const struct cmp_opts *o,
+		 struct cmp_result *out);
 void cmp_result_release(struct cmp_result *r);
 
 /* The one-line verdict of row r's cell s >= 1:

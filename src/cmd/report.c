@@ -1,0 +1,543 @@
+/*
+ * `iobench report [SELECTION...] [-o FILE] [--title T] [--format F]`: the
+ * results store's runs as one page (html/page.h): a self-contained HTML
+ * file with gnuplot's plots inline, or the same tables as Markdown or
+ * text. A SELECTION is as compare's (run ids 12,13 or 12-15, or labels
+ * K=V[,K=V]); with none, every stored run, the repetitions of one run
+ * (--repeat) making one selection. With --from the operands are files
+ * (iobench's or fio's JSON output, bonnie++ CSV; "a.json,b.json" is one
+ * selection), read by compare's importers, no store needed. The file is
+ * written through the device guard (devguard_fopen), as --output is.
+ */
+#include "cmd/command.h"
+#include "cmd/output.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "compare/cmp_engine.h"
+#include "compare/cmp_import.h"
+#include "html/page.h"
+#include "store/store_model.h"
+#include "store/store_query.h"
+#include "store/store_read.h"
+#include "sys/dev/guardopen.h"
+#include "util/error.h"
+#include "util/xmalloc.h"
+
+static const char report_usage[] =
+	"usage: iobench report [SELECTION...] [-o FILE] [--title T] [--format html|md|txt]\n"
+	"                      [--db PATH]\n"
+	"       iobench report --from FILE[,FILE...]... [-o FILE] ...\n"
+	"\n"
+	"Write the stored runs as one page a reader would rather look at than read:\n"
+	"a summary (what, which machines, when, and compare's verdicts), per figure\n"
+	"bars across the selections with the confidence interval of each median\n"
+	"(bw, iops, clat p50/p99; bonnie's rates), latency percentile curves from the\n"
+	"stored histograms, the monitor's time series (device throughput, %util,\n"
+	"aqu-sz, await; CPU; dirty and writeback memory; the buffer_head slab), the\n"
+	"systems side by side with their differences highlighted, and the warnings\n"
+	"with their evidence. A section is left out when its data is not there.\n"
+	"\n"
+	"The HTML file is self-contained (inline CSS and SVG, no script, nothing\n"
+	"fetched): the plots are drawn by gnuplot (Debian: gnuplot-nox); without it\n"
+	"the report says how to install it and still writes the tables.\n"
+	"\n"
+	"A SELECTION is run ids (12,13 or 12-15; see 'iobench results list') or labels\n"
+	"K=V[,K=V...] its runs all carry, as for compare; with none, every stored run,\n"
+	"a repeated run's repetitions together. With --from the operands are files:\n"
+	"iobench's or fio's JSON output or bonnie++ CSV, FILE,FILE for one selection.\n"
+	"\n"
+	"options:\n";
+
+struct report_opts {
+	const char *output;
+	const char *title;
+	const char *format;
+	bool from;
+	struct cmdopt_list words;
+};
+
+static const struct cmdopt report_rows[] = {
+	{ "output", 'o', CMDOPT_REQARG, CMDOPT_STRING, offsetof(struct report_opts, output), NULL, 0,
+	  "FILE", "where the report goes (default: report.html for html, standard output for md "
+	  "and txt; '-' for standard output)" },
+	{ "title", 0, CMDOPT_REQARG, CMDOPT_STRING, offsetof(struct report_opts, title), NULL, 0, "T",
+	  "the page's title (default: made from the selections)" },
+	{ "format", 0, CMDOPT_REQARG, CMDOPT_STRING, offsetof(struct report_opts, format), NULL, 0,
+	  "F", "html (default: one self-contained page with plots), md (Markdown tables, no "
+	  "plots) or txt (aligned text)" },
+	{ "from", 0, CMDOPT_NOARG, CMDOPT_TRUE, offsetof(struct report_opts, from), NULL, 0, NULL,
+	  "the operands are files, not selections of the store: iobench's or fio's JSON output "
+	  "or bonnie++ CSV lines, FILE,FILE for one selection of several" },
+	CMDOPT_END,
+};
+
+static const struct cmdopt_help report_help_for[] = {
+	{ "db", COMMON_DB_READ_HELP },
+	{ NULL, NULL },
+};
+
+static int add_word(void *arg, const char *word, char *why, size_t len)
+{
+	cmdopt_list_add(&((struct report_opts *)arg)->words, word);
+	return 0;
+}
+
+/* What is being built: the selections and, per run, what the page needs. */
+struct build {
+	struct cmp_sel *sels;
+	size_t nsel, alloc_sel;
+	struct page_run *runs;
+	size_t nr_runs;
+	char **kinds;  /* owned kind texts, one per run */
+};
+
+static struct cmp_sel *new_sel(struct build *b, const char *name, const char *label)
+{
+	b->sels = xgrow(b->sels, &b->alloc_sel, b->nsel, sizeof(*b->sels));
+	cmp_sel_init(&b->sels[b->nsel], name, label);
+	return &b->sels[b->nsel++];
+}
+
+/* --- selections of the store ------------------------------------------ */
+
+struct ids {
+	int64_t *v;
+	size_t n, alloc;
+};
+
+static void id_add(struct ids *l, int64_t id)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i] == id)
+			return;
+	l->v = xgrow(l->v, &l->alloc, l->n, sizeof(*l->v));
+	l->v[l->n++] = id;
+}
+
+static int parse_id(const char *s, const char *word, int64_t *id)
+{
+	char *end;
+	errno = 0;
+	long long v = strtoll(s, &end, 10);
+	if (errno || end == s || *end || v <= 0)
+		return error("report: '%s' in selection '%s' is not a run id (see 'iobench results "
+			     "list') nor a label K=V", s, word);
+	*id = v;
+	return 0;
+}
+
+/* The runs a word names: "12,13,20-22" or labels "K=V,K=V". */
+static int select_word(struct store *st, const char *word, struct ids *ids)
+{
+	char *copy = xstrdup(word), *save = NULL;
+	int rc = 0;
+	if (!strchr(word, '=')) {
+		for (char *t = strtok_r(copy, ",", &save); t && !rc; t = strtok_r(NULL, ",", &save)) {
+			char *dash = strchr(t, '-');
+			int64_t a, b;
+			if (!dash) {
+				if ((rc = parse_id(t, word, &a)) == 0)
+					id_add(ids, a);
+				continue;
+			}
+			*dash = '\0';
+			if ((rc = parse_id(t, word, &a)) < 0 || (rc = parse_id(dash + 1, word, &b)) < 0)
+				break;
+			if (b < a || b - a > 100000)
+				rc = error("report: bad range '%s-%s' in selection '%s'", t, dash + 1, word);
+			for (int64_t i = a; !rc && i <= b; i++)
+				id_add(ids, i);
+		}
+		free(copy);
+		return rc < 0 ? -1 : 0;
+	}
+	struct store_label *l = NULL;
+	size_t n = 0, alloc = 0;
+	for (char *t = strtok_r(copy, ", ", &save); t && !rc; t = strtok_r(NULL, ", ", &save)) {
+		l = xgrow(l, &alloc, n, sizeof(*l));
+		if (store_label_parse(t, &l[n]) < 0)
+			rc = -1;
+		else
+			n++;
+	}
+	free(copy);
+	if (!rc) {
+		struct store_filter f = { .labels = l, .nr_labels = n, .since_ms = -1 };
+		int64_t *got = NULL;
+		size_t ng = 0;
+		rc = store_select(st, &f, &got, &ng) < 0 ? -1 : 0;
+		for (size_t i = 0; i < ng; i++)
+			id_add(ids, got[i]);
+		free(got);
+	}
+	store_labels_free(l, n);
+	return rc;
+}
+
+static int load_run(struct store *st, int64_t id, struct cmp_sel *sel)
+{
+	struct cmp_run r;
+	int rc = store_model_load(st, id, &r);
+	if (rc == -ENOENT)
+		return error("report: no run %lld in the results database '%s'", (long long)id,
+			     store_path(st));
+	if (rc < 0)
+		return -1;
+	*cmp_runs_push(&sel->runs) = r;
+	return 0;
+}
+
+/* No operand: every run, the repetitions of one run together. */
+static int all_runs(struct store *st, struct build *b)
+{
+	struct store_filter f = { .since_ms = -1 };
+	int64_t *got = NULL;
+	size_t ng = 0;
+	if (store_select(st, &f, &got, &ng) < 0)
+		return -1;
+	if (!ng) {
+		free(got);
+		return error("report: the results database '%s' holds no run", store_path(st));
+	}
+	int64_t *group = xcalloc(ng, sizeof(*group));
+	int rc = 0;
+	for (size_t i = 0; i < ng && !rc; i++) {
+		struct store_run_info info;
+		if ((rc = store_run_info_get(st, got[i], &info)) < 0)
+			break;
+		group[i] = info.rep_group;
+		store_run_info_release(&info);
+		size_t s = b->nsel;
+		for (size_t j = 0; j < i && group[i]; j++)
+			if (group[j] == group[i]) {
+				/* the selection that holds run got[j] */
+				for (size_t k = 0; k < b->nsel; k++)
+					for (size_t q = 0; q < b->sels[k].runs.n; q++)
+						if (b->sels[k].runs.v[q].id == got[j])
+							s = k;
+			}
+		if (s == b->nsel) {
+			char *name = xasprintf("%lld", (long long)got[i]);
+			char *label = group[i] ? xasprintf("runs %lld+", (long long)got[i])
+					       : xasprintf("run %lld", (long long)got[i]);
+			new_sel(b, name, label);
+			free(name);
+			free(label);
+		}
+		rc = load_run(st, got[i], &b->sels[s]);
+	}
+	/* a group's label names its runs: "runs 2,3" */
+	for (size_t s = 0; s < b->nsel; s++) {
+		struct cmp_sel *sel = &b->sels[s];
+		if (sel->runs.n < 2)
+			continue;
+		char buf[256];
+		size_t off = (size_t)snprintf(buf, sizeof(buf), "runs ");
+		for (size_t q = 0; q < sel->runs.n && off < sizeof(buf); q++)
+			off += (size_t)snprintf(buf + off, sizeof(buf) - off, "%s%lld", q ? "," : "",
+						(long long)sel->runs.v[q].id);
+		free(sel->label);
+		sel->label = xstrdup(buf);
+	}
+	free(group);
+	free(got);
+	return rc < 0 ? -1 : 0;
+}
+
+/* A label selection's short name, as compare's: its values ("xfs,64k"). */
+static char *label_values(const char *word)
+{
+	char *copy = xstrdup(word), *save = NULL, *out = xstrdup("");
+	for (char *t = strtok_r(copy, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+		const char *eq = strchr(t, '=');
+		char *x = xasprintf("%s%s%s", out, *out ? "," : "", eq ? eq + 1 : t);
+		free(out);
+		out = x;
+	}
+	free(copy);
+	return out;
+}
+
+static int from_store(struct store *st, const struct report_opts *o, struct build *b)
+{
+	if (!o->words.n)
+		return all_runs(st, b);
+	for (size_t i = 0; i < o->words.n; i++) {
+		const char *w = o->words.v[i];
+		struct ids ids = { 0 };
+		char *label = strchr(w, '=') ? label_values(w)
+					     : xasprintf("run%s %s", strpbrk(w, ",-") ? "s" : "", w);
+		struct cmp_sel *sel = new_sel(b, w, label);
+		free(label);
+		int rc = select_word(st, w, &ids);
+		if (!rc && !ids.n)
+			rc = error("report: selection '%s' selects no run", w);
+		for (size_t k = 0; !rc && k < ids.n; k++)
+			rc = load_run(st, ids.v[k], sel);
+		free(ids.v);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* --- what the page needs beyond the figures ----------------------------- */
+
+struct curves {
+	struct page_run *run;
+	size_t alloc;
+};
+
+static int take_hist(void *arg, const struct store_hist_row *row)
+{
+	struct curves *c = arg;
+	bool bonnie = cmp_dir_is_bonnie(row->direction);
+	if (strcmp(row->name, bonnie ? "lat" : "clat") || !strncmp(row->job_name, "copy ", 5))
+		return 0;
+	struct page_run *r = c->run;
+	r->curves = xgrow(r->curves, &c->alloc, r->nr_curves, sizeof(*r->curves));
+	page_curve_from_hist(&r->curves[r->nr_curves++], row->job_name, row->direction, row->hist);
+	return 0;
+}
+
+static int extras_store(struct store *st, struct build *b)
+{
+	for (size_t i = 0; i < b->nr_runs; i++) {
+		struct page_run *r = &b->runs[i];
+		struct store_run_info info;
+		if (store_run_info_get(st, r->run->id, &info) < 0)
+			return -1;
+		b->kinds[i] = xstrdup(info.kind);
+		r->kind = b->kinds[i];
+		r->rep_index = info.rep_index;
+		store_run_info_release(&info);
+		char *json = NULL;
+		int rc = store_env_get(st, r->run->id, &json);
+		if (rc < 0 && rc != -ENOENT)
+			return -1;
+		if (json) {
+			r->env = json_tokener_parse(json);
+			free(json);
+		}
+		struct curves c = { .run = r };
+		if (store_hists_each(st, r->run->id, take_hist, &c) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* A file's run: the environment is its "iobench" member (run, quick) or
+ * the document itself (iobench's bonnie JSON); fio's JSON has none. */
+static void extras_file(struct build *b)
+{
+	for (size_t i = 0; i < b->nr_runs; i++) {
+		struct page_run *r = &b->runs[i];
+		r->kind = "file";
+		r->rep_index = -1;
+		const char *fmt = r->run->source_format ? r->run->source_format : "";
+		if (!r->run->raw || (strcmp(fmt, CMP_FMT_IOBENCH_JSON) && strcmp(fmt, CMP_FMT_IOBENCH_BONNIE_JSON)))
+			continue;
+		struct json_object *root = json_tokener_parse(r->run->raw), *ib;
+		if (!root)
+			continue;
+		if (json_object_object_get_ex(root, "iobench", &ib)) {
+			r->env = json_object_get(ib);
+			json_object_put(root);
+		} else {
+			r->env = root;
+		}
+	}
+}
+
+static void index_runs(struct build *b)
+{
+	size_t n = 0;
+	for (size_t s = 0; s < b->nsel; s++)
+		n += b->sels[s].runs.n;
+	b->runs = xcalloc(n ? n : 1, sizeof(*b->runs));
+	b->kinds = xcalloc(n ? n : 1, sizeof(*b->kinds));
+	for (size_t s = 0; s < b->nsel; s++)
+		for (size_t k = 0; k < b->sels[s].runs.n; k++) {
+			struct page_run *r = &b->runs[b->nr_runs++];
+			r->run = &b->sels[s].runs.v[k];
+			r->sel = s;
+			r->rep_index = -1;
+		}
+}
+
+static void build_release(struct build *b)
+{
+	for (size_t i = 0; i < b->nr_runs; i++) {
+		struct page_run *r = &b->runs[i];
+		if (r->env)
+			json_object_put(r->env);
+		for (size_t k = 0; k < r->nr_curves; k++)
+			page_curve_release(&r->curves[k]);
+		free(r->curves);
+		free(b->kinds[i]);
+	}
+	free(b->runs);
+	free(b->kinds);
+	for (size_t s = 0; s < b->nsel; s++)
+		cmp_sel_release(&b->sels[s]);
+	free(b->sels);
+}
+
+static int from_files(const struct report_opts *o, struct build *b)
+{
+	for (size_t i = 0; i < o->words.n; i++) {
+		const char *w = o->words.v[i];
+		const char *base = strrchr(w, '/');
+		struct cmp_sel *sel = new_sel(b, w, strchr(w, ',') || !base || !base[1] ? w : base + 1);
+		char *copy = xstrdup(w), *save = NULL;
+		int rc = 0;
+		for (char *t = strtok_r(copy, ",", &save); t && !rc; t = strtok_r(NULL, ",", &save))
+			rc = cmp_import_file(t, &sel->runs);
+		free(copy);
+		if (rc < 0)
+			return -1;
+		if (!sel->runs.n)
+			return error("report: '%s' holds no run", w);
+	}
+	return 0;
+}
+
+/* Selections of one label each are told apart by letters, as compare does. */
+static void unique_labels(struct build *b)
+{
+	for (size_t i = 0; i < b->nsel; i++)
+		for (size_t j = i + 1; j < b->nsel; j++)
+			if (!strcmp(b->sels[i].label, b->sels[j].label)) {
+				for (size_t k = 0; k < b->nsel; k++) {
+					free(b->sels[k].label);
+					b->sels[k].label = xasprintf("%c", (int)('A' + (k < 26 ? k : 25)));
+				}
+				return;
+			}
+}
+
+static int open_store(const struct cmd_common *c, struct store **st)
+{
+	char *path;
+	struct stat sb;
+	*st = NULL;
+	if (store_path_resolve(c->db, false, &path) < 0)
+		return -1;
+	int rc = 0;
+	if (stat(path, &sb) < 0 && errno == ENOENT)
+		rc = error("report: no results stored yet (no database '%s'); store runs with run, "
+			   "quick, bonnie or results import, or report files with --from", path);
+	else if (store_open(path, st) < 0)
+		rc = -1;
+	free(path);
+	return rc;
+}
+
+static int run_report(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	struct report_opts o = { 0 };
+	struct cmd_common common;
+	struct build b = { 0 };
+	struct store *st = NULL;
+	FILE *out = NULL;
+	int status = 1;
+	signal(SIGPIPE, SIG_IGN); /* a closed pipe is a write error, said once */
+	cmd_common_init(&common);
+	struct cmdopt_parser p;
+	command_parser(&p, ctx->cmd, &o, &common);
+	p.operand = add_word;
+	p.operand_arg = &o;
+	int rc = command_parse(ctx, &p, argc, argv, &common);
+	if (rc) {
+		status = rc > 0 ? 0 : 1;
+		goto done;
+	}
+	enum page_format fmt = PAGE_HTML;
+	if (o.format && page_format_parse(o.format, &fmt) < 0) {
+		error("report: unknown --format '%s': use html, md or txt", o.format);
+		goto done;
+	}
+	if (o.from && !o.words.n) {
+		error("report: --from needs at least one file");
+		goto done;
+	}
+	if (o.from) {
+		if (from_files(&o, &b) < 0)
+			goto done;
+		index_runs(&b);
+		extras_file(&b);
+	} else {
+		if (open_store(&common, &st) < 0 || from_store(st, &o, &b) < 0)
+			goto done;
+		index_runs(&b);
+		if (extras_store(st, &b) < 0)
+			goto done;
+	}
+	unique_labels(&b);
+	const char *path = o.output ? o.output : fmt == PAGE_HTML ? "report.html" : "-";
+	bool to_stdout = !strcmp(path, "-");
+	if (to_stdout) {
+		out = stdout;
+	} else {
+		char why[2560];
+		if (devguard_fopen(path, false, NULL, &out, why, sizeof(why)) < 0) {
+			error("report: cannot write the report to '%s': %s", path, why);
+			out = NULL;
+			goto done;
+		}
+	}
+	char source[1100];
+	if (o.from)
+		snprintf(source, sizeof(source), "files");
+	else
+		snprintf(source, sizeof(source), "the results database %s", store_path(st));
+	struct page_in in = {
+		.title = o.title,
+		.source = source,
+		.sels = b.sels,
+		.nsel = b.nsel,
+		.runs = b.runs,
+		.nr_runs = b.nr_runs,
+		.gnuplot = "gnuplot",
+	};
+	const char *no_plots = NULL;
+	rc = page_write(&in, fmt, out, &no_plots);
+	if (no_plots)
+		fprintf(stderr, "iobench: report: %s\n", no_plots);
+	if (rc < 0)
+		output_failed(out, rc, "the report", to_stdout ? NULL : path);
+	else if (output_check(out, "the report", to_stdout ? NULL : path) == 0)
+		status = 0;
+	if (!to_stdout) {
+		if (fclose(out) != 0 && !status) {
+			error_errno(-errno, "report: cannot write the report to '%s'", path);
+			status = 1;
+		} else if (!status) {
+			fprintf(stderr, "iobench: report written to %s\n", path);
+		}
+	}
+	out = NULL;
+done:
+	build_release(&b);
+	store_close(st);
+	cmdopt_list_release(&o.words);
+	cmd_common_release(&common);
+	return status;
+}
+
+const struct command cmd_report = {
+	.name = "report",
+	.summary = "write stored runs or result files as one page: plots, intervals, verdicts",
+	.usage = report_usage,
+	.opts = report_rows,
+	.common = COMMON_DB | COMMON_HELP,
+	.help_for = report_help_for,
+	.run = run_report,
+};

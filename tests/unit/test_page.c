@@ -1,0 +1,189 @@
+/*
+ * The report page (html/page.h) on hand-made selections, without gnuplot
+ * (the e2e test draws): the figures table gives each selection's median
+ * with the interval stats/median_ci.h gives (95% from 6 runs, min-max
+ * below), compare's verdicts are cmp_tabulate's and cmp_verdict's, one
+ * selection has figures but no verdicts, Markdown escapes its cells and
+ * keeps every row as wide as its header, the settings that differ are
+ * highlighted where they are unlike the first column, a missing gnuplot leaves the
+ * tables with the install hint and no SVG, and a histogram's curve is
+ * exact at its marks.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "compare/cmp_engine.h"
+#include "html/page.h"
+#include "stats/hist.h"
+#include "stats/median_ci.h"
+#include "store/store_hist.h"
+
+static void add_run(struct cmp_sel *s, double bw)
+{
+	struct cmp_run *r = cmp_runs_push(&s->runs);
+	r->id = (int64_t)s->runs.n + (s->name[0] == 'b' ? 100 : 0);
+	r->tool = strdup("iobench-0.1.0");
+	r->host = strdup("vm");
+	cmp_run_add_fig(r, "seq", "write", "bw_bytes", bw);
+	cmp_run_add_fig(r, "seq", "write", "io_bytes", bw * 10);
+	cmp_run_add_fig(r, "seq", "write", "iops", bw / 4096);
+	cmp_kvs_add(&r->context, "host.kernel_release", s->name[0] == 'b' ? "6.2" : "6.1");
+	cmp_kvs_add(&r->context, "host.machine", "x86_64");
+}
+
+static char *render(const struct cmp_sel *sels, size_t nsel, enum page_format f, const char **no)
+{
+	struct page_run runs[16];
+	size_t n = 0;
+	for (size_t s = 0; s < nsel; s++)
+		for (size_t k = 0; k < sels[s].runs.n; k++)
+			runs[n++] = (struct page_run){ .run = &sels[s].runs.v[k], .sel = s,
+						       .kind = "run", .rep_index = -1 };
+	struct page_in in = { .title = "t|x", .source = "test", .sels = sels, .nsel = nsel,
+			      .runs = runs, .nr_runs = n, .gnuplot = "/nonexistent/gnuplot" };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	CHECK(page_write(&in, f, m, no) == 0, "page_write");
+	fclose(m);
+	return buf;
+}
+
+/* Every table line of a Markdown text has as many cells as its table's header. */
+static int md_widths_ok(const char *md)
+{
+	int want = -1;
+	for (const char *l = md; *l;) {
+		const char *e = strchr(l, '\n');
+		size_t len = e ? (size_t)(e - l) : strlen(l);
+		if (len && *l == '|') {
+			int cells = -1;
+			for (size_t i = 0; i < len; i++)
+				if (l[i] == '|' && (i == 0 || l[i - 1] != '\\'))
+					cells++;
+			if (want < 0)
+				want = cells;
+			else if (cells != want)
+				return 0;
+		} else {
+			want = -1;
+		}
+		l += len + (e ? 1 : 0);
+	}
+	return 1;
+}
+
+static void test_two(void)
+{
+	struct cmp_sel s[2];
+	cmp_sel_init(&s[0], "a", "a");
+	cmp_sel_init(&s[1], "b", "b|new");
+	double xa[6] = { 100, 101, 99, 102, 98, 100.5 };
+	for (int i = 0; i < 6; i++)
+		add_run(&s[0], xa[i] * 1048576);
+	add_run(&s[1], 150 * 1048576.0);
+	add_run(&s[1], 152 * 1048576.0);
+	const char *no = NULL;
+	char *md = render(s, 2, PAGE_MD, &no);
+	CHECK(!no, "md draws nothing, so needs no gnuplot");
+	struct median_ci ci;
+	CHECK(median_ci(xa, 6, 0.95, &ci) == 0, "6 runs: a 95%% interval");
+	char want[200], m[48], lo[48], hi[48];
+	const struct cmp_figdef *def = cmp_figdef_find("write", "bw_bytes");
+	cmp_format_value(m, sizeof(m), def, "write", ci.median * 1048576);
+	cmp_format_value(lo, sizeof(lo), def, "write", ci.lo * 1048576);
+	cmp_format_value(hi, sizeof(hi), def, "write", ci.hi * 1048576);
+	snprintf(want, sizeof(want), "| write bw | %s [%s – %s] (6 runs) |", m, lo, hi);
+	CHECK(strstr(md, want) != NULL, "the median and its interval: '%s' in\n%s", want, md);
+	CHECK(strstr(md, "151 MiB/s [150 MiB/s – 152 MiB/s, min–max] (2 runs)"),
+	      "2 runs: min-max, said so");
+	CHECK(strstr(md, "| b\\|new |") != NULL, "a | in a label is escaped");
+	CHECK(md_widths_ok(md), "every Markdown row as wide as its header");
+	/* the verdict is compare's */
+	struct cmp_opts o = CMP_OPTS_DEFAULT;
+	struct cmp_result res;
+	CHECK(cmp_compute(s, 2, &o, &res) == 0, "compute");
+	char v[512];
+	for (size_t i = 0; i < res.nr_rows; i++)
+		if (!strcmp(res.rows[i].def->name, "bw_bytes")) {
+			cmp_verdict(&res, i, 1, v, sizeof(v));
+			CHECK(strstr(md, strchr(v, ':') + 2) != NULL, "compare's verdict '%s' is there", v);
+		}
+	cmp_result_release(&res);
+	CHECK(strstr(md, "| **host.kernel\\_release** | 6.1 | **6.2** |"),
+	      "the differing kernel is highlighted: the key and the value unlike the first column's");
+	CHECK(!strstr(md, "**x86\\_64**"), "the alike machine is not");
+	free(md);
+
+	char *txt = render(s, 2, PAGE_TXT, &no);
+	CHECK(strstr(txt, "Summary\n=======\n") != NULL, "txt: underlined sections");
+	CHECK(strstr(txt, "6.2*") && !strstr(txt, "6.1*"), "txt: a difference is starred");
+	free(txt);
+
+	char *html = render(s, 2, PAGE_HTML, &no);
+	CHECK(no && strstr(no, "apt-get install gnuplot-nox"), "no gnuplot: the hint");
+	CHECK(strstr(html, "apt-get install gnuplot-nox") && strstr(html, "<table>") &&
+	      !strstr(html, "<svg"), "no gnuplot: the tables and the hint, no plot");
+	CHECK(strstr(html, "<title>t|x</title>") && !strstr(html, "<script"), "title escaped, no script");
+	CHECK(strstr(html, "<td class=\"diff\">6.2</td>") != NULL, "html: the difference highlighted");
+	free(html);
+	cmp_sel_release(&s[0]);
+	cmp_sel_release(&s[1]);
+}
+
+static void test_one(void)
+{
+	struct cmp_sel s;
+	cmp_sel_init(&s, "a", "a");
+	add_run(&s, 100 * 1048576.0);
+	struct cmp_opts o = CMP_OPTS_DEFAULT;
+	struct cmp_result res;
+	CHECK(cmp_tabulate(&s, 1, &o, &res) == 0 && res.nr_rows == 2, "cmp_tabulate: one selection");
+	cmp_result_release(&res);
+	const char *no;
+	char *md = render(&s, 1, PAGE_MD, &no);
+	CHECK(strstr(md, "| write bw | 100 MiB/s (1 run) |") != NULL, "one selection: its figures");
+	CHECK(!strstr(md, "Verdicts"), "one selection: no verdicts");
+	free(md);
+	cmp_sel_release(&s);
+}
+
+static void test_curve(void)
+{
+	struct hist h;
+	hist_init(&h);
+	for (uint64_t v = 1; v <= 10000; v++)
+		hist_add(&h, v * 1000);
+	size_t len;
+	void *blob = store_hist_encode(&h, &len);
+	struct store_hist sh;
+	CHECK(store_hist_decode(STORE_HIST_IOBENCH1, blob, len, h.count, h.min, h.max, &sh) == 0,
+	      "decode");
+	struct page_curve c;
+	page_curve_from_hist(&c, "j", "read", &sh);
+	int marks = 0;
+	for (size_t i = 0; i < c.n; i++) {
+		CHECK(i == 0 || c.pct[i] > c.pct[i - 1], "percentiles ascending");
+		if (c.pct[i] == 50 || c.pct[i] == 99 || c.pct[i] == 99.99) {
+			marks++;
+			CHECK(c.ns[i] == (double)hist_percentile(&h, c.pct[i]), "exact at p%g", c.pct[i]);
+		}
+	}
+	CHECK(marks == 3, "p50, p99 and p99.99 on the curve of 10000 values");
+	CHECK(c.n >= 60 && c.pct[c.n - 1] >= 99.99, "the curve reaches 4 nines");
+	page_curve_release(&c);
+	store_hist_release(&sh);
+	free(blob);
+	hist_release(&h);
+}
+
+int main(void)
+{
+	test_two();
+	test_one();
+	test_curve();
+	return check_done("page");
+}
