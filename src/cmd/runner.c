@@ -138,6 +138,8 @@ static int run_watched(const struct job_list *list, const struct runner_args *ra
 		.batch_edge_arg = ew,
 		.status_report = so ? status_print : NULL,
 		.status_arg = so,
+		.batch_sync = ra->dist ? ra->dist->batch_sync : NULL,
+		.batch_sync_arg = ra->dist ? ra->dist->arg : NULL,
 	};
 	int rc = workload_run(list, &cfg, res);
 	res->terse_version = ra->terse_version;
@@ -351,16 +353,40 @@ static int store_result(const struct runner_args *ra, const struct run_result *r
 	return runner_store_result(ra, &s) < 0 && status == 0 ? 1 : status;
 }
 
+/* iobench-mpi's ranks other than the root write their report nowhere: the
+ * root writes the cluster's. */
+static FILE *dist_sink(char **buf, size_t *len)
+{
+	FILE *f = open_memstream(buf, len);
+	if (!f)
+		error_errno(-errno, "cannot make the discarded report's stream");
+	return f;
+}
+
+static void dist_json(struct json_writer *w, void *arg)
+{
+	const struct dist_hooks *d = arg;
+	d->json(w, d->arg);
+}
+
 int runner_run_and_report(const struct job_list *list, const struct runner_args *ra)
 {
-	if (repeat_wanted(ra->repeat))
+	if (repeat_wanted(ra->repeat)) {
+		if (ra->dist) {
+			error("iobench-mpi: --repeat is not implemented yet");
+			return 1;
+		}
 		return runner_repeat_and_report(list, ra);
+	}
 	uint64_t start_ms = cmd_store_now_ms();
 	char *head = NULL;
 	unsigned formats = REPORT_NORMAL;
 	if (ra->formats_text && report_parse_formats(ra->formats_text, &formats) < 0)
 		return 1;
-	FILE *out = runner_open_output(ra);
+	char *sink_buf = NULL;
+	size_t sink_len = 0;
+	bool sink = ra->dist && !ra->dist->root;
+	FILE *out = sink ? dist_sink(&sink_buf, &sink_len) : runner_open_output(ra);
 	if (!out)
 		return 1;
 	/* a run that fails before it starts still gives a JSON document, and
@@ -414,10 +440,13 @@ int runner_run_and_report(const struct job_list *list, const struct runner_args 
 		head = head_with_notes(head, notes, kept);
 	error_capture_end();
 	keep_warnings(&errs, res.env, status);
+	if (ra->dist)
+		status = ra->dist->reduce(ra->dist->arg, &res, status, errs.nr ? errs.msgs[0] : NULL);
+	struct report_json_extra dx = { .write = dist_json, .arg = (void *)ra->dist };
 	int wrc;
 	/* a run whose every job has stats=0 ran and reports no job, as fio */
 	if (res.nr_jobs || (status == 0 && res.nr_batches)) {
-		if ((wrc = report_write(&res, formats, out)) < 0) {
+		if ((wrc = report_write_extra(&res, formats, ra->dist ? &dx : NULL, out)) < 0) {
 			output_failed(out, wrc, "the report", ra->output_path);
 			if (status == 0)
 				status = 1;
@@ -432,9 +461,16 @@ int runner_run_and_report(const struct job_list *list, const struct runner_args 
 		fputs("iobench: the run raised warnings (also in the report):\n", stderr);
 		env_text_warnings(res.env, stderr);
 	}
+	if (ra->dist && (formats & REPORT_NORMAL))
+		ra->dist->text(ra->dist->arg, out);
 	if (res.interrupted)
 		warning("stopped by a signal: the results above cover the time until then");
-	status = runner_close_output(ra, out, status);
+	if (sink) {
+		fclose(out);
+		free(sink_buf);
+	} else {
+		status = runner_close_output(ra, out, status);
+	}
 	/* what was measured is printed: only now is it stored */
 	if (res.nr_jobs && storing(ra))
 		status = store_result(ra, &res, formats, head, start_ms, &errs, status);

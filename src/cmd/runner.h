@@ -19,6 +19,7 @@
 #include "results/results.h"
 #include "store/store.h"
 #include "workload/run.h"
+#include "dist/dist.h"
 
 struct runner_args {
 	const char *formats_text; /* --output-format, NULL = normal */
@@ -48,6 +49,10 @@ struct runner_args {
 	enum store_kind store_kind;
 	const struct store_text *job_files; /* the job files' text, as read */
 	size_t nr_job_files;
+	/* iobench-mpi (dist/dist.h): barriers around the batches, the ranks'
+	 * results reduced into the root's, output on the root only; NULL = a
+	 * run of one process */
+	const struct dist_hooks *dist;
 };
 
 void runner_args_init(struct runner_args *ra);

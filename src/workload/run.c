@@ -449,6 +449,11 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 		size_t to = from + 1;
 		while (to < nr && !jobs[to].spec->stonewall)
 			to++;
+		if (cfg->batch_sync && cfg->batch_sync(cfg->batch_sync_arg, jobs[from].spec->groupid,
+							jobs[to - 1].spec->groupid, false, 0, NULL) < 0) {
+			rc = -ECANCELED;
+			break;
+		}
 		struct run_batch *b = &out->batches[out->nr_batches++];
 		b->group_first = jobs[from].spec->groupid;
 		b->group_last = jobs[to - 1].spec->groupid;
@@ -469,6 +474,18 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 		diskres_release(&bd);
 		if (cfg->batch_edge)
 			cfg->batch_edge(cfg->batch_edge_arg, b->group_first, b->group_last, true);
+		if (cfg->batch_sync) {
+			int err = rc < 0 ? -rc : 0;
+			const char *msg = NULL;
+			for (size_t i = from; i < to && !err; i++)
+				if (jobs[i].res.error) {
+					err = jobs[i].res.error;
+					msg = jobs[i].res.error_msg;
+				}
+			if (cfg->batch_sync(cfg->batch_sync_arg, b->group_first, b->group_last, true,
+					    err, msg) < 0 && rc == 0)
+				rc = -ECANCELED;
+		}
 		if (rc < 0)
 			break;
 		from = to;

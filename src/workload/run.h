@@ -43,6 +43,15 @@ struct run_config {
 	 * run per batch; NULL = nothing to call. */
 	void (*batch_edge)(void *arg, unsigned group_first, unsigned group_last, bool end);
 	void *batch_edge_arg;
+	/* Called before a batch starts (end false, error 0) and after its end
+	 * edge (end true) with the first error of its jobs (a positive errno,
+	 * 0 if none) and its "file:offset: text" (or NULL): iobench-mpi's
+	 * barrier and agreement between ranks. A negative return stops the
+	 * run there (the batch does not start, or no later one does); NULL =
+	 * nothing to call. */
+	int (*batch_sync)(void *arg, unsigned group_first, unsigned group_last, bool end,
+			  int error, const char *msg);
+	void *batch_sync_arg;
 	bool bandwidth_log;          /* fio's --bandwidth-log: agg-{read,write,trim}_bw.log */
 	/* --status-interval's periodic reports (workload/status.h): called
 	 * with the run so far; NULL = none */
