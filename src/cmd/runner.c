@@ -124,7 +124,7 @@ static int run_watched(const struct job_list *list, const struct runner_args *ra
 	struct run_config cfg = {
 		.show_progress = ra->progress,
 		.progress_always = ra->progress_always,
-		.bandwidth_log = ra->bandwidth_log,
+		.bandwidth_log = ra->bandwidth_log && (!ra->dist || ra->dist->root),
 		.ctl = ra->ctl,
 		.notes = ra->quiet ? NULL : notes,
 		.stop = signals_install(),

@@ -31,6 +31,8 @@ static const char usage[] =
 	"                        file-per-rank (default): names without $rank get\n"
 	"                        .RANK appended; shared-file: one file, rank r's region\n"
 	"                        starts at offset + r * size\n"
+	"  --interleave          shared-file: each I/O is a block of a segment, as IOR's\n"
+	"                        -s with -b = -t: rank r's k-th I/O at offset + (k*N + r) * bs\n"
 	"  --reorder-read=K      rank r reads what rank (r+K) mod N wrote (IOR -C -Q K)\n"
 	"  --fsync               fsync the written files at the end of each job (IOR -e)\n"
 	"  --stonewall=SEC       every rank stops at the deadline (IOR -D); the report\n"
@@ -87,6 +89,8 @@ static int parse_mpi_opts(int argc, char **argv, struct dist_opts *o, double *ti
 			if (parse_uint(val, 1024, &u, &why) < 0 || u > 1u << 30)
 				goto bad;
 			o->reorder = (unsigned)u;
+		} else if (take(argv, argc, &i, "--interleave", false, &val)) {
+			o->interleave = true;
 		} else if (take(argv, argc, &i, "--fsync", false, &val)) {
 			o->fsync = true;
 		} else if (!strncmp(argv[i], "--stonewall", 11) &&
@@ -100,7 +104,7 @@ static int parse_mpi_opts(int argc, char **argv, struct dist_opts *o, double *ti
 			if (parse_double(val, &x, &why) < 0 || !(x > 0))
 				goto bad;
 			*timeout = x;
-		} else if (!strncmp(argv[i], "--wearout", 9) || !strncmp(argv[i], "--interleave", 12) ||
+		} else if (!strncmp(argv[i], "--wearout", 9) ||
 			   !strncmp(argv[i], "--ranks-per-job", 15)) {
 			free(v);
 			return error("iobench-mpi: %s is not implemented yet", argv[i]);
@@ -114,6 +118,11 @@ bad:
 			     strchr(argv[i], '=') ? "" : argv[i - 1], why ? ": " : "", why ? why : "");
 	}
 	v[n] = NULL;
+	if (o->interleave && o->layout != DIST_SHARED_FILE) {
+		free(v);
+		return error("iobench-mpi: --interleave lays out blocks of a shared file: it needs "
+			     "--layout=shared-file");
+	}
 	*out = v;
 	*outc = n;
 	return 0;

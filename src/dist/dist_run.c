@@ -35,6 +35,8 @@ struct rank_row {
 	bool answered;
 	struct phase_row *phases;
 	size_t nr_phases;
+	char **jobs, **files;     /* its jobs' names and files (filename=, else the name format) */
+	uint32_t nr_jobs;
 };
 
 /* The merged latency of a phase and direction (clat, as fio's percentiles). */
@@ -47,6 +49,8 @@ struct dist_run {
 	struct dist_opts o;
 	struct phase_row *phases; /* this rank's, as they ran */
 	size_t nr_phases, alloc;
+	char **jobs, **files;     /* this rank's jobs as prepare left them */
+	size_t nr_jobs;
 	bool reduced;
 	/* the root's, after reduce */
 	struct rank_row *ranks;
@@ -147,11 +151,41 @@ static int prepare_job(struct dist_run *d, struct job_spec *s)
 		if (!s->size || s->size_pct || s->offset_pct || s->nrfiles > 1)
 			return error("job '%s': --layout shared-file needs size= (the bytes of each "
 				     "rank's region), one file and an offset in bytes", s->name);
-		s->offset += (uint64_t)who * s->size; /* rank r's region: r * size */
+		if (!d->o.interleave) {
+			s->offset += (uint64_t)who * s->size; /* rank r's region: r * size */
+		} else {
+			/* IOR's segments with -b = -t = bs: the file is size / bs
+			 * segments of one block per rank; rank r's k-th I/O is at
+			 * offset + (k * N + r) * bs */
+			int dd = spec_writes(s) ? DDIR_WRITE : DDIR_READ;
+			uint64_t b = s->bs[dd];
+			if (spec_is_rand(s) || s->rw_seq_skip || s->bssplit || !b ||
+			    s->min_bs[dd] != s->max_bs[dd] || s->size % b ||
+			    (spec_reads(s) && spec_writes(s) && s->bs[DDIR_READ] != s->bs[DDIR_WRITE]))
+				return error("job '%s': --interleave needs sequential I/O of one block "
+					     "size that divides size= (each I/O is one rank's block of a "
+					     "segment)", s->name);
+			if (!s->io_size)
+				s->io_size = s->size; /* each rank's bytes */
+			s->rw_seq_skip = (int64_t)((n - 1) * b);
+			s->offset += (uint64_t)who * b;
+			s->size *= n;         /* the region every rank's blocks share */
+		}
 	}
 	replace(&s->filename, subst(s->filename, who, n, c->host));
 	replace(&s->directory, subst(s->directory, who, n, c->host));
 	replace(&s->filename_format, subst(s->filename_format, who, n, c->host));
+	/* the logs: rank 0's, and every rank's whose names say which rank
+	 * (or host) wrote them; the others would write over rank 0's */
+	char **logs[] = { &s->bw_log, &s->iops_log, &s->lat_log, &s->hist_log, &s->write_iolog };
+	for (size_t k = 0; k < sizeof(logs) / sizeof(logs[0]); k++) {
+		if (!*logs[k])
+			continue;
+		if (c->rank && !has(*logs[k], "$rank") && !has(*logs[k], "$host"))
+			replace(logs[k], NULL);
+		else
+			replace(logs[k], subst(*logs[k], (unsigned)c->rank, n, c->host));
+	}
 	if (d->o.fsync && spec_writes(s))
 		s->end_fsync = true; /* IOR -e: inside the phase's time */
 	if (d->o.stonewall_s > 0) {
@@ -165,9 +199,17 @@ static int prepare_job(struct dist_run *d, struct job_spec *s)
 static int prepare(void *arg, struct job_list *list)
 {
 	struct dist_run *d = arg;
-	for (size_t i = 0; i < list->nr; i++)
-		if (prepare_job(d, &list->jobs[i]) < 0)
+	d->jobs = xcalloc(list->nr ? list->nr : 1, sizeof(*d->jobs));
+	d->files = xcalloc(list->nr ? list->nr : 1, sizeof(*d->files));
+	for (size_t i = 0; i < list->nr; i++) {
+		struct job_spec *s = &list->jobs[i];
+		if (prepare_job(d, s) < 0)
 			return -1;
+		d->jobs[d->nr_jobs] = xstrdup(s->name ? s->name : "");
+		d->files[d->nr_jobs++] = xstrdup(s->filename && *s->filename ? s->filename
+					       : s->filename_format ? s->filename_format
+					       : "$jobname.$jobnum.$filenum");
+	}
 	return 0;
 }
 
@@ -396,6 +438,11 @@ static void make_blob(struct dist_run *d, const struct run_result *res, struct b
 	char *env = node_first(d->c) ? env_json_text(res->env) : NULL;
 	put_str(b, env);
 	free(env);
+	put_u32(b, (uint32_t)d->nr_jobs);
+	for (size_t i = 0; i < d->nr_jobs; i++) {
+		put_str(b, d->jobs[i]);
+		put_str(b, d->files[i]);
+	}
 	put_u32(b, (uint32_t)res->nr_jobs);
 	for (size_t i = 0; i < res->nr_jobs; i++)
 		put_job(b, &res->jobs[i]);
@@ -424,6 +471,17 @@ static void merge_blob(struct dist_run *d, int r, const void *blob, size_t len,
 	row->nr_phases = np;
 	row->answered = true;
 	d->envs[r] = get_str(&c);
+	uint32_t nf = get_u32(&c);
+	if (nf > len / 8) {
+		warning("iobench-mpi: rank %d sent a damaged result", r);
+		return;
+	}
+	row->jobs = xcalloc(nf ? nf : 1, sizeof(*row->jobs));
+	row->files = xcalloc(nf ? nf : 1, sizeof(*row->files));
+	for (uint32_t i = 0; i < nf && !c.bad; i++, row->nr_jobs++) {
+		row->jobs[i] = get_str(&c);
+		row->files[i] = get_str(&c);
+	}
 	if (r == 0)
 		return; /* the root's jobs are res itself */
 	uint32_t nj = get_u32(&c);
@@ -634,6 +692,7 @@ static void json_mpi(struct json_writer *w, void *arg)
 	json_kv_object_begin(w, "mpi");
 	json_kv_uint(w, "ranks", (uint64_t)c->size);
 	json_kv_string(w, "layout", d->o.layout == DIST_SHARED_FILE ? "shared-file" : "file-per-rank");
+	json_kv_bool(w, "interleave", d->o.interleave);
 	json_kv_uint(w, "reorder_read", d->o.reorder);
 	json_kv_bool(w, "fsync", d->o.fsync);
 	json_kv_double(w, "stonewall_s", d->o.stonewall_s);
@@ -713,6 +772,14 @@ static void json_mpi(struct json_writer *w, void *arg)
 		json_kv_int(w, "rank", r);
 		json_kv_string(w, "host", c->hosts[r]);
 		json_kv_bool(w, "answered", row->answered);
+		json_kv_array_begin(w, "jobs");
+		for (uint32_t i = 0; i < row->nr_jobs; i++) {
+			json_object_begin(w);
+			json_kv_string(w, "name", row->jobs[i]);
+			json_kv_string(w, "files", row->files[i]);
+			json_object_end(w);
+		}
+		json_array_end(w);
 		json_kv_array_begin(w, "phases");
 		for (size_t p = 0; p < row->nr_phases; p++) {
 			const struct phase_row *ph = &row->phases[p];
@@ -767,9 +834,10 @@ static void text_mpi(void *arg, FILE *out)
 			first = strcmp(c->hosts[q], c->hosts[r]) != 0;
 		hosts += first;
 	}
-	fprintf(out, "\nMPI: %d rank%s on %u host%s, layout %s%s%s\n", c->size, c->size == 1 ? "" : "s",
-		hosts, hosts == 1 ? "" : "s",
+	fprintf(out, "\nMPI: %d rank%s on %u host%s, layout %s%s%s%s\n", c->size,
+		c->size == 1 ? "" : "s", hosts, hosts == 1 ? "" : "s",
 		d->o.layout == DIST_SHARED_FILE ? "shared-file" : "file-per-rank",
+		d->o.interleave ? " (interleaved blocks)" : "",
 		d->o.reorder ? ", reordered reads" : "", d->o.fsync ? ", fsync" : "");
 	for (size_t p = 0; p < d->nr_phases; p++) {
 		struct phase_fig f;
@@ -831,8 +899,22 @@ void dist_run_free(struct dist_run *d)
 {
 	if (!d)
 		return;
-	for (int r = 0; d->ranks && r < d->c->size; r++)
-		free(d->ranks[r].phases);
+	for (int r = 0; d->ranks && r < d->c->size; r++) {
+		struct rank_row *row = &d->ranks[r];
+		for (uint32_t i = 0; i < row->nr_jobs; i++) {
+			free(row->jobs[i]);
+			free(row->files[i]);
+		}
+		free(row->jobs);
+		free(row->files);
+		free(row->phases);
+	}
+	for (size_t i = 0; i < d->nr_jobs; i++) {
+		free(d->jobs[i]);
+		free(d->files[i]);
+	}
+	free(d->jobs);
+	free(d->files);
 	for (int r = 0; d->envs && r < d->c->size; r++)
 		free(d->envs[r]);
 	free(d->ranks);

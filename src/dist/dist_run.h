@@ -22,6 +22,7 @@ enum dist_layout { DIST_FILE_PER_RANK, DIST_SHARED_FILE };
 
 struct dist_opts {
 	enum dist_layout layout;
+	bool interleave;      /* shared file: blocks of bs interleaved as IOR's segments */
 	unsigned reorder;     /* --reorder-read K: rank r reads what rank r+K wrote; 0 = its own */
 	bool fsync;           /* --fsync: fsync each written file at the end of its job (IOR -e) */
 	double stonewall_s;   /* --stonewall SEC: every rank stops at the deadline; 0 = none */
