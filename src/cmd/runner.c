@@ -309,7 +309,8 @@ int runner_store_result(const struct runner_args *ra, const struct runner_stored
 	if (s->id)
 		*s->id = 0;
 	struct store_renderings rend = { 0 };
-	int rc = store_render_result(s->res, s->formats, s->head, &rend);
+	int rc = store_render_result_extra(s->res, s->formats, s->head, s->json_extra,
+					   s->normal_tail, &rend);
 	if (rc < 0) {
 		error_errno(rc, "cannot render the results to store them");
 	} else {
@@ -337,9 +338,19 @@ int runner_store_result(const struct runner_args *ra, const struct runner_stored
 /* Store a printed result (cmd/storing.h); the new status. */
 static int store_result(const struct runner_args *ra, const struct run_result *res,
 			unsigned formats, const char *head, uint64_t start_ms,
-			const struct error_capture *errs, int status)
+			const struct error_capture *errs, int status,
+			const struct report_json_extra *json_extra)
 {
+	char *tail = NULL;
+	size_t tail_len = 0;
+	FILE *tf = ra->dist ? open_memstream(&tail, &tail_len) : NULL;
+	if (tf) {
+		ra->dist->text(ra->dist->arg, tf);
+		fclose(tf);
+	}
 	struct runner_stored s = {
+		.json_extra = json_extra,
+		.normal_tail = tail,
 		.res = res,
 		.formats = formats,
 		.head = head,
@@ -350,7 +361,9 @@ static int store_result(const struct runner_args *ra, const struct run_result *r
 		.errors = (const char *const *)errs->msgs,
 		.nr_errors = errs->nr,
 	};
-	return runner_store_result(ra, &s) < 0 && status == 0 ? 1 : status;
+	int rc = runner_store_result(ra, &s) < 0 && status == 0 ? 1 : status;
+	free(tail);
+	return rc;
 }
 
 /* iobench-mpi's ranks other than the root write their report nowhere: the
@@ -473,7 +486,8 @@ int runner_run_and_report(const struct job_list *list, const struct runner_args 
 	}
 	/* what was measured is printed: only now is it stored */
 	if (res.nr_jobs && storing(ra))
-		status = store_result(ra, &res, formats, head, start_ms, &errs, status);
+		status = store_result(ra, &res, formats, head, start_ms, &errs, status,
+				      ra->dist ? &dx : NULL);
 	error_capture_release(&errs);
 	free(head);
 	run_result_release(&res);

@@ -78,6 +78,9 @@ struct runner_stored {
 	size_t nr_errors;
 	const struct store_meta *meta; /* rep_group/rep_index, or NULL */
 	int64_t *id;                /* gets the run's id (0: not stored), or NULL */
+	/* iobench-mpi's additions to the JSON and normal renderings, or NULL */
+	const struct report_json_extra *json_extra;
+	const char *normal_tail;
 };
 /* Render and store it; 0, or -1 after saying the results were not stored. */
 int runner_store_result(const struct runner_args *ra, const struct runner_stored *s);
