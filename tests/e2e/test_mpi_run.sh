@@ -186,6 +186,21 @@ assert m["failure"]["rank"] == 2 and m["failure"]["error"] == 28, m["failure"]
 rows = {r["rank"]: r["phases"][0]["write_bytes"] for r in m["per_rank"]}
 assert rows[0] == rows[1] == rows[3] == 16 << 20 and rows[2] < 16 << 20, rows
 PY
+# a job that cannot start on rank 2 (its directory is a file there)
+mkdir -p "$d/s0" "$d/s1" "$d/s3" && echo x >"$d/s2"
+mpi 4 run --name=ns --rw=write --bs=64k --size=1m --filename="$d/s\$rank/f" \
+  --output-format=json --output="$d/ns.json" >/dev/null 2>"$d/ns.err"
+rc=$?
+check "a job that cannot start on rank 2: the run fails (exit $rc)" bash -c "[ $rc != 0 ] && [ $rc != 124 ] && [ $rc != 137 ]"
+check "a job that cannot start on rank 2: the message names rank 2, its host and the error" \
+  grep -q "iobench-mpi: rank 2 (host $H) failed: job 'ns': cannot create .*Not a directory" "$d/ns.err"
+py "a job that cannot start on rank 2: no rank wrote (the phase did not start)" "$d/ns.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); m = d["iobench"]["mpi"]
+assert m["failure"]["rank"] == 2, m["failure"]
+assert all(p["write_bytes"] == 0 for r in m["per_rank"] for p in r["phases"]), m["per_rank"]
+assert d["jobs"][0]["write"]["io_bytes"] == 0
+PY
 # a rank that hangs (one I/O of rank 2 takes 30 s): named after --sync-timeout
 t0=$(date +%s)
 mpi 4 run --sync-timeout=2 --layout=shared-file --name=h --rw=write --bs=64k --size=1m \
