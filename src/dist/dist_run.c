@@ -604,10 +604,11 @@ int dist_run_finish(struct dist_run *d, int status)
 {
 	if (d->reduced)
 		return status;
+	/* 0: a command that runs nothing (--parse-only, --help), on every rank */
 	char why[DIST_MSG_MAX];
 	snprintf(why, sizeof(why), "its run did not start (exit status %d; its errors are above)",
 		 status);
-	return exchange(d, NULL, status ? status : 1, EINVAL, why);
+	return exchange(d, NULL, status, status ? EINVAL : 0, why);
 }
 
 /* --- the root's report ---------------------------------------------- */

@@ -34,8 +34,9 @@ struct dist_run *dist_run_new(struct dist_comm *c, const struct dist_opts *o);
 /* The hooks of d for the runner (h->arg is d). */
 void dist_run_hooks(struct dist_run *d, struct dist_hooks *h);
 /* After the command: a rank that never reached reduce (it failed before
- * its run) still takes part in the agreement and the gather, so the others
- * hear why instead of waiting. Returns the status to exit with. */
+ * its run, or ran nothing: --parse-only) still takes part in the agreement
+ * and the gather, so the others hear why instead of waiting. Returns the
+ * status to exit with. */
 int dist_run_finish(struct dist_run *d, int status);
 void dist_run_free(struct dist_run *d);
 
