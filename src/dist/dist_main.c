@@ -38,7 +38,8 @@ static const char usage[] =
 	"  --stonewall=SEC       every rank stops at the deadline (IOR -D); the report\n"
 	"                        gives the stonewall and the last-done figures\n"
 	"  --sync-timeout=SEC    how long a rank waits for the others at a phase's\n"
-	"                        barrier before it names the ones missing (600)\n";
+	"                        barrier before it names the ones missing (600)\n"
+	"  --wearout, --ranks-per-job, --repeat: not implemented yet (refused)\n";
 
 /* --name or --name=VALUE or --name VALUE at argv[*i]: its value (NULL for
  * a bare flag when want_value is false), advancing *i past it. */
@@ -136,6 +137,8 @@ int main(int argc, char **argv)
 		fputs(usage, argc < 2 ? stderr : stdout);
 		return argc < 2 ? 1 : 0;
 	}
+	if (!strcmp(argv[1], "version") || !strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))
+		return command_run(command_find("version"), argc - 1, argv + 1);
 	if (strcmp(argv[1], "run")) {
 		error("iobench-mpi: '%s' is not implemented yet (iobench-mpi runs: run)", argv[1]);
 		return 1;

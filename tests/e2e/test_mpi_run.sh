@@ -48,6 +48,13 @@ assert m["phases"][0]["write"]["bytes"] == 1 << 20 == d["jobs"][0]["write"]["io_
 assert m["per_rank"][0]["jobs"][0]["files"].endswith("/one.0")
 PY
 
+for f in --wearout --ranks-per-job=2; do
+  "$MPI" run $f --name=x --rw=write --size=64k --filename="$d/x" >/dev/null 2>"$d/refuse.err"
+  rc=$?
+  check "$f is refused (exit $rc): not implemented yet" \
+    bash -c "[ $rc = 1 ] && grep -q -- '$f is not implemented yet' '$d/refuse.err'"
+done
+
 # --- file per rank: write, then a reordered read -------------------------
 cat >"$d/fpr.fio" <<EOF2
 [global]
