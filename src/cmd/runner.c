@@ -140,6 +140,8 @@ static int run_watched(const struct job_list *list, const struct runner_args *ra
 		.status_arg = so,
 		.batch_sync = ra->dist ? ra->dist->batch_sync : NULL,
 		.batch_sync_arg = ra->dist ? ra->dist->arg : NULL,
+		.wearout = ra->dist ? ra->dist->wearout : NULL,
+		.wearout_arg = ra->dist ? ra->dist->arg : NULL,
 	};
 	int rc = workload_run(list, &cfg, res);
 	res->terse_version = ra->terse_version;

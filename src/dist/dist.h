@@ -8,13 +8,16 @@
  * The order of the calls in one run: prepare (the job list, before
  * anything runs: $rank names, layouts), then batch_sync before and after
  * every stonewall batch (a barrier, and the agreement that every rank did
- * its batch), then reduce (the ranks' results into the root's). Only the
+ * its batch; with --wearout, wearout in between, when the batch's deadline
+ * has passed), then reduce (the ranks' results into the root's). Only the
  * root (rank 0) writes the report, logs and the store.
  */
 #ifndef IOBENCH_DIST_DIST_H
 #define IOBENCH_DIST_DIST_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 struct job_list;
@@ -37,6 +40,9 @@ struct dist_hooks {
 	 * "iobench" object, and a text block after the normal report. */
 	void (*json)(struct json_writer *w, void *arg);
 	void (*text)(void *arg, FILE *out);
+	/* workload/run.h's wearout (--wearout), or NULL */
+	void (*wearout)(void *arg, const uint64_t *ios, const uint64_t *bytes, uint64_t *targets,
+			size_t n);
 };
 
 #endif

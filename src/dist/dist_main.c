@@ -39,7 +39,9 @@ static const char usage[] =
 	"                        gives the stonewall and the last-done figures\n"
 	"  --sync-timeout=SEC    how long a rank waits for the others at a phase's\n"
 	"                        barrier before it names the ones missing (600)\n"
-	"  --wearout, --ranks-per-job, --repeat: not implemented yet (refused)\n";
+	"  --wearout             with --stonewall: after the deadline every rank goes on\n"
+	"                        to the I/O count of the fastest (IOR's stoneWallingWearOut)\n"
+	"  --ranks-per-job, --repeat: not implemented yet (refused)\n";
 
 /* --name or --name=VALUE or --name VALUE at argv[*i]: its value (NULL for
  * a bare flag when want_value is false), advancing *i past it. */
@@ -105,8 +107,9 @@ static int parse_mpi_opts(int argc, char **argv, struct dist_opts *o, double *ti
 			if (parse_double(val, &x, &why) < 0 || !(x > 0))
 				goto bad;
 			*timeout = x;
-		} else if (!strncmp(argv[i], "--wearout", 9) ||
-			   !strncmp(argv[i], "--ranks-per-job", 15)) {
+		} else if (take(argv, argc, &i, "--wearout", false, &val)) {
+			o->wearout = true;
+		} else if (!strncmp(argv[i], "--ranks-per-job", 15)) {
 			free(v);
 			return error("iobench-mpi: %s is not implemented yet", argv[i]);
 		} else {
@@ -119,6 +122,11 @@ bad:
 			     strchr(argv[i], '=') ? "" : argv[i - 1], why ? ": " : "", why ? why : "");
 	}
 	v[n] = NULL;
+	if (o->wearout && !(o->stonewall_s > 0)) {
+		free(v);
+		return error("iobench-mpi: --wearout goes on after the deadline of --stonewall=SEC: "
+			     "give one");
+	}
 	if (o->interleave && o->layout != DIST_SHARED_FILE) {
 		free(v);
 		return error("iobench-mpi: --interleave lays out blocks of a shared file: it needs "

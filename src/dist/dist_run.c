@@ -28,6 +28,8 @@ struct phase_row {
 	uint32_t group_first, group_last;
 	double start, end;                 /* dist_now() after the barrier, at the end */
 	uint64_t bytes[DDIR_RWDIR_CNT], ios[DDIR_RWDIR_CNT];
+	double sw_at;                      /* --wearout: when the deadline's count was taken; 0 = not */
+	uint64_t sw_bytes, sw_ios;         /* ... and the bytes and I/Os done by then */
 };
 
 struct rank_row {
@@ -241,6 +243,48 @@ static int batch_sync(void *arg, unsigned g0, unsigned g1, bool end, int err, co
 	if (err)
 		snprintf(why, sizeof(why), "%s", msg ? msg : strerror(err));
 	return dist_sync(d->c, point, err, err ? why : NULL);
+}
+
+/* --wearout: the batch's deadline has passed on this rank; every rank's
+ * counts to the root, the largest of each job back as the targets (IOR's
+ * MPI_Allreduce MAX of the pairs). When that fails, the jobs end where they
+ * are; the phase's end then names the rank. */
+static void wearout(void *arg, const uint64_t *ios, const uint64_t *bytes, uint64_t *targets,
+		    size_t n)
+{
+	struct dist_run *d = arg;
+	struct dist_comm *c = d->c;
+	struct phase_row *ph = d->nr_phases ? &d->phases[d->nr_phases - 1] : NULL;
+	memcpy(targets, ios, n * sizeof(*targets));
+	if (ph) {
+		ph->sw_at = dist_now();
+		ph->sw_bytes = ph->sw_ios = 0;
+		for (size_t k = 0; k < n; k++) {
+			ph->sw_bytes += bytes[k];
+			ph->sw_ios += ios[k];
+		}
+	}
+	void **blobs = NULL;
+	size_t *lens = NULL;
+	int rc = dist_gather(c, ios, n * sizeof(*ios), &blobs, &lens);
+	uint64_t *max = xcalloc(n ? n : 1, sizeof(*max));
+	memcpy(max, ios, n * sizeof(*max));
+	if (c->rank == 0) {
+		for (int r = 0; r < c->size; r++) {
+			for (size_t k = 0; blobs[r] && lens[r] == n * sizeof(*ios) && k < n; k++) {
+				uint64_t v;
+				memcpy(&v, (const char *)blobs[r] + k * sizeof(v), sizeof(v));
+				if (v > max[k])
+					max[k] = v;
+			}
+			free(blobs[r]);
+		}
+		free(blobs);
+		free(lens);
+	}
+	if (dist_bcast_u64(c, max, n) == 0 && rc == 0)
+		memcpy(targets, max, n * sizeof(*targets));
+	free(max);
 }
 
 /* --- the blob a rank sends the root --------------------------------- */
@@ -620,6 +664,11 @@ struct phase_fig {
 	uint64_t bytes[DDIR_RWDIR_CNT], ios[DDIR_RWDIR_CNT];
 	double first_done;            /* the first rank's end - start */
 	unsigned nr_ranks;
+	/* the stonewall: until the last rank stopped at the deadline (with
+	 * --wearout, when it gave its count; else its end), and the bytes and
+	 * I/Os (IOR's pairs) done by then */
+	double sw_time;
+	uint64_t sw_bytes, sw_ios_min, sw_ios_max;
 	/* per rank bytes/s (its bytes over its own start..end) */
 	double bw_min[DDIR_RWDIR_CNT], bw_max[DDIR_RWDIR_CNT], bw_mean[DDIR_RWDIR_CNT],
 		bw_sd[DDIR_RWDIR_CNT];
@@ -654,6 +703,30 @@ static void phase_figures(const struct dist_run *d, size_t p, struct phase_fig *
 	}
 	f->span = f->end - f->start;
 	f->first_done = first_end - f->start;
+	f->sw_ios_min = UINT64_MAX;
+	double sw_last = -INFINITY;
+	for (int r = 0; r < d->c->size; r++) {
+		const struct rank_row *row = &d->ranks[r];
+		if (!row->answered || p >= row->nr_phases)
+			continue;
+		const struct phase_row *ph = &row->phases[p];
+		bool wore = ph->sw_at > 0;
+		uint64_t ios = 0, bytes = 0;
+		for (int k = 0; k < DDIR_RWDIR_CNT; k++) {
+			ios += ph->ios[k];
+			bytes += ph->bytes[k];
+		}
+		double at = wore ? ph->sw_at : ph->end;
+		if (at > sw_last)
+			sw_last = at;
+		f->sw_bytes += wore ? ph->sw_bytes : bytes;
+		uint64_t n = wore ? ph->sw_ios : ios;
+		if (n < f->sw_ios_min)
+			f->sw_ios_min = n;
+		if (n > f->sw_ios_max)
+			f->sw_ios_max = n;
+	}
+	f->sw_time = sw_last - f->start;
 	for (int k = 0; k < DDIR_RWDIR_CNT; k++) {
 		double sum = 0, sq = 0, mn = INFINITY, mx = 0;
 		for (int r = 0; r < d->c->size; r++) {
@@ -740,11 +813,16 @@ static void json_mpi(struct json_writer *w, void *arg)
 			if (d->o.stonewall_s > 0) {
 				/* IOR's Stonewall(s) and Stonewall(MiB): a rank's mean
 				 * bytes at the deadline over the time the last one
-				 * stopped; the last-done figure is bw_bytes */
+				 * stopped; the last-done figure is bw_bytes (with
+				 * --wearout: every byte, the wearout's too) */
 				json_kv_object_begin(w, "stonewall");
-				json_kv_double(w, "time_s", f.span);
+				json_kv_bool(w, "wearout", d->o.wearout);
+				json_kv_double(w, "time_s", f.sw_time);
+				json_kv_uint(w, "bytes", f.sw_bytes);
+				json_kv_uint(w, "pairs_min", f.sw_ios_min);
+				json_kv_uint(w, "pairs_max", f.sw_ios_max);
 				json_kv_double(w, "rank_mean_mib_s",
-					       bw_of(f.bytes[k], f.span) / f.nr_ranks / 1048576.0);
+					       bw_of(f.sw_bytes, f.sw_time) / f.nr_ranks / 1048576.0);
 				json_kv_double(w, "first_done_s", f.first_done);
 				json_kv_double(w, "last_done_bw_bytes", bw_of(f.bytes[k], f.span));
 				json_object_end(w);
@@ -864,8 +942,10 @@ static void text_mpi(void *arg, FILE *out)
 				l->max / 1e3, l->count);
 			if (d->o.stonewall_s > 0)
 				fprintf(out, "           stonewall %.3fs: %.2f MiB/s per rank (IOR's "
-					"Stonewall(MiB)); last done %s\n", f.span,
-					bw_of(f.bytes[k], f.span) / f.nr_ranks / 1048576.0, agg);
+					"Stonewall(MiB)), pairs min %" PRIu64 " max %" PRIu64 "%s; last "
+					"done %s\n", f.sw_time,
+					bw_of(f.sw_bytes, f.sw_time) / f.nr_ranks / 1048576.0,
+					f.sw_ios_min, f.sw_ios_max, d->o.wearout ? ", worn out" : "", agg);
 		}
 	}
 	if (c->failed)
@@ -893,6 +973,7 @@ void dist_run_hooks(struct dist_run *d, struct dist_hooks *h)
 		.reduce = reduce,
 		.json = json_mpi,
 		.text = text_mpi,
+		.wearout = d->o.wearout ? wearout : NULL,
 	};
 }
 

@@ -26,6 +26,7 @@ struct dist_opts {
 	unsigned reorder;     /* --reorder-read K: rank r reads what rank r+K wrote; 0 = its own */
 	bool fsync;           /* --fsync: fsync each written file at the end of its job (IOR -e) */
 	double stonewall_s;   /* --stonewall SEC: every rank stops at the deadline; 0 = none */
+	bool wearout;         /* --wearout: then every rank goes on to the I/O count of the fastest */
 };
 
 struct dist_run;

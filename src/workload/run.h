@@ -52,6 +52,16 @@ struct run_config {
 	int (*batch_sync)(void *arg, unsigned group_first, unsigned group_last, bool end,
 			  int error, const char *msg);
 	void *batch_sync_arg;
+	/* --wearout (iobench-mpi, IOR's stoneWallingWearOut): a job of the
+	 * batch that reaches its runtime deadline waits there; once every job
+	 * of the batch waits or has finished, this is called (once per batch,
+	 * from the main thread) with each job's I/Os issued and bytes done, in
+	 * batch order, and fills targets: a waiting job then goes on until it
+	 * has issued that many I/Os (no more than it has: it ends). NULL: the
+	 * jobs end at their deadline. */
+	void (*wearout)(void *arg, const uint64_t *ios, const uint64_t *bytes, uint64_t *targets,
+			size_t n);
+	void *wearout_arg;
 	bool bandwidth_log;          /* fio's --bandwidth-log: agg-{read,write,trim}_bw.log */
 	/* --status-interval's periodic reports (workload/status.h): called
 	 * with the run so far; NULL = none */

@@ -11,6 +11,7 @@
 #     ranks' blocks alternate, as IOR's segments: seen in each rank's
 #     write_iolog);
 #   - a stonewall run: every rank stops at the deadline, both figures given;
+#     with --wearout a slowed rank goes on to the fastest one's I/O count;
 #   - a failing rank (the faulty engine failing one I/O of rank 2's region,
 #     a full filesystem under rank 2 only, and a rank that hangs) ends the
 #     run within the timeout set here, named with its host and error, and
@@ -48,7 +49,7 @@ assert m["phases"][0]["write"]["bytes"] == 1 << 20 == d["jobs"][0]["write"]["io_
 assert m["per_rank"][0]["jobs"][0]["files"].endswith("/one.0")
 PY
 
-for f in --wearout --ranks-per-job=2; do
+for f in --ranks-per-job=2; do
   "$MPI" run $f --name=x --rw=write --size=64k --filename="$d/x" >/dev/null 2>"$d/refuse.err"
   rc=$?
   check "$f is refused (exit $rc): not implemented yet" \
@@ -159,6 +160,26 @@ assert total == ph["write"]["bytes"]
 assert ph["first_done_s"] <= ph["last_done_s"] == ph["span_s"]
 assert abs(sw["last_done_bw_bytes"] - total / ph["span_s"]) <= 1e-3 * sw["last_done_bw_bytes"]
 assert abs(sw["rank_mean_mib_s"] - total / 4 / ph["span_s"] / 1048576) <= 1e-3 * sw["rank_mean_mib_s"]
+PY
+
+# --wearout: rank 2 is slowed (16 of its I/Os take 40 ms more), so it has
+# done fewer I/Os at the deadline; then every rank goes on to the count of
+# the fastest (IOR's stoneWallingWearOut)
+offs=$(python3 -c "print(','.join(str(2 * 1048576 + k * 4096) for k in range(16)))")
+mpi 4 run --stonewall=1 --wearout --layout=shared-file --name=wo --rw=write --bs=4k --size=1m \
+  --thinktime=15ms --ioengine=faulty --faulty_delay=40ms --faulty_delay_select=offset:$offs \
+  --filename="$d/wo" --output-format=json --output="$d/wo.json" 2>"$d/wo.err"
+check "wearout run: exit 0" test $? = 0
+py "wearout: rank 2 had fewer I/Os at the deadline, then every rank did the fastest's count" "$d/wo.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); m = d["iobench"]["mpi"]; ph = m["phases"][0]
+sw = ph["write"]["stonewall"]
+ios = [r["phases"][0]["write_ios"] for r in m["per_rank"]]
+assert sw["wearout"] and sw["pairs_min"] < sw["pairs_max"], sw
+assert ios == [sw["pairs_max"]] * 4, (ios, sw)
+assert ph["write"]["bytes"] == 4 * sw["pairs_max"] * 4096 == d["jobs"][0]["write"]["io_bytes"]
+assert sw["bytes"] < ph["write"]["bytes"] and sw["time_s"] < ph["span_s"], (sw, ph["span_s"])
+assert abs(sw["rank_mean_mib_s"] - sw["bytes"] / 4 / sw["time_s"] / 1048576) <= 1e-3 * sw["rank_mean_mib_s"]
 PY
 
 # --- a rank that fails ---------------------------------------------------
