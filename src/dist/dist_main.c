@@ -41,7 +41,10 @@ static const char usage[] =
 	"                        barrier before it names the ones missing (600)\n"
 	"  --wearout             with --stonewall: after the deadline every rank goes on\n"
 	"                        to the I/O count of the fastest (IOR's stoneWallingWearOut)\n"
-	"  --ranks-per-job, --repeat: not implemented yet (refused)\n";
+	"  --ranks-per-job=N     the jobs of one phase split among the ranks: ranks\n"
+	"                        0..N-1 run the first job, N..2N-1 the second, and so on\n"
+	"                        (round again when there are more ranks)\n"
+	"  --repeat: not implemented yet (refused)\n";
 
 /* --name or --name=VALUE or --name VALUE at argv[*i]: its value (NULL for
  * a bare flag when want_value is false), advancing *i past it. */
@@ -109,9 +112,10 @@ static int parse_mpi_opts(int argc, char **argv, struct dist_opts *o, double *ti
 			*timeout = x;
 		} else if (take(argv, argc, &i, "--wearout", false, &val)) {
 			o->wearout = true;
-		} else if (!strncmp(argv[i], "--ranks-per-job", 15)) {
-			free(v);
-			return error("iobench-mpi: %s is not implemented yet", argv[i]);
+		} else if (take(argv, argc, &i, "--ranks-per-job", true, &val)) {
+			if (parse_uint(val, 1024, &u, &why) < 0 || u < 1 || u > 1u << 30)
+				goto bad;
+			o->ranks_per_job = (unsigned)u;
 		} else {
 			v[n++] = argv[i];
 		}

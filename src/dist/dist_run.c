@@ -53,6 +53,10 @@ struct dist_run {
 	size_t nr_phases, alloc;
 	char **jobs, **files;     /* this rank's jobs as prepare left them */
 	size_t nr_jobs;
+	/* --ranks-per-job: the root's copies of every job of the list, in its
+	 * order (the jobs other ranks run get their spec from here) */
+	struct job_spec *all;
+	size_t nr_all;
 	bool reduced;
 	/* the root's, after reduce */
 	struct rank_row *ranks;
@@ -198,9 +202,36 @@ static int prepare_job(struct dist_run *d, struct job_spec *s)
 	return 0;
 }
 
+/* --ranks-per-job: only this rank's job stays in the list; the root keeps
+ * a copy of them all for the report. */
+static int split_jobs(struct dist_run *d, struct job_list *list)
+{
+	for (size_t i = 1; i < list->nr; i++)
+		if (list->jobs[i].stonewall)
+			return error("--ranks-per-job splits the jobs of one phase among the ranks: job "
+				     "'%s' starts another (stonewall); run each phase on its own",
+				     list->jobs[i].name);
+	size_t own = ((size_t)d->c->rank / d->o.ranks_per_job) % list->nr;
+	if (d->c->rank == 0) {
+		d->all = xcalloc(list->nr, sizeof(*d->all));
+		for (size_t i = 0; i < list->nr; i++)
+			job_spec_copy(&d->all[i], &list->jobs[i]);
+		d->nr_all = list->nr;
+	}
+	for (size_t i = 0; i < list->nr; i++)
+		if (i != own)
+			job_spec_release(&list->jobs[i]);
+	if (own)
+		list->jobs[0] = list->jobs[own];
+	list->nr = 1;
+	return 0;
+}
+
 static int prepare(void *arg, struct job_list *list)
 {
 	struct dist_run *d = arg;
+	if (d->o.ranks_per_job && list->nr && split_jobs(d, list) < 0)
+		return -1;
 	d->jobs = xcalloc(list->nr ? list->nr : 1, sizeof(*d->jobs));
 	d->files = xcalloc(list->nr ? list->nr : 1, sizeof(*d->files));
 	for (size_t i = 0; i < list->nr; i++) {
@@ -222,8 +253,8 @@ static int batch_sync(void *arg, unsigned g0, unsigned g1, bool end, int err, co
 	struct dist_run *d = arg;
 	char point[96], why[DIST_MSG_MAX];
 	if (!end) {
-		snprintf(point, sizeof(point), "the start of phase %zu (groups %u-%u)",
-			 d->nr_phases + 1, g0, g1);
+		/* by number only: under --ranks-per-job the ranks' groups differ */
+		snprintf(point, sizeof(point), "the start of phase %zu", d->nr_phases + 1);
 		if (dist_sync(d->c, point, 0, NULL) < 0)
 			return -1;
 		if (d->nr_phases == d->alloc) {
@@ -239,7 +270,7 @@ static int batch_sync(void *arg, unsigned g0, unsigned g1, bool end, int err, co
 	}
 	if (d->nr_phases)
 		d->phases[d->nr_phases - 1].end = dist_now();
-	snprintf(point, sizeof(point), "the end of phase %zu (groups %u-%u)", d->nr_phases, g0, g1);
+	snprintf(point, sizeof(point), "the end of phase %zu", d->nr_phases);
 	if (err)
 		snprintf(why, sizeof(why), "%s", msg ? msg : strerror(err));
 	return dist_sync(d->c, point, err, err ? why : NULL);
@@ -529,23 +560,68 @@ static void merge_blob(struct dist_run *d, int r, const void *blob, size_t len,
 	if (r == 0)
 		return; /* the root's jobs are res itself */
 	uint32_t nj = get_u32(&c);
+	struct job_result *got = xcalloc(nj ? nj : 1, sizeof(*got));
+	uint32_t ng = 0;
 	for (uint32_t i = 0; i < nj && !c.bad; i++) {
-		struct job_result j;
-		get_job(&c, &j);
-		if (c.bad) {
-			job_result_release(&j);
-			break;
-		}
-		if (i < res->nr_jobs && j.name && res->jobs[i].name &&
-		    !strcmp(j.name, res->jobs[i].name))
-			job_result_merge(&res->jobs[i], &j);
+		get_job(&c, &got[ng]);
+		if (c.bad)
+			job_result_release(&got[ng]);
 		else
-			warning("iobench-mpi: rank %d's job %u ('%s') is not the root's: not merged", r,
-				i, j.name ? j.name : "");
-		job_result_release(&j);
+			ng++;
 	}
+	for (uint32_t i = 0; i < ng; i++) {
+		struct job_result *j = &got[i];
+		/* the root's entry of the same name, as many times named before */
+		size_t nth = 0, at = SIZE_MAX;
+		for (uint32_t k = 0; k < i; k++)
+			nth += got[k].name && j->name && !strcmp(got[k].name, j->name);
+		for (size_t k = 0; k < res->nr_jobs && at == SIZE_MAX; k++)
+			if (res->jobs[k].name && j->name && !strcmp(res->jobs[k].name, j->name) && !nth--)
+				at = k;
+		const struct job_spec *spec = NULL;
+		for (size_t k = 0; at == SIZE_MAX && k < d->nr_all && !spec; k++)
+			if (d->all[k].name && j->name && !strcmp(d->all[k].name, j->name))
+				spec = &d->all[k];
+		if (at != SIZE_MAX) {
+			job_result_merge(&res->jobs[at], j);
+		} else if (spec) {
+			/* --ranks-per-job: a job the root did not run */
+			res->jobs = xrealloc(res->jobs, (res->nr_jobs + 1) * sizeof(*res->jobs));
+			struct job_result *n = &res->jobs[res->nr_jobs++];
+			job_result_init(n);
+			n->spec = xcalloc(1, sizeof(*n->spec));
+			job_spec_copy(n->spec, spec);
+			job_result_merge(n, j);
+		} else {
+			warning("iobench-mpi: rank %d's job %u ('%s') is not the root's: not merged", r,
+				i, j->name ? j->name : "");
+		}
+		job_result_release(j);
+	}
+	free(got);
 	if (c.bad)
 		warning("iobench-mpi: rank %d sent a damaged result: part of it is not merged", r);
+}
+
+/* --ranks-per-job: the jobs in the job files' order, wherever they ran */
+static size_t job_order(const struct dist_run *d, const struct job_result *j)
+{
+	for (size_t k = 0; k < d->nr_all; k++)
+		if (d->all[k].name && j->name && !strcmp(d->all[k].name, j->name))
+			return k;
+	return d->nr_all;
+}
+
+static void order_jobs(const struct dist_run *d, struct run_result *res)
+{
+	/* insertion sort, stable: a few jobs */
+	for (size_t i = 1; i < res->nr_jobs; i++) {
+		struct job_result t = res->jobs[i];
+		size_t o = job_order(d, &t), k = i;
+		for (; k > 0 && job_order(d, &res->jobs[k - 1]) > o; k--)
+			res->jobs[k] = res->jobs[k - 1];
+		res->jobs[k] = t;
+	}
 }
 
 static void phase_lat(struct dist_run *d, const struct run_result *res)
@@ -558,7 +634,8 @@ static void phase_lat(struct dist_run *d, const struct run_result *res)
 			hist_init(&h);
 			for (size_t i = 0; i < res->nr_jobs; i++) {
 				const struct job_result *j = &res->jobs[i];
-				if (j->groupid >= ph->group_first && j->groupid <= ph->group_last)
+				if (d->o.ranks_per_job ||
+				    (j->groupid >= ph->group_first && j->groupid <= ph->group_last))
 					hist_merge(&h, &j->dir[k].clat_hist);
 			}
 			d->lat[p][k] = (struct phase_lat){
@@ -620,6 +697,8 @@ static int exchange(struct dist_run *d, struct run_result *res, int status, int 
 				merge_blob(d, r, blobs[r], lens[r], res);
 			free(blobs[r]);
 		}
+		if (res && d->nr_all)
+			order_jobs(d, res);
 		if (res)
 			phase_lat(d, res);
 	}
@@ -767,6 +846,7 @@ static void json_mpi(struct json_writer *w, void *arg)
 	json_kv_uint(w, "ranks", (uint64_t)c->size);
 	json_kv_string(w, "layout", d->o.layout == DIST_SHARED_FILE ? "shared-file" : "file-per-rank");
 	json_kv_bool(w, "interleave", d->o.interleave);
+	json_kv_uint(w, "ranks_per_job", d->o.ranks_per_job);
 	json_kv_uint(w, "reorder_read", d->o.reorder);
 	json_kv_bool(w, "fsync", d->o.fsync);
 	json_kv_double(w, "stonewall_s", d->o.stonewall_s);
@@ -997,6 +1077,9 @@ void dist_run_free(struct dist_run *d)
 	}
 	free(d->jobs);
 	free(d->files);
+	for (size_t i = 0; i < d->nr_all; i++)
+		job_spec_release(&d->all[i]);
+	free(d->all);
 	for (int r = 0; d->envs && r < d->c->size; r++)
 		free(d->envs[r]);
 	free(d->ranks);

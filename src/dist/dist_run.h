@@ -27,6 +27,7 @@ struct dist_opts {
 	bool fsync;           /* --fsync: fsync each written file at the end of its job (IOR -e) */
 	double stonewall_s;   /* --stonewall SEC: every rank stops at the deadline; 0 = none */
 	bool wearout;         /* --wearout: then every rank goes on to the I/O count of the fastest */
+	unsigned ranks_per_job; /* --ranks-per-job N: rank r runs only job (r / N) mod J; 0 = all */
 };
 
 struct dist_run;

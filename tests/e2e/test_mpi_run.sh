@@ -7,6 +7,7 @@
 #     r reads rank r+1's file; the totals are the sum of the ranks' work,
 #     the merged histogram counts every I/O, and the aggregate bandwidth is
 #     the bytes over max(end) - min(start) of the per-rank times;
+#   - --ranks-per-job: the jobs of a phase split among the ranks;
 #   - a shared-file write (a region per rank) and an interleaved one (the
 #     ranks' blocks alternate, as IOR's segments: seen in each rank's
 #     write_iolog);
@@ -49,12 +50,10 @@ assert m["phases"][0]["write"]["bytes"] == 1 << 20 == d["jobs"][0]["write"]["io_
 assert m["per_rank"][0]["jobs"][0]["files"].endswith("/one.0")
 PY
 
-for f in --ranks-per-job=2; do
-  "$MPI" run $f --name=x --rw=write --size=64k --filename="$d/x" >/dev/null 2>"$d/refuse.err"
-  rc=$?
-  check "$f is refused (exit $rc): not implemented yet" \
-    bash -c "[ $rc = 1 ] && grep -q -- '$f is not implemented yet' '$d/refuse.err'"
-done
+"$MPI" run --repeat=2 --name=x --rw=write --size=64k --filename="$d/x" >/dev/null 2>"$d/refuse.err"
+rc=$?
+check "--repeat is refused (exit $rc): not implemented yet" \
+  bash -c "[ $rc = 1 ] && grep -q -- '--repeat is not implemented yet' '$d/refuse.err'"
 
 # --- file per rank: write, then a reordered read -------------------------
 cat >"$d/fpr.fio" <<EOF2
@@ -113,6 +112,26 @@ assert m["ranks"] == 4 and len(m["per_rank"]) == 4
 PY
 check "the stored normal rendering has the MPI block" \
   bash -c "'$IOBENCH' results show 1 --db='$d/r.db' --output-format=normal | grep -q '^MPI: 4 ranks'"
+
+# --- --ranks-per-job: ranks 0-1 run job a, ranks 2-3 job b ----------------
+mpi 4 run --ranks-per-job=2 --name=a --rw=write --bs=64k --size=1m --filename="$d/a" \
+  --name=b --rw=randwrite --bs=4k --size=512k --filename="$d/b" \
+  --output-format=json --output="$d/rpj.json" 2>"$d/rpj.err"
+check "--ranks-per-job=2: exit 0" test $? = 0
+py "--ranks-per-job=2: ranks 0-1 ran a, 2-3 ran b; both jobs reported with the sums of their ranks" "$d/rpj.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); m = d["iobench"]["mpi"]
+assert [[j["name"] for j in r["jobs"]] for r in m["per_rank"]] == [["a"], ["a"], ["b"], ["b"]]
+jobs = {j["jobname"]: j for j in d["jobs"]}
+assert [j["jobname"] for j in d["jobs"]] == ["a", "b"]
+assert jobs["a"]["write"]["io_bytes"] == 2 << 20 and jobs["b"]["write"]["io_bytes"] == 1 << 20
+assert jobs["b"]["job options"]["rw"] == "randwrite"
+ph = m["phases"][0]["write"]
+assert ph["bytes"] == 3 << 20 and ph["ios"] == 2 * 16 + 2 * 128 == ph["clat_ns"]["count"], ph
+PY
+"$MPI" run --ranks-per-job=1 --name=a --rw=write --size=64k --filename="$d/x" --name=b --stonewall \
+  --rw=write --size=64k --filename="$d/y" >/dev/null 2>"$d/rpj2.err"
+check "--ranks-per-job over two phases is refused, naming the job" grep -q "job 'b' starts another" "$d/rpj2.err"
 
 # --- shared file: a region per rank, and interleaved blocks -------------
 mpi 4 run --layout=shared-file --name=s --rw=write --bs=64k --size=1m --filename="$d/shared" \
