@@ -49,7 +49,9 @@ static double mono_now(void)
 
 /* Poll reqs[0..n) (MPI_REQUEST_NULL ones count as done) until all are done
  * or the deadline passes; the unfinished ones are cancelled and freed, and
- * done[i] says which finished. 0 when all did, -1 otherwise. */
+ * done[i] says which finished. 0 when all did, -1 otherwise: then the
+ * buffers of the unfinished ones are never freed (a cancel can fail, and
+ * MPI may still write or read them; the job ends soon after). */
 static int wait_all(MPI_Request *reqs, bool *done, int n, double deadline)
 {
 	struct timespec nap = { 0, 500 * 1000 };
@@ -161,7 +163,7 @@ static int sync_root(struct dist_comm *c, const char *point, int error, const ch
 			MPI_Irecv(&recs[r], sizeof(recs[r]), MPI_BYTE, r, TAG_SYNC, MPI_COMM_WORLD,
 				  &reqs[r]);
 	}
-	wait_all(reqs, done, n, mono_now() + c->timeout_s);
+	bool late = wait_all(reqs, done, n, mono_now() + c->timeout_s) < 0;
 	struct verdict v = { 0 };
 	/* the first rank that said it failed, else the first that did not
 	 * come, else one at another point of the run */
@@ -189,15 +191,19 @@ static int sync_root(struct dist_comm *c, const char *point, int error, const ch
 		if (!done[r])
 			c->gone[r] = true; /* never listened to again: its late message would mismatch */
 	/* the verdict to every rank that came */
+	struct verdict *vs = xmalloc(sizeof(*vs));
+	*vs = v;
 	memset(done, 0, (size_t)(unsigned)n * sizeof(*done));
 	reqs[0] = MPI_REQUEST_NULL;
 	for (int r = 1; r < n; r++) {
 		reqs[r] = MPI_REQUEST_NULL;
 		if (!c->gone[r])
-			MPI_Isend(&v, sizeof(v), MPI_BYTE, r, TAG_VERDICT, MPI_COMM_WORLD, &reqs[r]);
+			MPI_Isend(vs, sizeof(*vs), MPI_BYTE, r, TAG_VERDICT, MPI_COMM_WORLD, &reqs[r]);
 	}
-	wait_all(reqs, done, n, mono_now() + c->timeout_s);
-	free(recs);
+	if (wait_all(reqs, done, n, mono_now() + c->timeout_s) == 0)
+		free(vs);
+	if (!late)
+		free(recs);
 	free(reqs);
 	free(done);
 	if (!v.failed)
@@ -208,25 +214,31 @@ static int sync_root(struct dist_comm *c, const char *point, int error, const ch
 
 static int sync_peer(struct dist_comm *c, const char *point, int error, const char *msg)
 {
-	struct sync_rec rec = { .rank = c->rank, .error = error };
-	snprintf(rec.point, sizeof(rec.point), "%s", point);
-	snprintf(rec.host, sizeof(rec.host), "%s", c->host);
-	snprintf(rec.msg, sizeof(rec.msg), "%s", msg ? msg : "");
-	struct verdict v;
+	struct sync_rec *rec = xcalloc(1, sizeof(*rec));
+	rec->rank = c->rank;
+	rec->error = error;
+	snprintf(rec->point, sizeof(rec->point), "%s", point);
+	snprintf(rec->host, sizeof(rec->host), "%s", c->host);
+	snprintf(rec->msg, sizeof(rec->msg), "%s", msg ? msg : "");
+	struct verdict *v = xcalloc(1, sizeof(*v));
 	MPI_Request reqs[2];
 	bool done[2] = { false, false };
-	MPI_Isend(&rec, sizeof(rec), MPI_BYTE, 0, TAG_SYNC, MPI_COMM_WORLD, &reqs[0]);
-	MPI_Irecv(&v, sizeof(v), MPI_BYTE, 0, TAG_VERDICT, MPI_COMM_WORLD, &reqs[1]);
+	MPI_Isend(rec, sizeof(*rec), MPI_BYTE, 0, TAG_SYNC, MPI_COMM_WORLD, &reqs[0]);
+	MPI_Irecv(v, sizeof(*v), MPI_BYTE, 0, TAG_VERDICT, MPI_COMM_WORLD, &reqs[1]);
 	if (wait_all(reqs, done, 2, peer_deadline(c)) < 0) {
 		char what[160];
 		snprintf(what, sizeof(what), "at %s", point);
 		fail_hung(c, 0, what);
-		return -1;
+		return -1; /* rec and v stay: see wait_all */
 	}
-	if (!v.failed)
-		return 0;
-	fail_set(c, &v);
-	return -1;
+	free(rec);
+	int rc = 0;
+	if (v->failed) {
+		fail_set(c, v);
+		rc = -1;
+	}
+	free(v);
+	return rc;
 }
 
 int dist_sync(struct dist_comm *c, const char *point, int error, const char *msg)
@@ -252,16 +264,21 @@ int dist_gather(struct dist_comm *c, const void *blob, size_t len, void ***blobs
 	if (c->rank != 0) {
 		if (c->failed && c->fail.hung && c->fail.rank == 0)
 			return -1; /* the root is gone */
-		uint64_t sz = len;
+		uint64_t *sz = xmalloc(sizeof(*sz));
+		*sz = len;
+		void *copy = xmalloc(len ? len : 1); /* outlives the caller's, see wait_all */
+		memcpy(copy, blob, len);
 		MPI_Request reqs[2];
 		bool done[2] = { false, false };
-		MPI_Isend(&sz, 1, MPI_UINT64_T, 0, TAG_SIZE, MPI_COMM_WORLD, &reqs[0]);
-		MPI_Isend(blob, (int)len, MPI_BYTE, 0, TAG_BLOB, MPI_COMM_WORLD, &reqs[1]);
+		MPI_Isend(sz, 1, MPI_UINT64_T, 0, TAG_SIZE, MPI_COMM_WORLD, &reqs[0]);
+		MPI_Isend(copy, (int)len, MPI_BYTE, 0, TAG_BLOB, MPI_COMM_WORLD, &reqs[1]);
 		if (wait_all(reqs, done, 2, peer_deadline(c)) < 0) {
 			if (!c->failed)
 				fail_hung(c, 0, "when the results were gathered");
 			return -1;
 		}
+		free(sz);
+		free(copy);
 		return 0;
 	}
 	void **b = xcalloc((size_t)n, sizeof(*b));
@@ -279,6 +296,7 @@ int dist_gather(struct dist_comm *c, const void *blob, size_t len, void ***blobs
 			MPI_Irecv(&sz[r], 1, MPI_UINT64_T, r, TAG_SIZE, MPI_COMM_WORLD, &reqs[r]);
 	}
 	int rc = wait_all(reqs, done, n, mono_now() + c->timeout_s);
+	bool sz_late = rc < 0;
 	for (int r = 1; r < n; r++) {
 		reqs[r] = MPI_REQUEST_NULL;
 		if (!done[r] || c->gone[r]) {
@@ -294,14 +312,14 @@ int dist_gather(struct dist_comm *c, const void *blob, size_t len, void ***blobs
 		rc = -1;
 	for (int r = 1; r < n; r++)
 		if (!done[r] || c->gone[r]) {
-			free(b[r]);
-			b[r] = NULL;
 			if (!c->failed)
 				fail_hung(c, r, "when the results were gathered");
+			b[r] = NULL; /* an unfinished receive's buffer stays: see wait_all */
 			c->gone[r] = true;
 			rc = -1;
 		}
-	free(sz);
+	if (!sz_late)
+		free(sz);
 	free(reqs);
 	free(done);
 	*blobs = b;
@@ -317,23 +335,30 @@ int dist_bcast_u64(struct dist_comm *c, uint64_t *v, size_t nv)
 	if (c->rank != 0) {
 		MPI_Request req;
 		bool done = false;
-		MPI_Irecv(v, (int)nv, MPI_UINT64_T, 0, TAG_BCAST, MPI_COMM_WORLD, &req);
+		uint64_t *tmp = xcalloc(nv ? nv : 1, sizeof(*tmp)); /* see wait_all */
+		MPI_Irecv(tmp, (int)nv, MPI_UINT64_T, 0, TAG_BCAST, MPI_COMM_WORLD, &req);
 		if (wait_all(&req, &done, 1, peer_deadline(c)) < 0) {
 			if (!c->failed)
-				fail_hung(c, 0, "with the run's settings");
+				fail_hung(c, 0, "with the counts of the ranks");
 			return -1;
 		}
+		memcpy(v, tmp, nv * sizeof(*v));
+		free(tmp);
 		return 0;
 	}
+	uint64_t *vs = xmalloc((nv ? nv : 1) * sizeof(*vs));
+	memcpy(vs, v, nv * sizeof(*vs));
 	MPI_Request *reqs = xcalloc((size_t)n, sizeof(*reqs));
 	bool *done = xcalloc((size_t)n, sizeof(*done));
 	reqs[0] = MPI_REQUEST_NULL;
 	for (int r = 1; r < n; r++) {
 		reqs[r] = MPI_REQUEST_NULL;
 		if (!c->gone[r])
-			MPI_Isend(v, (int)nv, MPI_UINT64_T, r, TAG_BCAST, MPI_COMM_WORLD, &reqs[r]);
+			MPI_Isend(vs, (int)nv, MPI_UINT64_T, r, TAG_BCAST, MPI_COMM_WORLD, &reqs[r]);
 	}
 	int rc = wait_all(reqs, done, n, mono_now() + c->timeout_s);
+	if (rc == 0)
+		free(vs);
 	free(reqs);
 	free(done);
 	return rc;
