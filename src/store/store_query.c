@@ -37,6 +37,8 @@ static char *filter_sql(const struct store_filter *f)
 		fprintf(m, " AND start_ms >= ?%d", p++);
 	if (f->host)
 		fprintf(m, " AND host = ?%d", p++);
+	if (f->sweep_id > 0)
+		fprintf(m, " AND sweep_id = ?%d", p++);
 	fputs(" ORDER BY id", m);
 	if (fclose(m) != 0) {
 		free(buf);
@@ -58,6 +60,8 @@ static void bind_filter(sqlite3_stmt *s, const struct store_filter *f)
 		sqlite3_bind_int64(s, p++, f->since_ms);
 	if (f->host)
 		store_bind_text(s, p++, f->host);
+	if (f->sweep_id > 0)
+		sqlite3_bind_int64(s, p++, f->sweep_id);
 }
 
 int store_select(struct store *st, const struct store_filter *f, int64_t **ids, size_t *n)

@@ -22,6 +22,7 @@ struct store_filter {
 	size_t nr_labels;
 	int64_t since_ms;                  /* started at or after; < 0: any time */
 	const char *host;                  /* run on this host; NULL any */
+	int64_t sweep_id;                  /* a point of this sweep (store_sweep.h); 0 any */
 };
 
 /* The ids of the runs f selects, ascending, in *ids (xmalloc'ed). 0 or -errno. */
