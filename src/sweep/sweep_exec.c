@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -19,8 +20,13 @@
 
 extern char **environ;
 
-static void child(const struct sweep_cmd *c, int out, int err)
+static void child(const struct sweep_cmd *c, int out, int err, pid_t parent)
 {
+	/* dies with the sweep: a SIGKILLed sweep leaves no workload running
+	 * on the filesystem its restore will unmount */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(125);
 	int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	if (devnull >= 0)
 		dup2(devnull, 0);
@@ -41,16 +47,28 @@ static void child(const struct sweep_cmd *c, int out, int err)
 	_exit(127);
 }
 
-/* The last non-empty line of s. */
-static void last_line(const char *s, char *out, size_t len)
+/* The line of s that says what went wrong: the first naming an error,
+ * else the first one (a usage text may follow it). */
+static void failure_line(const char *s, char *out, size_t len)
 {
-	size_t n = strlen(s);
-	while (n && (s[n - 1] == '\n' || s[n - 1] == ' '))
-		n--;
-	size_t b = n;
-	while (b && s[b - 1] != '\n')
-		b--;
-	snprintf(out, len, "%.*s", (int)(n - b), s + b);
+	for (const char *l = s; *l;) {
+		const char *e = strchr(l, '\n');
+		size_t n = e ? (size_t)(e - l) : strlen(l);
+		char *line = xstrndup(l, n);
+		bool says = strcasestr(line, "error") || strcasestr(line, "invalid") ||
+			    strcasestr(line, "cannot");
+		free(line);
+		if (says) {
+			snprintf(out, len, "%.*s", (int)n, l);
+			return;
+		}
+		if (!e)
+			break;
+		l = e + 1;
+	}
+	while (*s == '\n')
+		s++;
+	snprintf(out, len, "%.*s", (int)strcspn(s, "\n"), s);
 }
 
 int sweep_exec(const struct sweep_cmd *c, char *why, size_t whylen)
@@ -64,6 +82,7 @@ int sweep_exec(const struct sweep_cmd *c, char *why, size_t whylen)
 		goto fail_errno;
 	}
 	fflush(NULL);
+	pid_t parent = getpid();
 	pid_t pid = fork();
 	if (pid < 0) {
 		close(po[0]);
@@ -73,7 +92,7 @@ int sweep_exec(const struct sweep_cmd *c, char *why, size_t whylen)
 		goto fail_errno;
 	}
 	if (pid == 0)
-		child(c, po[1], pe[1]);
+		child(c, po[1], pe[1], parent);
 	close(po[1]);
 	close(pe[1]);
 	char err[ERR_TAIL + 1] = "";
@@ -138,7 +157,7 @@ int sweep_exec(const struct sweep_cmd *c, char *why, size_t whylen)
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		return 0;
 	char line[512];
-	last_line(err, line, sizeof(line));
+	failure_line(err, line, sizeof(line));
 	const char *what = c->what ? c->what : c->argv[0];
 	if (WIFEXITED(status))
 		snprintf(why, whylen, "%s exited with status %d%s%s", what, WEXITSTATUS(status),

@@ -36,8 +36,12 @@ struct sweep_ctx {
 	volatile sig_atomic_t *stop;
 };
 
-/* sweep_target.c: check the targets with the guard (nothing changes). */
-int sweep_target_check(struct sweep_ctx *c);
+/* sweep_target.c: check the targets (nothing changes): what the plan and
+ * the command line say (each device a block device named by
+ * --allow-destroy, the directory there), and with state what the machine
+ * says (the device guard: not in use; no image there yet), which an
+ * earlier sweep's restore may change. */
+int sweep_target_check(struct sweep_ctx *c, bool state);
 /* Create the images and attach them, make the mount point; fill devs, disks, mnt. */
 int sweep_target_setup(struct sweep_ctx *c);
 

@@ -199,8 +199,21 @@ static int undo_loop(const char *devino, const char *path)
 		snprintf(dev, sizeof(dev), "/dev/%s", loops[i].name);
 		char *argv[] = { "losetup", "-d", dev, NULL };
 		struct sweep_cmd c = { .argv = argv };
-		if (sweep_exec(&c, why, sizeof(why)) < 0)
+		if (sweep_exec(&c, why, sizeof(why)) < 0) {
 			rc = error("cannot detach %s (over '%s'): %s", dev, path, why);
+			continue;
+		}
+		/* losetup -d of a device still in use only marks it to go (autoclear) */
+		struct devres_loop l;
+		for (int t = 0; t < 20 && devres_loop_info(loops[i].name, &l) == 0 &&
+				l.back_ino == ino; t++) {
+			struct timespec ts = { 0, 100 * 1000 * 1000 };
+			nanosleep(&ts, NULL);
+		}
+		if (devres_loop_info(loops[i].name, &l) == 0 && l.back_ino == ino &&
+		    l.back_dev == makedev(ma, mi))
+			rc = error("%s (over '%s') is still attached: something still uses it", dev,
+				   path);
 	}
 	free(loops);
 	return rc;

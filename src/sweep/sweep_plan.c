@@ -283,9 +283,20 @@ static void target_item(struct parse *ps, const struct jf_item *item)
 			free(p->fs);
 			p->fs = xstrdup(v);
 		}
+	} else if (!strncmp(k, "mkfs.", 5) && k[5]) {
+		if (!have_mkfs(k + 5)) {
+			plan_error(ps, item, 0, "'%s': there is no %s on this machine", k, k);
+		} else {
+			char *e = xasprintf("%s\t%s", k + 5, v);
+			add_str(&p->fixed_mkfs, &p->nr_fixed_mkfs, e);
+			free(e);
+		}
+	} else if (!strcmp(k, "mount")) {
+		free(p->fixed_mount);
+		p->fixed_mount = xstrdup(v);
 	} else {
 		plan_error(ps, item, 0, "unknown key '%s' in [target] (image, image_size, "
-			   "direct_io, device, dir, fs)", k);
+			   "direct_io, device, dir, fs, mkfs.FS, mount)", k);
 	}
 }
 
@@ -401,8 +412,9 @@ static void design_item(struct parse *ps, const struct jf_item *item)
 		char *end;
 		errno = 0;
 		unsigned long long s = strtoull(v, &end, 0);
-		if (errno || end == v || *end || *v == '-')
-			plan_error(ps, item, item->value_col, "bad seed '%s': give a number", v);
+		if (errno || end == v || *end || *v == '-' || s > INT64_MAX)
+			plan_error(ps, item, item->value_col, "bad seed '%s': give a number below "
+				   "2^63", v);
 		else {
 			p->seed = s;
 			p->seed_given = true;
@@ -584,6 +596,8 @@ void sweep_plan_release(struct sweep_plan *p)
 	free(p->text);
 	free_strs(p->paths, p->nr_paths);
 	free(p->fs);
+	free_strs(p->fixed_mkfs, p->nr_fixed_mkfs);
+	free(p->fixed_mount);
 	for (size_t i = 0; i < p->nr_factors; i++) {
 		free(p->factors[i].name);
 		free(p->factors[i].knob);

@@ -6,7 +6,8 @@
  *               direct_io = 1; or device = /dev/X (repeatable; each must be
  *               named by --allow-destroy); or dir = an existing mounted
  *               directory (knob factors only); fs = the filesystem when no
- *               factor names it
+ *               factor names it; mkfs.FS = and mount = options every
+ *               point uses (before the factors' own)
  *   [factors]   NAME = LEVEL | LEVEL ...: fs, mkfs.FS, mount, mount.FS,
  *               scheduler, the queue knobs, iosched/NAME, vm.NAME,
  *               btrfs.data, btrfs.metadata, job.OPTION (a fio job option
@@ -69,6 +70,9 @@ struct sweep_plan {
 	uint64_t image_size;
 	bool direct_io;
 	char *fs;          /* fs = in [target], or NULL */
+	char **fixed_mkfs; /* [target] mkfs.FS = OPTS: "FS\tOPTS" */
+	size_t nr_fixed_mkfs;
+	char *fixed_mount; /* [target] mount = OPTS, or NULL */
 	/* [factors] */
 	struct sweep_factor *factors;
 	size_t nr_factors;

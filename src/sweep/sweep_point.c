@@ -133,6 +133,10 @@ static int make_fs(struct sweep_ctx *c, size_t i, const char *fs, char *why, siz
 		push(&argv, &n, &alloc, xstrdup("-f"));
 		push(&argv, &n, &alloc, xstrdup("-q"));
 	}
+	size_t fl = strlen(fs);
+	for (size_t k = 0; k < p->nr_fixed_mkfs; k++)
+		if (!strncmp(p->fixed_mkfs[k], fs, fl) && p->fixed_mkfs[k][fl] == '\t')
+			push_words(&argv, &n, &alloc, p->fixed_mkfs[k] + fl + 1);
 	for (size_t f = 0; f < p->nr_factors; f++) {
 		const char *l = sweep_point_level(p, c->pts, i, f);
 		if (!l)
@@ -166,7 +170,7 @@ static int make_fs(struct sweep_ctx *c, size_t i, const char *fs, char *why, siz
 static int mount_fs(struct sweep_ctx *c, size_t i, const char *fs, char *why, size_t whylen)
 {
 	const struct sweep_plan *p = c->p;
-	char *opts = xstrdup("");
+	char *opts = xstrdup(p->fixed_mount ? p->fixed_mount : "");
 	for (size_t f = 0; f < p->nr_factors; f++) {
 		const char *l = sweep_point_level(p, c->pts, i, f);
 		if (l && p->factors[f].kind == SWF_MOUNT) {

@@ -221,6 +221,7 @@ int sweep_run(const struct sweep_opts *o)
 	plan_ok = true;
 	if (!p.seed_given && getrandom(&p.seed, sizeof(p.seed), 0) != sizeof(p.seed))
 		p.seed = (uint64_t)now_ms() ^ (uint64_t)getpid() << 32;
+	p.seed &= INT64_MAX; /* stored as SQLite's signed integer */
 	if (sweep_design(&p, p.seed, &pts) < 0)
 		goto out;
 	texts = point_texts(&p, &pts);
@@ -234,8 +235,9 @@ int sweep_run(const struct sweep_opts *o)
 		      "shows what it would do)");
 		goto out;
 	}
-	/* the targets, before anything changes */
-	if (sweep_target_check(&c) < 0)
+	/* the targets, before anything changes (the machine's state once an
+	 * earlier sweep's leftovers are restored, below) */
+	if (sweep_target_check(&c, c.dry) < 0)
 		goto out;
 	char *jpath = sweep_journal_path(o->db);
 	if (c.dry) {
@@ -256,10 +258,9 @@ int sweep_run(const struct sweep_opts *o)
 				error("the restore failed: nothing of the new sweep was done");
 				goto out;
 			}
-			/* and again: the restore may have freed what the check refused */
-			if (sweep_target_check(&c) < 0)
-				goto out;
 		}
+		if (sweep_target_check(&c, true) < 0)
+			goto out;
 		if (sweep_journal_reset(&c.j) < 0) /* a fresh journal for this sweep */
 			goto out;
 	}

@@ -44,7 +44,7 @@ static bool allowed(const struct devguard_allow *a, dev_t rdev)
 	return false;
 }
 
-int sweep_target_check(struct sweep_ctx *c)
+int sweep_target_check(struct sweep_ctx *c, bool state)
 {
 	const struct sweep_plan *p = c->p;
 	char why[2048];
@@ -53,7 +53,7 @@ int sweep_target_check(struct sweep_ctx *c)
 		const char *path = p->paths[i];
 		struct stat st;
 		if (p->target == SWT_IMAGE) {
-			if (lstat(path, &st) == 0)
+			if (state && lstat(path, &st) == 0)
 				rc = error("%s: image '%s' exists already: a sweep makes its images "
 					   "itself (and removes them at the end); remove it or name "
 					   "another", p->path, path);
@@ -66,7 +66,7 @@ int sweep_target_check(struct sweep_ctx *c)
 				rc = error("%s: refusing to format '%s': a sweep destroys the data on "
 					   "its target devices; name it with --allow-destroy=%s",
 					   p->path, path, path);
-			} else if (devguard_check(path, DEVGUARD_FORMAT | DEVGUARD_WRITE, c->o->allow,
+			} else if (state && devguard_check(path, DEVGUARD_FORMAT | DEVGUARD_WRITE, c->o->allow,
 						  why, sizeof(why)) < 0) {
 				rc = error("%s: refusing to format '%s': %s", p->path, path, why);
 			}
