@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "store/store_sweep.h"
 #include "sweep/sweep_exec.h"
 #include "sys/dev/devres.h"
 #include "sys/dev/guardopen.h"
@@ -251,7 +252,30 @@ static int undo_mount(const char *dir)
 	return 0;
 }
 
-static int undo_one(const struct sweep_jentry *e)
+/* The sweep a killed process left marked running is marked interrupted. */
+static int undo_sweep(const char *journal, const char *id)
+{
+	size_t n = strlen(journal), sl = strlen("-sweep-journal");
+	if (n <= sl || strcmp(journal + n - sl, "-sweep-journal"))
+		return 0;
+	char *db = xstrndup(journal, n - sl);
+	struct store *st;
+	struct store_sweep s;
+	int rc = store_open(db, &st);
+	if (rc == 0) {
+		int64_t sid = strtoll(id, NULL, 10);
+		if (store_sweep_get(st, sid, &s) == 0) {
+			if (!strcmp(s.state, STORE_SWEEP_RUNNING))
+				rc = store_sweep_set_state(st, sid, STORE_SWEEP_INTERRUPTED, -1);
+			store_sweep_release(&s);
+		}
+		store_close(st);
+	}
+	free(db);
+	return rc;
+}
+
+static int undo_one(const struct sweep_journal *j, const struct sweep_jentry *e)
 {
 	char why[512];
 	const char *a = e->a ? e->a : "";
@@ -275,6 +299,8 @@ static int undo_one(const struct sweep_jentry *e)
 		struct sweep_cmd c = { .argv = argv };
 		if (sweep_exec(&c, why, sizeof(why)) < 0)
 			return error("teardown command '%s' failed: %s", a, why);
+	} else if (!strcmp(e->kind, "sweep")) {
+		return undo_sweep(j->path, a);
 	} else if (strcmp(e->kind, "undo")) {
 		return error("restore journal: unknown entry '%s'", e->kind);
 	}
@@ -304,7 +330,7 @@ int sweep_journal_rollback(struct sweep_journal *j, size_t mark)
 		struct sweep_jentry *e = &j->v[i - 1];
 		if (e->undone)
 			continue;
-		int rc = undo_one(e);
+		int rc = undo_one(j, e);
 		if (rc < 0 && !first)
 			first = rc;
 		if (rc < 0)

@@ -17,6 +17,8 @@
  *   mount DIR           unmount DIR
  *   knob FILE OLD       write OLD back to FILE (sys/sysknob.h)
  *   cmd COMMAND         run COMMAND with /bin/sh (a teardown template)
+ *   sweep ID            sweep ID of the database beside the journal is
+ *                       marked interrupted if it is still marked running
  *   undo N              entry N (0-based) is undone
  */
 #ifndef IOBENCH_SWEEP_SWEEP_JOURNAL_H

@@ -286,6 +286,12 @@ int sweep_run(const struct sweep_opts *o)
 		fprintf(stderr, "sweep %" PRId64 ": %zu points (design %s, seed %" PRIu64 ")\n",
 			c.sweep_id, pts.n, p.design_text, p.seed);
 	}
+	if (!c.dry) {
+		char id[32];
+		snprintf(id, sizeof(id), "%" PRId64, c.sweep_id);
+		if (sweep_journal_add(&c.j, "sweep", id, NULL, NULL) < 0)
+			goto out;
+	}
 	install_signals();
 	size_t done = 0, failed = 0;
 	if (c.dry)
