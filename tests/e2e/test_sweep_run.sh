@@ -9,7 +9,8 @@
 # plan naming a mounted device, or one not in --allow-destroy, is refused
 # before anything changes; a plan error is reported as file:line:col; a
 # failed point is recorded with its message and the sweep goes on;
-# --dry-run changes nothing. Serial: the sweep drops the page cache.
+# --dry-run changes nothing (the examples: test_sweep_examples.sh).
+# Serial: the sweep drops the page cache.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/sweep_lib.sh"
 need_root
