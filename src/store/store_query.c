@@ -135,8 +135,8 @@ int store_run_info_get(struct store *st, int64_t id, struct store_run_info *out)
 	sqlite3_stmt *s;
 	memset(out, 0, sizeof(*out));
 	int rc = store_prepare(st, "SELECT kind, tool, source, source_format, host, start_ms, "
-			       "end_ms, exit_status, interrupted, rep_group, rep_index, argv FROM "
-			       "runs WHERE id = ?1", &s);
+			       "end_ms, exit_status, interrupted, rep_group, rep_index, argv, "
+			       "sweep_id, sweep_point FROM runs WHERE id = ?1", &s);
 	if (rc < 0)
 		return rc;
 	sqlite3_bind_int64(s, 1, id);
@@ -160,6 +160,8 @@ int store_run_info_get(struct store *st, int64_t id, struct store_run_info *out)
 	out->rep_group = sqlite3_column_int64(s, 9);
 	out->rep_index = sqlite3_column_type(s, 10) == SQLITE_NULL ? -1 : sqlite3_column_int(s, 10);
 	out->argv_json = store_column_dup(s, 11);
+	out->sweep_id = sqlite3_column_int64(s, 12);
+	out->sweep_point = store_column_dup(s, 13);
 	sqlite3_finalize(s);
 
 	char **keys, **values, **fmts;
@@ -201,6 +203,7 @@ void store_run_info_release(struct store_run_info *i)
 	free(i->source_format);
 	free(i->host);
 	free(i->argv_json);
+	free(i->sweep_point);
 	store_labels_free(i->labels, i->nr_labels);
 	for (size_t k = 0; k < i->nr_jobs; k++)
 		free(i->jobs[k]);

@@ -39,6 +39,8 @@ struct store_run_info {
 	int64_t rep_group;                 /* 0: none */
 	int rep_index;                     /* -1: none */
 	char *argv_json;                   /* the command line as a JSON array, or NULL */
+	int64_t sweep_id;                  /* the sweep it is a point of; 0: none */
+	char *sweep_point;                 /* that point's labels ("fs=xfs ra=128"), or NULL */
 	struct store_label *labels;        /* by key */
 	size_t nr_labels;
 	char **jobs;                       /* the jobs' names, in order */

@@ -1,0 +1,224 @@
+/*
+ * The sweep analysis (sweep/sweep_analysis.h) on synthetic designs with
+ * known effects: an additive factor takes about all the share and is
+ * ranked first, its best level found, with no interaction; a pure
+ * interaction (the sign of one factor's effect flips with the other) gets
+ * the share of the pair, nothing as main effects, and a note that the
+ * main effect misleads; a lower-is-better goal; an unbalanced design and
+ * runs without labels or figures; a constant goal; a balanced full
+ * factorial's shares adding up to 100%; the JSON's keys.
+ */
+#include <errno.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "sweep/sweep_analysis.h"
+#include "util/rand.h"
+
+static double normal(struct rng *g)
+{
+	double u1 = rng_double(g), u2 = rng_double(g);
+	if (u1 < 1e-300)
+		u1 = 1e-300;
+	return sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
+}
+
+static void add_run(struct cmp_runs *rs, const char *const *keys, const char *const *vals,
+		    size_t nk, double bw, double p99)
+{
+	struct cmp_run *r = cmp_runs_push(rs);
+	r->id = (int64_t)rs->n;
+	for (size_t i = 0; i < nk; i++)
+		cmp_kvs_add(&r->labels, keys[i], vals[i]);
+	cmp_run_add_fig(r, "job", "write", "bw_bytes", bw);
+	cmp_run_add_fig(r, "job", "write", "clat_ns.p99", p99);
+	cmp_run_add_fig(r, "job", "write", "io_bytes", 1 << 20);
+}
+
+static struct sweep_goal goal(const char *text)
+{
+	struct sweep_goal g;
+	char why[128];
+	if (sweep_goal_parse(text, &g, why, sizeof(why)) < 0)
+		abort();
+	return g;
+}
+
+static bool has_note(const struct sweep_analysis *a, const char *needle)
+{
+	for (size_t i = 0; i < a->nr_notes; i++)
+		if (strstr(a->notes[i], needle))
+			return true;
+	return false;
+}
+
+static const char *const fk[] = { "fs", "ra", "sched" };
+
+static void additive(void)
+{
+	/* fs: +0, +50, +100 MB/s; ra and sched do nothing; 3 repetitions */
+	struct rng g;
+	rng_seed(&g, 7);
+	struct cmp_runs rs = { 0 };
+	const char *fsl[] = { "ext4", "xfs", "btrfs" }, *ral[] = { "128", "4096" },
+		   *scl[] = { "none", "mq-deadline" };
+	double eff[] = { 0, 50e6, 100e6 };
+	for (int rep = 0; rep < 3; rep++)
+		for (int f = 0; f < 3; f++)
+			for (int r = 0; r < 2; r++)
+				for (int s = 0; s < 2; s++) {
+					const char *v[] = { fsl[f], ral[r], scl[s] };
+					add_run(&rs, fk, v, 3, 200e6 + eff[f] + 2e6 * normal(&g), 1000);
+				}
+	struct sweep_goal gl = goal("write bw");
+	struct sweep_analysis a;
+	int rc = sweep_analyse(rs.v, rs.n, fk, 3, &gl, &a);
+	CHECK(rc == 0, "analyse: %d", rc);
+	CHECK(a.nr_runs == 36 && a.nr_points == 12, "runs %zu points %zu", a.nr_runs, a.nr_points);
+	CHECK(a.balanced, "a balanced full factorial");
+	CHECK(a.rank[0] == 0, "fs ranked first: %zu", a.rank[0]);
+	CHECK(a.factors[0].share > 0.98, "fs share %.4f", a.factors[0].share);
+	CHECK(a.factors[1].share < 0.01 && a.factors[2].share < 0.01, "ra %.4f sched %.4f",
+	      a.factors[1].share, a.factors[2].share);
+	for (size_t p = 0; p < a.nr_pairs; p++)
+		CHECK(!a.pairs[p].matters && a.pairs[p].share < 0.01, "pair %zu share %.4f", p,
+		      a.pairs[p].share);
+	CHECK(!strcmp(a.factors[0].levels[a.factors[0].best].name, "btrfs"), "best fs %s",
+	      a.factors[0].levels[a.factors[0].best].name);
+	CHECK(!strcmp(a.points[0].levels[0], "btrfs"), "best point %s", a.points[0].name);
+	CHECK(!strcmp(a.points[a.nr_points - 1].levels[0], "ext4"), "worst point %s",
+	      a.points[a.nr_points - 1].name);
+	double sum = a.share_higher + a.share_noise;
+	for (size_t f = 0; f < 3; f++)
+		sum += a.factors[f].share;
+	for (size_t p = 0; p < a.nr_pairs; p++)
+		sum += a.pairs[p].share;
+	CHECK(fabs(sum - 1) < 1e-9 && !a.overlap, "balanced shares add to 1: %.12f", sum);
+	/* the level means with their interval */
+	const struct sweep_level *b = &a.factors[0].levels[2];
+	CHECK(b->n == 12 && fabs(b->mean - 300e6) < 2e6 && b->ci.conf == 0.95 && b->ci.lo < b->mean &&
+	      b->ci.hi > b->mean, "btrfs mean %.0f [%.0f, %.0f]", b->mean, b->ci.lo, b->ci.hi);
+	/* a point of 3 runs has no 95% median interval: [min, max] at 75% */
+	CHECK(a.points[0].n == 3 && a.points[0].ci.conf == 0.75, "3 runs: confidence %.3f",
+	      a.points[0].ci.conf);
+	CHECK(!has_note(&a, "misleading"), "no misleading main effect");
+
+	/* the JSON */
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	CHECK(sweep_report_json(&a, m) == 0, "json written");
+	fclose(m);
+	struct json_object *root = json_tokener_parse(buf), *v, *x;
+	CHECK(root != NULL, "json parses");
+	static const char *const keys[] = { "goal", "runs", "skipped", "factors", "balanced",
+					    "grand_mean", "points", "best", "main_effects",
+					    "importance", "notes" };
+	for (size_t i = 0; root && i < sizeof(keys) / sizeof(keys[0]); i++)
+		CHECK(json_object_object_get_ex(root, keys[i], &v), "key %s", keys[i]);
+	if (root && json_object_object_get_ex(root, "importance", &v) &&
+	    json_object_object_get_ex(v, "ranking", &x))
+		CHECK(!strcmp(json_object_get_string(json_object_array_get_idx(x, 0)), "fs"),
+		      "ranking[0] fs");
+	if (root && json_object_object_get_ex(root, "points", &v)) {
+		x = json_object_array_get_idx(v, 0);
+		struct json_object *lv, *fs;
+		CHECK(json_object_object_get_ex(x, "levels", &lv) &&
+		      json_object_object_get_ex(lv, "fs", &fs) &&
+		      !strcmp(json_object_get_string(fs), "btrfs"), "points[0].levels.fs");
+	}
+	json_object_put(root);
+	free(buf);
+	/* the text */
+	buf = NULL;
+	m = open_memstream(&buf, &len);
+	sweep_report_text(&a, m);
+	fclose(m);
+	CHECK(strstr(buf, "goal: write bw (higher is better), 36 run(s), 12 point(s)") != NULL,
+	      "text header: %.80s", buf);
+	CHECK(strstr(buf, "  fs (best: btrfs)") && strstr(buf, "interactions that matter (>= 5%): none"),
+	      "text body");
+	free(buf);
+	sweep_analysis_release(&a);
+	cmp_runs_release(&rs);
+}
+
+static void interaction(void)
+{
+	/* y = 100 + 20 when fs and ra "agree", 100 - 20 when not: no main effects */
+	struct rng g;
+	rng_seed(&g, 11);
+	struct cmp_runs rs = { 0 };
+	const char *fsl[] = { "ext4", "xfs" }, *ral[] = { "128", "4096" };
+	for (int rep = 0; rep < 4; rep++)
+		for (int f = 0; f < 2; f++)
+			for (int r = 0; r < 2; r++) {
+				const char *v[] = { fsl[f], ral[r] };
+				add_run(&rs, fk, v, 2, 100 + (f == r ? 20 : -20) + normal(&g), 5);
+			}
+	struct sweep_goal gl = goal("write bw");
+	struct sweep_analysis a;
+	CHECK(sweep_analyse(rs.v, rs.n, fk, 2, &gl, &a) == 0, "analyse");
+	CHECK(a.nr_pairs == 1 && a.pairs[0].matters && a.pairs[0].share > 0.9, "fs x ra share %.3f",
+	      a.pairs[0].share);
+	CHECK(a.factors[0].share < 0.05 && a.factors[1].share < 0.05, "mains %.3f %.3f",
+	      a.factors[0].share, a.factors[1].share);
+	CHECK(has_note(&a, "makes the main effect of fs misleading") &&
+	      has_note(&a, "makes the main effect of ra misleading"), "flagged");
+	for (size_t i = 0; i < a.nr_notes; i++)
+		printf("# note: %s\n", a.notes[i]);
+	sweep_analysis_release(&a);
+	cmp_runs_release(&rs);
+}
+
+static void lower_unbalanced_skipped(void)
+{
+	struct cmp_runs rs = { 0 };
+	const char *v1[] = { "ext4", "128" }, *v2[] = { "xfs", "128" }, *v3[] = { "xfs", "4096" };
+	add_run(&rs, fk, v1, 2, 1, 900);
+	add_run(&rs, fk, v1, 2, 1, 1000);
+	add_run(&rs, fk, v2, 2, 1, 500);
+	add_run(&rs, fk, v2, 2, 1, 520);
+	add_run(&rs, fk, v3, 2, 1, 700);
+	add_run(&rs, fk, v1, 1, 1, 1); /* no ra label */
+	struct cmp_run *nofig = cmp_runs_push(&rs);
+	cmp_kvs_add(&nofig->labels, "fs", "xfs");
+	cmp_kvs_add(&nofig->labels, "ra", "128");
+	struct sweep_goal gl = goal("write p99");
+	struct sweep_analysis a;
+	CHECK(sweep_analyse(rs.v, rs.n, fk, 2, &gl, &a) == 0, "analyse");
+	CHECK(a.nr_runs == 5 && a.skipped_no_level == 1 && a.skipped_no_value == 1,
+	      "runs %zu skipped %zu %zu", a.nr_runs, a.skipped_no_level, a.skipped_no_value);
+	CHECK(!strcmp(a.points[0].name, "fs=xfs ra=128"), "lowest latency first: %s",
+	      a.points[0].name);
+	CHECK(!strcmp(a.factors[0].levels[a.factors[0].best].name, "xfs"), "best fs");
+	CHECK(!a.balanced && a.pairs[0].incomplete, "unbalanced, ext4 x 4096 missing");
+	CHECK(has_note(&a, "not a balanced full factorial") && has_note(&a, "not every combination")
+	      && has_note(&a, "1 run(s) left out: no label") &&
+	      has_note(&a, "1 run(s) left out: no figure"), "notes");
+	sweep_analysis_release(&a);
+
+	/* a constant goal */
+	gl = goal("write bw");
+	CHECK(sweep_analyse(rs.v, rs.n, fk, 2, &gl, &a) == 0, "analyse constant");
+	CHECK(a.ss_total == 0 && a.factors[0].share == 0 && has_note(&a, "the same in every run"),
+	      "constant");
+	sweep_analysis_release(&a);
+	/* nothing to analyse */
+	const char *nf[] = { "chunk" };
+	CHECK(sweep_analyse(rs.v, rs.n, nf, 1, &gl, &a) == -ENOENT, "no run has the factor");
+	sweep_analysis_release(&a);
+	cmp_runs_release(&rs);
+}
+
+int main(void)
+{
+	additive();
+	interaction();
+	lower_unbalanced_skipped();
+	return check_done("test_sweep_analysis");
+}
