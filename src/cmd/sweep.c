@@ -11,18 +11,24 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd/command.h"
 #include "cmd/output.h"
+#include "cmd/sweep_report.h"
 #include "store/store.h"
+#include "store/store_sweep.h"
 #include "sweep/sweep_run.h"
 #include "sys/dev/devguard.h"
 #include "util/error.h"
+#include "util/xmalloc.h"
 
 static const char sweep_usage[] =
 	"usage: iobench sweep PLAN [--dry-run] [--allow-destroy=DEVICE]... [--db=PATH]\n"
 	"       iobench sweep --resume=ID [--allow-destroy=DEVICE]... [--db=PATH]\n"
 	"       iobench sweep --restore [--db=PATH]\n"
+	"       iobench sweep report SWEEP_ID [--goal=G] [--output-format=FMT] (see\n"
+	"                            'iobench sweep report --help')\n"
 	"\n"
 	"Run the tuning experiment PLAN describes: for each point of its design,\n"
 	"make the filesystem on the target (mkfs with the point's options), mount\n"
@@ -48,9 +54,11 @@ static const char sweep_usage[] =
 	"              (templates also know {dev}, {devs}, {mnt}, {fs})\n"
 	"  [workload]  job = FILE (repeatable) | bonnie = ARGS (repeatable) |\n"
 	"              quick = [ARGS]; repeat = N | auto[:W%]\n"
-	"  [design]    type = full | ofat | lhs:N; goal = FIGURE; seed = N\n"
-	"The race design, md factors and command = workloads are not implemented\n"
-	"yet; kernel boot parameters are out of scope.\n"
+	"  [design]    type = full | ofat | lhs:N | race; goal = FIGURE; seed = N;\n"
+	"              race: min_repeat = N (default 3), max_repeat = N (default 10)\n"
+	"A sweep with a goal ends with its analysis (as 'sweep report' prints it).\n"
+	"md factors and command = workloads are not implemented yet; kernel boot\n"
+	"parameters are out of scope.\n"
 	"\n"
 	"options:\n";
 
@@ -92,16 +100,65 @@ static int add_word(void *arg, const char *word, char *why, size_t len)
 	return -EINVAL;
 }
 
+/* The analysis a sweep prints when it ends (sweep_report_sweep, as text). */
+static int analyse(struct store *st, int64_t id, const char *goal, const char *const *factors,
+		   size_t nf, FILE *out)
+{
+	fputc('\n', out);
+	return sweep_report_sweep(st, id, goal, factors, nf, false, out);
+}
+
+/* `sweep report SWEEP_ID`: the goal the sweep's plan names when --goal is
+ * not given (from the sweeps table), then sweep_report_main. */
+static int report(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	const char *id = NULL, *db = NULL;
+	bool goal = false;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--goal") || !strncmp(argv[i], "--goal=", 7))
+			goal = true;
+		else if (!strncmp(argv[i], "--db=", 5))
+			db = argv[i] + 5;
+		else if (!strcmp(argv[i], "--db") && i + 1 < argc)
+			db = argv[++i];
+		else if (argv[i][0] != '-' && !id)
+			id = argv[i];
+		else if (!strcmp(argv[i], "--factors") || !strcmp(argv[i], "--output-format") ||
+			 !strcmp(argv[i], "--label") || !strcmp(argv[i], "--since") ||
+			 !strcmp(argv[i], "--host"))
+			i++; /* their value */
+	}
+	char *end;
+	long long sid = id ? strtoll(id, &end, 10) : 0;
+	char *path = NULL, *extra = NULL;
+	struct store *st = NULL;
+	struct store_sweep sw = { 0 };
+	if (!goal && id && !*end && sid > 0 && store_path_resolve(db, false, &path) == 0 &&
+	    access(path, F_OK) == 0 && store_open(path, &st) == 0 &&
+	    store_sweep_get(st, sid, &sw) == 0 && sw.goal)
+		extra = xasprintf("--goal=%s", sw.goal);
+	store_sweep_release(&sw);
+	store_close(st);
+	free(path);
+	if (!extra)
+		return sweep_report_main(ctx, argc, argv);
+	char **v = xcalloc((size_t)argc + 2, sizeof(*v));
+	memcpy(v, argv, (size_t)argc * sizeof(*v));
+	v[argc] = extra;
+	int status = sweep_report_main(ctx, argc + 1, v);
+	free(v);
+	free(extra);
+	return status;
+}
+
 static int run_sweep(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct sweep_cmdline s = { 0 };
 	struct cmd_common common;
 	cmd_common_init(&common);
 	int status = 1;
-	if (argc >= 2 && !strcmp(argv[1], "report")) {
-		error("'iobench sweep report' is not implemented yet");
-		return 1;
-	}
+	if (argc >= 2 && !strcmp(argv[1], "report"))
+		return report(ctx, argc - 1, argv + 1);
 	struct cmdopt_parser p;
 	command_parser(&p, ctx->cmd, &s, &common);
 	p.operand = add_word;
@@ -151,7 +208,8 @@ static int run_sweep(struct cmd_ctx *ctx, int argc, char **argv)
 		goto out;
 	}
 	struct sweep_opts o = { .plan_path = s.plan, .db = db, .store = st, .allow = &allow,
-				.dry_run = s.dry_run, .resume_id = resume, .out = stdout };
+				.dry_run = s.dry_run, .resume_id = resume, .out = stdout,
+				.analyse = analyse };
 	status = sweep_run(&o);
 	if (output_check(stdout, NULL, NULL) < 0)
 		status = 1;

@@ -8,6 +8,7 @@
  *   lhs:N  a Latin hypercube of N points over the level indices: each
  *          factor's levels appear equally often (within one) over the N
  *          points, paired at random;
+ *   race   the full design's points, run as the race says (sweep_race.h);
  * A factor that applies only to one filesystem (mkfs.xfs, mount.xfs,
  * btrfs.data) has no level at the points of another one (SWEEP_NA), so
  * those points are not repeated for its levels; points that end up equal

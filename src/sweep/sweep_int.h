@@ -49,6 +49,10 @@ int sweep_target_setup(struct sweep_ctx *c);
  * or -1 with the reason in why (the point failed). */
 int sweep_point_run(struct sweep_ctx *c, size_t i, char *why, size_t whylen);
 
+/* sweep_racing.c: the race design's rounds over the points (stored as
+ * they end). 0, or -1 when stopped or the goal is bad. */
+int sweep_race_run(struct sweep_ctx *c, size_t *done, size_t *failed);
+
 /* A knob change: journaled old value, then the write (or the dry line). */
 int sweep_set_knob(struct sweep_ctx *c, const char *file, const char *value, char *why,
 		   size_t whylen);

@@ -17,6 +17,7 @@
 
 #include "jobfile/jobfile.h"
 #include "jobfile/jobfile_int.h"
+#include "sweep/sweep_goal.h"
 #include "util/error.h"
 #include "util/units.h"
 #include "util/xmalloc.h"
@@ -391,9 +392,7 @@ static void design_item(struct parse *ps, const struct jf_item *item)
 			   !*end && p->lhs_n <= 100000) {
 			p->design = SWD_LHS;
 		} else if (!strcmp(v, "race")) {
-			plan_error(ps, item, item->value_col, "design type 'race' is not implemented "
-				   "yet; use full, ofat or lhs:N");
-			return;
+			p->design = SWD_RACE;
 		} else {
 			plan_error(ps, item, item->value_col, "bad design type '%s': give full, ofat, "
 				   "lhs:N (N >= 2 points) or race", v);
@@ -402,12 +401,29 @@ static void design_item(struct parse *ps, const struct jf_item *item)
 		free(p->design_text);
 		p->design_text = xstrdup(v);
 	} else if (!strcmp(k, "goal")) {
+		struct sweep_goal g;
+		char why[256];
 		if (!*v) {
 			plan_error(ps, item, 0, "goal = needs a figure, e.g. 'write bw'");
 			return;
 		}
+		if (sweep_goal_parse(v, &g, why, sizeof(why)) < 0) {
+			plan_error(ps, item, item->value_col, "%s", why);
+			return;
+		}
 		free(p->goal);
 		p->goal = xstrdup(v);
+	} else if (!strcmp(k, "min_repeat") || !strcmp(k, "max_repeat")) {
+		char *end;
+		unsigned long n = strtoul(v, &end, 10);
+		if (end == v || *end || n < 1 || n > 1000) {
+			plan_error(ps, item, item->value_col, "bad %s '%s': give 1 to 1000 runs", k, v);
+			return;
+		}
+		if (k[1] == 'i')
+			p->race_min = (unsigned)n;
+		else
+			p->race_max = (unsigned)n;
 	} else if (!strcmp(k, "seed")) {
 		char *end;
 		errno = 0;
@@ -420,7 +436,8 @@ static void design_item(struct parse *ps, const struct jf_item *item)
 			p->seed_given = true;
 		}
 	} else {
-		plan_error(ps, item, 0, "unknown key '%s' in [design] (type, goal, seed)", k);
+		plan_error(ps, item, 0, "unknown key '%s' in [design] (type, goal, seed, min_repeat, "
+			   "max_repeat)", k);
 	}
 }
 
@@ -528,6 +545,24 @@ static void check_whole(struct parse *ps, const struct jf_item *first)
 		plan_error(ps, where, 0, "the plan has no factors: give [factors] NAME = A | B");
 	if (!p->design_text)
 		p->design_text = xstrdup("full");
+	if (p->design == SWD_RACE) {
+		if (!p->goal)
+			plan_error(ps, where, 0, "a race needs the figure it races on: give goal = in "
+				   "[design], e.g. goal = write bw");
+		if (p->repeat)
+			plan_error(ps, where, 0, "a race decides the repetitions itself: give "
+				   "min_repeat = and max_repeat = in [design] instead of repeat =");
+		if (!p->race_min)
+			p->race_min = 3;
+		if (!p->race_max)
+			p->race_max = 10;
+		if (p->race_max < p->race_min)
+			plan_error(ps, where, 0, "max_repeat = %u is below min_repeat = %u",
+				   p->race_max, p->race_min);
+	} else if (p->race_min || p->race_max) {
+		plan_error(ps, where, 0, "min_repeat = and max_repeat = are the race's (type = "
+			   "race); give repeat = in [workload]");
+	}
 }
 
 int sweep_plan_parse(const char *name, const char *text, size_t len, struct sweep_plan *p)

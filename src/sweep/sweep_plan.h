@@ -17,7 +17,9 @@
  *   [workload]  job = FILE (repeatable, one `iobench run` of all of them),
  *               bonnie = ARGS (repeatable, one `iobench bonnie` each),
  *               quick = [ARGS], repeat = N | auto[:W%]
- *   [design]    type = full | ofat | lhs:N | race, goal = ..., seed = N
+ *   [design]    type = full | ofat | lhs:N | race, goal = FIGURE
+ *               (sweep_goal.h; race needs one), seed = N, and for race
+ *               min_repeat = (default 3) and max_repeat = (default 10)
  *
  * Everything the plan says is checked here, before anything is touched.
  */
@@ -90,7 +92,8 @@ struct sweep_plan {
 	enum sweep_design_kind design;
 	unsigned lhs_n;
 	char *design_text; /* "full", "lhs:8" */
-	char *goal;        /* as written, or NULL */
+	char *goal;        /* as written (checked by sweep_goal_parse), or NULL */
+	unsigned race_min, race_max; /* race: the runs per point before a drop, at most */
 	uint64_t seed;
 	bool seed_given;
 };

@@ -214,7 +214,7 @@ int sweep_run(const struct sweep_opts *o)
 	c.j.fd = -1;
 	int status = 1;
 	bool journal_open = false, plan_ok = false;
-	char **texts = NULL;
+	char **texts = NULL, **names = NULL;
 	bool *todo = NULL;
 	if (load_plan(o, &p, &stored) < 0)
 		goto out;
@@ -225,9 +225,16 @@ int sweep_run(const struct sweep_opts *o)
 	if (sweep_design(&p, p.seed, &pts) < 0)
 		goto out;
 	texts = point_texts(&p, &pts);
+	names = xcalloc(p.nr_factors ? p.nr_factors : 1, sizeof(*names));
+	for (size_t f = 0; f < p.nr_factors; f++)
+		names[f] = p.factors[f].name;
 	todo = xcalloc(pts.n ? pts.n : 1, sizeof(*todo));
 	for (size_t i = 0; i < pts.n; i++)
 		todo[i] = true;
+	if (o->resume_id && p.design == SWD_RACE) {
+		error("--resume of a race is not implemented yet");
+		goto out;
+	}
 	if (o->resume_id && resume_todo(o, texts, pts.n, todo) < 0)
 		goto out;
 	if (!c.dry && geteuid() != 0) {
@@ -300,7 +307,13 @@ int sweep_run(const struct sweep_opts *o)
 	if (rc < 0) {
 		if (!c.dry && o->store)
 			store_sweep_set_state(o->store, c.sweep_id, STORE_SWEEP_FAILED, now_ms());
+	} else if (p.design == SWD_RACE && !c.dry) {
+		rc = sweep_race_run(&c, &done, &failed) < 0 && stop_signal ? -EINTR : 0;
 	} else {
+		if (c.dry && p.design == SWD_RACE)
+			fprintf(c.out, "the race runs each point %u to %u times, dropping those clearly "
+				"worse on '%s' after each round; a round is:\n", p.race_min, p.race_max,
+				p.goal);
 		rc = run_points(&c, todo, &done, &failed);
 	}
 	if (c.dry) {
@@ -324,6 +337,9 @@ int sweep_run(const struct sweep_opts *o)
 		fprintf(stderr, "sweep %" PRId64 ": %zu point%s done, %zu failed\n", c.sweep_id, done,
 			done == 1 ? "" : "s", failed);
 		status = failed || rr < 0 ? 1 : 0;
+		if (done && p.goal && o->analyse &&
+		    o->analyse(o->store, c.sweep_id, p.goal, (const char *const *)names, 0, o->out) < 0)
+			status = 1;
 	}
 	sweep_journal_close(&c.j, rr == 0 && sweep_journal_pending(&c.j) == 0);
 	journal_open = false;
@@ -335,6 +351,7 @@ out:
 	if (texts)
 		free_texts(texts, pts.n);
 	free(todo);
+	free(names);
 	sweep_points_release(&pts);
 	ctx_release(&c);
 	if (plan_ok)

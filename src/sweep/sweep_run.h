@@ -28,7 +28,12 @@ struct sweep_opts {
 	const struct devguard_allow *allow; /* --allow-destroy */
 	bool dry_run;
 	int64_t resume_id;              /* > 0: --resume */
-	FILE *out;                      /* --dry-run's listing, the summary */
+	FILE *out;                      /* --dry-run's listing, the analysis */
+	/* the analysis of the sweep once it is over (`sweep report`'s, which
+	 * lives above this layer), or NULL: 0, or -1 after printing why; nf 0:
+	 * the factors the points name */
+	int (*analyse)(struct store *st, int64_t sweep_id, const char *goal,
+		       const char *const *factors, size_t nf, FILE *out);
 };
 
 /* The sweep; returns the exit status (0 all points done, 1 a point failed

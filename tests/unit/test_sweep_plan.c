@@ -4,7 +4,8 @@
  * each factor's kind and levels; full gives every combination once, with
  * the factors of another filesystem left out (16 points, not 24); ofat
  * the baseline and one change at a time; lhs:N each level equally often;
- * the order follows the seed; bad plans fail with file:line:col messages.
+ * the order follows the seed; a race needs a goal, which is checked; bad
+ * plans fail with file:line:col messages.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -186,7 +187,6 @@ static void test_errors(void)
 	CHECK(said(&cap, "t.plan:6:1", "out of scope"), "a kernel boot parameter: out of scope, at 6:1");
 	CHECK(said(&cap, "t.plan:7:1", "not implemented yet"), "md factors: not implemented yet");
 	CHECK(said(&cap, "t.plan:9:1", "not implemented yet"), "command =: not implemented yet");
-	CHECK(said(&cap, "t.plan:11:8", "'race' is not implemented yet"), "race: not implemented yet");
 	CHECK(said(&cap, "t.plan:12:1", "unknown section [extra]"), "an unknown section");
 	error_capture_release(&cap);
 
@@ -205,6 +205,30 @@ static void test_errors(void)
 	error_capture_release(&cap);
 	if (rc == 0)
 		sweep_plan_release(&p);
+
+	static const char race[] = "[target]\ndir = /tmp\n[factors]\nvm.dirty_ratio = 10 | 20\n"
+				   "[workload]\nquick =\n[design]\ntype = race\n%s";
+	char text[512];
+	snprintf(text, sizeof(text), race, "");
+	CHECK(parse(text, &p, &cap) == -EINVAL && said(&cap, "t.plan", "a race needs the figure"),
+	      "a race without a goal is refused");
+	error_capture_release(&cap);
+	snprintf(text, sizeof(text), race, "goal = write bandwidth\n");
+	CHECK(parse(text, &p, &cap) == -EINVAL && said(&cap, "t.plan:9:8", "unknown figure 'bandwidth'"),
+	      "a goal sweep_goal_parse refuses is reported at its value (%s)", cap.nr ? cap.msgs[0] : "");
+	error_capture_release(&cap);
+	snprintf(text, sizeof(text), race, "goal = write bw\nmax_repeat = 6\n");
+	rc = parse(text, &p, &cap);
+	CHECK(rc == 0 && p.design == SWD_RACE && p.race_min == 3 && p.race_max == 6,
+	      "a race with a goal: min_repeat 3 by default, max_repeat as given (%s)",
+	      cap.nr ? cap.msgs[0] : "");
+	error_capture_release(&cap);
+	if (rc == 0) {
+		struct sweep_points pts;
+		CHECK(sweep_design(&p, 1, &pts) == 0 && pts.n == 2, "the race's points: the full design's");
+		sweep_points_release(&pts);
+		sweep_plan_release(&p);
+	}
 
 	static const char none[] = "[factors]\nread_ahead_kb = 128 | 256\n";
 	CHECK(parse(none, &p, &cap) == -EINVAL && said(&cap, "t.plan:1:1", "no target") &&
