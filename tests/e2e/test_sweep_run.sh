@@ -164,6 +164,9 @@ check "the sweep ends with its analysis, job.rate's share first" \
 check "every run of the race is stored with --set rate= as its point says" \
   test "$(q "SELECT count(*) FROM runs r JOIN job_options o ON o.run_id = r.id AND o.key = 'rate'
       JOIN labels l ON l.run_id = r.id AND l.key = 'job.rate' AND l.value = o.value WHERE r.sweep_id = $sid")" = "$nr"
+"$IOBENCH" sweep report "$sid" --db="$db" >report.out 2>report.err
+check "sweep report ID takes the sweep's stored goal when --goal is not given" \
+  grep -q '^goal: write bw' report.out
 sweep_snapshot after
 check "after the race: the directory's queue knobs as before" sweep_same before after
 
