@@ -195,7 +195,7 @@ static int run_sweep(struct cmd_ctx *ctx, int argc, char **argv)
 		goto out;
 	}
 	char *db;
-	if (store_path_resolve(common.db, !s.dry_run, &db) < 0)
+	if (store_path_resolve(common.db, !s.dry_run && !s.restore, &db) < 0)
 		goto out;
 	if (s.restore) {
 		status = sweep_restore(db, stdout);

@@ -24,7 +24,7 @@
 
 struct store_sweep {
 	int64_t id;
-	char *plan_path;   /* as given on the command line */
+	char *plan_path;   /* the plan file's absolute path */
 	char *plan;        /* the plan's text */
 	char *design;      /* "full", "ofat", "lhs:8", "race" */
 	char *goal;        /* as written after goal =, or NULL */

@@ -280,14 +280,18 @@ int sweep_run(const struct sweep_opts *o)
 		c.sweep_id = o->resume_id;
 		store_sweep_set_state(o->store, c.sweep_id, STORE_SWEEP_RUNNING, -1);
 	} else {
-		struct store_sweep s = { .plan_path = p.path, .plan = p.text, .design = p.design_text,
-					 .goal = p.goal, .seed = p.seed, .start_ms = now_ms() };
+		/* the plan's absolute path: --resume reads its relative paths from there */
+		char *real = realpath(p.path, NULL);
+		struct store_sweep s = { .plan_path = real ? real : p.path, .plan = p.text,
+					 .design = p.design_text, .goal = p.goal, .seed = p.seed,
+					 .start_ms = now_ms() };
 		s.nr_factors = p.nr_factors;
 		s.factors = xcalloc(p.nr_factors, sizeof(*s.factors));
 		for (size_t f = 0; f < p.nr_factors; f++)
 			s.factors[f] = p.factors[f].name;
 		int rc = store_sweep_new(o->store, &s, (const char *const *)texts, pts.n, &c.sweep_id);
 		free(s.factors);
+		free(real);
 		if (rc < 0)
 			goto out;
 		fprintf(stderr, "sweep %" PRId64 ": %zu points (design %s, seed %" PRIu64 ")\n",

@@ -5,8 +5,9 @@
 # a shared machine other tests attach, mount and tune their own devices
 # meanwhile: their lines (iobench-e2e.* directories, loop devices that
 # were not there before or are gone after, mounts of anything but a loop
-# device or a sweep's mount point) are left out, so what is compared is
-# what a sweep could have left, the sweep's devices included.
+# device or a sweep's mount point, loop devices over anything but the
+# images in a sweep test's directory) are left out, so what is compared
+# is what a sweep could have left, the sweep's devices included.
 sweep_snapshot() { # FILE
   {
     for q in /sys/block/*/queue; do
@@ -17,7 +18,7 @@ sweep_snapshot() { # FILE
     done
     echo "vm dirty_background_ratio $(cat /proc/sys/vm/dirty_background_ratio)"
     grep -v 'iobench-e2e\.' /proc/mounts | grep -E '^/dev/loop|iobench-sweep' | sed 's/^/mount /'
-    losetup -a | grep -v 'iobench-e2e\.' | sed 's/^/loop /'
+    losetup -a | grep 'iobench-sweep' | sed 's/^/loop /'
   } | sort >"$1"
 }
 # sweep_same BEFORE AFTER: the snapshots agree on every knob of a device
