@@ -218,7 +218,12 @@ static void build_points(struct sweep_analysis *a, const struct obs *o, size_t n
 	free(done);
 }
 
-static void build_levels(struct sweep_analysis *a, const struct obs *o, size_t n, size_t nf)
+/* The level means; their intervals from the pooled spread of the
+ * repetitions within points (df_err > 0), as the ANOVA model has it, else
+ * from the spread of the level's own runs (which then holds the other
+ * factors' effects too, so it is wider). */
+static void build_levels(struct sweep_analysis *a, const struct obs *o, size_t n, size_t nf,
+			 double ms_err, size_t df_err)
 {
 	double *buf = xmalloc(n * sizeof(double));
 	for (size_t f = 0; f < nf; f++) {
@@ -237,6 +242,13 @@ static void build_levels(struct sweep_analysis *a, const struct obs *o, size_t n
 					buf[k++] = o[i].y;
 			fe->levels[l].n = k;
 			mean_interval(buf, k, &fe->levels[l].mean, &fe->levels[l].ci);
+			if (df_err > 0) {
+				double half = prob_t_critical(SWEEP_CONF, (double)df_err) *
+					      sqrt(ms_err / (double)k);
+				fe->levels[l].ci.lo = fe->levels[l].mean - half;
+				fe->levels[l].ci.hi = fe->levels[l].mean + half;
+				fe->levels[l].ci.conf = SWEEP_CONF;
+			}
 			if (l == 0 || goal_better(&a->goal, fe->levels[l].mean,
 						  fe->levels[fe->best].mean))
 				fe->best = l;
@@ -376,7 +388,15 @@ int sweep_analyse(const struct cmp_run *runs, size_t n, const char *const *facto
 	if (out->ss_total <= 1e-24 * out->grand_mean * out->grand_mean * (double)k)
 		out->ss_total = 0;
 	build_points(out, o, k, nf);
-	build_levels(out, o, k, nf);
+	double ss_err = 0;
+	for (size_t i = 0; i < out->nr_points; i++)
+		for (size_t j = 0; j < out->points[i].n; j++) {
+			double d = out->points[i].values[j] - out->points[i].mean;
+			ss_err += d * d;
+		}
+	out->error_df = k - out->nr_points;
+	build_levels(out, o, k, nf, out->error_df ? ss_err / (double)out->error_df : 0,
+		     out->error_df);
 
 	bool *use = xcalloc(nf, sizeof(bool));
 	double *ss_main = xcalloc(nf, sizeof(double));

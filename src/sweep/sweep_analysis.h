@@ -13,7 +13,10 @@
  *    below 6 runs no 95% interval exists and [min, max] is given with the
  *    confidence it does have);
  *  - the main effect of each factor: the mean goal per level, with its
- *    Student t interval over that level's runs, and the best level;
+ *    Student t interval from the pooled spread of the repetitions within
+ *    points (the ANOVA model's error term: mean +- t_df sqrt(MS_err / n_l),
+ *    df = runs - points), or from the spread of that level's runs when no
+ *    point repeats; and the best level;
  *  - a variance-based importance share per factor: its between-level sum
  *    of squares over the total, SS_A = sum_l n_l (mean_l - mean)^2 / SS_T,
  *    the correlation ratio eta^2, which estimates the first-order Sobol
@@ -97,6 +100,8 @@ struct sweep_analysis {
 	size_t skipped_no_level;     /* runs lacking a factor's label */
 	size_t skipped_no_value;     /* runs lacking the goal's figure */
 	double grand_mean, ss_total;
+	size_t error_df;             /* runs - points: the level intervals' df; 0: each
+					level's own runs give its interval */
 	struct sweep_point *points;  /* ranked, best first */
 	size_t nr_points;
 	struct sweep_factor_effect *factors; /* in the order named */

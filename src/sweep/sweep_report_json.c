@@ -2,7 +2,8 @@
  * A sweep's analysis as JSON (sweep_analysis.h), through util/json.h:
  *   { "goal": { "text", "direction", "figure", "higher_is_better" },
  *     "runs", "skipped": { "no_label", "no_figure" }, "factors": [names],
- *     "balanced", "grand_mean",
+ *     "balanced", "grand_mean", "error_df" (the level intervals' degrees of
+ *     freedom: runs - points; 0: from each level's own runs),
  *     "points": [ { "rank", "point", "levels": {F: L}, "runs", "median",
  *                   "mean", "interval": { "lo", "hi", "confidence" } | null,
  *                   "values": [], "run_ids": [] } ],          best first
@@ -67,6 +68,7 @@ int sweep_report_json(const struct sweep_analysis *a, FILE *out)
 	json_array_end(&w);
 	json_kv_bool(&w, "balanced", a->balanced);
 	json_kv_double(&w, "grand_mean", a->grand_mean);
+	json_kv_uint(&w, "error_df", a->error_df);
 
 	json_kv_array_begin(&w, "points");
 	for (size_t i = 0; i < a->nr_points; i++) {

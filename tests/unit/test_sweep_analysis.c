@@ -102,6 +102,10 @@ static void additive(void)
 	const struct sweep_level *b = &a.factors[0].levels[2];
 	CHECK(b->n == 12 && fabs(b->mean - 300e6) < 2e6 && b->ci.conf == 0.95 && b->ci.lo < b->mean &&
 	      b->ci.hi > b->mean, "btrfs mean %.0f [%.0f, %.0f]", b->mean, b->ci.lo, b->ci.hi);
+	/* pooled over the 36 - 12 = 24 df of the repetitions: t(24) 2.064 *
+	 * 2e6 / sqrt(12), about +-1.2e6 */
+	CHECK(a.error_df == 24 && b->ci.hi - b->ci.lo < 4e6 && b->ci.hi - b->ci.lo > 1e6,
+	      "pooled interval: df %zu width %.0f", a.error_df, b->ci.hi - b->ci.lo);
 	/* a point of 3 runs has no 95% median interval: [min, max] at 75% */
 	CHECK(a.points[0].n == 3 && a.points[0].ci.conf == 0.75, "3 runs: confidence %.3f",
 	      a.points[0].ci.conf);
@@ -191,6 +195,7 @@ static void lower_unbalanced_skipped(void)
 	struct sweep_goal gl = goal("write p99");
 	struct sweep_analysis a;
 	CHECK(sweep_analyse(rs.v, rs.n, fk, 2, &gl, &a) == 0, "analyse");
+	CHECK(a.error_df == 2, "5 runs of 3 points: df %zu", a.error_df);
 	CHECK(a.nr_runs == 5 && a.skipped_no_level == 1 && a.skipped_no_value == 1,
 	      "runs %zu skipped %zu %zu", a.nr_runs, a.skipped_no_level, a.skipped_no_value);
 	CHECK(!strcmp(a.points[0].name, "fs=xfs ra=128"), "lowest latency first: %s",
