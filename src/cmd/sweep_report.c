@@ -304,7 +304,8 @@ static int analyse(const struct cmp_runs *runs, const struct names *factors, con
 		if (a.skipped_no_value == runs->n) {
 			char have[512];
 			sweep_goal_available(&runs->v[0], have, sizeof(have));
-			error("sweep report: run %lld has: %s", (long long)runs->v[0].id, have);
+			error("sweep report: no run has a figure for goal '%s'; run %lld has: %s",
+			      g.text, (long long)runs->v[0].id, have);
 		}
 		return -1;
 	}
