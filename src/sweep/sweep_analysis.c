@@ -7,6 +7,7 @@
 #include "sweep/sweep_analysis.h"
 
 #include <errno.h>
+#include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -124,6 +125,21 @@ static double between_ss(const struct obs *o, size_t n, double grand, size_t nf,
 	}
 	free(done);
 	return ss;
+}
+
+/* P(F > f) for the effect's sum of squares ss on df against the error's
+ * mean square on df_err; NAN when there is no test. The arguments are
+ * checked so that GSL's error handler (it aborts) is never reached. */
+static double f_pvalue(double ss, double df, double ms_err, double df_err)
+{
+	if (!(df > 0) || !(df_err > 0) || !(ss >= 0) || !(ms_err >= 0))
+		return NAN;
+	if (ms_err == 0)
+		return ss > 0 ? 0 : NAN;
+	double f = ss / df / ms_err;
+	if (!isfinite(f))
+		return 0;
+	return gsl_cdf_fdist_Q(f, df, df_err);
 }
 
 static bool goal_better(const struct sweep_goal *g, double a, double b)
@@ -395,8 +411,8 @@ int sweep_analyse(const struct cmp_run *runs, size_t n, const char *const *facto
 			ss_err += d * d;
 		}
 	out->error_df = k - out->nr_points;
-	build_levels(out, o, k, nf, out->error_df ? ss_err / (double)out->error_df : 0,
-		     out->error_df);
+	double ms_err = out->error_df ? ss_err / (double)out->error_df : 0;
+	build_levels(out, o, k, nf, ms_err, out->error_df);
 
 	bool *use = xcalloc(nf, sizeof(bool));
 	double *ss_main = xcalloc(nf, sizeof(double));
@@ -406,6 +422,8 @@ int sweep_analyse(const struct cmp_run *runs, size_t n, const char *const *facto
 		use[f] = true;
 		ss_main[f] = between_ss(o, k, out->grand_mean, nf, use, &groups);
 		out->factors[f].share = out->ss_total ? ss_main[f] / out->ss_total : 0;
+		out->factors[f].p = f_pvalue(ss_main[f], (double)out->factors[f].nr_levels - 1,
+					     ms_err, (double)out->error_df);
 		grid *= out->factors[f].nr_levels;
 	}
 	out->nr_pairs = nf * (nf - 1) / 2;
@@ -425,7 +443,12 @@ int sweep_analyse(const struct cmp_run *runs, size_t n, const char *const *facto
 			in->a = i;
 			in->b = j;
 			in->share = out->ss_total ? inter / out->ss_total : 0;
-			in->matters = in->share >= SWEEP_INTERACTION_SHARE;
+			/* its df: the cells less what the two mains took */
+			double df = (double)groups - (double)out->factors[i].nr_levels -
+				    (double)out->factors[j].nr_levels + 1;
+			in->p = f_pvalue(inter, df, ms_err, (double)out->error_df);
+			in->matters = in->share >= SWEEP_INTERACTION_SHARE &&
+				      (isnan(in->p) ? out->error_df == 0 : in->p < SWEEP_ALPHA);
 			in->incomplete = groups < out->factors[i].nr_levels * out->factors[j].nr_levels;
 		}
 	double ss_points = 0;

@@ -28,7 +28,13 @@
  *  - the rest: what the points explain beyond mains and pairs (interactions
  *    of three or more factors) and the spread of the repetitions within a
  *    point (noise);
- *  - the interactions that matter (share >= SWEEP_INTERACTION_SHARE), and
+ *  - for each factor and pair, when points repeat, the p-value of its F
+ *    test against the repetitions' spread (F = (SS / df) / MS_err, df_err
+ *    = runs - points): exact for a balanced full factorial with normal
+ *    noise, a guide otherwise;
+ *  - the interactions that matter: share >= SWEEP_INTERACTION_SHARE and,
+ *    when points repeat, p < SWEEP_ALPHA (so noise in a few runs does not
+ *    make one); and
  *    notes where one makes a main effect misleading: the factor's best
  *    level is not the best at some level of the other, or the factor's
  *    main share is small while its interaction is large.
@@ -56,6 +62,7 @@
 
 #define SWEEP_INTERACTION_SHARE 0.05 /* an interaction that matters explains >= 5% */
 #define SWEEP_CONF 0.95
+#define SWEEP_ALPHA 0.05             /* ... and its F test's p is below this */
 
 struct sweep_interval {
 	double lo, hi;
@@ -85,11 +92,13 @@ struct sweep_factor_effect {
 	size_t nr_levels;
 	size_t best;                 /* index into levels */
 	double share;                /* main-effect share of the total variance */
+	double p;                    /* its F test's p-value; NAN: no repetitions */
 };
 
 struct sweep_interaction {
 	size_t a, b;                 /* factor indexes, a < b */
 	double share;
+	double p;                    /* its F test's p-value; NAN: no repetitions */
 	bool matters;
 	bool incomplete;             /* some cells of the pair have no run */
 };

@@ -8,12 +8,13 @@
  *                   "mean", "interval": { "lo", "hi", "confidence" } | null,
  *                   "values": [], "run_ids": [] } ],          best first
  *     "best": { "point", "levels": {F: L} },
- *     "main_effects": [ { "factor", "best", "share",
+ *     "main_effects": [ { "factor", "best", "share", "p" (F test; null
+ *                         without repetitions),
  *                         "levels": [ { "level", "runs", "mean",
  *                                       "interval" | null } ] } ],
  *     "importance": { "ranking": [factor names, largest share first],
  *                     "factors": {F: share}, "interactions": [ {
- *                     "factors": [A, B], "share", "matters", "incomplete" } ],
+ *                     "factors": [A, B], "share", "p", "matters", "incomplete" } ],
  *                     "higher_interactions", "noise" },
  *     "notes": [strings] }
  * Shares are fractions (0.42, not 42%); values are in the goal's unit as
@@ -106,6 +107,7 @@ int sweep_report_json(const struct sweep_analysis *a, FILE *out)
 		json_kv_string(&w, "factor", fe->name);
 		json_kv_string(&w, "best", fe->levels[fe->best].name);
 		json_kv_double(&w, "share", fe->share);
+		json_kv_double(&w, "p", fe->p);
 		json_kv_array_begin(&w, "levels");
 		for (size_t l = 0; l < fe->nr_levels; l++) {
 			json_object_begin(&w);
@@ -138,6 +140,7 @@ int sweep_report_json(const struct sweep_analysis *a, FILE *out)
 		json_string(&w, a->factors[in->b].name);
 		json_array_end(&w);
 		json_kv_double(&w, "share", in->share);
+		json_kv_double(&w, "p", in->p);
 		json_kv_bool(&w, "matters", in->matters);
 		json_kv_bool(&w, "incomplete", in->incomplete);
 		json_object_end(&w);

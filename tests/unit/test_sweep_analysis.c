@@ -6,11 +6,13 @@
  * the share of the pair, nothing as main effects, and a note that the
  * main effect misleads; a lower-is-better goal; an unbalanced design and
  * runs without labels or figures; a constant goal; a balanced full
- * factorial's shares adding up to 100%; the JSON's keys.
+ * factorial's shares adding up to 100%; the JSON's keys; pure noise making
+ * an interaction "matter" no more often than its F test's 5%.
  */
 #include <errno.h>
 #include <json-c/json.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,6 +112,7 @@ static void additive(void)
 	CHECK(a.points[0].n == 3 && a.points[0].ci.conf == 0.75, "3 runs: confidence %.3f",
 	      a.points[0].ci.conf);
 	CHECK(!has_note(&a, "misleading"), "no misleading main effect");
+	CHECK(a.factors[0].p < 1e-6, "fs's F test: p %g", a.factors[0].p);
 
 	/* the JSON */
 	char *buf = NULL;
@@ -144,7 +147,7 @@ static void additive(void)
 	fclose(m);
 	CHECK(strstr(buf, "goal: write bw (higher is better), 36 run(s), 12 point(s)") != NULL,
 	      "text header: %.80s", buf);
-	CHECK(strstr(buf, "  fs (best: btrfs)") && strstr(buf, "interactions that matter (>= 5%): none"),
+	CHECK(strstr(buf, "  fs (best: btrfs)") && strstr(buf, "interactions that matter (>= 5% of the variance, p < 0.05): none"),
 	      "text body");
 	free(buf);
 	sweep_analysis_release(&a);
@@ -220,10 +223,43 @@ static void lower_unbalanced_skipped(void)
 	cmp_runs_release(&rs);
 }
 
+/* Pure noise, 3 x 2 levels, 2 runs a point: the pair's share is often 5%
+ * or more by chance; its F test keeps "matters" near its 5% level. */
+static void noise_interactions(void)
+{
+	const char *fsl[] = { "ext4", "xfs", "btrfs" }, *ral[] = { "128", "4096" };
+	struct sweep_goal gl = goal("write bw");
+	size_t seeds = 300, big = 0, matters = 0;
+	for (uint64_t seed = 1; seed <= seeds; seed++) {
+		struct rng g;
+		rng_seed(&g, 100 + seed);
+		struct cmp_runs rs = { 0 };
+		for (int rep = 0; rep < 2; rep++)
+			for (int f = 0; f < 3; f++)
+				for (int r = 0; r < 2; r++) {
+					const char *v[] = { fsl[f], ral[r] };
+					add_run(&rs, fk, v, 2, 100 + normal(&g), 5);
+				}
+		struct sweep_analysis a;
+		if (sweep_analyse(rs.v, rs.n, fk, 2, &gl, &a) == 0) {
+			big += a.pairs[0].share >= SWEEP_INTERACTION_SHARE;
+			matters += a.pairs[0].matters;
+			sweep_analysis_release(&a);
+		}
+		cmp_runs_release(&rs);
+	}
+	double rate = (double)matters / (double)seeds;
+	printf("# pure noise 3x2, 2 runs a point: pair share >= 5%% in %zu of %zu, matters in %zu\n",
+	       big, seeds, matters);
+	CHECK(big > seeds / 4, "noise alone gives shares >= 5%%: %zu", big);
+	CHECK(rate <= 0.05 + 3 * sqrt(0.05 * 0.95 / (double)seeds), "matters by noise: %.3f", rate);
+}
+
 int main(void)
 {
 	additive();
 	interaction();
 	lower_unbalanced_skipped();
+	noise_interactions();
 	return check_done("test_sweep_analysis");
 }
