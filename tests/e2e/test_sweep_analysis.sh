@@ -8,20 +8,22 @@
 # runs.sweep_id and sweep_point set) give the same analysis from the
 # sweep's id with the factors taken from the points; bad goals, a goal the
 # runs lack and an unknown sweep are refused with what would do; and
-# `iobench compare` works on the sweep points by their labels.
-# Unprivileged; about 9 seconds (8 runs of 1 s).
+# `iobench compare` works on the sweep points by their labels; and a pure
+# interaction of two other factors (fast only when their levels agree) is
+# the pair's share and flagged as making the main effects misleading.
+# Unprivileged; about 15 seconds (16 runs of 0.3 s).
 . "$(dirname "$0")/lib.sh"
 
 T=$(tmpdir)
 export IOBENCH_DB=$T/results.db
 
-# 2 x 2 points x 2 repetitions, f1=a: 2 MiB/s, f1=b: 8 MiB/s
+# 2 x 2 points x 2 repetitions, f1=a: 2 MiB/s, f1=b: 8 MiB/s (runs of 300 ms)
 for rep in 1 2; do
   for f1 in a b; do
     for f2 in x y; do
       rate=$([ $f1 = a ] && echo 2m || echo 8m)
       "$IOBENCH" run --name=w --ioengine=null --rw=write --bs=4k --size=1g --time_based \
-        --runtime=1 --rate=$rate --label f1=$f1 --label f2=$f2 --label exp=e2e \
+        --runtime=300ms --rate=$rate --label f1=$f1 --label f2=$f2 --label exp=e2e \
         --output-format=terse >/dev/null 2>"$T/run.err" || { not_ok "run f1=$f1 f2=$f2: $(cat "$T/run.err")"; }
     done
   done
@@ -139,5 +141,22 @@ c = r["cells"][1]
 sys.exit(0 if 3.5 < c["ratio"] < 4.5 and c["real"] and len(d["selections"][0]["runs"]) == 2 else 1)' "$T/cmp.json"
 "$IOBENCH" compare --group-by f2 exp=e2e >"$T/cmp2" 2>"$T/err" || not_ok "compare --group-by f2: $(cat "$T/err")"
 check "compare --group-by f2: no real write bw difference" grep -Eq '^  y: [0-9.]+× x write bw .*no real difference' "$T/cmp2"
+
+# --- a pure interaction: g1 and g2 fast only when they agree ---
+for rep in 1 2; do
+  for g1 in a b; do
+    for g2 in a b; do
+      rate=$([ $g1 = $g2 ] && echo 8m || echo 2m)
+      "$IOBENCH" run --name=w --ioengine=null --rw=write --bs=4k --size=1g --time_based \
+        --runtime=300ms --rate=$rate --label g1=$g1 --label g2=$g2 --output-format=terse \
+        >/dev/null 2>"$T/run.err" || not_ok "run g1=$g1 g2=$g2: $(cat "$T/run.err")"
+    done
+  done
+done
+"$IOBENCH" sweep report --factors g1,g2 --goal "write bw" >"$T/int" 2>"$T/err" ||
+  not_ok "sweep report of the interaction: $(cat "$T/err")"
+check "interaction: g1 x g2 matters" grep -Eq '^  g1 x g2: (9[0-9]|100)\.[0-9]%$' "$T/int"
+check "interaction: g1's main effect flagged misleading" grep -q "makes the main effect of g1 misleading" "$T/int"
+check "interaction: the runs without g1/g2 labels left out" grep -q "^goal: write bw (higher is better), 8 run(s), 4 point(s), factors: g1, g2$" "$T/int"
 
 exit $E2E_FAILED
