@@ -17,6 +17,13 @@
 T=$(tmpdir)
 export IOBENCH_DB=$T/results.db
 
+# the sweep command hands "report" to cmd/sweep_report.c's sweep_report_main
+if ! "$IOBENCH" sweep report --help >"$T/help" 2>&1 || ! grep -q '^usage: iobench sweep report' "$T/help"; then
+  not_ok "iobench sweep report is reachable (cmd/sweep.c must hand 'report' to sweep_report_main): $(head -1 "$T/help")"
+  exit 1
+fi
+ok "iobench sweep report --help"
+
 # 2 x 2 points x 2 repetitions, f1=a: 2 MiB/s, f1=b: 8 MiB/s (runs of 300 ms)
 for rep in 1 2; do
   for f1 in a b; do
