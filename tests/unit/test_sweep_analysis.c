@@ -5,7 +5,8 @@
  * interaction (the sign of one factor's effect flips with the other) gets
  * the share of the pair, nothing as main effects, and a note that the
  * main effect misleads; a lower-is-better goal; an unbalanced design and
- * runs without labels or figures; a constant goal; a balanced full
+ * runs without labels or figures; confounded factors whose shares
+ * overlap; a constant goal; a balanced full
  * factorial's shares adding up to 100%; the JSON's keys; pure noise making
  * an interaction "matter" no more often than its F test's 5%.
  */
@@ -209,6 +210,22 @@ static void lower_unbalanced_skipped(void)
 	      && has_note(&a, "1 run(s) left out: no label") &&
 	      has_note(&a, "1 run(s) left out: no figure"), "notes");
 	sweep_analysis_release(&a);
+
+	/* confounded factors (each fs with one ra only, as a small lhs may
+	 * give): both explain it all alone, the shares overlap */
+	struct cmp_runs cf = { 0 };
+	const char *c1[] = { "ext4", "128" }, *c2[] = { "xfs", "4096" };
+	for (int rep = 0; rep < 3; rep++) {
+		add_run(&cf, fk, c1, 2, 100 + rep, 1);
+		add_run(&cf, fk, c2, 2, 200 + rep, 1);
+	}
+	gl = goal("write bw");
+	CHECK(sweep_analyse(cf.v, cf.n, fk, 2, &gl, &a) == 0, "analyse confounded");
+	CHECK(a.factors[0].share > 0.99 && a.factors[1].share > 0.99 && a.overlap &&
+	      a.share_higher == 0 && has_note(&a, "add up to more than 100%"),
+	      "confounded: %.3f %.3f overlap %d", a.factors[0].share, a.factors[1].share, a.overlap);
+	sweep_analysis_release(&a);
+	cmp_runs_release(&cf);
 
 	/* a constant goal */
 	gl = goal("write bw");
