@@ -20,8 +20,10 @@
  *  - a variance-based importance share per factor: its between-level sum
  *    of squares over the total, SS_A = sum_l n_l (mean_l - mean)^2 / SS_T,
  *    the correlation ratio eta^2, which estimates the first-order Sobol
- *    index Var(E[Y | A]) / Var(Y) (Carver FAST'20 ranks storage parameters
- *    by this variance reduction from Latin-hypercube samples);
+ *    index Var(E[Y | A]) / Var(Y), the variance the goal loses once A's
+ *    level is known, Var(Y) - E[Var(Y | A)] (Carver, Cao, Kuenning and
+ *    Zadok, FAST'20, ranks storage parameters by such a variance
+ *    reduction from Latin-hypercube samples);
  *  - per pair of factors the interaction share: the pair's between-cell
  *    sum of squares less the two main effects', (SS_AB - SS_A - SS_B) /
  *    SS_T, that is what the pair explains beyond each alone;
