@@ -23,7 +23,7 @@
 #include "util/xmalloc.h"
 
 static const char report_usage[] =
-	"usage: iobench sweep report SWEEP_ID --goal G [--factors F,...] [--output-format=FMT]\n"
+	"usage: iobench sweep report SWEEP_ID --goal G [--output-format=FMT]\n"
 	"       iobench sweep report --factors F,... --goal G [SEL...] [--label K=V]... [--host H]\n"
 	"\n"
 	"The analysis of a sweep's runs on its goal figure: the points ranked on\n"
@@ -32,12 +32,12 @@ static const char report_usage[] =
 	"factor's share of the goal's variance and the two-factor interactions\n"
 	"that matter, with a note where an interaction makes a main effect\n"
 	"misleading. SWEEP_ID names a sweep's runs (each point's runs carry the\n"
-	"sweep's id); its factors are the labels its points name, unless --factors\n"
-	"says. With --factors and no SWEEP_ID, any stored runs that carry those\n"
-	"labels are analysed: a selection SEL is run ids (12,13 or 12-15) or labels\n"
-	"K=V[,K=V...] that its runs all carry, as compare takes them; the runs of\n"
-	"all the selections together (every stored run when none is given), those\n"
-	"with a label of every factor.\n"
+	"sweep's id); its factors are the labels its points name. With --factors\n"
+	"instead, any stored runs that carry those labels are analysed, and the\n"
+	"operands are selections: run ids (12,13 or 12-15) or labels K=V[,K=V...]\n"
+	"that its runs all carry, as compare takes them; the runs of all of them\n"
+	"together (every stored run when none is given) that have a label of\n"
+	"every factor.\n"
 	"\n"
 	"A goal G is 'DIR bw', 'DIR iops' (DIR: read, write, trim, mixed, or\n"
 	"randread ...), 'DIR p99' or 'DIR clat|lat|slat pNN|mean|max' (lower is\n"
@@ -58,8 +58,8 @@ static const struct cmdopt report_rows[] = {
 	  "the figure to rank and analyse on, e.g. 'write bw', 'randread p99', 'bonnie "
 	  "seq_create', 'elapsed'" },
 	{ "factors", 0, CMDOPT_REQARG, CMDOPT_STRING, offsetof(struct report_opts, factors), NULL, 0,
-	  "F,...", "the factors: label keys of the runs (default for a sweep: the labels its "
-	  "points name)" },
+	  "F,...", "the factors: label keys of the runs, whose runs the operands select "
+	  "(instead of a SWEEP_ID)" },
 	{ "host", 0, CMDOPT_REQARG, CMDOPT_STRING, offsetof(struct report_opts, host), NULL, 0, "H",
 	  "only runs of host H" },
 	CMDOPT_END,
@@ -304,7 +304,8 @@ static int analyse(const struct cmp_runs *runs, const struct names *factors, con
 		if (a.skipped_no_value == runs->n) {
 			char have[512];
 			sweep_goal_available(&runs->v[0], have, sizeof(have));
-			error("sweep report: run %lld has: %s", (long long)runs->v[0].id, have);
+			error("sweep report: no run has a figure for goal '%s'; run %lld has: %s",
+			      g.text, (long long)runs->v[0].id, have);
 		}
 		return -1;
 	}

@@ -7,6 +7,7 @@
 #include "sweep/sweep_analysis.h"
 
 #include <errno.h>
+#include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -126,6 +127,21 @@ static double between_ss(const struct obs *o, size_t n, double grand, size_t nf,
 	return ss;
 }
 
+/* P(F > f) for the effect's sum of squares ss on df against the error's
+ * mean square on df_err; NAN when there is no test. The arguments are
+ * checked so that GSL's error handler (it aborts) is never reached. */
+static double f_pvalue(double ss, double df, double ms_err, double df_err)
+{
+	if (!(df > 0) || !(df_err > 0) || !(ss >= 0) || !(ms_err >= 0))
+		return NAN;
+	if (ms_err == 0)
+		return ss > 0 ? 0 : NAN;
+	double f = ss / df / ms_err;
+	if (!isfinite(f))
+		return 0;
+	return gsl_cdf_fdist_Q(f, df, df_err);
+}
+
 static bool goal_better(const struct sweep_goal *g, double a, double b)
 {
 	return sweep_goal_better(g, a, b);
@@ -218,7 +234,12 @@ static void build_points(struct sweep_analysis *a, const struct obs *o, size_t n
 	free(done);
 }
 
-static void build_levels(struct sweep_analysis *a, const struct obs *o, size_t n, size_t nf)
+/* The level means; their intervals from the pooled spread of the
+ * repetitions within points (df_err > 0), as the ANOVA model has it, else
+ * from the spread of the level's own runs (which then holds the other
+ * factors' effects too, so it is wider). */
+static void build_levels(struct sweep_analysis *a, const struct obs *o, size_t n, size_t nf,
+			 double ms_err, size_t df_err)
 {
 	double *buf = xmalloc(n * sizeof(double));
 	for (size_t f = 0; f < nf; f++) {
@@ -237,6 +258,13 @@ static void build_levels(struct sweep_analysis *a, const struct obs *o, size_t n
 					buf[k++] = o[i].y;
 			fe->levels[l].n = k;
 			mean_interval(buf, k, &fe->levels[l].mean, &fe->levels[l].ci);
+			if (df_err > 0) {
+				double half = prob_t_critical(SWEEP_CONF, (double)df_err) *
+					      sqrt(ms_err / (double)k);
+				fe->levels[l].ci.lo = fe->levels[l].mean - half;
+				fe->levels[l].ci.hi = fe->levels[l].mean + half;
+				fe->levels[l].ci.conf = SWEEP_CONF;
+			}
 			if (l == 0 || goal_better(&a->goal, fe->levels[l].mean,
 						  fe->levels[fe->best].mean))
 				fe->best = l;
@@ -376,7 +404,15 @@ int sweep_analyse(const struct cmp_run *runs, size_t n, const char *const *facto
 	if (out->ss_total <= 1e-24 * out->grand_mean * out->grand_mean * (double)k)
 		out->ss_total = 0;
 	build_points(out, o, k, nf);
-	build_levels(out, o, k, nf);
+	double ss_err = 0;
+	for (size_t i = 0; i < out->nr_points; i++)
+		for (size_t j = 0; j < out->points[i].n; j++) {
+			double d = out->points[i].values[j] - out->points[i].mean;
+			ss_err += d * d;
+		}
+	out->error_df = k - out->nr_points;
+	double ms_err = out->error_df ? ss_err / (double)out->error_df : 0;
+	build_levels(out, o, k, nf, ms_err, out->error_df);
 
 	bool *use = xcalloc(nf, sizeof(bool));
 	double *ss_main = xcalloc(nf, sizeof(double));
@@ -386,6 +422,8 @@ int sweep_analyse(const struct cmp_run *runs, size_t n, const char *const *facto
 		use[f] = true;
 		ss_main[f] = between_ss(o, k, out->grand_mean, nf, use, &groups);
 		out->factors[f].share = out->ss_total ? ss_main[f] / out->ss_total : 0;
+		out->factors[f].p = f_pvalue(ss_main[f], (double)out->factors[f].nr_levels - 1,
+					     ms_err, (double)out->error_df);
 		grid *= out->factors[f].nr_levels;
 	}
 	out->nr_pairs = nf * (nf - 1) / 2;
@@ -405,7 +443,12 @@ int sweep_analyse(const struct cmp_run *runs, size_t n, const char *const *facto
 			in->a = i;
 			in->b = j;
 			in->share = out->ss_total ? inter / out->ss_total : 0;
-			in->matters = in->share >= SWEEP_INTERACTION_SHARE;
+			/* its df: the cells less what the two mains took */
+			double df = (double)groups - (double)out->factors[i].nr_levels -
+				    (double)out->factors[j].nr_levels + 1;
+			in->p = f_pvalue(inter, df, ms_err, (double)out->error_df);
+			in->matters = in->share >= SWEEP_INTERACTION_SHARE &&
+				      (isnan(in->p) ? out->error_df == 0 : in->p < SWEEP_ALPHA);
 			in->incomplete = groups < out->factors[i].nr_levels * out->factors[j].nr_levels;
 		}
 	double ss_points = 0;

@@ -13,19 +13,30 @@
  *    below 6 runs no 95% interval exists and [min, max] is given with the
  *    confidence it does have);
  *  - the main effect of each factor: the mean goal per level, with its
- *    Student t interval over that level's runs, and the best level;
+ *    Student t interval from the pooled spread of the repetitions within
+ *    points (the ANOVA model's error term: mean +- t_df sqrt(MS_err / n_l),
+ *    df = runs - points), or from the spread of that level's runs when no
+ *    point repeats; and the best level;
  *  - a variance-based importance share per factor: its between-level sum
  *    of squares over the total, SS_A = sum_l n_l (mean_l - mean)^2 / SS_T,
  *    the correlation ratio eta^2, which estimates the first-order Sobol
- *    index Var(E[Y | A]) / Var(Y) (Carver FAST'20 ranks storage parameters
- *    by this variance reduction from Latin-hypercube samples);
+ *    index Var(E[Y | A]) / Var(Y), the variance the goal loses once A's
+ *    level is known, Var(Y) - E[Var(Y | A)] (Carver, Cao, Kuenning and
+ *    Zadok, FAST'20, ranks storage parameters by such a variance
+ *    reduction from Latin-hypercube samples);
  *  - per pair of factors the interaction share: the pair's between-cell
  *    sum of squares less the two main effects', (SS_AB - SS_A - SS_B) /
  *    SS_T, that is what the pair explains beyond each alone;
  *  - the rest: what the points explain beyond mains and pairs (interactions
  *    of three or more factors) and the spread of the repetitions within a
  *    point (noise);
- *  - the interactions that matter (share >= SWEEP_INTERACTION_SHARE), and
+ *  - for each factor and pair, when points repeat, the p-value of its F
+ *    test against the repetitions' spread (F = (SS / df) / MS_err, df_err
+ *    = runs - points): exact for a balanced full factorial with normal
+ *    noise, a guide otherwise;
+ *  - the interactions that matter: share >= SWEEP_INTERACTION_SHARE and,
+ *    when points repeat, p < SWEEP_ALPHA (so noise in a few runs does not
+ *    make one); and
  *    notes where one makes a main effect misleading: the factor's best
  *    level is not the best at some level of the other, or the factor's
  *    main share is small while its interaction is large.
@@ -53,6 +64,7 @@
 
 #define SWEEP_INTERACTION_SHARE 0.05 /* an interaction that matters explains >= 5% */
 #define SWEEP_CONF 0.95
+#define SWEEP_ALPHA 0.05             /* ... and its F test's p is below this */
 
 struct sweep_interval {
 	double lo, hi;
@@ -82,11 +94,13 @@ struct sweep_factor_effect {
 	size_t nr_levels;
 	size_t best;                 /* index into levels */
 	double share;                /* main-effect share of the total variance */
+	double p;                    /* its F test's p-value; NAN: no repetitions */
 };
 
 struct sweep_interaction {
 	size_t a, b;                 /* factor indexes, a < b */
 	double share;
+	double p;                    /* its F test's p-value; NAN: no repetitions */
 	bool matters;
 	bool incomplete;             /* some cells of the pair have no run */
 };
@@ -97,6 +111,8 @@ struct sweep_analysis {
 	size_t skipped_no_level;     /* runs lacking a factor's label */
 	size_t skipped_no_value;     /* runs lacking the goal's figure */
 	double grand_mean, ss_total;
+	size_t error_df;             /* runs - points: the level intervals' df; 0: each
+					level's own runs give its interval */
 	struct sweep_point *points;  /* ranked, best first */
 	size_t nr_points;
 	struct sweep_factor_effect *factors; /* in the order named */

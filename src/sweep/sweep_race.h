@@ -42,7 +42,10 @@
  * C(2n, n) is below the threshold, so a look where no p could reach it
  * spends nothing). test_sweep_race measures it: 2 equal points, min 3 max
  * 10: one dropped in 3.3% of 2000 races; 12 equal points: 1.7% of the
- * points dropped (14.6% of the races drop one).
+ * points dropped (14.6% of the races drop one). And what it saves: 12
+ * points of fs x read_ahead_kb x scheduler with additive effects (+30%,
+ * +10%, +5%) at CV 3%, min 3 max 10, found the full design's best point in
+ * 200 of 200 simulated sweeps with 78 runs on average instead of 120.
  *
  * Ties (a rate-limited job gives the same figure every time): the U test
  * then uses its tie-corrected normal approximation; all values equal gives

@@ -2,17 +2,19 @@
  * A sweep's analysis as JSON (sweep_analysis.h), through util/json.h:
  *   { "goal": { "text", "direction", "figure", "higher_is_better" },
  *     "runs", "skipped": { "no_label", "no_figure" }, "factors": [names],
- *     "balanced", "grand_mean",
+ *     "balanced", "grand_mean", "error_df" (the level intervals' degrees of
+ *     freedom: runs - points; 0: from each level's own runs),
  *     "points": [ { "rank", "point", "levels": {F: L}, "runs", "median",
  *                   "mean", "interval": { "lo", "hi", "confidence" } | null,
  *                   "values": [], "run_ids": [] } ],          best first
  *     "best": { "point", "levels": {F: L} },
- *     "main_effects": [ { "factor", "best", "share",
+ *     "main_effects": [ { "factor", "best", "share", "p" (F test; null
+ *                         without repetitions),
  *                         "levels": [ { "level", "runs", "mean",
  *                                       "interval" | null } ] } ],
  *     "importance": { "ranking": [factor names, largest share first],
  *                     "factors": {F: share}, "interactions": [ {
- *                     "factors": [A, B], "share", "matters", "incomplete" } ],
+ *                     "factors": [A, B], "share", "p", "matters", "incomplete" } ],
  *                     "higher_interactions", "noise" },
  *     "notes": [strings] }
  * Shares are fractions (0.42, not 42%); values are in the goal's unit as
@@ -67,6 +69,7 @@ int sweep_report_json(const struct sweep_analysis *a, FILE *out)
 	json_array_end(&w);
 	json_kv_bool(&w, "balanced", a->balanced);
 	json_kv_double(&w, "grand_mean", a->grand_mean);
+	json_kv_uint(&w, "error_df", a->error_df);
 
 	json_kv_array_begin(&w, "points");
 	for (size_t i = 0; i < a->nr_points; i++) {
@@ -104,6 +107,7 @@ int sweep_report_json(const struct sweep_analysis *a, FILE *out)
 		json_kv_string(&w, "factor", fe->name);
 		json_kv_string(&w, "best", fe->levels[fe->best].name);
 		json_kv_double(&w, "share", fe->share);
+		json_kv_double(&w, "p", fe->p);
 		json_kv_array_begin(&w, "levels");
 		for (size_t l = 0; l < fe->nr_levels; l++) {
 			json_object_begin(&w);
@@ -136,6 +140,7 @@ int sweep_report_json(const struct sweep_analysis *a, FILE *out)
 		json_string(&w, a->factors[in->b].name);
 		json_array_end(&w);
 		json_kv_double(&w, "share", in->share);
+		json_kv_double(&w, "p", in->p);
 		json_kv_bool(&w, "matters", in->matters);
 		json_kv_bool(&w, "incomplete", in->incomplete);
 		json_object_end(&w);

@@ -5,6 +5,7 @@
  */
 #include "sweep/sweep_analysis.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -21,9 +22,20 @@ static void interval(const struct sweep_analysis *a, const struct sweep_interval
 	snprintf(buf, len, "%s - %s (%.0f%%)", lo, hi, 100 * ci->conf);
 }
 
+/* "  p 0.003" after a share, or nothing without a test */
+static void pvalue(double p, char *buf, size_t len)
+{
+	if (isnan(p))
+		buf[0] = '\0';
+	else if (p < 0.001)
+		snprintf(buf, len, "  p < 0.001");
+	else
+		snprintf(buf, len, "  p %.3f", p);
+}
+
 void sweep_report_text(const struct sweep_analysis *a, FILE *out)
 {
-	char v[32], ci[96];
+	char v[32], ci[96], pv[32];
 	fprintf(out, "goal: %s (%s is better), %zu run(s), %zu point(s), factors:", a->goal.text,
 		a->goal.higher_is_better ? "higher" : "lower", a->nr_runs, a->nr_points);
 	for (size_t f = 0; f < a->nr_factors; f++)
@@ -56,14 +68,17 @@ void sweep_report_text(const struct sweep_analysis *a, FILE *out)
 	}
 
 	fprintf(out, "\nimportance (share of the goal's variance), factors by share:\n");
-	for (size_t r = 0; r < a->nr_factors; r++)
-		fprintf(out, "  %-28s %6.1f%%\n", a->factors[a->rank[r]].name,
-			100 * a->factors[a->rank[r]].share);
+	for (size_t r = 0; r < a->nr_factors; r++) {
+		const struct sweep_factor_effect *fe = &a->factors[a->rank[r]];
+		pvalue(fe->p, pv, sizeof(pv));
+		fprintf(out, "  %-28s %6.1f%%%s\n", fe->name, 100 * fe->share, pv);
+	}
 	for (size_t p = 0; p < a->nr_pairs; p++) {
 		const struct sweep_interaction *in = &a->pairs[p];
 		char name[128];
 		snprintf(name, sizeof(name), "%s x %s", a->factors[in->a].name, a->factors[in->b].name);
-		fprintf(out, "  %-28s %6.1f%%%s\n", name, 100 * in->share,
+		pvalue(in->p, pv, sizeof(pv));
+		fprintf(out, "  %-28s %6.1f%%%s%s\n", name, 100 * in->share, pv,
 			in->matters ? "  (matters)" : "");
 	}
 	if (a->nr_factors > 2)
@@ -73,8 +88,8 @@ void sweep_report_text(const struct sweep_analysis *a, FILE *out)
 	bool any = false;
 	for (size_t p = 0; p < a->nr_pairs; p++)
 		any |= a->pairs[p].matters;
-	fprintf(out, "\ninteractions that matter (>= %.0f%%):%s\n", 100 * SWEEP_INTERACTION_SHARE,
-		any ? "" : " none");
+	fprintf(out, "\ninteractions that matter (>= %.0f%% of the variance%s):%s\n",
+		100 * SWEEP_INTERACTION_SHARE, a->error_df ? ", p < 0.05" : "", any ? "" : " none");
 	for (size_t p = 0; p < a->nr_pairs; p++)
 		if (a->pairs[p].matters)
 			fprintf(out, "  %s x %s: %.1f%%\n", a->factors[a->pairs[p].a].name,

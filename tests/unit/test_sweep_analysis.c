@@ -5,12 +5,15 @@
  * interaction (the sign of one factor's effect flips with the other) gets
  * the share of the pair, nothing as main effects, and a note that the
  * main effect misleads; a lower-is-better goal; an unbalanced design and
- * runs without labels or figures; a constant goal; a balanced full
- * factorial's shares adding up to 100%; the JSON's keys.
+ * runs without labels or figures; confounded factors whose shares
+ * overlap; a constant goal; a balanced full
+ * factorial's shares adding up to 100%; the JSON's keys; pure noise making
+ * an interaction "matter" no more often than its F test's 5%.
  */
 #include <errno.h>
 #include <json-c/json.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,10 +105,15 @@ static void additive(void)
 	const struct sweep_level *b = &a.factors[0].levels[2];
 	CHECK(b->n == 12 && fabs(b->mean - 300e6) < 2e6 && b->ci.conf == 0.95 && b->ci.lo < b->mean &&
 	      b->ci.hi > b->mean, "btrfs mean %.0f [%.0f, %.0f]", b->mean, b->ci.lo, b->ci.hi);
+	/* pooled over the 36 - 12 = 24 df of the repetitions: t(24) 2.064 *
+	 * 2e6 / sqrt(12), about +-1.2e6 */
+	CHECK(a.error_df == 24 && b->ci.hi - b->ci.lo < 4e6 && b->ci.hi - b->ci.lo > 1e6,
+	      "pooled interval: df %zu width %.0f", a.error_df, b->ci.hi - b->ci.lo);
 	/* a point of 3 runs has no 95% median interval: [min, max] at 75% */
 	CHECK(a.points[0].n == 3 && a.points[0].ci.conf == 0.75, "3 runs: confidence %.3f",
 	      a.points[0].ci.conf);
 	CHECK(!has_note(&a, "misleading"), "no misleading main effect");
+	CHECK(a.factors[0].p < 1e-6, "fs's F test: p %g", a.factors[0].p);
 
 	/* the JSON */
 	char *buf = NULL;
@@ -140,7 +148,7 @@ static void additive(void)
 	fclose(m);
 	CHECK(strstr(buf, "goal: write bw (higher is better), 36 run(s), 12 point(s)") != NULL,
 	      "text header: %.80s", buf);
-	CHECK(strstr(buf, "  fs (best: btrfs)") && strstr(buf, "interactions that matter (>= 5%): none"),
+	CHECK(strstr(buf, "  fs (best: btrfs)") && strstr(buf, "interactions that matter (>= 5% of the variance, p < 0.05): none"),
 	      "text body");
 	free(buf);
 	sweep_analysis_release(&a);
@@ -191,6 +199,7 @@ static void lower_unbalanced_skipped(void)
 	struct sweep_goal gl = goal("write p99");
 	struct sweep_analysis a;
 	CHECK(sweep_analyse(rs.v, rs.n, fk, 2, &gl, &a) == 0, "analyse");
+	CHECK(a.error_df == 2, "5 runs of 3 points: df %zu", a.error_df);
 	CHECK(a.nr_runs == 5 && a.skipped_no_level == 1 && a.skipped_no_value == 1,
 	      "runs %zu skipped %zu %zu", a.nr_runs, a.skipped_no_level, a.skipped_no_value);
 	CHECK(!strcmp(a.points[0].name, "fs=xfs ra=128"), "lowest latency first: %s",
@@ -201,6 +210,22 @@ static void lower_unbalanced_skipped(void)
 	      && has_note(&a, "1 run(s) left out: no label") &&
 	      has_note(&a, "1 run(s) left out: no figure"), "notes");
 	sweep_analysis_release(&a);
+
+	/* confounded factors (each fs with one ra only, as a small lhs may
+	 * give): both explain it all alone, the shares overlap */
+	struct cmp_runs cf = { 0 };
+	const char *c1[] = { "ext4", "128" }, *c2[] = { "xfs", "4096" };
+	for (int rep = 0; rep < 3; rep++) {
+		add_run(&cf, fk, c1, 2, 100 + rep, 1);
+		add_run(&cf, fk, c2, 2, 200 + rep, 1);
+	}
+	gl = goal("write bw");
+	CHECK(sweep_analyse(cf.v, cf.n, fk, 2, &gl, &a) == 0, "analyse confounded");
+	CHECK(a.factors[0].share > 0.99 && a.factors[1].share > 0.99 && a.overlap &&
+	      a.share_higher == 0 && has_note(&a, "add up to more than 100%"),
+	      "confounded: %.3f %.3f overlap %d", a.factors[0].share, a.factors[1].share, a.overlap);
+	sweep_analysis_release(&a);
+	cmp_runs_release(&cf);
 
 	/* a constant goal */
 	gl = goal("write bw");
@@ -215,10 +240,43 @@ static void lower_unbalanced_skipped(void)
 	cmp_runs_release(&rs);
 }
 
+/* Pure noise, 3 x 2 levels, 2 runs a point: the pair's share is often 5%
+ * or more by chance; its F test keeps "matters" near its 5% level. */
+static void noise_interactions(void)
+{
+	const char *fsl[] = { "ext4", "xfs", "btrfs" }, *ral[] = { "128", "4096" };
+	struct sweep_goal gl = goal("write bw");
+	size_t seeds = 300, big = 0, matters = 0;
+	for (uint64_t seed = 1; seed <= seeds; seed++) {
+		struct rng g;
+		rng_seed(&g, 100 + seed);
+		struct cmp_runs rs = { 0 };
+		for (int rep = 0; rep < 2; rep++)
+			for (int f = 0; f < 3; f++)
+				for (int r = 0; r < 2; r++) {
+					const char *v[] = { fsl[f], ral[r] };
+					add_run(&rs, fk, v, 2, 100 + normal(&g), 5);
+				}
+		struct sweep_analysis a;
+		if (sweep_analyse(rs.v, rs.n, fk, 2, &gl, &a) == 0) {
+			big += a.pairs[0].share >= SWEEP_INTERACTION_SHARE;
+			matters += a.pairs[0].matters;
+			sweep_analysis_release(&a);
+		}
+		cmp_runs_release(&rs);
+	}
+	double rate = (double)matters / (double)seeds;
+	printf("# pure noise 3x2, 2 runs a point: pair share >= 5%% in %zu of %zu, matters in %zu\n",
+	       big, seeds, matters);
+	CHECK(big > seeds / 4, "noise alone gives shares >= 5%%: %zu", big);
+	CHECK(rate <= 0.05 + 3 * sqrt(0.05 * 0.95 / (double)seeds), "matters by noise: %.3f", rate);
+}
+
 int main(void)
 {
 	additive();
 	interaction();
 	lower_unbalanced_skipped();
+	noise_interactions();
 	return check_done("test_sweep_analysis");
 }

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
 #include "sweep/sweep_race.h"
@@ -129,6 +130,53 @@ static void effect_found(void)
 	CHECK(found == seeds, "lower is better: found in %zu of %zu", found, seeds);
 }
 
+/* The acceptance's shape: fs x read_ahead_kb x scheduler, 3 x 2 x 2 = 12
+ * points, every effect additive (xfs +30%, btrfs -10%, 4096 +10%,
+ * mq-deadline +5%), CV 3%. Each point's runs are one fixed sequence of 10
+ * values; full takes all 10, the race the first ones it asks for. */
+static void race_vs_full(void)
+{
+	size_t seeds = 200, same = 0, runs = 0;
+	for (uint64_t seed = 1; seed <= seeds; seed++) {
+		double v[12][10], med_full[12];
+		struct rng g;
+		rng_seed(&g, 9000 + seed);
+		for (size_t p = 0; p < 12; p++) {
+			size_t fs = p / 4, ra = (p / 2) % 2, sc = p % 2;
+			double m = 100 * (fs == 1 ? 1.3 : fs == 2 ? 0.9 : 1) * (ra ? 1.1 : 1) *
+				   (sc ? 1.05 : 1);
+			for (size_t i = 0; i < 10; i++)
+				v[p][i] = m * (1 + 0.03 * normal(&g));
+			double s[10];
+			memcpy(s, v[p], sizeof(s));
+			for (size_t i = 1; i < 10; i++)
+				for (size_t j = i; j > 0 && s[j - 1] > s[j]; j--) {
+					double t = s[j];
+					s[j] = s[j - 1];
+					s[j - 1] = t;
+				}
+			med_full[p] = (s[4] + s[5]) / 2;
+		}
+		size_t best_full = 0;
+		for (size_t p = 1; p < 12; p++)
+			if (med_full[p] > med_full[best_full])
+				best_full = p;
+		struct sweep_race *r = sweep_race_new(12, 3, 10, true);
+		size_t pts[12], k, used[12] = { 0 };
+		while ((k = sweep_race_next(r, pts)) > 0)
+			for (size_t i = 0; i < k; i++)
+				sweep_race_add(r, pts[i], v[pts[i]][used[pts[i]]++]);
+		same += sweep_race_best(r) == best_full;
+		runs += sweep_race_runs(r);
+		sweep_race_free(r);
+	}
+	double avg = (double)runs / (double)seeds;
+	printf("# 12 points (3x2x2, additive effects, CV 3%%), min 3 max 10: the race's best is "
+	       "full's in %zu of %zu, %.1f runs a race (full: 120)\n", same, seeds, avg);
+	CHECK(same >= seeds * 95 / 100, "race's best is full's in %zu of %zu", same, seeds);
+	CHECK(avg < 100, "the race runs fewer: %.1f of 120", avg);
+}
+
 static void noise_bounded(void)
 {
 	/* two equal points: the exact bound alpha */
@@ -205,6 +253,7 @@ int main(void)
 {
 	schedule();
 	effect_found();
+	race_vs_full();
 	noise_bounded();
 	failures_and_ties();
 	return check_done("test_sweep_race");
