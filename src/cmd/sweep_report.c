@@ -127,8 +127,10 @@ static int select_into(struct store *st, const struct filter_base *b, const int6
 		       size_t nids, const struct store_label *more, size_t nmore, struct ids *out)
 {
 	struct store_label *all = xcalloc(b->nr_labels + nmore + 1, sizeof(*all));
-	memcpy(all, b->labels, b->nr_labels * sizeof(*all));
-	memcpy(all + b->nr_labels, more, nmore * sizeof(*all));
+	if (b->nr_labels)
+		memcpy(all, b->labels, b->nr_labels * sizeof(*all));
+	if (nmore)
+		memcpy(all + b->nr_labels, more, nmore * sizeof(*all));
 	struct store_filter f = { .ids = ids, .nr_ids = nids, .labels = all,
 				  .nr_labels = b->nr_labels + nmore, .since_ms = -1,
 				  .host = b->host, .sweep_id = b->sweep_id };
