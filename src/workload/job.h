@@ -210,6 +210,8 @@ struct job {
 	struct job_result res;
 	uint64_t seed;                  /* the job's random seed (job_gens_init) */
 	struct verify_state *vfy;       /* verify= runtime state, NULL when off (verify_run.c) */
+	uint64_t block_bs;              /* block_error_percentiles: the trim-block size, 0 = off (blockinfo.c);
+					 * next to vfy: job_account reads both */
 	struct job_logs *logs;          /* write_*_log state, NULL when off (joblog.h) */
 	struct replay *replay;          /* read_iolog= state, NULL when off (replay.h) */
 	FILE *iolog_f;                  /* write_iolog= stream, NULL when off (replay.h) */
@@ -223,7 +225,6 @@ struct job {
 	const struct job **wait_jobs;   /* wait_for= targets */
 	unsigned nr_wait;
 	struct submitq *subq;           /* io_submit_mode=offload's threads (submitq.c), NULL inline */
-	uint64_t block_bs;              /* block_error_percentiles: the trim-block size, 0 = off (blockinfo.c) */
 };
 
 enum job_state {

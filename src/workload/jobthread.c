@@ -154,8 +154,8 @@ void job_account(struct job *j, struct io_unit *u, uint64_t now, bool async)
 	IOB_ASSERT(u->result >= 0 && bytes <= u->buflen);
 	if (__builtin_expect(j->vfy != NULL, 0))
 		verify_io_done(j, u);
-	if (__builtin_expect(j->block_bs != 0, 0))
-		job_blocks_note(j, u, true);
+	if (__builtin_expect(d != DDIR_READ && j->block_bs != 0, 0))
+		job_blocks_note(j, u, true); /* block_error_percentiles: writes and trims */
 	j->ios_completed++;
 	if (j->in_ramp)
 		return;
