@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # io_submit_mode=offload and block_error_percentiles (issue 14), against
 # fio 3.33 where it gives a figure: the same I/O and byte counts at a fixed
-# rate (psync at iodepth 1; fio 3.33 hangs with libaio in this mode from iodepth 8, so
-# fio's own fixed-rate-submission.fio example, iodepth=32, is run by
-# iobench alone; with psync it hangs from iodepth 4), the rate schedule held, the submitting threads under
+# rate (psync at iodepth 1: fio 3.33 hangs at times in this mode, with
+# libaio from iodepth 8 every time, so fio's own fixed-rate-submission.fio
+# example, iodepth=32, is run by iobench alone), the rate schedule held, the submitting threads under
 # strace (every pread64 and io_submit on one of them, none on the job's
 # thread) and fio's lat/clat/slat split. block_error_percentiles: a write
 # failure injected by the faulty engine on a loop device, the histogram
@@ -20,8 +20,8 @@ F=$d/f.dat
 head -c 2M /dev/urandom >"$F"
 
 # ---- 1. a fixed rate: counts as fio's, the schedule held -------------------
-# iodepth=1: fio 3.33 hangs in this mode from iodepth 4 with psync here (its
-# threads all wait on futexes), so the side by side is at one thread
+# iodepth=1: fio 3.33 hangs at times in this mode (seen with psync at
+# iodepth 4; its threads all wait on futexes), so the side by side is at one
 RATE=(--name=r --filename="$F" --size=2m --bs=4k --rw=read --rate_iops=2000 --iodepth=1 --io_submit_mode=offload)
 R "${RATE[@]}" --ioengine=psync --output-format=json --output="$d/iob.json" >/dev/null 2>"$d/err1" ||
   not_ok "psync offload run: $(head -1 "$d/err1")"
