@@ -216,6 +216,35 @@ static void json_steadystate(struct json_writer *w, const struct job_spec *s, co
 	json_object_end(w);
 }
 
+/* block_error_percentiles: fio's "block" object, when some block is not
+ * unwritten: "percentiles" ("%f" of each: the trims) and "states". */
+static void json_blocks(struct json_writer *w, const struct job_result *j, const struct job_spec *s)
+{
+	double plist[MAX_PERCENTILES];
+	uint32_t pct[MAX_PERCENTILES];
+	unsigned counts[BLOCK_STATE_CNT];
+	unsigned np = report_percentile_list(s, plist);
+	unsigned len = block_percentiles(j->blocks, j->nr_blocks, plist, np, pct, counts);
+	if (!len)
+		return;
+	json_key(w, "block");
+	json_object_begin(w);
+	json_key(w, "percentiles");
+	json_object_begin(w);
+	for (unsigned i = 0; i < len; i++) {
+		char key[32];
+		snprintf(key, sizeof(key), "%f", plist[i]);
+		json_kv_uint(w, key, pct[i]);
+	}
+	json_object_end(w);
+	json_key(w, "states");
+	json_object_begin(w);
+	for (int k = 0; k < BLOCK_STATE_CNT; k++)
+		json_kv_uint(w, block_state_names[k], counts[k]);
+	json_object_end(w);
+	json_object_end(w);
+}
+
 static void json_entry(struct json_ctx *c, const struct run_result *r, const struct job_result *j)
 {
 	static const char *const level_keys[] = { "1", "2", "4", "8", "16", "32", ">=64" };
@@ -286,6 +315,8 @@ static void json_entry(struct json_ctx *c, const struct run_result *r, const str
 	json_kv_uint(w, "latency_target", s->latency_target);
 	json_kv_double(w, "latency_percentile", s->latency_percentile);
 	json_kv_uint(w, "latency_window", s->latency_window / 1000); /* us, as fio */
+	if (s->block_error_hist)
+		json_blocks(w, j, s);
 	if (j->ss)
 		json_steadystate(w, s, j->ss);
 	if (s->description && *s->description)

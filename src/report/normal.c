@@ -199,6 +199,35 @@ static void depth_line(FILE *out, const char *label, const char *const *keys, co
 	fputc('\n', out);
 }
 
+/* block_error_percentiles, as fio prints it: the percentiles of the trims
+ * the blocks took (wrapped at 75 columns), then the states' counts; with
+ * every block unwritten, the heading alone. */
+static void block_lines(FILE *out, const struct job_result *j, const struct job_spec *s)
+{
+	double plist[MAX_PERCENTILES];
+	uint32_t pct[MAX_PERCENTILES];
+	unsigned counts[BLOCK_STATE_CNT];
+	unsigned np = report_percentile_list(s, plist);
+	unsigned len = block_percentiles(j->blocks, j->nr_blocks, plist, np, pct, counts);
+	int pos = 0;
+	fputs("  block lifetime percentiles :\n   |", out);
+	for (unsigned i = 0; i < len; i++) {
+		char item[80];
+		int n = snprintf(item, sizeof(item), " %3.2fth=%u%c", plist[i], pct[i],
+				 i == len - 1 ? '\n' : ',');
+		if (pos + n > 75) {
+			pos = 0;
+			fputs("\n   |", out);
+		}
+		fputs(item, out);
+		pos += n;
+	}
+	fputs("        states               :", out);
+	for (int k = 0; k < BLOCK_STATE_CNT; k++)
+		fprintf(out, " %s=%u%c", block_state_names[k], counts[k],
+			k == BLOCK_STATE_CNT - 1 ? '\n' : ',');
+}
+
 static void entry_block(FILE *out, const struct run_result *r, const struct job_result *j)
 {
 	static const char *const level_keys[] = { "1", "2", "4", "8", "16", "32", ">=64" };
@@ -257,6 +286,8 @@ static void entry_block(FILE *out, const struct run_result *r, const struct job_
 			j->error ? entry_error_text(j) : "Success");
 	fprintf(out, "     latency   : target=0, window=0, percentile=100.00%%, depth=%u\n",
 		s->iodepth ? s->iodepth : 1);
+	if (s->block_error_hist)
+		block_lines(out, j, s);
 	if (j->ss) { /* fio's line, with the decimal bandwidth right (fio 3.33 repeats the binary figure) */
 		char bw[NUMFMT_LEN], bwalt[NUMFMT_LEN];
 		bool i2p = entry_kb_base(j) == 1024;

@@ -206,6 +206,9 @@ void job_result_release(struct job_result *r)
 	r->name = NULL;
 	free(r->error_msg);
 	r->error_msg = NULL;
+	free(r->blocks);
+	r->blocks = NULL;
+	r->nr_blocks = 0;
 	if (r->ss) {
 		free(r->ss->iops);
 		free(r->ss->bw);

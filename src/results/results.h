@@ -73,6 +73,31 @@ struct ss_result {
 	uint64_t *iops, *bw;  /* n samples each, oldest first */
 };
 
+/* block_error_percentiles (fio's block error histogram): each trim-block
+ * of the job's file, its state and how many trims it took. A failure
+ * stays once recorded; the order of enum block_state is fio's. */
+enum block_state {
+	BLOCK_UNWRITTEN,
+	BLOCK_TRIMMED,
+	BLOCK_WRITTEN,
+	BLOCK_TRIM_FAILURE,
+	BLOCK_WRITE_FAILURE,
+	BLOCK_STATE_CNT,
+};
+#define BLOCK_INFOS_MAX 8192 /* as fio: more trim-blocks are refused */
+struct block_info {
+	uint32_t trims;
+	uint8_t state;        /* enum block_state */
+};
+/* fio's report of them: the blocks in order of (unwritten, done, failed),
+ * then trims, then state; for each percentile p of plist[0..np) (sorted)
+ * the trims of the block p% into those not unwritten, in out[]; counts[]
+ * of each state. Returns np, or 0 when every block is unwritten (nothing
+ * to rank: fio then prints the heading alone and no JSON "block"). */
+unsigned block_percentiles(const struct block_info *b, unsigned n, const double *plist,
+			   unsigned np, uint32_t *out, unsigned counts[BLOCK_STATE_CNT]);
+extern const char *const block_state_names[BLOCK_STATE_CNT];
+
 struct job_result {
 	char *name;
 	unsigned groupid;
@@ -104,6 +129,8 @@ struct job_result {
 	uint64_t lat_total;   /* I/Os counted in lat_ns/us/ms */
 	unsigned latency_depth; /* the depth latency_target found; 0 = iodepth */
 	struct ss_result *ss; /* owned; NULL without steadystate_duration (a group's: its first job's) */
+	struct block_info *blocks; /* owned; block_error_percentiles (a group's: its first job's) */
+	unsigned nr_blocks;
 };
 
 /* /proc/diskstats deltas for one device over the run. */

@@ -264,6 +264,8 @@ struct job_spec {
 	unsigned sync_file_range_flags;  /* SYNC_FILE_RANGE_* of sync_file_range= */
 	uint64_t sync_file_range_every;  /* writes between sync_file_range calls; 0 = off */
 	bool serialize_overlap;          /* no two overlapping I/Os in flight at once */
+	bool io_submit_offload;          /* io_submit_mode=offload: iodepth submitting threads (submitq.c) */
+	bool block_error_hist;           /* block_error_percentiles: trim-block states and trims (blockinfo.c) */
 	bool atomic;                     /* atomic=1: torn-write protection (refused: writeopts.c) */
 	unsigned write_barrier;          /* every Nth write a barrier (only fio's sg engine has them) */
 	unsigned write_hint;             /* RWH_WRITE_LIFE_* + 0 (1 none .. 5 extreme); 0 = unset */

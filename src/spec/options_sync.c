@@ -6,7 +6,7 @@
  * none) and write_hint= (none, short, medium, long, extreme: the
  * RWH_WRITE_LIFE_* lifetime the files get with fcntl F_SET_RW_HINT), and
  * two more whose values need a word: atomic=1 (implies direct=1) and
- * io_submit_mode (inline only). The runtime is workload/syncrange.c's,
+ * io_submit_mode (inline or offload). The runtime is workload/syncrange.c's,
  * files.c's and writeopts.c's.
  */
 #include "spec/options_cb.h"
@@ -70,17 +70,15 @@ int opt_cb_write_hint(void *target, const char *val, struct opt_ctx *c)
 	return opt_fail(c, -EINVAL, "write hint", val, "use none, short, medium, long or extreme");
 }
 
-/* io_submit_mode=inline (what iobench does: the job thread submits and
- * reaps); offload, fio's separate submitting threads, is not implemented yet */
+/* io_submit_mode=inline (the job thread submits and reaps) or offload
+ * (fio's pool of submitting threads, workload/submitq.c) */
 int opt_cb_io_submit_mode(void *target, const char *val, struct opt_ctx *c)
 {
-	(void)target;
-	if (!strcasecmp(val, "inline"))
+	struct job_spec *s = target;
+	if (!strcasecmp(val, "inline") || !strcasecmp(val, "offload")) {
+		s->io_submit_offload = !strcasecmp(val, "offload");
 		return 0;
-	if (!strcasecmp(val, "offload"))
-		return opt_failf(c, -ENOTSUP, "io_submit_mode=offload (submission from threads apart "
-				 "from the completions) is not implemented yet; iobench submits "
-				 "inline (io_submit_mode=inline)");
+	}
 	return opt_fail(c, -EINVAL, "submit mode", val, "use inline or offload");
 }
 

@@ -113,7 +113,7 @@ const struct option_def option_table[] = {
 	UINT("iodepth_batch", iodepth_batch, 0, 65535, "1", "I/Os to submit at once", .alias = { "iodepth_batch_submit" }),
 	UINT("iodepth_batch_complete_min", iodepth_batch_complete_min, 0, 65535, "1", "minimum completions to reap at once", .alias = { "iodepth_batch_complete" }),
 	UINT("iodepth_batch_complete_max", iodepth_batch_complete_max, 0, 65535, NULL, "maximum completions to reap at once (default: the minimum)"),
-	FUNC("io_submit_mode", opt_cb_io_submit_mode, "str", "inline", "inline: the job thread submits and reaps its I/Os (offload, fio's submitting threads, is not implemented yet)"),
+	FUNC("io_submit_mode", opt_cb_io_submit_mode, "str", "inline", "inline: the job thread submits and reaps its I/Os; offload: it makes them (offsets, rate schedule) and iodepth threads submit and complete them, one each at a time, so the submission rate holds whatever the completions do (lat counts the wait for a thread)"),
 	UINT("iodepth_low", iodepth_low, 0, 65535, NULL, "refill the queue when it drains to this depth (default: iodepth)"),
 	/* how long */
 	TIME("runtime", runtime, NS_PER_SEC, "0", "stop after this time (default unit: s)", .alias = { "timeout" }),
@@ -221,6 +221,7 @@ const struct option_def option_table[] = {
 	/* statistics */
 	FUNC("percentile_list", opt_cb_percentile_list, "float_list", "1:5:10:20:30:40:50:60:70:80:90:95:99:99.5:99.9:99.95:99.99", "latency percentiles to report, ':' separated"),
 	BOOL("clat_percentiles", clat_percentiles, "1", "report completion latency percentiles"),
+	BOOL("block_error_percentiles", block_error_hist, "0", "record each trim-block's state (written, trimmed, failed) and trims, for one file; report percentiles of the trims blocks took, errors last, and the states' counts"),
 	BOOL("lat_percentiles", lat_percentiles, "0", "report total latency percentiles"),
 	BOOL("slat_percentiles", slat_percentiles, "0", "report submission latency percentiles"),
 	FUNC("bwavgtime", opt_cb_avgtime, "time", "500", "bandwidth sampling interval (default unit: ms)", .off = F(bw_avg_time)),

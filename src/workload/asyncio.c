@@ -11,6 +11,8 @@
  *    the depth at each queue, the size of each submission and of each reap.
  * serialize_overlap: an I/O that overlaps one in flight on the same file
  * waits (completions are reaped) until that one is done, as in fio.
+ * io_submit_mode=offload: issue and reap go to the submitting threads
+ * (submitq.c), with the same free stack and in-flight count.
  * Units come from a free stack, so finding one is O(1) at any depth. Every
  * error is recorded where it is seen: a failed I/O under the job's error
  * policy (job_io_failed), a failed commit or reap as the engine's.
@@ -40,11 +42,12 @@ int async_init(struct job *j)
 	j->nr_free = j->nr_units;
 	j->nr_pending = 0;
 	IOB_ASSERT(j->inflight == 0 && units_balanced(j, 0));
-	return 0;
+	return j->spec->io_submit_offload ? submitq_start(j) : 0;
 }
 
 void async_release(struct job *j)
 {
+	submitq_free(j);
 	free(j->free_units);
 	free(j->pending);
 	j->free_units = NULL;
@@ -93,6 +96,8 @@ static int commit(struct job *j)
 
 int async_reap(struct job *j, unsigned min)
 {
+	if (j->subq)
+		return submitq_reap(j, min);
 	const struct engine_ops *ops = j->eng.ops;
 	const struct job_spec *s = j->spec;
 	int rc = commit(j);
@@ -179,6 +184,8 @@ int async_issue(struct job *j, struct io_unit *u)
 	const struct job_spec *s = j->spec;
 	int rc;
 	IOB_ASSERT(units_balanced(j, 1) && job_unit_ok(j, u) && u->ddir < DDIR_INVAL);
+	if (j->subq)
+		return submitq_issue(j, u);
 	while (s->serialize_overlap && u->ddir < DDIR_RWDIR_CNT && overlaps_inflight(j, u))
 		if ((rc = async_reap(j, 1)) < 0) {
 			async_put_unit(j, u);

@@ -135,7 +135,7 @@ int job_buffers_alloc(struct job *j)
 		page = (unsigned long)s->iomem_align;
 	j->buf_size = (maxbs + page - 1) / page * page;
 	j->nr_units = s->iodepth ? s->iodepth : 1;
-	if (j->eng.ops->flags & ENGINE_SYNC)
+	if (job_inline_sync(j))
 		j->nr_units = 1;
 	void *mem = NULL;
 	/* A mapping per job (by default private and anonymous: page aligned,

@@ -277,7 +277,7 @@ static uint64_t seq_offset(struct job *j, struct job_file *f, enum ddir d, uint6
  * flight on them), so others may be opened. */
 static int close_done(struct job *j)
 {
-	bool drained = j->eng.ops->flags & ENGINE_SYNC;
+	bool drained = job_inline_sync(j);
 	for (unsigned i = 0; i < j->nr_files; i++) {
 		if (!j->gens[i].done || !j->is_open[i])
 			continue;

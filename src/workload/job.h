@@ -96,6 +96,7 @@ struct job_flow {
 };
 
 struct job_sys;
+struct submitq;
 
 struct job {
 	const struct job_spec *spec;
@@ -215,6 +216,8 @@ struct job {
 	struct job_result res;
 	uint64_t seed;                  /* the job's random seed (job_gens_init) */
 	struct verify_state *vfy;       /* verify= runtime state, NULL when off (verify_run.c) */
+	uint64_t block_bs;              /* block_error_percentiles: the trim-block size, 0 = off (blockinfo.c);
+					 * next to vfy: job_account reads both */
 	struct job_logs *logs;          /* write_*_log state, NULL when off (joblog.h) */
 	struct replay *replay;          /* read_iolog= state, NULL when off (replay.h) */
 	FILE *iolog_f;                  /* write_iolog= stream, NULL when off (replay.h) */
@@ -227,6 +230,7 @@ struct job {
 	struct job *ss_leader;          /* the job whose judge covers this one; NULL = none */
 	const struct job **wait_jobs;   /* wait_for= targets */
 	unsigned nr_wait;
+	struct submitq *subq;           /* io_submit_mode=offload's threads (submitq.c), NULL inline */
 };
 
 enum job_state {
@@ -260,6 +264,14 @@ static inline void job_status_poll(struct job *j, uint64_t now)
 struct cpu_usage;
 void job_results_compute(const struct job *j, struct job_result *r, uint64_t end,
 			 const struct cpu_usage *cpu0);
+
+/* The job's thread does its I/Os itself, one at a time: a synchronous
+ * engine, submitted inline (io_submit_mode=offload hands them to threads,
+ * through the asynchronous path, asyncio.c and submitq.c). */
+static inline bool job_inline_sync(const struct job *j)
+{
+	return (j->eng.ops->flags & ENGINE_SYNC) && !j->spec->io_submit_offload;
+}
 
 static inline bool job_stopping(const struct job *j)
 {
@@ -462,6 +474,28 @@ int async_drain(struct job *j);
 /* The same while the caller holds `held` units out of the pool (a replayed
  * sync or close, whose unit the run loop took). */
 int async_drain_holding(struct job *j, unsigned held);
+
+/* blockinfo.c: block_error_percentiles. job_blocks_init() (at setup)
+ * checks the job has one file of at most BLOCK_INFOS_MAX trim-blocks and
+ * makes its j->res.blocks; job_blocks_note() records a finished write or
+ * trim (ok) or a failed one in the trim-blocks it covers. */
+int job_blocks_init(struct job *j);
+void job_blocks_note(struct job *j, const struct io_unit *u, bool ok);
+
+/* submitq.c: io_submit_mode=offload. submitq_check() refuses what it does
+ * not do yet (at setup); submitq_start() starts iodepth threads (from
+ * async_init); async_issue() and async_reap() hand over to submitq_issue()
+ * and submitq_reap() when j->subq is set. submitq_stop() ends the threads
+ * (nothing in flight) and keeps their CPU use, which submitq_cpu() adds to
+ * dc; submitq_free() stops and frees. */
+int submitq_check(const struct job *j);
+int submitq_start(struct job *j);
+int submitq_issue(struct job *j, struct io_unit *u);
+int submitq_reap(struct job *j, unsigned min);
+void submitq_stop(struct job *j);
+struct cpu_usage;
+void submitq_cpu(const struct job *j, struct cpu_usage *dc);
+void submitq_free(struct job *j);
 
 static inline char job_state_char(const struct job *j)
 {

@@ -113,6 +113,8 @@ int job_io_failed(struct job *j, struct io_unit *u, int err)
 {
 	/* as fio: a failed I/O was still issued (total_ios, iops) */
 	IOB_ASSERT(u->ddir < DDIR_INVAL);
+	if (j->block_bs)
+		job_blocks_note(j, u, false);
 	if (!j->in_ramp && u->ddir < DDIR_RWDIR_CNT) {
 		j->res.dir[u->ddir].total_ios++;
 		counter_add(&j->prog_ios[u->ddir], 1);
@@ -152,6 +154,8 @@ void job_account(struct job *j, struct io_unit *u, uint64_t now, bool async)
 	IOB_ASSERT(u->result >= 0 && bytes <= u->buflen);
 	if (__builtin_expect(j->vfy != NULL, 0))
 		verify_io_done(j, u);
+	if (__builtin_expect(d != DDIR_READ && j->block_bs != 0, 0))
+		job_blocks_note(j, u, true); /* block_error_percentiles: writes and trims */
 	j->ios_completed++;
 	if (j->in_ramp)
 		return;
@@ -407,7 +411,7 @@ static bool limits_reached(struct job *j, uint64_t now)
 static int run_pass(struct job *j, struct cpu_usage *cpu0)
 {
 	const struct job_spec *s = j->spec;
-	bool sync = j->eng.ops->flags & ENGINE_SYNC;
+	bool sync = job_inline_sync(j);
 	bool paced = rate_limited(s);
 	uint64_t now = job_now(j);
 	while (!limits_reached(j, now)) {
@@ -550,6 +554,7 @@ void job_results_compute(const struct job *j, struct job_result *r, uint64_t end
 	struct cpu_usage cpu1, dc;
 	cpu_usage_thread(&cpu1);
 	cpu_usage_delta(cpu0, &cpu1, &dc);
+	submitq_cpu(j, &dc); /* io_submit_mode=offload: its threads' CPU time too */
 	uint64_t start = j->in_ramp ? end : j->start_ns; /* in the ramp: nothing measured */
 	r->runtime_ns = end - start;
 	double rt = r->runtime_ns ? (double)r->runtime_ns : 1.0;
@@ -573,7 +578,7 @@ void job_results_compute(const struct job *j, struct job_result *r, uint64_t end
 			dr->runtime_ns = r->runtime_ns;
 	}
 	acc_to_runstat(&j->acc_sync, &r->sync.lat_hist, &r->sync.lat);
-	if (j->eng.ops->flags & ENGINE_SYNC) {
+	if (job_inline_sync(j)) {
 		uint64_t n = 0;
 		for (int d = 0; d < DDIR_RWDIR_CNT; d++)
 			n += r->dir[d].total_ios;
@@ -596,7 +601,7 @@ static void finish_results(struct job *j, uint64_t end, const struct cpu_usage *
  * out and opened again for the next loop, as for a new job. */
 static int unlink_loop(struct job *j)
 {
-	if (!(j->eng.ops->flags & ENGINE_SYNC))
+	if (!job_inline_sync(j))
 		async_drain(j);
 	job_files_close(j);
 	job_files_unlink(j);
@@ -670,7 +675,7 @@ void *job_thread_main(void *arg)
 		goto out;
 	}
 	if ((rc = job_files_open(j)) < 0 || (rc = job_gens_init(j)) < 0 ||
-	    (!(j->eng.ops->flags & ENGINE_SYNC) && (rc = async_init(j)) < 0) ||
+	    (!job_inline_sync(j) && (rc = async_init(j)) < 0) ||
 	    (rc = verify_init(j)) < 0) {
 		j->res.error = -rc;
 		j->res.error_msg = xasprintf("setup failed: %s", strerror(-rc));
@@ -730,7 +735,7 @@ void *job_thread_main(void *arg)
 			break;
 	}
 	/* never leave I/O in flight into buffers that are about to go away */
-	if (!(j->eng.ops->flags & ENGINE_SYNC))
+	if (!job_inline_sync(j))
 		async_drain(j);
 	if (rc >= 0 && s->end_fsync && (s->rw & RW_WRITE)) {
 		atomic_store(&j->state, JOB_FSYNC);
@@ -738,6 +743,7 @@ void *job_thread_main(void *arg)
 	}
 	if (rc >= 0 && s->fsync_on_close && (s->rw & RW_WRITE))
 		rc = do_sync_all(j, DDIR_SYNC, NULL);
+	submitq_stop(j); /* offload: its threads' CPU time is the job's */
 	finish_results(j, job_now(j), &cpu0);
 	job_files_check_present(j);
 	if (s->exec_postrun && (rc = job_exec(j, s->exec_postrun, "postrun")) < 0 && !j->res.error) {

@@ -57,7 +57,7 @@ int job_think(struct job *j)
 	uint64_t n = s->thinktime_blocks_issue ? j->think_issued : j->ios_completed;
 	if (!stall && n - j->think_count < s->thinktime_blocks)
 		return 0;
-	if (!(j->eng.ops->flags & ENGINE_SYNC)) {
+	if (!job_inline_sync(j)) {
 		int rc = async_drain(j);
 		if (rc < 0)
 			return rc;
@@ -225,7 +225,7 @@ bool job_flow_admit(struct job *j)
 			return false;
 		if (s->flow_sleep) {
 			/* as fio: nothing stays in flight while the job waits */
-			if (!(j->eng.ops->flags & ENGINE_SYNC) && async_drain(j) < 0)
+			if (!job_inline_sync(j) && async_drain(j) < 0)
 				return false;
 			uint64_t until = job_now(j) + s->flow_sleep;
 			if (j->end_ns && until > j->end_ns)

@@ -116,7 +116,8 @@ static int setup_jobs(struct job *jobs, size_t nr, const struct job_list *l,
 		    (rc = job_zones_check(&jobs[i])) < 0 ||
 		    (rc = job_write_opts_check(&jobs[i])) < 0 ||
 		    (rc = job_check_direct_alignment(&jobs[i])) < 0 || (rc = job_sys_check(&jobs[i])) < 0 ||
-		    (rc = job_iosched_check(&jobs[i])) < 0)
+		    (rc = job_iosched_check(&jobs[i])) < 0 || (rc = submitq_check(&jobs[i])) < 0 ||
+		    (rc = job_blocks_init(&jobs[i])) < 0)
 			return rc;
 	if ((rc = job_files_check_space(jobs, nr)) < 0)
 		return rc;
@@ -299,6 +300,7 @@ static void collect(struct job *jobs, size_t nr, struct run_result *out)
 		*dst = j->res; /* moves the error message and histograms too */
 		j->res.error_msg = NULL;
 		j->res.ss = NULL;
+		j->res.blocks = NULL;
 		forget_hists(&j->res);
 		dst->name = xstrdup(s->name);
 		dst->groupid = s->groupid;

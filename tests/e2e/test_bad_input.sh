@@ -109,7 +109,7 @@ file_case rwmix-over-100 "invalid percentage '101' for option 'rwmixread'" "${J}
 file_case bad-percentile "invalid percentile '0' for option 'percentile_list'" "${J}size=1m\npercentile_list=0:50\n"
 file_case percentile-over-100 "invalid percentile '100.5'" "${J}size=1m\npercentile_list=50:100.5\n"
 file_case bad-boolean "invalid boolean 'maybe' for option 'direct'" "${J}size=1m\ndirect=maybe\n"
-file_case unimplemented-fio-option "option 'block_error_percentiles' is a fio option that iobench does not implement yet" "${J}size=1m\nblock_error_percentiles=1\n"
+file_case unimplemented-fio-option "option 'profile' is a fio option that iobench does not implement yet" "${J}size=1m\nprofile=tiobench\n"
 file_case invalid-ioengine "invalid ioengine 'turbo'" "[job]\ndirectory=@T@\nsize=1m\nioengine=turbo\n"
 file_case fio-engine-missing "ioengine 'rdma' is a fio external engine (libibverbs and librdmacm) that iobench does not provide" "[job]\ndirectory=@T@\nsize=1m\nioengine=rdma\n"
 file_case zero-numjobs "invalid number '0' for option 'numjobs'" "${J}size=1m\nnumjobs=0\n"
@@ -156,7 +156,7 @@ check cmdline-misspelled-flag "$flag_re" "unknown option '--outptu' for 'iobench
 	"$status" "$out" "$err"
 args_case cmdline-bad-size "<command line>:2:8: error: invalid size 'abc'" --name=a --size=abc --directory="$target"
 args_case cmdline-no-job "no jobs defined" --size=1m --directory="$target"
-args_case cmdline-fio-option "is a fio option that iobench does not implement yet" --name=a --size=1m --directory="$target" --block_error_percentiles=1
+args_case cmdline-fio-option "is a fio option that iobench does not implement yet" --name=a --size=1m --directory="$target" --profile=tiobench
 args_case set-override-bad "<--set>:1:" --set bs=abc --name=a --size=1m --directory="$target"
 
 # time_based without a runtime: fio says "time_based requires a runtime/timeout

@@ -21,9 +21,7 @@ KEYS="$(dirname "$0")/json_keys.py"
 
 # EXAMPLE KIND REASON: where iobench --parse-only differs from fio's today
 EXPECTED='
-fixed-rate-submission.fio pending   io_submit_mode=offload
 ime.fio                   external  the ime_psync/ime_psyncv/ime_aio engines (DDN IME, not in fio 3.33 as Debian builds it)
-poisson-rate-submission.fio pending io_submit_mode=offload
 libzbc-rand-write.fio     external  the libzbc engine (libzbc and a zoned device)
 libzbc-seq-read.fio       external  the libzbc engine (libzbc and a zoned device)
 cpp_null.fio              external  cpp_null, an engine built from fio source examples (external .so)

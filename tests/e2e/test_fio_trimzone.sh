@@ -239,11 +239,9 @@ check "serialize_overlap=0, one 4k block, iodepth=8: the queue fills ($o0; fio 3
 if [ $fio_ok = 1 ]; then fio $O --serialize_overlap=1 >"$d/of.json" 2>>"$d/err"; of=$(dl "$d/of.json"); else of=; fi
 check "serialize_overlap=1: never two overlapping writes in flight ($o1; fio: $of)" eval '[ "$o1" = "1=100 100" ] && [ "$of" = "$o1" ]'
 
-# io_submit_mode: inline is what iobench does; offload is refused, clearly
+# io_submit_mode: both of fio's modes parse (offload's runtime: test_fio_offload.sh)
 check "io_submit_mode=inline parses" R --parse-only --name=i --filename="$d/u.dat" --io_submit_mode=inline
-out=$(R --parse-only /usr/share/doc/fio/examples/fixed-rate-submission.fio 2>&1) && not_ok "io_submit_mode=offload accepted" ||
-  { [[ $out == *"io_submit_mode=offload (submission from threads apart from the completions) is not implemented yet"* ]] &&
-    ok "fixed-rate-submission.fio: io_submit_mode=offload is refused as not implemented yet" || not_ok "offload: $out"; }
+check "fixed-rate-submission.fio (io_submit_mode=offload) parses" R --parse-only /usr/share/doc/fio/examples/fixed-rate-submission.fio
 
 # ---- engine options: mmap's thp, pvsync2's hipri_percentage ----------------
 if [ $have_strace = 1 ]; then

@@ -315,7 +315,7 @@ static void test_errors(void)
 		"   blocksiz=4k\n"          /* 3:4 */
 		"[b]\n"
 		"size=abc\n"                /* 5:6 */
-		"block_error_percentiles=1\n" /* 6:1 */
+		"profile=tiobench\n"         /* 6:1 */
 		"[c\n"                      /* 7:1 */
 		"[d]\n"
 		"size=4k\n"
@@ -327,7 +327,7 @@ static void test_errors(void)
 	CHECK(strstr(errbuf, "x.fio:1:1: error: option 'rw' is outside a section"), "outside");
 	CHECK(strstr(errbuf, "x.fio:3:4: error: unknown option 'blocksiz' (did you mean 'bs'?)\n"), "suggestion");
 	CHECK(strstr(errbuf, "x.fio:5:6: error: invalid size 'abc' for option 'size'"), "bad size");
-	CHECK(strstr(errbuf, "x.fio:6:1: error: option 'block_error_percentiles' is a fio option that iobench does not implement yet\n"), "fio option");
+	CHECK(strstr(errbuf, "x.fio:6:1: error: option 'profile' is a fio option that iobench does not implement yet\n"), "fio option");
 	CHECK(strstr(errbuf, "x.fio:7:1: error: unterminated section header"), "header");
 	CHECK(strstr(errbuf, "x.fio:10:4: error: read block size 8192 is larger than size 4096"), "bs > size at bs");
 	CHECK(strstr(errbuf, "x.fio:11:10: error: ioengine 'rdma' is a fio external engine (libibverbs and librdmacm) that iobench does not provide"), "engine");
