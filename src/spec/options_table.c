@@ -106,7 +106,7 @@ const struct option_def option_table[] = {
 	BOOL("ignore_zone_limits", ignore_zone_limits, "0", "zbd: ignore the device's open and active zone limits"),
 	FUNC("zone_reset_threshold", opt_cb_zone_fraction, "float", "0", "zbd: reset zones once this fraction of the zoned capacity holds data", .off = F(zone_reset_threshold)),
 	FUNC("zone_reset_frequency", opt_cb_zone_fraction, "float", "0", "zbd: the fraction of zone_reset_threshold checks that reset a zone", .off = F(zone_reset_frequency)),
-	BOOL("fill_device", fill_device, "0", "write until the device or file system is full", .alias = { "fill_fs" }),
+	BOOL("fill_device", fill_device, "0", "write until the device or file system is full (without size=); a job that only reads fills it first, then reads it", .alias = { "fill_fs" }),
 	/* engine */
 	FUNC("ioengine", opt_cb_ioengine, "str", "psync", "I/O engine:", .choices = engine_names),
 	UINT("iodepth", iodepth, 1, 65535, "1", "I/Os to keep in flight (async engines)"),

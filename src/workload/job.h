@@ -273,6 +273,9 @@ static inline bool job_stopping(const struct job *j)
 int job_files_plan(struct job *j, const struct devguard_allow *guard, const struct job *prev,
 		   size_t nprev);
 int job_files_layout(struct job *j, FILE *notes);
+/* fill_device on a job that only reads found the filesystem full: its
+ * file is empty and, as fio, the job reads nothing. */
+bool job_files_nothing_to_read(const struct job *j);
 /* filenames.c: the job's file names, NULL-terminated, their count in *n;
  * NULL (*bad set when the spec is at fault, with its message) when none */
 char **job_file_paths(const struct job_spec *s, unsigned *n, bool *bad);

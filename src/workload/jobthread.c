@@ -639,8 +639,9 @@ void *job_thread_main(void *arg)
 		j->res.error_msg = xasprintf("setup failed: %s", strerror(-rc));
 		goto out;
 	}
-	if (s->create_only) {
-		/* as fio: laying out the files was the whole job */
+	if (s->create_only || job_files_nothing_to_read(j)) {
+		/* as fio: laying out the files was the whole job (or, with
+		 * fill_device, the filesystem was full already) */
 		uint64_t now = job_now(j);
 		start_measuring(j, now, &cpu0);
 		finish_results(j, now, &cpu0);

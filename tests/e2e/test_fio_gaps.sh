@@ -4,6 +4,10 @@
 # --memcpytest prints fio's table shape (the same methods, the same piece
 # sizes, the same line format; fio's own full table takes minutes, so fio is
 # asked for its list and its refusal only).
+# fill_device on a job that only reads: as fio, the file is written until
+# the filesystem is full (in writes of bs: the size a full ext4 leaves is
+# then fio's to the byte), then read whole; later files stay empty; a full
+# filesystem leaves nothing to read and no error; size= wins over it.
 set -u
 . "$(dirname "$0")/lib.sh"
 need_root
@@ -40,5 +44,41 @@ PY
 "$IOBENCH" run --memcpytest=nosuch,memcpy >"$d/one.out" 2>/dev/null; rc=$?
 check "a list with one known method runs that one alone, as fio" \
   test "$rc" = 0 -a "$(grep -v '^	' "$d/one.out")" = memcpy -a "$(grep -c '^	' "$d/one.out")" = 11
+
+# fill_device on a job that only reads, on the test's own 64 MiB ext4
+mnt=$(mkfs_mount ext4 64M)
+if mountpoint -q "$mnt"; then
+  FDJ='import json, sys
+j = json.load(open(sys.argv[1]))["jobs"][0]
+print("err=%d read=%d ios=%d write=%d" % (j["error"], j["read"]["io_bytes"], j["read"]["total_ios"], j["write"]["io_bytes"]))'
+  fd_run() { # TOOL TAG ARGS...: the exit status, the files left and what the job did
+    local t=$1 tag=$2; shift 2
+    rm -f "$mnt"/fd.* "$mnt"/filler.*; sync
+    [ "$tag" = full ] && fio --name=filler --directory="$mnt" --rw=write --bs=64k --fill_device=1 >/dev/null 2>&1
+    if [ "$t" = fio ]; then fio --output-format=json "$@" >"$d/fd.$t.json" 2>/dev/null
+    else "$IOBENCH" run --output-format=json "$@" >"$d/fd.$t.json" 2>/dev/null; fi
+    echo "rc=$? $(cd "$mnt" && stat -c '%n:%s' fd.* | tr '\n' ' ')$(python3 -c "$FDJ" "$d/fd.$t.json")" >"$d/fd.$tag.$t"
+  }
+  for t in fio iob; do
+    fd_run $t seq --name=fd --directory="$mnt" --rw=read --bs=64k --fill_device=1
+    fd_run $t rand3 --name=fd --directory="$mnt" --rw=randread --bs=48k --nrfiles=3 --fill_fs=1
+    fd_run $t full --name=fd --directory="$mnt" --rw=read --bs=64k --fill_device=1
+    fd_run $t sized --name=fd --directory="$mnt" --rw=read --bs=64k --size=16m --fill_device=1
+    fd_run $t wsized --name=fd --directory="$mnt" --rw=write --bs=64k --size=16m --fill_device=1
+  done
+  check "fill_device, read: the filesystem filled to fio's byte, all of it read ($(cat "$d/fd.seq.fio"))" \
+    test "$(cat "$d/fd.seq.iob")" = "$(cat "$d/fd.seq.fio")"
+  check "fill_fs, randread bs=48k nrfiles=3: fio's file sizes (the later files empty) and reads ($(cat "$d/fd.rand3.fio"))" \
+    test "$(cat "$d/fd.rand3.iob")" = "$(cat "$d/fd.rand3.fio")"
+  check "fill_device, read, on a full filesystem: an empty file, nothing read, no error, as fio ($(cat "$d/fd.full.fio"))" \
+    test "$(cat "$d/fd.full.iob")" = "$(cat "$d/fd.full.fio")"
+  check "fill_device with size=16m, read: size wins, as fio ($(cat "$d/fd.sized.fio"))" \
+    test "$(cat "$d/fd.sized.iob")" = "$(cat "$d/fd.sized.fio")"
+  check "fill_device with size=16m, write: size wins, as fio ($(cat "$d/fd.wsized.fio"))" \
+    test "$(cat "$d/fd.wsized.iob")" = "$(cat "$d/fd.wsized.fio")"
+  rm -f "$mnt"/fd.* "$mnt"/filler.*
+else
+  not_ok "cannot mount a 64 MiB ext4 for fill_device"
+fi
 
 finish
