@@ -29,6 +29,7 @@
 #include "sys/dev/devguard.h"
 #include "sys/dev/guardopen.h"
 #include "sys/dev/devres.h"
+#include "util/assert.h"
 #include "util/checked.h"
 #include "util/error.h"
 #include "util/strutil.h"
@@ -574,10 +575,6 @@ int job_files_plan(struct job *j, const struct devguard_allow *guard, const stru
 		j->files[i].fd = -1;
 	}
 	free(paths);
-	if (s->openfiles && s->openfiles < n && s->verify != VERIFY_NONE && s->verify != VERIFY_NULL)
-		return error("job '%s': openfiles=%u below its %u files with verify= is not "
-			     "implemented yet (the read-back would need the closed files)", s->name,
-			     s->openfiles, n);
 	uint64_t total = 0;
 	for (unsigned i = 0; i < n; i++) {
 		rc = plan_one(j, &j->files[i], &j->plans[i], i, &j->guard, prev, nprev);
@@ -764,6 +761,44 @@ void job_file_close_one(struct job *j, unsigned i)
 		iolog_write_file(j, i, RP_CLOSE);
 }
 
+int job_file_reopen(struct job *j, const struct job_file *f)
+{
+	unsigned i = (unsigned)(f - j->files);
+	IOB_ASSERT(i < j->nr_files);
+	if (!j->is_open || j->is_open[i])
+		return 0;
+	if (!j->reopened)
+		j->reopened = xcalloc(j->nr_files, sizeof(*j->reopened));
+	int rc = job_file_open_one(j, i);
+	if (rc == 0)
+		j->reopened[i] = true;
+	return rc;
+}
+
+void job_files_close_reopened(struct job *j)
+{
+	for (unsigned i = 0; j->reopened && i < j->nr_files; i++)
+		if (j->reopened[i]) {
+			j->reopened[i] = false;
+			if (j->is_open[i])
+				job_file_close_one(j, i);
+		}
+}
+
+int job_files_open_as(struct job *j, const bool *open)
+{
+	for (unsigned i = 0; j->is_open && i < j->nr_files; i++)
+		if (j->is_open[i] && !open[i])
+			job_file_close_one(j, i);
+	for (unsigned i = 0; j->is_open && i < j->nr_files; i++)
+		if (!j->is_open[i] && open[i]) {
+			int rc = job_file_open_one(j, i);
+			if (rc < 0)
+				return rc;
+		}
+	return 0;
+}
+
 void job_files_close(struct job *j)
 {
 	for (unsigned i = 0; i < j->nr_files; i++)
@@ -792,9 +827,11 @@ void job_files_release(struct job *j)
 	free(j->files);
 	free(j->plans);
 	free(j->is_open);
+	free(j->reopened);
 	j->files = NULL;
 	j->plans = NULL;
 	j->is_open = NULL;
+	j->reopened = NULL;
 	j->nr_open = 0;
 	j->nr_files = 0;
 }
@@ -824,7 +861,9 @@ int job_files_replan(struct job *j)
 		free(old);
 		free(oldp);
 		free(j->is_open);
+		free(j->reopened);
 		j->is_open = NULL;
+		j->reopened = NULL;
 		j->nr_open = 0;
 	}
 	return rc < 0 ? rc : job_files_layout(j, j->notes);

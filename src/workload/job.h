@@ -115,6 +115,7 @@ struct job {
 	unsigned files_done;            /* files done this round */
 	unsigned nr_open;               /* files open now (openfiles=) */
 	bool *is_open;                  /* which (a metadata engine's have no descriptor) */
+	bool *reopened;                 /* opened again for verify's read-backs (openfiles=) */
 	bool fsrv_started;              /* a file was picked already */
 	bool use_fdist;                 /* file_service_type=zipf/pareto/normal */
 	struct distrib fdist;           /* its distribution over the files */
@@ -290,6 +291,16 @@ void job_files_close(struct job *j);
  * what a replayed log's open and close actions and openfiles= do. */
 int job_file_open_one(struct job *j, unsigned i);
 void job_file_close_one(struct job *j, unsigned i);
+/* openfiles=: verify reads back (and trims) blocks of files the writes
+ * closed already; job_file_reopen() opens f again for that, beyond the
+ * openfiles limit as fio does, and job_files_close_reopened() closes what
+ * it opened once that I/O is back. */
+int job_file_reopen(struct job *j, const struct job_file *f);
+void job_files_close_reopened(struct job *j);
+/* The files open as open[] says (closing the others first): a read-back
+ * that replays the writes' file choices starts with the files open that
+ * were open when they began. */
+int job_files_open_as(struct job *j, const bool *open);
 void job_files_invalidate(struct job *j);
 void job_files_release(struct job *j);
 /* vanished.c: before closing, fail the job (res.error ENOENT, message) if

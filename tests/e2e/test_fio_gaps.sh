@@ -8,6 +8,12 @@
 # the filesystem is full (in writes of bs: the size a full ext4 leaves is
 # then fio's to the byte), then read whole; later files stay empty; a full
 # filesystem leaves nothing to read and no error; size= wins over it.
+# openfiles below nrfiles with verify: the writes close files as they are
+# done and the read-back reopens them: the same blocks of the same files
+# written and read back as fio (strace), no false failure (sync and libaio,
+# verify_backlog, where fio 3.33 spins forever, so fio is not run there),
+# and a corrupted block is caught by a verify_only pass in the same file at
+# the same offset as fio.
 set -u
 . "$(dirname "$0")/lib.sh"
 need_root
@@ -80,5 +86,63 @@ print("err=%d read=%d ios=%d write=%d" % (j["error"], j["read"]["io_bytes"], j["
 else
   not_ok "cannot mount a 64 MiB ext4 for fill_device"
 fi
+
+# openfiles below nrfiles, with verify
+mkdir -p "$d/of"
+cat >"$d/ofsets.py" <<'PY'
+# strace -> the sorted (file, offset, length) of the writes and of the reads
+import re, sys
+fds, w, r = {}, [], []
+for l in open(sys.argv[1]):
+    m = re.search(r'openat\(AT_FDCWD, "[^"]*/(of\.[^"]+)".* = (\d+)', l)
+    if m:
+        fds[m.group(2)] = m.group(1)
+        continue
+    m = re.search(r'close\((\d+)\)', l)
+    if m:
+        fds.pop(m.group(1), None)
+        continue
+    m = re.search(r'(pread64|pwrite64)\((\d+),.*, (\d+), (\d+)\)', l)
+    if m and m.group(2) in fds:
+        (w if m.group(1) == 'pwrite64' else r).append((fds[m.group(2)], int(m.group(4)), int(m.group(3))))
+w.sort(); r.sort()
+print("writes=%d reads=%d files=%d readback-is-writes=%s %s" % (len(w), len(r), len(set(x[0] for x in w)), w == r, w))
+PY
+OFJ='import json, sys
+j = json.load(open(sys.argv[1]))["jobs"][0]
+print("err=%d read=%d write=%d" % (j["error"], j["read"]["io_bytes"], j["write"]["io_bytes"]))'
+of_run() { # TOOL TAG ARGS...
+  local t=$1 tag=$2; shift 2
+  rm -f "$d"/of/*
+  if [ "$t" = fio ]; then set -- fio "$@"; else set -- "$IOBENCH" run "$@"; fi
+  timeout 60 strace -f -qq -e trace=openat,close,pread64,pwrite64 -o "$d/of.$tag.$t.st" "$@" --name=of --directory="$d/of" --output-format=json >"$d/of.$tag.$t.json" 2>/dev/null
+  echo "rc=$? $(python3 -c "$OFJ" "$d/of.$tag.$t.json" 2>&1 | tail -1) $(python3 "$d/ofsets.py" "$d/of.$tag.$t.st")" >"$d/of.$tag.$t"
+}
+for t in fio iob; do
+  of_run $t seq --nrfiles=4 --openfiles=2 --size=256k --bs=16k --rw=write --verify=crc32c
+  of_run $t rand --nrfiles=4 --openfiles=2 --size=256k --bs=16k --rw=randwrite --verify=md5 --randseed=3
+  of_run $t aio --nrfiles=4 --openfiles=1 --size=256k --bs=16k --rw=randwrite --verify=crc32c --ioengine=libaio --iodepth=4 --file_service_type=random
+done
+for tag in seq rand aio; do
+  check "openfiles=2 (1) of 4 files with verify, $tag: no error, fio's blocks written and read back ($(cut -d' ' -f1-7 "$d/of.$tag.fio"))" \
+    bash -c "test \"\$(cat '$d/of.$tag.iob')\" = \"\$(cat '$d/of.$tag.fio')\" && grep -q '^rc=0 err=0 read=262144 write=262144 ' '$d/of.$tag.iob'"
+done
+check "openfiles with verify: the files were closed and opened again (more opens than files)" \
+  test "$(grep -c 'of\.0\.[0-9]", O_' "$d/of.seq.iob.st")" -gt 4
+of_run iob backlog --nrfiles=4 --openfiles=2 --size=256k --bs=16k --rw=randwrite --verify=crc32c --verify_backlog=3
+check "openfiles=2 with verify_backlog=3: every block read back, no error" \
+  bash -c "grep -q '^rc=0 err=0 read=262144 write=262144 writes=16 reads=16 files=4 readback-is-writes=True' '$d/of.backlog.iob'"
+VO="--name=of --directory=$d/of --nrfiles=4 --openfiles=2 --size=256k --bs=16k --rw=randwrite --verify=crc32c --randseed=7"
+for t in fio iob; do
+  rm -f "$d"/of/*
+  if [ $t = fio ]; then T=fio; else T="$IOBENCH run"; fi
+  $T $VO --do_verify=0 >/dev/null 2>&1
+  dd if=/dev/urandom of="$d/of/of.0.2" bs=512 seek=40 count=1 conv=notrunc status=none
+  $T $VO --verify_only=1 >"$d/vo.$t" 2>&1; echo "rc=$?" >>"$d/vo.$t"
+done
+check "openfiles=2, verify_only: fio catches the corrupted block of of.0.2 at offset 16384" \
+  bash -c "grep -q 'of/of.0.2.* offset 16384' '$d/vo.fio' && ! grep -q '^rc=0' '$d/vo.fio'"
+check "openfiles=2, verify_only: iobench catches it too, in the same file at the same offset" \
+  bash -c "grep -q 'of/of.0.2.* offset 16384' '$d/vo.iob' && ! grep -q '^rc=0' '$d/vo.iob'"
 
 finish
