@@ -99,6 +99,7 @@ struct job_sys;
 
 struct job {
 	const struct job_spec *spec;
+	struct job_spec *own_spec;      /* spec, when the job changed it (a blktrace's iodepth) */
 	struct run_sync *sync;          /* shared by the run's jobs */
 	const struct clock *clk;        /* the run's clock: every measurement reads it */
 	unsigned index;                 /* position in the run */

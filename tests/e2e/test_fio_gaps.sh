@@ -14,6 +14,12 @@
 # verify_backlog, where fio 3.33 spins forever, so fio is not run there),
 # and a corrupted block is caught by a verify_only pass in the same file at
 # the same offset as fio.
+# blktrace replay without iodepth: the trace's depth, probed as fio 3.33
+# does (per direction, queue events less merges since the last completion,
+# at their most; 1 without completions), so libaio's iodepth distribution
+# equals fio's to the decimal; an iodepth= of the job wins (traces built
+# from the documented record layout by mkblkdepth.py, as blktrace cannot
+# trace in a container).
 set -u
 . "$(dirname "$0")/lib.sh"
 need_root
@@ -144,5 +150,34 @@ check "openfiles=2, verify_only: fio catches the corrupted block of of.0.2 at of
   bash -c "grep -q 'of/of.0.2.* offset 16384' '$d/vo.fio' && ! grep -q '^rc=0' '$d/vo.fio'"
 check "openfiles=2, verify_only: iobench catches it too, in the same file at the same offset" \
   bash -c "grep -q 'of/of.0.2.* offset 16384' '$d/vo.iob' && ! grep -q '^rc=0' '$d/vo.iob'"
+
+# blktrace replay: the queue depth from the trace
+loop=$(mkloop 1M)
+num=$(( ($(stat -c '0x%t' "$loop") << 20) | $(stat -c '0x%T' "$loop") ))
+truncate -s 4M "$d/bt.target"
+BTJ='import json, sys
+j = json.load(open(sys.argv[1]))["jobs"][0]
+print("err=%d r=%d w=%d" % (j["error"], j["read"]["total_ios"], j["write"]["total_ios"]),
+      sorted((k, v) for k, v in j["iodepth_level"].items() if v))'
+bt_case() { # NAME PATTERN TIMES [job options...]
+  local name=$1 pat=$2 times=$3; shift 3
+  python3 -S "$TOP/tests/e2e/mkblkdepth.py" "$d/bt.$name.bin" "$num" "$(python3 -c "import sys; print(sys.argv[1] * int(sys.argv[2]))" "$pat" "$times")"
+  for t in fio iob; do
+    local T=(fio); [ $t = iob ] && T=("$IOBENCH" run)
+    "${T[@]}" --name=r --read_iolog="$d/bt.$name.bin" --replay_redirect="$d/bt.target" --ioengine=libaio \
+      --replay_no_stall=1 "$@" --output-format=json >"$d/bt.$name.$t.json" 2>/dev/null
+    python3 -c "$BTJ" "$d/bt.$name.$t.json" >"$d/bt.$name.$t" 2>&1
+  done
+  check "blktrace $name ($pat x $times) $*: iodepth distribution as fio's ($(cat "$d/bt.$name.fio"))" \
+    test "$(cat "$d/bt.$name.iob")" = "$(cat "$d/bt.$name.fio")"
+}
+bt_case reset QQQCQQCCCC 40
+bt_case explicit QQQCQQCCCC 40 --iodepth=1
+bt_case merges QQMMMMMMQQCCCC 20
+bt_case perdir QqQqQqCCCccc 25
+bt_case writes QQqqqqqqqqccccccccCC 10
+bt_case nocomplete Q 150
+check "blktrace: the probed depth is really used (depth 3 and 8 fill the 2 and 8 buckets)" \
+  bash -c "grep -q \"('2', 99\" '$d/bt.reset.iob' && grep -q \"('8', 9\" '$d/bt.writes.iob' && grep -q \"('1', 100.0)\" '$d/bt.explicit.iob'"
 
 finish
