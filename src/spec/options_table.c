@@ -123,8 +123,8 @@ const struct option_def option_table[] = {
 	UINT("loops", loops, 1, 0, "1", "repeat the job this many times"),
 	UINT("number_ios", number_ios, 0, 0, "0", "stop after this many I/Os (0: no limit)"),
 	/* sync points */
-	UINT("fsync", fsync_blocks, 0, 0, "0", "fsync every N writes"),
-	UINT("fdatasync", fdatasync_blocks, 0, 0, "0", "fdatasync every N writes"),
+	UINT("fsync", fsync_blocks, 0, 0, "0", "fsync before the I/O that follows every Nth write (none after the last: end_fsync)"),
+	UINT("fdatasync", fdatasync_blocks, 0, 0, "0", "fdatasync before the I/O that follows every Nth write, as fsync="),
 	BOOL("end_fsync", end_fsync, "0", "fsync the files when the job ends"),
 	BOOL("fsync_on_close", fsync_on_close, "0", "fsync each file before closing it"),
 	FUNC("sync_file_range", opt_cb_sync_file_range, "str[:int]", NULL, "sync_file_range(2) with these flags (wait_before,write,wait_after) over what was written, before the write that follows every N writes (default N: 1)"),

@@ -378,6 +378,15 @@ static int pick_file(struct job *j, unsigned *fi)
 	return 1;
 }
 
+int job_next_sync_file(struct job *j, struct job_file **f)
+{
+	unsigned fi;
+	int rc = pick_file(j, &fi);
+	if (rc > 0)
+		*f = &j->files[fi];
+	return rc;
+}
+
 int job_next_io(struct job *j, struct io_unit *u)
 {
 	if (j->replay)

@@ -170,7 +170,9 @@ struct job {
 	uint64_t bytes_total;           /* bytes to do per loop (0 = time only) */
 	uint64_t bytes_issued;          /* this loop */
 	uint64_t ios_issued;
-	uint64_t writes_since_sync;
+	uint64_t writes_for_sync;       /* fsync=/fdatasync=: writes of the whole job (fio's io_issues) */
+	bool last_was_sync;             /* the last I/O was that sync: no second one before an I/O */
+	struct job_file *last_written;  /* the file of the last write */
 	uint64_t sfr_writes;            /* writes since the last sync_file_range (syncrange.c) */
 	unsigned loop;
 	uint64_t start_ns;              /* measured start (after ramp) */
@@ -348,6 +350,9 @@ static inline bool job_unit_ok(const struct job *j, const struct io_unit *u)
 /* iogen.c: what the next I/O is; returns 1 when there is one, 0 when done. */
 int job_gens_init(struct job *j);
 int job_next_io(struct job *j, struct io_unit *u);
+/* The file the next I/O would go to, its turn taken (fsync=N's sync takes
+ * one, as fio's): 1 and *f, 0 when none has I/O left, or -errno. */
+int job_next_sync_file(struct job *j, struct job_file **f);
 void job_gens_new_pass(struct job *j);
 
 /* zones.c: zonemode's checks once the files are planned (zbd refused

@@ -285,6 +285,28 @@ static int do_sync_all(struct job *j, enum ddir kind, const struct job_file *onl
 	return 0;
 }
 
+/* fsync=N / fdatasync=N as fio: before the next I/O, of any direction,
+ * when the job's writes so far are a multiple of N and the I/O before was
+ * not that sync; so the job's last write is not followed by one (that is
+ * end_fsync's), and a read after the Nth write comes after a sync too. The
+ * file synced is f, or the one file_service_type picks next (NULL): as
+ * fio's, the sync takes its turn among the files, and the I/O after it
+ * goes to the next. */
+static int sync_before_next(struct job *j, bool sync, struct job_file *f)
+{
+	const struct job_spec *s = j->spec;
+	unsigned every = s->fsync_blocks ? s->fsync_blocks : s->fdatasync_blocks;
+	if (!every || j->last_was_sync || !j->writes_for_sync || j->writes_for_sync % every)
+		return 0;
+	int rc;
+	if (!sync && (rc = async_drain(j)) < 0)
+		return rc;
+	if (!f && (rc = job_next_sync_file(j, &f)) <= 0)
+		return rc; /* no file has I/O left: no sync, as fio's */
+	j->last_was_sync = true;
+	return do_sync_all(j, s->fsync_blocks ? DDIR_SYNC : DDIR_DATASYNC, f);
+}
+
 /* Synchronous engines: one I/O at a time, completed inside queue(); *done_ns
  * gets the completion time (the caller's next "now", one clock read less). */
 static int sync_issue(struct job *j, struct io_unit *u, uint64_t *done_ns)
@@ -415,6 +437,11 @@ static int run_pass(struct job *j, struct cpu_usage *cpu0)
 			job_gens_new_pass(j);
 			j->bytes_issued = 0;
 		}
+		if ((s->fsync_blocks || s->fdatasync_blocks) && !j->replay) {
+			int rc = sync_before_next(j, sync, NULL);
+			if (rc < 0)
+				return rc;
+		}
 		struct io_unit *u = sync ? &j->units[0] : async_get_unit(j);
 		if (!u) {
 			int rc = async_reap(j, 1);
@@ -495,18 +522,11 @@ static int run_pass(struct job *j, struct cpu_usage *cpu0)
 				return rc;
 			done_ns = 0;
 		}
-		if (d == DDIR_WRITE && (s->fsync_blocks || s->fdatasync_blocks)) {
-			done_ns = 0;
-			j->writes_since_sync++;
-			unsigned every = s->fsync_blocks ? s->fsync_blocks : s->fdatasync_blocks;
-			if (j->writes_since_sync >= every) {
-				j->writes_since_sync = 0;
-				if (!sync && (rc = async_drain(j)) < 0)
-					return rc;
-				/* as fio: sync the file just written, not all */
-				rc = do_sync_all(j, s->fsync_blocks ? DDIR_SYNC : DDIR_DATASYNC, wf);
-				if (rc < 0)
-					return rc;
+		if (d < DDIR_RWDIR_CNT && (s->fsync_blocks || s->fdatasync_blocks)) {
+			j->last_was_sync = false;
+			if (d == DDIR_WRITE) {
+				j->writes_for_sync++;
+				j->last_written = wf;
 			}
 		}
 		if (s->thinktime) {
@@ -697,6 +717,12 @@ void *job_thread_main(void *arg)
 			rc = run_pass(j, &cpu0);
 		if (rc < 0 && j->fill_full)
 			rc = 0; /* fill_device: full, done */
+		/* as fio: a loop before the last ends looking for one more I/O,
+		 * and so with the sync that is due (the next loop's first I/O
+		 * has its own: fio opens the files again) */
+		if (rc >= 0 && j->loop + 1 < loops && !s->time_based && j->last_written &&
+		    (rc = sync_before_next(j, j->eng.ops->flags & ENGINE_SYNC, j->last_written)) >= 0)
+			j->last_was_sync = false;
 		if (rc >= 0 && j->vfy)
 			rc = verify_loop_end(j); /* do_verify: read back this loop's writes */
 		/* as fio: between loops, so the last loop's files stay */

@@ -3,7 +3,7 @@
 # by side with fio where the figure is deterministic:
 # --memcpytest prints fio's table shape (the same methods, the same piece
 # sizes, the same line format; fio's own full table takes minutes, so fio is
-# asked for its list and its refusal only).
+# asked for its list and its refusal only, and iobench runs two methods).
 # fill_device on a job that only reads: as fio, the file is written until
 # the filesystem is full (in writes of bs: the size a full ext4 leaves is
 # then fio's to the byte), then read whole; later files stay empty; a full
@@ -20,6 +20,9 @@
 # equals fio's to the decimal; an iodepth= of the job wins (traces built
 # from the documented record layout by mkblkdepth.py, as blktrace cannot
 # trace in a container).
+# fsync=N as fio: the sync comes before the next I/O after the Nth write,
+# so none follows the job's last write (end_fsync's does), a loop before the
+# last ends with the one due, and a read after the Nth write waits for one.
 set -u
 . "$(dirname "$0")/lib.sh"
 need_root
@@ -33,32 +36,27 @@ check "--memcpytest=list names fio's copy methods and exits 1 as fio" \
 "$IOBENCH" run --memcpytest=nosuch >"$d/bad.out" 2>"$d/bad.err"; rc=$?
 check "an unknown method is refused on stderr with the list on stdout (exit 1, as fio)" \
   test "$rc" = 1 -a "$(cat "$d/bad.out")" = "$(cat "$d/fio.types")" -a -s "$d/bad.err"
-"$IOBENCH" run --memcpytest >"$d/all.out" 2>"$d/all.err"; rc=$?
-check "--memcpytest runs every method, exit 0, nothing on stderr" test "$rc" = 0 -a ! -s "$d/all.err"
-check "--memcpytest's table is fio's shape: each method, then 11 'N bytes: X MiB/sec' lines" \
-  python3 - "$d/all.out" "$d/fio.types" <<'PY'
+"$IOBENCH" run --memcpytest=memcpy >"$d/all.out" 2>"$d/all.err"; rc=$?
+check "--memcpytest=memcpy runs, exit 0, nothing on stderr" test "$rc" = 0 -a ! -s "$d/all.err"
+check "--memcpytest's table is fio's shape: the method, then 11 'N bytes: X MiB/sec' lines" \
+  python3 - "$d/all.out" <<'PY'
 import re, sys
 lines = open(sys.argv[1]).read().split('\n')[:-1]
-types = open(sys.argv[2]).read().split()
 sizes = [8, 16, 96, 128, 256, 512, 2048, 8192, 131072, 262144, 524288]
-want = []
-for t in types:
-    want.append(t)
-    want += [f'\t{s} bytes:' for s in sizes]
+want = ['memcpy'] + ['\t%d bytes:' % s for s in sizes]
 got = [l if not l.startswith('\t') else '\t' + l.split('\t')[1] for l in lines]
 assert got == want, (got, want)
-for l in lines:
-    if l.startswith('\t'):
-        assert re.fullmatch(r'\t\d+ bytes:\t[ \d]{4,}\.\d\d MiB/sec', l), l
-        assert float(l.split('\t')[2].split()[0]) > 0, l
+for l in lines[1:]:
+    assert re.fullmatch(r'\t\d+ bytes:\t[ \d]{4,}\.\d\d MiB/sec', l), l
+    assert float(l.split('\t')[2].split()[0]) > 0, l
 PY
 # fio ignores the unknown names of a list when one is known
 "$IOBENCH" run --memcpytest=nosuch,memcpy >"$d/one.out" 2>/dev/null; rc=$?
 check "a list with one known method runs that one alone, as fio" \
   test "$rc" = 0 -a "$(grep -v '^	' "$d/one.out")" = memcpy -a "$(grep -c '^	' "$d/one.out")" = 11
 
-# fill_device on a job that only reads, on the test's own 64 MiB ext4
-mnt=$(mkfs_mount ext4 64M)
+# fill_device on a job that only reads, on the test's own 16 MiB ext4
+mnt=$(mkfs_mount ext4 16M)
 if mountpoint -q "$mnt"; then
   FDJ='import json, sys
 j = json.load(open(sys.argv[1]))["jobs"][0]
@@ -72,25 +70,19 @@ print("err=%d read=%d ios=%d write=%d" % (j["error"], j["read"]["io_bytes"], j["
     echo "rc=$? $(cd "$mnt" && stat -c '%n:%s' fd.* | tr '\n' ' ')$(python3 -c "$FDJ" "$d/fd.$t.json")" >"$d/fd.$tag.$t"
   }
   for t in fio iob; do
-    fd_run $t seq --name=fd --directory="$mnt" --rw=read --bs=64k --fill_device=1
     fd_run $t rand3 --name=fd --directory="$mnt" --rw=randread --bs=48k --nrfiles=3 --fill_fs=1
     fd_run $t full --name=fd --directory="$mnt" --rw=read --bs=64k --fill_device=1
-    fd_run $t sized --name=fd --directory="$mnt" --rw=read --bs=64k --size=16m --fill_device=1
-    fd_run $t wsized --name=fd --directory="$mnt" --rw=write --bs=64k --size=16m --fill_device=1
+    fd_run $t wsized --name=fd --directory="$mnt" --rw=write --bs=64k --size=8m --fill_device=1
   done
-  check "fill_device, read: the filesystem filled to fio's byte, all of it read ($(cat "$d/fd.seq.fio"))" \
-    test "$(cat "$d/fd.seq.iob")" = "$(cat "$d/fd.seq.fio")"
-  check "fill_fs, randread bs=48k nrfiles=3: fio's file sizes (the later files empty) and reads ($(cat "$d/fd.rand3.fio"))" \
+  check "fill_fs, randread bs=48k nrfiles=3: the filesystem filled to fio's byte, fio's file sizes (the later files empty) and reads ($(cat "$d/fd.rand3.fio"))" \
     test "$(cat "$d/fd.rand3.iob")" = "$(cat "$d/fd.rand3.fio")"
   check "fill_device, read, on a full filesystem: an empty file, nothing read, no error, as fio ($(cat "$d/fd.full.fio"))" \
     test "$(cat "$d/fd.full.iob")" = "$(cat "$d/fd.full.fio")"
-  check "fill_device with size=16m, read: size wins, as fio ($(cat "$d/fd.sized.fio"))" \
-    test "$(cat "$d/fd.sized.iob")" = "$(cat "$d/fd.sized.fio")"
-  check "fill_device with size=16m, write: size wins, as fio ($(cat "$d/fd.wsized.fio"))" \
+  check "fill_device with size=8m, write: size wins, as fio ($(cat "$d/fd.wsized.fio"))" \
     test "$(cat "$d/fd.wsized.iob")" = "$(cat "$d/fd.wsized.fio")"
   rm -f "$mnt"/fd.* "$mnt"/filler.*
 else
-  not_ok "cannot mount a 64 MiB ext4 for fill_device"
+  not_ok "cannot mount a 16 MiB ext4 for fill_device"
 fi
 
 # openfiles below nrfiles, with verify
@@ -127,10 +119,16 @@ of_run() { # TOOL TAG ARGS...
 for t in fio iob; do
   of_run $t seq --nrfiles=4 --openfiles=2 --size=256k --bs=16k --rw=write --verify=crc32c
   of_run $t rand --nrfiles=4 --openfiles=2 --size=256k --bs=16k --rw=randwrite --verify=md5 --randseed=3
-  of_run $t aio --nrfiles=4 --openfiles=1 --size=256k --bs=16k --rw=randwrite --verify=crc32c --ioengine=libaio --iodepth=4 --file_service_type=random
+  T=(fio); [ $t = iob ] && T=("$IOBENCH" run)
+  rm -f "$d"/of/*
+  "${T[@]}" --name=of --directory="$d/of" --nrfiles=4 --openfiles=1 --size=256k --bs=16k --rw=randwrite \
+    --verify=crc32c --ioengine=libaio --iodepth=4 --file_service_type=random --output-format=json >"$d/of.aio.$t.json" 2>/dev/null
+  echo "rc=$? $(python3 -c "$OFJ" "$d/of.aio.$t.json" 2>&1 | tail -1)" >"$d/of.aio.$t"
 done
-for tag in seq rand aio; do
-  check "openfiles=2 (1) of 4 files with verify, $tag: no error, fio's blocks written and read back ($(cut -d' ' -f1-7 "$d/of.$tag.fio"))" \
+check "openfiles=1 of 4 files with verify, libaio iodepth=4, file_service_type=random: as fio, no error ($(cat "$d/of.aio.fio"))" \
+  bash -c "test \"\$(cat '$d/of.aio.iob')\" = \"\$(cat '$d/of.aio.fio')\" && grep -qx 'rc=0 err=0 read=262144 write=262144' '$d/of.aio.iob'"
+for tag in seq rand; do
+  check "openfiles=2 of 4 files with verify, $tag: no error, fio's blocks written and read back ($(cut -d' ' -f1-7 "$d/of.$tag.fio"))" \
     bash -c "test \"\$(cat '$d/of.$tag.iob')\" = \"\$(cat '$d/of.$tag.fio')\" && grep -q '^rc=0 err=0 read=262144 write=262144 ' '$d/of.$tag.iob'"
 done
 check "openfiles with verify: the files were closed and opened again (more opens than files)" \
@@ -174,10 +172,65 @@ bt_case() { # NAME PATTERN TIMES [job options...]
 bt_case reset QQQCQQCCCC 40
 bt_case explicit QQQCQQCCCC 40 --iodepth=1
 bt_case merges QQMMMMMMQQCCCC 20
-bt_case perdir QqQqQqCCCccc 25
 bt_case writes QQqqqqqqqqccccccccCC 10
-bt_case nocomplete Q 150
 check "blktrace: the probed depth is really used (depth 3 and 8 fill the 2 and 8 buckets)" \
   bash -c "grep -q \"('2', 99\" '$d/bt.reset.iob' && grep -q \"('8', 9\" '$d/bt.writes.iob' && grep -q \"('1', 100.0)\" '$d/bt.explicit.iob'"
+
+# fsync=N / fdatasync=N: where the syncs fall (strace of the job's file)
+FSO='import re, sys
+n, out = 0, []
+for l in open(sys.argv[1]):
+    if sys.argv[2] not in l:
+        continue
+    m = re.match(r"\d+\s+(\w+)\(", l)
+    if not m:
+        continue
+    c = m.group(1)
+    if c in ("pwrite64", "write"):
+        n += 1
+    elif c in ("fsync", "fdatasync", "openat", "close"):
+        out.append("%s@%d" % (c, n))
+print(" ".join(out), "writes=%d" % n)'
+fs_case() { # TAG ARGS...: the opens, closes and syncs of the job's file, by the writes before them
+  local tag=$1; shift
+  for t in fio iob; do
+    rm -f "$d/fs.f"
+    local T=(fio); [ $t = iob ] && T=("$IOBENCH" run)
+    strace -f -qq -y -e trace=pwrite64,write,fsync,fdatasync -o "$d/fs.$tag.$t.st" \
+      "${T[@]}" --name=f --filename="$d/fs.f" --bs=4k --rw=write --size=64k "$@" >/dev/null 2>&1
+    python3 -c "$FSO" "$d/fs.$tag.$t.st" "$d/fs.f>" >"$d/fs.$tag.$t"
+  done
+  check "$* as fio: $(cat "$d/fs.$tag.fio")" test "$(cat "$d/fs.$tag.iob")" = "$(cat "$d/fs.$tag.fio")"
+}
+fs_case four --fsync=4
+fs_case data_end --fdatasync=5 --end_fsync=1
+fs_case loops --fsync=4 --loops=2 --end_fsync=1
+fs_case loops5 --fsync=5 --loops=2
+cat >"$d/fsrule.py" <<'PY'
+# fio's rule on an strace of one file: a sync right before each read or write that follows
+# a multiple of N writes (not 0) unless the I/O before was that sync; none after the last
+import re, sys
+n, ops = int(sys.argv[2]), []
+for l in open(sys.argv[1]):
+    m = re.match(r'\d+\s+(\w+)\(', l)
+    if sys.argv[3] in l and m:
+        ops.append(dict(pwrite64='w', pread64='r', fsync='s').get(m.group(1), ''))
+ops = [o for o in ops if o]
+want, w = [], 0
+for o in [o for o in ops if o != 's']:
+    if w and w % n == 0 and (not want or want[-1] != 's'):
+        want.append('s')
+    want.append(o)
+    w += o == 'w'
+sys.exit(0 if ops == want and 's' in ops and 'r' in ops else 1)
+PY
+for t in fio iob; do
+  dd if=/dev/zero of="$d/fs.f" bs=64k count=1 status=none
+  T=(fio); [ $t = iob ] && T=("$IOBENCH" run)
+  strace -f -qq -y -e trace=pwrite64,pread64,fsync -o "$d/fs.rw.$t.st" \
+    "${T[@]}" --name=f --filename="$d/fs.f" --bs=4k --rw=randrw --size=64k --fsync=3 >/dev/null 2>&1
+done
+check "fsync=3, randrw: fio's syncs follow the rule (before reads too)" python3 "$d/fsrule.py" "$d/fs.rw.fio.st" 3 "fs.f>"
+check "fsync=3, randrw: iobench's follow the same rule" python3 "$d/fsrule.py" "$d/fs.rw.iob.st" 3 "fs.f>"
 
 finish
