@@ -171,6 +171,7 @@ struct job {
 	uint64_t bytes_issued;          /* this loop */
 	uint64_t ios_issued;
 	uint64_t writes_for_sync;       /* fsync=/fdatasync=: writes of the whole job (fio's io_issues) */
+	bool pass_wrapped;              /* the next I/O begins a new pass over the files (iogen.c) */
 	bool last_was_sync;             /* the last I/O was that sync: no second one before an I/O */
 	struct job_file *last_written;  /* the file of the last write */
 	uint64_t sfr_writes;            /* writes since the last sync_file_range (syncrange.c) */

@@ -470,6 +470,19 @@ static int run_pass(struct job *j, struct cpu_usage *cpu0)
 			j->bytes_issued = 0;
 			continue;
 		}
+		if (j->pass_wrapped) {
+			/* as fio: a pass over the files (sequential, or through the
+			 * random map) ends when its last block is issued, and the
+			 * next begins when the I/O in flight is back; so a 4 KiB file
+			 * with io_size= above it has one I/O in flight at a time. A
+			 * time-based job goes straight on, as fio's does. */
+			j->pass_wrapped = false;
+			int rc = sync || s->time_based ? 0 : async_drain(j);
+			if (rc < 0) {
+				async_put_unit(j, u);
+				return rc;
+			}
+		}
 		if (u->ddir == DDIR_WRITE) {
 			job_buffer_fill(j, u);
 			if (s->sync_file_range_every) {

@@ -23,6 +23,10 @@
 # fsync=N as fio: the sync comes before the next I/O after the Nth write,
 # so none follows the job's last write (end_fsync's does), a loop before the
 # last ends with the one due, and a read after the Nth write waits for one.
+# A pass over the files ends when its last block is issued and the next
+# begins when the I/O in flight is back (io_size= above size, not
+# time_based): a 4 KiB file keeps depth 1 at iodepth=8, as fio; the iodepth
+# distributions of libaio jobs equal fio's to the decimal.
 set -u
 . "$(dirname "$0")/lib.sh"
 need_root
@@ -232,5 +236,28 @@ for t in fio iob; do
 done
 check "fsync=3, randrw: fio's syncs follow the rule (before reads too)" python3 "$d/fsrule.py" "$d/fs.rw.fio.st" 3 "fs.f>"
 check "fsync=3, randrw: iobench's follow the same rule" python3 "$d/fsrule.py" "$d/fs.rw.iob.st" 3 "fs.f>"
+
+# a new pass over the files waits for the I/O in flight (iodepth distribution)
+mkdir -p "$d/pw.fio" "$d/pw.iob"
+PWJ='import json, sys
+j = json.load(open(sys.argv[1]))["jobs"][0]
+print("err=%d ios=%d" % (j["error"], j["read"]["total_ios"] + j["write"]["total_ios"]),
+      sorted((k, v) for k, v in j["iodepth_level"].items() if v))'
+pw_case() { # TAG ARGS...: fio and iobench side by side, each in its own directory
+  local tag=$1; shift
+  local A=(--name=p --bs=4k --io_size=256k --ioengine=libaio --iodepth=8 "$@" --output-format=json)
+  fio --directory="$d/pw.fio" "${A[@]}" >"$d/pw.$tag.fio.json" 2>/dev/null &
+  "$IOBENCH" run --directory="$d/pw.iob" "${A[@]}" >"$d/pw.$tag.iob.json" 2>/dev/null
+  wait
+  for t in fio iob; do python3 -c "$PWJ" "$d/pw.$tag.$t.json" >"$d/pw.$tag.$t" 2>&1; rm -f "$d/pw.$t"/*; done
+  check "io_size above size, $*: iodepth distribution as fio's ($(cat "$d/pw.$tag.fio"))" \
+    test "$(cat "$d/pw.$tag.iob")" = "$(cat "$d/pw.$tag.fio")"
+}
+pw_case rand4k --rw=randwrite --size=4k
+pw_case rand1k --rw=randwrite --size=4k --bs=1k
+pw_case norandmap --rw=randwrite --size=4k --norandommap
+pw_case twofiles --rw=write --size=8k --nrfiles=2
+check "a 4 KiB file at iodepth=8 keeps one I/O in flight; norandommap reaches 8" \
+  bash -c "grep -q \"ios=64 \[('1', 100.0)\]\" '$d/pw.rand4k.iob' && grep -q \"('8', 89\" '$d/pw.norandmap.iob'"
 
 finish
