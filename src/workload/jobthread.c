@@ -221,8 +221,11 @@ void job_account_sync_lat(struct job *j, uint64_t start_ns, uint64_t now)
 
 /* Throttle to rate= / rate_iops= by waiting until the schedule allows.
  * false when the I/O must not be issued: the run stopped, or the job's
- * runtime ends before the schedule would allow it. */
-static bool rate_wait(struct job *j, enum ddir d, uint64_t len)
+ * runtime ends before the schedule would allow it. An async job that must
+ * wait first takes back the I/O in flight (the caller holds one unit), as
+ * fio quiesces before it sleeps: their completions are logged and counted
+ * when they happen, not after the sleep. */
+static bool rate_wait(struct job *j, enum ddir d, uint64_t len, bool sync)
 {
 	const struct job_spec *s = j->spec;
 	uint64_t due = 0;
@@ -243,6 +246,10 @@ static bool rate_wait(struct job *j, enum ddir d, uint64_t len)
 	if (!ck_add(j->rate_start_ns, due, &until))
 		until = UINT64_MAX;
 	if (!due || job_now(j) >= until)
+		return true;
+	if (!sync && j->inflight && async_drain_holding(j, 1) < 0)
+		return false; /* the error is recorded where it happened */
+	if (job_now(j) >= until)
 		return true;
 	bool capped = j->end_ns && j->end_ns < until;
 	if (!job_wait_until(j, capped ? j->end_ns : until))
@@ -477,7 +484,7 @@ static int run_pass(struct job *j, struct cpu_usage *cpu0)
 			 * with io_size= above it has one I/O in flight at a time. A
 			 * time-based job goes straight on, as fio's does. */
 			j->pass_wrapped = false;
-			int rc = sync || s->time_based ? 0 : async_drain(j);
+			int rc = sync || s->time_based ? 0 : async_drain_holding(j, 1);
 			if (rc < 0) {
 				async_put_unit(j, u);
 				return rc;
@@ -497,7 +504,7 @@ static int run_pass(struct job *j, struct cpu_usage *cpu0)
 				async_put_unit(j, u);
 			break;
 		}
-		if (paced && !rate_wait(j, u->ddir, u->buflen)) {
+		if (paced && !rate_wait(j, u->ddir, u->buflen, sync)) {
 			if (!sync)
 				async_put_unit(j, u);
 			break;

@@ -27,6 +27,11 @@
 # begins when the I/O in flight is back (io_size= above size, not
 # time_based): a 4 KiB file keeps depth 1 at iodepth=8, as fio; the iodepth
 # distributions of libaio jobs equal fio's to the decimal.
+# rate=1m for 3 s: the per-I/O bw logs of both tools never run ahead of the
+# rate's schedule (at most 1 MiB + one block logged in any first second),
+# and an async job takes its I/O back before the rate makes it sleep, as
+# fio does, so completions are logged when they happen; the figures of the
+# first second are in the check's text (timings: not asserted).
 set -u
 . "$(dirname "$0")/lib.sh"
 need_root
@@ -113,16 +118,19 @@ PY
 OFJ='import json, sys
 j = json.load(open(sys.argv[1]))["jobs"][0]
 print("err=%d read=%d write=%d" % (j["error"], j["read"]["io_bytes"], j["write"]["io_bytes"]))'
-of_run() { # TOOL TAG ARGS...
+of_run() { # TOOL TAG ARGS... (each tool in a directory of its own)
   local t=$1 tag=$2; shift 2
-  rm -f "$d"/of/*
+  mkdir -p "$d/of.$tag.$t"; rm -f "$d/of.$tag.$t"/*
   if [ "$t" = fio ]; then set -- fio "$@"; else set -- "$IOBENCH" run "$@"; fi
-  timeout 60 strace -f -qq -e trace=openat,close,pread64,pwrite64 -o "$d/of.$tag.$t.st" "$@" --name=of --directory="$d/of" --output-format=json >"$d/of.$tag.$t.json" 2>/dev/null
+  timeout 60 strace -f -qq -e trace=openat,close,pread64,pwrite64 -o "$d/of.$tag.$t.st" "$@" --name=of --directory="$d/of.$tag.$t" --output-format=json >"$d/of.$tag.$t.json" 2>/dev/null
   echo "rc=$? $(python3 -c "$OFJ" "$d/of.$tag.$t.json" 2>&1 | tail -1) $(python3 "$d/ofsets.py" "$d/of.$tag.$t.st")" >"$d/of.$tag.$t"
 }
 for t in fio iob; do
-  of_run $t seq --nrfiles=4 --openfiles=2 --size=256k --bs=16k --rw=write --verify=crc32c
-  of_run $t rand --nrfiles=4 --openfiles=2 --size=256k --bs=16k --rw=randwrite --verify=md5 --randseed=3
+  of_run $t seq --nrfiles=4 --openfiles=2 --size=256k --bs=16k --rw=write --verify=crc32c &
+  of_run $t rand --nrfiles=4 --openfiles=2 --size=256k --bs=16k --rw=randwrite --verify=md5 --randseed=3 &
+done
+wait
+for t in fio iob; do
   T=(fio); [ $t = iob ] && T=("$IOBENCH" run)
   rm -f "$d"/of/*
   "${T[@]}" --name=of --directory="$d/of" --nrfiles=4 --openfiles=1 --size=256k --bs=16k --rw=randwrite \
@@ -164,12 +172,12 @@ print("err=%d r=%d w=%d" % (j["error"], j["read"]["total_ios"], j["write"]["tota
 bt_case() { # NAME PATTERN TIMES [job options...]
   local name=$1 pat=$2 times=$3; shift 3
   python3 -S "$TOP/tests/e2e/mkblkdepth.py" "$d/bt.$name.bin" "$num" "$(python3 -c "import sys; print(sys.argv[1] * int(sys.argv[2]))" "$pat" "$times")"
-  for t in fio iob; do
-    local T=(fio); [ $t = iob ] && T=("$IOBENCH" run)
-    "${T[@]}" --name=r --read_iolog="$d/bt.$name.bin" --replay_redirect="$d/bt.target" --ioengine=libaio \
-      --replay_no_stall=1 "$@" --output-format=json >"$d/bt.$name.$t.json" 2>/dev/null
-    python3 -c "$BTJ" "$d/bt.$name.$t.json" >"$d/bt.$name.$t" 2>&1
-  done
+  local A=(--name=r --read_iolog="$d/bt.$name.bin" --replay_redirect="$d/bt.target" --ioengine=libaio
+    --replay_no_stall=1 "$@" --output-format=json)
+  fio "${A[@]}" >"$d/bt.$name.fio.json" 2>/dev/null &
+  "$IOBENCH" run "${A[@]}" >"$d/bt.$name.iob.json" 2>/dev/null
+  wait
+  for t in fio iob; do python3 -c "$BTJ" "$d/bt.$name.$t.json" >"$d/bt.$name.$t" 2>&1; done
   check "blktrace $name ($pat x $times) $*: iodepth distribution as fio's ($(cat "$d/bt.$name.fio"))" \
     test "$(cat "$d/bt.$name.iob")" = "$(cat "$d/bt.$name.fio")"
 }
@@ -197,13 +205,14 @@ for l in open(sys.argv[1]):
 print(" ".join(out), "writes=%d" % n)'
 fs_case() { # TAG ARGS...: the opens, closes and syncs of the job's file, by the writes before them
   local tag=$1; shift
-  for t in fio iob; do
-    rm -f "$d/fs.f"
-    local T=(fio); [ $t = iob ] && T=("$IOBENCH" run)
-    strace -f -qq -y -e trace=pwrite64,write,fsync,fdatasync -o "$d/fs.$tag.$t.st" \
-      "${T[@]}" --name=f --filename="$d/fs.f" --bs=4k --rw=write --size=64k "$@" >/dev/null 2>&1
-    python3 -c "$FSO" "$d/fs.$tag.$t.st" "$d/fs.f>" >"$d/fs.$tag.$t"
-  done
+  rm -f "$d"/fs.fio.f "$d"/fs.iob.f
+  local A=(--name=f --bs=4k --rw=write --size=64k "$@")
+  strace -f -qq -y -e trace=pwrite64,write,fsync,fdatasync -o "$d/fs.$tag.fio.st" \
+    fio --filename="$d/fs.fio.f" "${A[@]}" >/dev/null 2>&1 &
+  strace -f -qq -y -e trace=pwrite64,write,fsync,fdatasync -o "$d/fs.$tag.iob.st" \
+    "$IOBENCH" run --filename="$d/fs.iob.f" "${A[@]}" >/dev/null 2>&1
+  wait
+  for t in fio iob; do python3 -c "$FSO" "$d/fs.$tag.$t.st" "$d/fs.$t.f>" >"$d/fs.$tag.$t"; done
   check "$* as fio: $(cat "$d/fs.$tag.fio")" test "$(cat "$d/fs.$tag.iob")" = "$(cat "$d/fs.$tag.fio")"
 }
 fs_case four --fsync=4
@@ -259,5 +268,24 @@ pw_case norandmap --rw=randwrite --size=4k --norandommap
 pw_case twofiles --rw=write --size=8k --nrfiles=2
 check "a 4 KiB file at iodepth=8 keeps one I/O in flight; norandommap reaches 8" \
   bash -c "grep -q \"ios=64 \[('1', 100.0)\]\" '$d/pw.rand4k.iob' && grep -q \"('8', 89\" '$d/pw.norandmap.iob'"
+
+# rate=1m: per-I/O bw logs of 3 s, fio and iobench side by side
+mkdir -p "$d/rt.fio" "$d/rt.iob"
+RTJ='import sys
+rows = [[int(x) for x in l.split(", ")[:4]] for l in open(sys.argv[1])]
+sec = [sum(r[3] for r in rows if k * 1000 <= r[0] < (k + 1) * 1000) for k in range(3)]
+print(" ".join(map(str, sec)))
+sys.exit(0 if max(sec) <= (1 << 20) + 4096 and sum(sec) <= 3 * (1 << 20) + 4096 else 1)'
+for e in psync libaio; do
+  A=(--name=r --filename=r.dat --size=16m --bs=4k --rw=write --rate=1m --time_based --runtime=3 --ioengine=$e --iodepth=8)
+  (cd "$d/rt.fio" && fio "${A[@]}" --write_bw_log=fio >/dev/null 2>&1) &
+  (cd "$d/rt.iob" && "$IOBENCH" run "${A[@]}" --write_bw_log=iob >/dev/null 2>&1)
+  wait
+  check "rate=1m, $e iodepth=8: fio's per-second bytes never beyond the rate ($(python3 -c "$RTJ" "$d/rt.fio/fio_bw.1.log"))" \
+    python3 -c "$RTJ" "$d/rt.fio/fio_bw.1.log"
+  check "rate=1m, $e iodepth=8: iobench's neither ($(python3 -c "$RTJ" "$d/rt.iob/iob_bw.1.log"))" \
+    python3 -c "$RTJ" "$d/rt.iob/iob_bw.1.log"
+  rm -f "$d"/rt.*/*
+done
 
 finish
