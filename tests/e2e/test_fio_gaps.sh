@@ -101,7 +101,7 @@ cat >"$d/ofsets.py" <<'PY'
 import re, sys
 fds, w, r = {}, [], []
 for l in open(sys.argv[1]):
-    m = re.search(r'openat\(AT_FDCWD, "[^"]*/(of\.[^"]+)".* = (\d+)', l)
+    m = re.search(r'openat\(AT_FDCWD, "[^"]*/(of\.\d+\.\d+)".* = (\d+)', l)
     if m:
         fds[m.group(2)] = m.group(1)
         continue
@@ -120,17 +120,14 @@ j = json.load(open(sys.argv[1]))["jobs"][0]
 print("err=%d read=%d write=%d" % (j["error"], j["read"]["io_bytes"], j["write"]["io_bytes"]))'
 of_run() { # TOOL TAG ARGS... (each tool in a directory of its own)
   local t=$1 tag=$2; shift 2
-  mkdir -p "$d/of.$tag.$t"; rm -f "$d/of.$tag.$t"/*
+  mkdir -p "$d/of.$tag.$t.d"; rm -f "$d/of.$tag.$t.d"/*
   if [ "$t" = fio ]; then set -- fio "$@"; else set -- "$IOBENCH" run "$@"; fi
-  timeout 60 strace -f -qq -e trace=openat,close,pread64,pwrite64 -o "$d/of.$tag.$t.st" "$@" --name=of --directory="$d/of.$tag.$t" --output-format=json >"$d/of.$tag.$t.json" 2>/dev/null
+  timeout 60 strace -f -qq -e trace=openat,close,pread64,pwrite64 -o "$d/of.$tag.$t.st" "$@" --name=of --directory="$d/of.$tag.$t.d" --output-format=json >"$d/of.$tag.$t.json" 2>/dev/null
   echo "rc=$? $(python3 -c "$OFJ" "$d/of.$tag.$t.json" 2>&1 | tail -1) $(python3 "$d/ofsets.py" "$d/of.$tag.$t.st")" >"$d/of.$tag.$t"
 }
 for t in fio iob; do
-  of_run $t seq --nrfiles=4 --openfiles=2 --size=256k --bs=16k --rw=write --verify=crc32c &
-  of_run $t rand --nrfiles=4 --openfiles=2 --size=256k --bs=16k --rw=randwrite --verify=md5 --randseed=3 &
-done
-wait
-for t in fio iob; do
+  of_run $t seq --nrfiles=4 --openfiles=2 --size=256k --bs=16k --rw=write --verify=crc32c
+  of_run $t rand --nrfiles=4 --openfiles=2 --size=256k --bs=16k --rw=randwrite --verify=md5 --randseed=3
   T=(fio); [ $t = iob ] && T=("$IOBENCH" run)
   rm -f "$d"/of/*
   "${T[@]}" --name=of --directory="$d/of" --nrfiles=4 --openfiles=1 --size=256k --bs=16k --rw=randwrite \
