@@ -285,4 +285,15 @@ for e in psync libaio; do
   rm -f "$d"/rt.*/*
 done
 
+# the drains these fixes add, and sync_file_range's, hold a unit: the
+# assertion build checks the units stay balanced
+if [ -x "${IOBENCH_ASAN:-}" ]; then
+  for a in "--sync_file_range=write:8" "--rate=8m --size=64k" "--io_size=256k --size=4k"; do
+    rm -f "$d/as.f"
+    ASAN_OPTIONS=detect_leaks=0 "$IOBENCH_ASAN" run --name=a --filename="$d/as.f" --size=256k --bs=4k --rw=write \
+      --ioengine=libaio --iodepth=4 $a >/dev/null 2>"$d/as.err"
+    check "assertion build, libaio iodepth=4 $a: runs clean" test $? = 0 -a ! -s "$d/as.err"
+  done
+fi
+
 finish
