@@ -25,6 +25,7 @@ enum run_info {
 	RUN_INFO_CPUCLOCK,
 	RUN_INFO_INFLATE,
 	RUN_INFO_IDLE_CALIBRATE,
+	RUN_INFO_MEMCPY,
 };
 
 struct run_cmdline {
@@ -57,5 +58,7 @@ void run_jobargs_foreign(struct cmdopt_foreign *f, struct run_cmdline *cl);
 void run_cmdline_release(struct run_cmdline *cl);
 /* An informational flag's output (run_info.c): the exit status. */
 int run_info(const struct run_cmdline *cl);
+/* --memcpytest[=TYPES] (run_memcpy.c): fio's copy-speed table; the exit status. */
+int run_memcpytest(const char *types);
 
 #endif

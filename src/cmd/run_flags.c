@@ -282,6 +282,7 @@ INFO_FN(set_enghelp, RUN_INFO_ENGHELP)
 INFO_FN(set_crctest, RUN_INFO_CRCTEST)
 INFO_FN(set_cpuclock, RUN_INFO_CPUCLOCK)
 INFO_FN(set_inflate, RUN_INFO_INFLATE)
+INFO_FN(set_memcpy, RUN_INFO_MEMCPY)
 
 /* fio's client/server mode: one iobench runs here; many clients are the
  * MPI build's */
@@ -289,11 +290,6 @@ static int no_server(void *dest, const struct cmdopt *o, const char *v, char *wh
 {
 	return refuse(why, len, "--%s: iobench has no fio client/server mode; to run jobs on many "
 		      "machines at once use the MPI build, iobench-mpi", o->name);
-}
-
-static int not_yet(void *dest, const struct cmdopt *o, const char *v, char *why, size_t len)
-{
-	return refuse(why, len, "--%s is a fio flag that iobench does not implement yet", o->name);
 }
 
 static int no_latency_log(void *dest, const struct cmdopt *o, const char *v, char *why,
@@ -374,7 +370,9 @@ const struct cmdopt run_rows[] = {
 	{ "trigger", 'H', REQ, CALL, 0, set_trigger, 0, "CMD",
 	  "the command (sh -c) a trigger runs" },
 	{ "trigger-remote", 'J', REQ, CALL, 0, no_server, 0, "CMD", NULL },
-	{ "memcpytest", 'M', OPT, CALL, 0, not_yet, 0, "TYPE", NULL },
+	{ "memcpytest", 'M', OPT, CALL, 0, set_memcpy, 0, "TYPE[,TYPE...]",
+	  "measure copying memory in pieces of 8 bytes to 512 KiB with memcpy, memmove, a "
+	  "byte loop (simple) and hybrid (all, or those named; help lists them)" },
 	{ "merge-blktrace-only", 'A', NO, CMDOPT_TRUE, OFF(merge_blktrace_only), NULL, 0, NULL,
 	  "write each job's merge_blktrace_file from its read_iolog blktraces, run nothing" },
 	{ "latency-log", 'l', REQ, CALL, 0, no_latency_log, 0, "X", NULL },

@@ -4,7 +4,8 @@
  * options, or one), --enghelp (the engines, or an engine's options),
  * --crctest (the speed of iobench's own checksum code, util/csum.h, in
  * fio's line format), --cpuclock-test (the cross-CPU check of the clock
- * iobench measures with, util/clock.h) and --inflate-log.
+ * iobench measures with, util/clock.h), --memcpytest (run_memcpy.c) and
+ * --inflate-log.
  */
 #include "cmd/run_cmdline.h"
 #include "sys/cpuidle.h"
@@ -173,6 +174,8 @@ int run_info(const struct run_cmdline *cl)
 		return crctest(cl->info_arg);
 	case RUN_INFO_CPUCLOCK:
 		return cpuclock_test();
+	case RUN_INFO_MEMCPY:
+		return run_memcpytest(cl->info_arg);
 	case RUN_INFO_INFLATE:
 		return fiolog_inflate(cl->info_arg, stdout) < 0 ? 1 : 0;
 	case RUN_INFO_IDLE_CALIBRATE: {

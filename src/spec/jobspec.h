@@ -222,6 +222,7 @@ struct job_spec {
 	bool randrepeat;
 	uint64_t randseed;
 	bool randseed_set;
+	bool iodepth_set;   /* given: a blktrace replay takes its depth otherwise (as fio) */
 	enum random_dist random_distribution;
 	double dist_param;    /* zipf theta, pareto h, normal stddev in % */
 	double dist_center;   /* zipf/pareto hot spot, 0..1 of the range; < 0 = not set */

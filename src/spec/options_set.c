@@ -80,7 +80,10 @@ int option_set(struct job_spec *s, const char *key, const char *value, char *why
 			return opt_failf(&c, -ENOENT, "unknown option '%s' (did you mean '%s'?)", key, near);
 		return opt_failf(&c, -ENOENT, "unknown option '%s'", key);
 	}
-	return optdef_set(o, s, value, &c);
+	int rc = optdef_set(o, s, value, &c);
+	if (rc == 0 && o->off == offsetof(struct job_spec, iodepth) && o->type == OPT_UINT)
+		s->iodepth_set = true;
+	return rc;
 }
 
 void job_spec_finalize(struct job_spec *s)

@@ -106,7 +106,7 @@ const struct option_def option_table[] = {
 	BOOL("ignore_zone_limits", ignore_zone_limits, "0", "zbd: ignore the device's open and active zone limits"),
 	FUNC("zone_reset_threshold", opt_cb_zone_fraction, "float", "0", "zbd: reset zones once this fraction of the zoned capacity holds data", .off = F(zone_reset_threshold)),
 	FUNC("zone_reset_frequency", opt_cb_zone_fraction, "float", "0", "zbd: the fraction of zone_reset_threshold checks that reset a zone", .off = F(zone_reset_frequency)),
-	BOOL("fill_device", fill_device, "0", "write until the device or file system is full", .alias = { "fill_fs" }),
+	BOOL("fill_device", fill_device, "0", "write until the device or file system is full (without size=); a job that only reads fills it first, then reads it", .alias = { "fill_fs" }),
 	/* engine */
 	FUNC("ioengine", opt_cb_ioengine, "str", "psync", "I/O engine:", .choices = engine_names),
 	UINT("iodepth", iodepth, 1, 65535, "1", "I/Os to keep in flight (async engines)"),
@@ -123,8 +123,8 @@ const struct option_def option_table[] = {
 	UINT("loops", loops, 1, 0, "1", "repeat the job this many times"),
 	UINT("number_ios", number_ios, 0, 0, "0", "stop after this many I/Os (0: no limit)"),
 	/* sync points */
-	UINT("fsync", fsync_blocks, 0, 0, "0", "fsync every N writes"),
-	UINT("fdatasync", fdatasync_blocks, 0, 0, "0", "fdatasync every N writes"),
+	UINT("fsync", fsync_blocks, 0, 0, "0", "fsync before the I/O that follows every Nth write (none after the last: end_fsync)"),
+	UINT("fdatasync", fdatasync_blocks, 0, 0, "0", "fdatasync before the I/O that follows every Nth write, as fsync="),
 	BOOL("end_fsync", end_fsync, "0", "fsync the files when the job ends"),
 	BOOL("fsync_on_close", fsync_on_close, "0", "fsync each file before closing it"),
 	FUNC("sync_file_range", opt_cb_sync_file_range, "str[:int]", NULL, "sync_file_range(2) with these flags (wait_before,write,wait_after) over what was written, before the write that follows every N writes (default N: 1)"),

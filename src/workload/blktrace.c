@@ -154,6 +154,32 @@ cache:
 	return 0;
 }
 
+static void count_depth(struct replay_src *src, uint32_t action, bool write)
+{
+	switch (action & 0xffff) {
+	case __BLK_TA_QUEUE:
+		src->depth_now[write]++;
+		break;
+	case __BLK_TA_BACKMERGE:
+	case __BLK_TA_FRONTMERGE:
+		src->depth_now[write]--; /* merged into a queued one: not one more */
+		break;
+	case __BLK_TA_COMPLETE:
+		if (src->depth_now[write] > src->depth_max[write])
+			src->depth_max[write] = src->depth_now[write];
+		src->depth_now[write] = 0;
+		break;
+	default:
+		break;
+	}
+}
+
+unsigned blktrace_depth(const struct replay_src *src)
+{
+	int d = src->depth_max[0] > src->depth_max[1] ? src->depth_max[0] : src->depth_max[1];
+	return d <= 0 ? 0 : d > 1024 ? 1024 : (unsigned)d;
+}
+
 int blktrace_next(struct replay_src *src, struct replay_files *files, struct replay_entry *e)
 {
 	const struct job_spec *s = src->spec;
@@ -177,6 +203,8 @@ int blktrace_next(struct replay_src *src, struct replay_files *files, struct rep
 		bool notify = t.action & BLK_TC_ACT(BLK_TC_NOTIFY);
 		bool discard = t.action & BLK_TC_ACT(BLK_TC_DISCARD);
 		bool write = t.action & BLK_TC_ACT(BLK_TC_WRITE);
+		if (!notify) /* every event counts, skipped or not */
+			count_depth(src, t.action, write);
 		if (!notify && (write || discard) && src->readonly) {
 			src->skipped_ro++;
 			continue;

@@ -29,6 +29,7 @@
 #include "sys/dev/devguard.h"
 #include "sys/dev/guardopen.h"
 #include "sys/dev/devres.h"
+#include "util/assert.h"
 #include "util/checked.h"
 #include "util/error.h"
 #include "util/strutil.h"
@@ -50,25 +51,32 @@ static int probe_bdev_size(struct job_file *f)
 }
 
 /* Write [from, to) of f with the job's data pattern; ENOSPC and I/O errors
- * name the file, the offset and how much was written. */
-static int layout_fill(struct job *j, struct job_file *f, int fd, uint64_t from, uint64_t to)
+ * name the file, the offset and how much was written. With `full`, a full
+ * filesystem (ENOSPC, EDQUOT) ends the writes instead, and *full is where
+ * they ended. */
+static int layout_fill(struct job *j, struct job_file *f, int fd, uint64_t from, uint64_t to,
+		       uint64_t *full, size_t chunk)
 {
-	char *buf = xmalloc(LAYOUT_CHUNK);
+	if (!chunk)
+		chunk = LAYOUT_CHUNK;
+	char *buf = xmalloc(chunk);
 	struct rng r;
 	rng_seed(&r, from ^ to ^ 0x5bd1e995);
-	for (size_t i = 0; i + 8 <= LAYOUT_CHUNK; i += 8) {
+	for (size_t i = 0; i + 8 <= chunk; i += 8) {
 		uint64_t v = rng_next(&r);
 		memcpy(buf + i, &v, 8);
 	}
 	if (j->spec->zero_buffers)
-		memset(buf, 0, LAYOUT_CHUNK);
+		memset(buf, 0, chunk);
 	uint64_t pos = from;
 	int rc = 0;
 	while (pos < to && !*j->stop) {
-		size_t n = to - pos < LAYOUT_CHUNK ? (size_t)(to - pos) : LAYOUT_CHUNK;
+		size_t n = to - pos < chunk ? (size_t)(to - pos) : chunk;
 		ssize_t w = pwrite(fd, buf, n, (off_t)pos);
 		if (w < 0 && errno == EINTR)
 			continue;
+		if (w < 0 && full && (errno == ENOSPC || errno == EDQUOT))
+			break;
 		if (w <= 0) {
 			rc = w < 0 ? -errno : -EIO;
 			error_errno(rc, "laying out '%s' failed at offset %llu after %llu bytes",
@@ -79,6 +87,8 @@ static int layout_fill(struct job *j, struct job_file *f, int fd, uint64_t from,
 		pos += (uint64_t)w;
 	}
 	free(buf);
+	if (full)
+		*full = pos;
 	if (!rc && *j->stop)
 		rc = -EINTR;
 	if (!rc && j->spec->create_fsync && fsync(fd) < 0)
@@ -172,6 +182,8 @@ static int make_parent_dirs(const struct job *j, const char *path)
 	return rc;
 }
 
+static uint64_t min_bs_all(const struct job_spec *s);
+
 /* Create or extend f as planned, through the guarded open: what is at the
  * path must still be what the plan saw. */
 static int layout(struct job *j, struct job_file *f, struct job_file_plan *p, FILE *notes)
@@ -210,6 +222,34 @@ static int layout(struct job *j, struct job_file *f, struct job_file_plan *p, FI
 		size = 0;
 	}
 	f->laid_out_here = g.created;
+	if (p->fills && !(s->rw & RW_WRITE)) {
+		/* as fio: a job that only reads fills the filesystem with its
+		 * file first, then reads all of it. fio's size is "all of
+		 * it", which no file has: it makes the file again from
+		 * nothing, in writes of the largest write block (a full ext4
+		 * takes the last partial one: the size fio's file gets). */
+		if (notes)
+			fprintf(notes, "%s: Laying out IO file (1 file / %lluMiB)\n", s->name,
+				(unsigned long long)(UINT64_MAX >> 20));
+		uint64_t end = 0, bs = s->max_bs[DDIR_WRITE];
+		for (int d = 0; !bs && d < DDIR_RWDIR_CNT; d++)
+			bs = s->max_bs[d];
+		rc = size && ftruncate(g.fd, 0) < 0
+			     ? error_errno(-errno, "job '%s': cannot empty '%s' to lay it out again",
+					   s->name, f->path)
+			     : layout_fill(j, f, g.fd, 0, UINT64_MAX, &end, bs);
+		if (!rc && fsync(g.fd) < 0)
+			rc = error_errno(-errno, "job '%s': fsync of '%s' after filling the "
+					 "filesystem with it failed", s->name, f->path);
+		close(g.fd);
+		if (rc < 0)
+			return rc;
+		f->real_size = end;
+		uint64_t have = end > f->io_offset ? end - f->io_offset : 0;
+		bs = min_bs_all(s);
+		f->io_size = have >= bs ? have - have % bs : 0;
+		return 0;
+	}
 	if (p->fills) {
 		close(g.fd);
 		f->real_size = size;
@@ -219,7 +259,7 @@ static int layout(struct job *j, struct job_file *f, struct job_file_plan *p, FI
 		fprintf(notes, "%s: Laying out IO file (1 file / %lluMiB)\n", s->name,
 			(unsigned long long)(p->layout_end >> 20));
 	/* a replay's missing file is only created (layout_end 0): its log's writes fill it */
-	rc = !p->layout_end ? 0 : need_data ? layout_fill(j, f, g.fd, size, p->layout_end)
+	rc = !p->layout_end ? 0 : need_data ? layout_fill(j, f, g.fd, size, p->layout_end, NULL, 0)
 					    : layout_alloc(s, f, g.fd, p->layout_end);
 	close(g.fd);
 	if (rc < 0) {
@@ -393,7 +433,9 @@ static int plan_one(struct job *j, struct job_file *f, struct job_file_plan *p, 
 			     "wrote, and never creates the file it verifies", s->name, f->path);
 
 	uint64_t want = pick_filesize(s, j->nr_files, i);
-	bool fill = s->fill_device && !nofile && !f->is_bdev && !(exists && S_ISCHR(st.st_mode));
+	/* as fio, a size= of the job's own wins over fill_device's */
+	bool fill = s->fill_device && !s->size && !s->size_pct && !nofile && !f->is_bdev &&
+		    !(exists && S_ISCHR(st.st_mode));
 	if (fill) {
 		/* as fio: a size larger than the free space, and the writes
 		 * go on until ENOSPC ends them */
@@ -533,14 +575,6 @@ int job_files_plan(struct job *j, const struct devguard_allow *guard, const stru
 		j->files[i].fd = -1;
 	}
 	free(paths);
-	if (s->openfiles && s->openfiles < n && s->verify != VERIFY_NONE && s->verify != VERIFY_NULL)
-		return error("job '%s': openfiles=%u below its %u files with verify= is not "
-			     "implemented yet (the read-back would need the closed files)", s->name,
-			     s->openfiles, n);
-	if (s->fill_device && !(s->rw & RW_WRITE))
-		return error("job '%s': fill_device on a job that does not write (fio fills the "
-			     "filesystem with its file first, then reads it) is not implemented yet; "
-			     "fill it with a write job first (as surface-scan.fio does)", s->name);
 	uint64_t total = 0;
 	for (unsigned i = 0; i < n; i++) {
 		rc = plan_one(j, &j->files[i], &j->plans[i], i, &j->guard, prev, nprev);
@@ -568,14 +602,39 @@ int job_files_plan(struct job *j, const struct devguard_allow *guard, const stru
 
 int job_files_layout(struct job *j, FILE *notes)
 {
+	bool filled = false;
 	for (unsigned i = 0; i < j->nr_files; i++) {
 		if (!j->plans[i].layout)
 			continue;
 		int rc = layout(j, &j->files[i], &j->plans[i], notes);
 		if (rc < 0)
 			return rc;
+		filled |= j->plans[i].fills && !(j->spec->rw & RW_WRITE);
+	}
+	if (!filled)
+		return 0;
+	/* fill_device on a read job: the first file took what the filesystem
+	 * had, the later ones nothing, and the job reads what was taken, as
+	 * fio (which leaves the empty files alone) */
+	while (j->nr_files > 1 && !j->files[j->nr_files - 1].io_size) {
+		struct job_file *f = &j->files[--j->nr_files];
+		if (j->spec->unlink && f->laid_out_here)
+			unlink(f->path);
+		free(f->path);
+		f->path = NULL;
+	}
+	if (!j->spec->io_size) {
+		j->bytes_total = 0;
+		for (unsigned i = 0; i < j->nr_files; i++)
+			j->bytes_total += j->files[i].io_size;
 	}
 	return 0;
+}
+
+bool job_files_nothing_to_read(const struct job *j)
+{
+	return j->nr_files == 1 && j->plans && j->plans[0].fills && !(j->spec->rw & RW_WRITE) &&
+	       !j->files[0].io_size;
 }
 
 /* Drop the files' cached pages, as fio does at open and at every new pass
@@ -702,6 +761,44 @@ void job_file_close_one(struct job *j, unsigned i)
 		iolog_write_file(j, i, RP_CLOSE);
 }
 
+int job_file_reopen(struct job *j, const struct job_file *f)
+{
+	unsigned i = (unsigned)(f - j->files);
+	IOB_ASSERT(i < j->nr_files);
+	if (!j->is_open || j->is_open[i])
+		return 0;
+	if (!j->reopened)
+		j->reopened = xcalloc(j->nr_files, sizeof(*j->reopened));
+	int rc = job_file_open_one(j, i);
+	if (rc == 0)
+		j->reopened[i] = true;
+	return rc;
+}
+
+void job_files_close_reopened(struct job *j)
+{
+	for (unsigned i = 0; j->reopened && i < j->nr_files; i++)
+		if (j->reopened[i]) {
+			j->reopened[i] = false;
+			if (j->is_open[i])
+				job_file_close_one(j, i);
+		}
+}
+
+int job_files_open_as(struct job *j, const bool *open)
+{
+	for (unsigned i = 0; j->is_open && i < j->nr_files; i++)
+		if (j->is_open[i] && !open[i])
+			job_file_close_one(j, i);
+	for (unsigned i = 0; j->is_open && i < j->nr_files; i++)
+		if (!j->is_open[i] && open[i]) {
+			int rc = job_file_open_one(j, i);
+			if (rc < 0)
+				return rc;
+		}
+	return 0;
+}
+
 void job_files_close(struct job *j)
 {
 	for (unsigned i = 0; i < j->nr_files; i++)
@@ -730,9 +827,11 @@ void job_files_release(struct job *j)
 	free(j->files);
 	free(j->plans);
 	free(j->is_open);
+	free(j->reopened);
 	j->files = NULL;
 	j->plans = NULL;
 	j->is_open = NULL;
+	j->reopened = NULL;
 	j->nr_open = 0;
 	j->nr_files = 0;
 }
@@ -762,7 +861,9 @@ int job_files_replan(struct job *j)
 		free(old);
 		free(oldp);
 		free(j->is_open);
+		free(j->reopened);
 		j->is_open = NULL;
+		j->reopened = NULL;
 		j->nr_open = 0;
 	}
 	return rc < 0 ? rc : job_files_layout(j, j->notes);

@@ -230,7 +230,9 @@ static uint64_t random_block(struct job *j, struct file_gen *g)
 	}
 	if (g->perm_ready) {
 		if (g->next >= g->nblocks) {
-			/* a time-based job outran the pass: start a new one */
+			/* a time-based job outran the pass, or io_size= is
+			 * more than a pass: start a new one */
+			j->pass_wrapped |= j->nr_files == 1;
 			g->next = 0;
 			g->pass++;
 			gen_perm(j, (unsigned)(g - j->gens));
@@ -252,6 +254,8 @@ static uint64_t seq_offset(struct job *j, struct job_file *f, enum ddir d, uint6
 	IOB_ASSERT(d < DDIR_RWDIR_CNT); /* indexes last_pos */
 	uint64_t end = f->io_offset + f->io_size;
 	uint64_t pos = f->last_pos[d];
+	if (pos >= end && j->nr_files == 1) /* several: pick_file's new round */
+		j->pass_wrapped = true;
 	if (pos < f->io_offset || pos >= end)
 		pos = f->io_offset;
 	if (pos + *len > end) {
@@ -262,6 +266,7 @@ static uint64_t seq_offset(struct job *j, struct job_file *f, enum ddir d, uint6
 			*len = left;
 		else {
 			pos = f->io_offset;
+			j->pass_wrapped |= j->nr_files == 1;
 			if (*len > f->io_size)
 				*len = f->io_size - f->io_size % blk;
 		}
@@ -337,6 +342,7 @@ static int pick_file(struct job *j, unsigned *fi)
 			return rc;
 	}
 	if (j->files_done == n) {
+		j->pass_wrapped = true;
 		for (unsigned i = 0; i < n; i++) {
 			j->gens[i].done = false;
 			j->gens[i].issued = 0;
@@ -376,6 +382,15 @@ static int pick_file(struct job *j, unsigned *fi)
 	}
 	*fi = (unsigned)c;
 	return 1;
+}
+
+int job_next_sync_file(struct job *j, struct job_file **f)
+{
+	unsigned fi;
+	int rc = pick_file(j, &fi);
+	if (rc > 0)
+		*f = &j->files[fi];
+	return rc;
 }
 
 int job_next_io(struct job *j, struct io_unit *u)

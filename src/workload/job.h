@@ -100,6 +100,7 @@ struct submitq;
 
 struct job {
 	const struct job_spec *spec;
+	struct job_spec *own_spec;      /* spec, when the job changed it (a blktrace's iodepth) */
 	struct run_sync *sync;          /* shared by the run's jobs */
 	const struct clock *clk;        /* the run's clock: every measurement reads it */
 	unsigned index;                 /* position in the run */
@@ -116,6 +117,7 @@ struct job {
 	unsigned files_done;            /* files done this round */
 	unsigned nr_open;               /* files open now (openfiles=) */
 	bool *is_open;                  /* which (a metadata engine's have no descriptor) */
+	bool *reopened;                 /* opened again for verify's read-backs (openfiles=) */
 	bool fsrv_started;              /* a file was picked already */
 	bool use_fdist;                 /* file_service_type=zipf/pareto/normal */
 	struct distrib fdist;           /* its distribution over the files */
@@ -175,7 +177,10 @@ struct job {
 	uint64_t bytes_total;           /* bytes to do per loop (0 = time only) */
 	uint64_t bytes_issued;          /* this loop */
 	uint64_t ios_issued;
-	uint64_t writes_since_sync;
+	uint64_t writes_for_sync;       /* fsync=/fdatasync=: writes of the whole job (fio's io_issues) */
+	bool pass_wrapped;              /* the next I/O begins a new pass over the files (iogen.c) */
+	bool last_was_sync;             /* the last I/O was that sync: no second one before an I/O */
+	struct job_file *last_written;  /* the file of the last write */
 	uint64_t sfr_writes;            /* writes since the last sync_file_range (syncrange.c) */
 	unsigned loop;
 	uint64_t start_ns;              /* measured start (after ramp) */
@@ -291,6 +296,9 @@ static inline bool job_stopping(const struct job *j)
 int job_files_plan(struct job *j, const struct devguard_allow *guard, const struct job *prev,
 		   size_t nprev);
 int job_files_layout(struct job *j, FILE *notes);
+/* fill_device on a job that only reads found the filesystem full: its
+ * file is empty and, as fio, the job reads nothing. */
+bool job_files_nothing_to_read(const struct job *j);
 /* filenames.c: the job's file names, NULL-terminated, their count in *n;
  * NULL (*bad set when the spec is at fault, with its message) when none */
 char **job_file_paths(const struct job_spec *s, unsigned *n, bool *bad);
@@ -305,6 +313,16 @@ void job_files_close(struct job *j);
  * what a replayed log's open and close actions and openfiles= do. */
 int job_file_open_one(struct job *j, unsigned i);
 void job_file_close_one(struct job *j, unsigned i);
+/* openfiles=: verify reads back (and trims) blocks of files the writes
+ * closed already; job_file_reopen() opens f again for that, beyond the
+ * openfiles limit as fio does, and job_files_close_reopened() closes what
+ * it opened once that I/O is back. */
+int job_file_reopen(struct job *j, const struct job_file *f);
+void job_files_close_reopened(struct job *j);
+/* The files open as open[] says (closing the others first): a read-back
+ * that replays the writes' file choices starts with the files open that
+ * were open when they began. */
+int job_files_open_as(struct job *j, const bool *open);
 void job_files_invalidate(struct job *j);
 void job_files_release(struct job *j);
 /* vanished.c: before closing, fail the job (res.error ENOENT, message) if
@@ -351,6 +369,9 @@ static inline bool job_unit_ok(const struct job *j, const struct io_unit *u)
 /* iogen.c: what the next I/O is; returns 1 when there is one, 0 when done. */
 int job_gens_init(struct job *j);
 int job_next_io(struct job *j, struct io_unit *u);
+/* The file the next I/O would go to, its turn taken (fsync=N's sync takes
+ * one, as fio's): 1 and *f, 0 when none has I/O left, or -errno. */
+int job_next_sync_file(struct job *j, struct job_file **f);
 void job_gens_new_pass(struct job *j);
 
 /* zones.c: zonemode's checks once the files are planned (zbd refused

@@ -225,8 +225,11 @@ void job_account_sync_lat(struct job *j, uint64_t start_ns, uint64_t now)
 
 /* Throttle to rate= / rate_iops= by waiting until the schedule allows.
  * false when the I/O must not be issued: the run stopped, or the job's
- * runtime ends before the schedule would allow it. */
-static bool rate_wait(struct job *j, enum ddir d, uint64_t len)
+ * runtime ends before the schedule would allow it. An async job that must
+ * wait first takes back the I/O in flight (the caller holds one unit), as
+ * fio quiesces before it sleeps: their completions are logged and counted
+ * when they happen, not after the sleep. */
+static bool rate_wait(struct job *j, enum ddir d, uint64_t len, bool sync)
 {
 	const struct job_spec *s = j->spec;
 	uint64_t due = 0;
@@ -247,6 +250,10 @@ static bool rate_wait(struct job *j, enum ddir d, uint64_t len)
 	if (!ck_add(j->rate_start_ns, due, &until))
 		until = UINT64_MAX;
 	if (!due || job_now(j) >= until)
+		return true;
+	if (!sync && j->inflight && async_drain_holding(j, 1) < 0)
+		return false; /* the error is recorded where it happened */
+	if (job_now(j) >= until)
 		return true;
 	bool capped = j->end_ns && j->end_ns < until;
 	if (!job_wait_until(j, capped ? j->end_ns : until))
@@ -287,6 +294,28 @@ static int do_sync_all(struct job *j, enum ddir kind, const struct job_file *onl
 		job_account_sync(j, &u, now);
 	}
 	return 0;
+}
+
+/* fsync=N / fdatasync=N as fio: before the next I/O, of any direction,
+ * when the job's writes so far are a multiple of N and the I/O before was
+ * not that sync; so the job's last write is not followed by one (that is
+ * end_fsync's), and a read after the Nth write comes after a sync too. The
+ * file synced is f, or the one file_service_type picks next (NULL): as
+ * fio's, the sync takes its turn among the files, and the I/O after it
+ * goes to the next. */
+static int sync_before_next(struct job *j, bool sync, struct job_file *f)
+{
+	const struct job_spec *s = j->spec;
+	unsigned every = s->fsync_blocks ? s->fsync_blocks : s->fdatasync_blocks;
+	if (!every || j->last_was_sync || !j->writes_for_sync || j->writes_for_sync % every)
+		return 0;
+	int rc;
+	if (!sync && (rc = async_drain(j)) < 0)
+		return rc;
+	if (!f && (rc = job_next_sync_file(j, &f)) <= 0)
+		return rc; /* no file has I/O left: no sync, as fio's */
+	j->last_was_sync = true;
+	return do_sync_all(j, s->fsync_blocks ? DDIR_SYNC : DDIR_DATASYNC, f);
 }
 
 /* Synchronous engines: one I/O at a time, completed inside queue(); *done_ns
@@ -441,6 +470,11 @@ static int run_pass(struct job *j, struct cpu_usage *cpu0)
 			job_gens_new_pass(j);
 			j->bytes_issued = 0;
 		}
+		if ((s->fsync_blocks || s->fdatasync_blocks) && !j->replay) {
+			int rc = sync_before_next(j, sync, NULL);
+			if (rc < 0)
+				return rc;
+		}
 		struct io_unit *u = sync ? &j->units[0] : async_get_unit(j);
 		if (!u) {
 			int rc = async_reap(j, 1);
@@ -469,6 +503,19 @@ static int run_pass(struct job *j, struct cpu_usage *cpu0)
 			j->bytes_issued = 0;
 			continue;
 		}
+		if (j->pass_wrapped) {
+			/* as fio: a pass over the files (sequential, or through the
+			 * random map) ends when its last block is issued, and the
+			 * next begins when the I/O in flight is back; so a 4 KiB file
+			 * with io_size= above it has one I/O in flight at a time. A
+			 * time-based job goes straight on, as fio's does. */
+			j->pass_wrapped = false;
+			int rc = sync || s->time_based ? 0 : async_drain_holding(j, 1);
+			if (rc < 0) {
+				async_put_unit(j, u);
+				return rc;
+			}
+		}
 		if (u->ddir == DDIR_WRITE) {
 			job_buffer_fill(j, u);
 			if (s->sync_file_range_every) {
@@ -483,7 +530,7 @@ static int run_pass(struct job *j, struct cpu_usage *cpu0)
 				async_put_unit(j, u);
 			break;
 		}
-		if (paced && !rate_wait(j, u->ddir, u->buflen)) {
+		if (paced && !rate_wait(j, u->ddir, u->buflen, sync)) {
 			if (!sync)
 				async_put_unit(j, u);
 			break;
@@ -522,18 +569,11 @@ static int run_pass(struct job *j, struct cpu_usage *cpu0)
 				return rc;
 			done_ns = 0;
 		}
-		if (d == DDIR_WRITE && (s->fsync_blocks || s->fdatasync_blocks)) {
-			done_ns = 0;
-			j->writes_since_sync++;
-			unsigned every = s->fsync_blocks ? s->fsync_blocks : s->fdatasync_blocks;
-			if (j->writes_since_sync >= every) {
-				j->writes_since_sync = 0;
-				if (!sync && (rc = async_drain(j)) < 0)
-					return rc;
-				/* as fio: sync the file just written, not all */
-				rc = do_sync_all(j, s->fsync_blocks ? DDIR_SYNC : DDIR_DATASYNC, wf);
-				if (rc < 0)
-					return rc;
+		if (d < DDIR_RWDIR_CNT && (s->fsync_blocks || s->fdatasync_blocks)) {
+			j->last_was_sync = false;
+			if (d == DDIR_WRITE) {
+				j->writes_for_sync++;
+				j->last_written = wf;
 			}
 		}
 		if (s->thinktime) {
@@ -667,8 +707,9 @@ void *job_thread_main(void *arg)
 		j->res.error_msg = xasprintf("setup failed: %s", strerror(-rc));
 		goto out;
 	}
-	if (s->create_only) {
-		/* as fio: laying out the files was the whole job */
+	if (s->create_only || job_files_nothing_to_read(j)) {
+		/* as fio: laying out the files was the whole job (or, with
+		 * fill_device, the filesystem was full already) */
 		uint64_t now = job_now(j);
 		start_measuring(j, now, &cpu0);
 		finish_results(j, now, &cpu0);
@@ -724,6 +765,12 @@ void *job_thread_main(void *arg)
 			rc = run_pass(j, &cpu0);
 		if (rc < 0 && j->fill_full)
 			rc = 0; /* fill_device: full, done */
+		/* as fio: a loop before the last ends looking for one more I/O,
+		 * and so with the sync that is due (the next loop's first I/O
+		 * has its own: fio opens the files again) */
+		if (rc >= 0 && j->loop + 1 < loops && !s->time_based && j->last_written &&
+		    (rc = sync_before_next(j, j->eng.ops->flags & ENGINE_SYNC, j->last_written)) >= 0)
+			j->last_was_sync = false;
 		if (rc >= 0 && j->vfy)
 			rc = verify_loop_end(j); /* do_verify: read back this loop's writes */
 		/* as fio: between loops, so the last loop's files stay */

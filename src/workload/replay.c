@@ -126,6 +126,25 @@ static int plan_file(struct job *j, struct replay *r, unsigned i)
 	return 0;
 }
 
+/* As fio: a blktrace replay without iodepth= keeps the trace's depth in
+ * flight. The job's spec becomes its own copy (its strings still the
+ * job list's), with the depth and what follows from it. */
+static void use_trace_depth(struct job *j, unsigned depth)
+{
+	if (!j->own_spec) {
+		j->own_spec = xmalloc(sizeof(*j->own_spec));
+		*j->own_spec = *j->spec;
+		j->spec = j->own_spec;
+	}
+	struct job_spec *c = j->own_spec;
+	if (c->iodepth_low == c->iodepth)
+		c->iodepth_low = depth;
+	if (c->iodepth_batch == c->iodepth)
+		c->iodepth_batch = depth;
+	c->iodepth = depth;
+	j->eng.params.iodepth = depth;
+}
+
 int replay_plan(struct job *j, const struct devguard_allow *guard)
 {
 	const struct job_spec *s = j->spec;
@@ -170,6 +189,7 @@ int replay_plan(struct job *j, const struct devguard_allow *guard)
 		r->ents[r->n++] = e;
 	}
 	uint64_t skipped = src.skipped_ro;
+	unsigned depth = src.version == REPLAY_BLKTRACE ? blktrace_depth(&src) : 0;
 	replay_src_close(&src);
 	if (rc < 0)
 		return rc;
@@ -191,6 +211,8 @@ int replay_plan(struct job *j, const struct devguard_allow *guard)
 		if ((rc = plan_file(j, r, i)) < 0)
 			return rc;
 	j->bytes_total = 0; /* the log ends the job, not a byte count */
+	if (depth && !s->iodepth_set)
+		use_trace_depth(j, depth);
 	return 0;
 }
 

@@ -75,6 +75,8 @@ struct replay_src {
 	bool have_pending;
 	bool closing;           /* blktrace: at the end, a close per file */
 	unsigned close_next;
+	int depth_now[2];       /* blktrace: reads/writes queued since that direction's last completion */
+	int depth_max[2];       /* the most of them a completion ended (fio's probed depth) */
 	const struct job_spec *spec;
 };
 
@@ -90,6 +92,11 @@ int replay_src_next(struct replay_src *src, struct replay_files *files, struct r
  * says it is in the other byte order. */
 bool blktrace_detect(FILE *f, bool *swap);
 int blktrace_next(struct replay_src *src, struct replay_files *files, struct replay_entry *e);
+/* The queue depth of the trace read so far, as fio 3.33 probes it: per
+ * direction, the queue events (less the merges) since the last completion,
+ * at their most when a completion comes; the larger direction's, at most
+ * 1024 (a stacked device's trace lacks completions); 0 without any. */
+unsigned blktrace_depth(const struct replay_src *src);
 /* merge_blktrace_file: merge the traces of spec->read_iolog by time into
  * spec->merge_blktrace_file (with merge_blktrace_scalars and _iters), as
  * fio does before replaying it; 0 or -errno after an error. */

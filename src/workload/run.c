@@ -366,6 +366,7 @@ static void release_jobs(struct job *jobs, size_t nr)
 		free(j->gens);
 		free(j->wait_jobs);
 		job_result_release(&j->res);
+		free(j->own_spec);
 	}
 	free(jobs);
 }

@@ -33,7 +33,8 @@ int job_sfr_before_write(struct job *j, bool sync)
 		return 0;
 	j->sfr_writes = 0;
 	int rc;
-	if (!sync && (rc = async_drain(j)) < 0)
+	/* the caller holds the unit of the write about to be issued */
+	if (!sync && (rc = async_drain_holding(j, 1)) < 0)
 		return rc;
 	for (unsigned i = 0; i < j->nr_files; i++) {
 		struct job_file *f = &j->files[i];

@@ -52,6 +52,7 @@ struct vsnap {
 	uint64_t bytes_issued;
 	struct file_gen *gens;
 	uint64_t (*pos)[DDIR_RWDIR_CNT];
+	bool *open; /* the files open then (openfiles= closes and opens them) */
 };
 
 /* What a verify read in flight expects. */
@@ -95,13 +96,15 @@ static bool snap_alloc(struct vsnap *sn, unsigned n)
 {
 	sn->gens = calloc(n ? n : 1, sizeof(*sn->gens));
 	sn->pos = calloc(n ? n : 1, sizeof(*sn->pos));
-	return sn->gens && sn->pos;
+	sn->open = calloc(n ? n : 1, sizeof(*sn->open));
+	return sn->gens && sn->pos && sn->open;
 }
 
 static void snap_free(struct vsnap *sn)
 {
 	free(sn->gens);
 	free(sn->pos);
+	free(sn->open);
 }
 
 static void snap_save(const struct job *j, struct vsnap *sn)
@@ -115,8 +118,10 @@ static void snap_save(const struct job *j, struct vsnap *sn)
 	sn->fsrv_started = j->fsrv_started;
 	sn->bytes_issued = j->bytes_issued;
 	memcpy(sn->gens, j->gens, j->nr_files * sizeof(*j->gens));
-	for (unsigned i = 0; i < j->nr_files; i++)
+	for (unsigned i = 0; i < j->nr_files; i++) {
 		memcpy(sn->pos[i], j->files[i].last_pos, sizeof(sn->pos[i]));
+		sn->open[i] = j->is_open && j->is_open[i];
+	}
 }
 
 static void snap_restore(struct job *j, const struct vsnap *sn)
@@ -467,6 +472,11 @@ static int check_ring(struct job *j, uint64_t count)
 		if (!u)
 			break;
 		const struct vrec *w = &vs->ring[i];
+		if ((rc = job_file_reopen(j, w->f)) < 0) { /* openfiles= closed it */
+			if (!sync)
+				async_put_unit(j, u);
+			break;
+		}
 		u->file = w->f;
 		u->offset = w->off;
 		u->buflen = w->len;
@@ -476,6 +486,7 @@ static int check_ring(struct job *j, uint64_t count)
 	memmove(vs->ring, vs->ring + count, (vs->ring_n - count) * sizeof(*vs->ring));
 	vs->ring_n -= count;
 	rc = finish_phase(j, sync, rc);
+	job_files_close_reopened(j);
 	atomic_store(&j->state, state);
 	return rc;
 }
@@ -531,8 +542,17 @@ int verify_loop_end(struct job *j)
 	snap_save(j, &vs->cur_snap);
 	snap_restore(j, &vs->loop_snap);
 	uint64_t reached;
-	int rc = replay(j, vs->loop_seq0, vs->seq, vs->seq, true, &reached);
+	/* openfiles=: the replayed generators close and open the files as
+	 * the writes did, from the files open when the loop began */
+	int rc = job_files_limited(j) ? job_files_open_as(j, vs->loop_snap.open) : 0;
+	if (rc >= 0)
+		rc = replay(j, vs->loop_seq0, vs->seq, vs->seq, true, &reached);
 	snap_restore(j, &vs->cur_snap);
+	if (job_files_limited(j)) {
+		int rc2 = job_files_open_as(j, vs->cur_snap.open);
+		if (rc >= 0 && rc2 < 0)
+			rc = rc2;
+	}
 	atomic_store(&j->state, JOB_RUNNING);
 	return rc;
 }

@@ -136,6 +136,11 @@ static int trim_some(struct job *j, struct vtrim *t, size_t count)
 				if ((rc = async_reap(j, 1)) < 0)
 					return rc;
 		IOB_ASSERT(job_unit_ok(j, u));
+		if ((rc = job_file_reopen(j, t->pending[i].f)) < 0) { /* openfiles= closed it */
+			if (!sync)
+				async_put_unit(j, u);
+			break;
+		}
 		u->ddir = DDIR_TRIM;
 		u->file = t->pending[i].f;
 		u->offset = t->pending[i].off;
@@ -168,6 +173,7 @@ static int trim_some(struct job *j, struct vtrim *t, size_t count)
 		if (rc >= 0 && rc2 < 0)
 			rc = rc2;
 	}
+	job_files_close_reopened(j);
 	return rc < 0 ? rc : 0;
 }
 
