@@ -30,6 +30,7 @@ extern const struct command cmd_compare;
 extern const struct command cmd_report;
 extern const struct command cmd_sysinfo;
 extern const struct command cmd_monitor;
+extern const struct command cmd_sweep;
 extern const struct command cmd_help;
 extern const struct command cmd_version;
 
@@ -42,6 +43,7 @@ static const struct command *const commands[] = {
 	&cmd_report,
 	&cmd_sysinfo,
 	&cmd_monitor,
+	&cmd_sweep,
 	&cmd_help,
 	&cmd_version,
 };

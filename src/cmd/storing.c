@@ -44,6 +44,22 @@ void cmd_store_close(struct cmd_ctx *ctx)
 	ctx->nr_labels = 0;
 }
 
+/* A point of `iobench sweep` runs this binary with the sweep's id and the
+ * point's labels in the environment (sweep/sweep_exec.c): its runs are
+ * stored as that sweep's. */
+static void sweep_from_env(struct store_meta *m)
+{
+	const char *id = getenv("IOBENCH_SWEEP_ID");
+	char *end;
+	if (!id || !*id)
+		return;
+	long long v = strtoll(id, &end, 10);
+	if (*end || v <= 0)
+		return;
+	m->sweep_id = v;
+	m->sweep_point = getenv("IOBENCH_SWEEP_POINT");
+}
+
 int cmd_store_put(const struct cmd_ctx *ctx, const struct store_run *r,
 		  const struct store_meta *extra, int64_t *id)
 {
@@ -65,6 +81,8 @@ int cmd_store_put(const struct cmd_ctx *ctx, const struct store_run *r,
 	};
 	if (extra)
 		m = *extra;
+	if (!m.sweep_id)
+		sweep_from_env(&m);
 	m.argv = argv;
 	m.argc = (size_t)ctx->argc + 1;
 	m.labels = ctx->labels;

@@ -32,7 +32,7 @@ int store_vfs_register(struct store *st);
 void store_vfs_unregister(struct store *st);
 
 /* store_schema.c: the migration steps 1..STORE_SCHEMA_STEPS. */
-#define STORE_SCHEMA_STEPS 3
+#define STORE_SCHEMA_STEPS 4
 #define STORE_APPLICATION_ID 0x696f6265 /* "iobe": PRAGMA application_id */
 /* The SQL of step v (1-based). */
 const char *store_schema_step(unsigned v);

@@ -10,6 +10,8 @@
  *   2  the machine around a run (JSON), warnings, errors, renderings
  *   3  repetition groups and sweeps (nullable run columns), indexes for
  *      the list filters
+ *   4  sweeps (store_sweep.h): the plan, its design, goal, seed and
+ *      factors, state and times, and each point's state and message
  */
 #include "store/store_int.h"
 
@@ -130,7 +132,32 @@ static const char step3[] =
 	"CREATE INDEX runs_rep ON runs (rep_group) WHERE rep_group IS NOT NULL;\n"
 	"CREATE INDEX runs_sweep ON runs (sweep_id) WHERE sweep_id IS NOT NULL;\n";
 
-static const char *const steps[STORE_SCHEMA_STEPS] = { step1, step2, step3 };
+static const char step4[] =
+	"CREATE TABLE sweeps (\n"
+	"  id INTEGER PRIMARY KEY AUTOINCREMENT,\n"
+	"  plan_path TEXT NOT NULL,\n"
+	"  plan TEXT NOT NULL,\n"         /* the plan file's text as read */
+	"  design TEXT NOT NULL,\n"       /* full, ofat, lhs:N, race */
+	"  goal TEXT,\n"                  /* as written: write bw, randread p99 */
+	"  seed INTEGER NOT NULL,\n"      /* of the run order (and lhs) */
+	"  factors TEXT NOT NULL,\n"      /* JSON array of the factor names, in plan order */
+	"  state TEXT NOT NULL CHECK (state IN ('running', 'done', 'interrupted', 'failed')),\n"
+	"  host TEXT NOT NULL,\n"
+	"  start_ms INTEGER NOT NULL,\n"
+	"  end_ms INTEGER\n"
+	");\n"
+	"CREATE TABLE sweep_points (\n"
+	"  sweep_id INTEGER NOT NULL REFERENCES sweeps(id) ON DELETE CASCADE,\n"
+	"  idx INTEGER NOT NULL,\n"       /* the point's place in the run order, 0-based */
+	"  point TEXT NOT NULL,\n"        /* its labels: fs=xfs read_ahead_kb=128 */
+	"  state TEXT NOT NULL CHECK (state IN ('pending', 'running', 'done', 'failed')),\n"
+	"  message TEXT,\n"               /* why it failed */
+	"  start_ms INTEGER,\n"
+	"  end_ms INTEGER,\n"
+	"  PRIMARY KEY (sweep_id, idx)\n"
+	") WITHOUT ROWID;\n";
+
+static const char *const steps[STORE_SCHEMA_STEPS] = { step1, step2, step3, step4 };
 
 _Static_assert(STORE_APPLICATION_ID == 1768907365, "step 1 sets this application_id");
 

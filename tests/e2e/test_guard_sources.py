@@ -35,6 +35,9 @@ ALLOWED = {
     ("src/sys/iosched.c", "O_WRONLY"):
         "a block queue's sysfs scheduler file (/sys/dev/block/M:N/queue/scheduler), "
         "never a path from the job file",
+    ("src/sys/sysknob.c", "O_WRONLY"):
+        "a block queue knob (/sys/block/DISK/queue/...) or a vm sysctl (/proc/sys/vm/...) a "
+        "sweep turns, never created, the path checked against those roots",
     ("src/sys/dropcache.c", "DROPCACHE_PATH"):
         "/proc/sys/vm/drop_caches",
     ("src/store/store_open.c", "st->vfs_name"):

@@ -1,0 +1,63 @@
+/*
+ * What the files of a running sweep share (sweep_run.c, sweep_target.c,
+ * sweep_point.c): the context and the steps. Every step that changes the
+ * machine goes through the journal first; with dry set it only prints what
+ * it would do.
+ */
+#ifndef IOBENCH_SWEEP_SWEEP_INT_H
+#define IOBENCH_SWEEP_SWEEP_INT_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "sweep/sweep_design.h"
+#include "sweep/sweep_journal.h"
+#include "sweep/sweep_plan.h"
+#include "sweep/sweep_run.h"
+
+struct sweep_ctx {
+	const struct sweep_opts *o;
+	const struct sweep_plan *p;
+	const struct sweep_points *pts;
+	struct sweep_journal j;
+	bool dry;
+	FILE *out;                 /* the dry run's listing */
+	char **devs;               /* the target's block devices (/dev/loop3 ...) */
+	size_t ndev;
+	char **disks;              /* their whole disks' names, for queue knobs */
+	size_t ndisk;
+	char *mnt;                 /* where the workload runs */
+	const char **allow_v;      /* --allow-destroy and the loop devices made here */
+	size_t nr_allow;
+	struct devguard_allow allow;
+	int64_t sweep_id;
+	char *exe;                 /* this binary */
+	volatile sig_atomic_t *stop;
+};
+
+/* sweep_target.c: check the targets (nothing changes): what the plan and
+ * the command line say (each device a block device named by
+ * --allow-destroy, the directory there), and with state what the machine
+ * says (the device guard: not in use; no image there yet), which an
+ * earlier sweep's restore may change. */
+int sweep_target_check(struct sweep_ctx *c, bool state);
+/* Create the images and attach them, make the mount point; fill devs, disks, mnt. */
+int sweep_target_setup(struct sweep_ctx *c);
+
+/* sweep_point.c: set point i up, run its workload, tear it down. 0 done,
+ * or -1 with the reason in why (the point failed). */
+int sweep_point_run(struct sweep_ctx *c, size_t i, char *why, size_t whylen);
+
+/* sweep_racing.c: the race design's rounds over the points (stored as
+ * they end). 0, or -1 when stopped or the goal is bad. */
+int sweep_race_run(struct sweep_ctx *c, size_t *done, size_t *failed);
+
+/* A knob change: journaled old value, then the write (or the dry line). */
+int sweep_set_knob(struct sweep_ctx *c, const char *file, const char *value, char *why,
+		   size_t whylen);
+/* Run argv (or print it in a dry run): 0, or -1 with why. */
+int sweep_step_exec(struct sweep_ctx *c, char *const *argv, const char *what, char *why,
+		    size_t whylen);
+
+#endif
