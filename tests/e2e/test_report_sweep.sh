@@ -109,4 +109,54 @@ check "a goal that is no figure: the page says why there is no analysis" \
 "$IOBENCH" report sweep:9 --db="$db" -o "$d/none.html" >/dev/null 2>"$d/e1"
 check "sweep:9 (no such sweep) refused, no file" \
   bash -c "[ $? -ne 0 ] && grep -q 'no sweep 9 in the results database' '$d/e1' && [ ! -e '$d/none.html' ]"
+
+# --- the jobs over time and the phase boundaries (a run of two jobs, a bonnie) ---
+"$IOBENCH" run --name=a --filename="$mnt/fa" --size=16m --bs=4k --rw=randrw --runtime=2 --time_based \
+  --name=b --filename="$mnt/fb" --size=4m --bs=64k --rw=write --rate=4m --db="$db" \
+  --output-format=json >"$d/two.json" 2>/dev/null
+check "a run of two jobs stored" test $? -eq 0
+rid=$(sqlite3 "$db" "SELECT max(id) FROM runs")
+sqlite3 "$db" "SELECT json FROM run_env WHERE run_id = $rid" >"$d/two.env"
+check "its stored environment has each job's timeline: start < end, 1+ intervals, on the monitor's clock" \
+  test "$(json_get "$d/two.env" '[(j["job"], j["start"] < j["end"], len(j["t"]) >= 1, j["t"][-1] <= d["monitor"]["intervals"][-1]["time"] + 0.01) for j in d["jobs_timeline"]]')" = \
+  "[('a', True, True, True), ('b', True, True, True)]"
+check "job a: the timeline's bytes (sum of bw x interval) are the job's read and write io_bytes" \
+  test "$($PY - "$d/two.env" "$d/two.json" <<'PY'
+import json, sys
+env = json.load(open(sys.argv[1])); fio = json.load(open(sys.argv[2]))
+j = [x for x in env["jobs_timeline"] if x["job"] == "a"][0]
+f = [x for x in fio["jobs"] if x["jobname"] == "a"][0]
+ok = True
+for dname in ("read", "write"):
+    t = [j["t0"]] + j["t"]  # t0: the first reading, as the batch started
+    got = sum(v * (t[i + 1] - t[i]) for i, v in enumerate(j[dname + "_bw"]))
+    want = f[dname]["io_bytes"]
+    ok &= abs(got - want) <= 0.02 * want + 65536
+print(ok)
+PY
+)" = True
+check "job b (rate=4m, 4 MiB): about a second, about 4 MiB/s per interval" \
+  test "$(json_get "$d/two.env" '(lambda j: 0.7 < j["end"] - j["start"] < 2.5 and all(2.5e6 < v < 6e6 for v in j["write_bw"]))([x for x in d["jobs_timeline"] if x["job"] == "b"][0])')" = True
+mkdir -p "$mnt/bon" && mount -t tmpfs -o size=64m iobench-e2e "$mnt/bon" && reg mount "$mnt/bon"
+"$IOBENCH" bonnie -d "$mnt/bon" -s 16 -r 8 -n 0 -f -u root -q --db="$db" >/dev/null 2>&1
+check "bonnie stored" test $? -eq 0
+bid=$(sqlite3 "$db" "SELECT max(id) FROM runs")
+sqlite3 "$db" "SELECT json FROM run_env WHERE run_id = $bid" >"$d/bon.env"
+check "bonnie's stored environment has its tests' starts and ends, in order, each after the last" \
+  test "$(json_get "$d/bon.env" '([p["name"] for p in d["phases"]], all(p["start"] < p["end"] for p in d["phases"]), all(a["end"] <= b["start"] for a, b in zip(d["phases"], d["phases"][1:])))')" = \
+  "(['put_block', 'rewrite', 'get_block', 'seeks'], True, True)"
+"$IOBENCH" report "$rid" "$bid" --db="$db" -o "$d/ts.html" 2>/dev/null
+check "report of the two runs: exit 0" test $? -eq 0
+p3=$(tmpdir)
+"${CHROME[@]}" --user-data-dir="$p3" --dump-dom "file://$d/ts.html" >"$d/ts.dom" 2>/dev/null
+$PY "$HELP" dom "$d/ts.dom" >"$d/ts.json"
+check "job write bw over time: one line per job (2), a time axis, the jobs' boundaries labelled" \
+  test "$(json_get "$d/ts.json" '(lambda f: f["shapes"] >= 2 and "seconds since the run started" in f["texts"] and {"a start", "a end", "b end"} <= set(f["texts"]))([f for f in d["figures"] if f["caption"].startswith("job write bw")][0])')" = True
+check "job read iops over time drawn (job a's)" \
+  test "$(json_get "$d/ts.json" 'any(f["caption"].startswith("job read iops") and f["points"] >= 2 for f in d["figures"])')" = True
+check "the monitor's plots carry the boundaries too (bonnie's test names on each)" \
+  test "$(json_get "$d/ts.json" '(lambda fs: len(fs) >= 2 and all({"put_block", "rewrite", "seeks", "a start"} <= set(f["texts"]) for f in fs))([f for f in d["figures"] if "seconds since the run started" in f["texts"] and not f["caption"].startswith("job ")])')" = True
+"$IOBENCH" report "$rid" "$bid" --db="$db" --format md -o "$d/ts.md" 2>/dev/null
+check "--format md: the phase boundaries table (jobs a and b, bonnie's 4 tests)" \
+  bash -c "grep -Eq '^\\| run [0-9]+ \\| job a \\| [0-9.]+ \\| [0-9.]+ \\| [0-9]+ \\|' '$d/ts.md' && grep -Eq '^\\| run [0-9]+ \\| seeks \\| [0-9.]+ \\| [0-9.]+ \\| - \\|' '$d/ts.md'"
 exit $E2E_FAILED

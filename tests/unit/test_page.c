@@ -8,8 +8,10 @@
  * highlighted where they are unlike the first column, a missing gnuplot leaves the
  * tables with the install hint and no SVG, and a histogram's curve is
  * exact at its marks; a sweep's analysis is written as its tables, in its
- * order, with its notes, or why there is none.
+ * order, with its notes, or why there is none; the jobs' timelines and
+ * bonnie's phases are tabled with their boundaries.
  */
+#include <json-c/json.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -287,11 +289,45 @@ static void test_sweep(void)
 	cmp_sel_release(&s);
 }
 
+/* The jobs over time and the phase boundaries as a run's environment
+ * holds them ("jobs_timeline", "phases"): the time-series section is
+ * there for them alone, with each job's and each test's start and end. */
+static void test_timeline(void)
+{
+	struct cmp_sel s;
+	cmp_sel_init(&s, "a", "a");
+	add_run(&s, 100 * 1048576.0);
+	struct page_run run = { .run = &s.runs.v[0], .sel = 0, .kind = "run", .rep_index = -1 };
+	run.env = json_tokener_parse(
+		"{\"jobs_timeline\":[{\"job\":\"seq\",\"start\":0.05,\"end\":2.05,\"t0\":0.04,"
+		"\"t\":[1.04,2.05],\"write_bw\":[1048576,2097152],\"write_iops\":[256,512]}],"
+		"\"phases\":[{\"name\":\"put_block\",\"start\":2.5,\"end\":3.25}]}");
+	CHECK(run.env != NULL, "the environment parses");
+	struct page_in in = { .title = "t", .source = "test", .sels = &s, .nsel = 1, .runs = &run,
+			      .nr_runs = 1, .gnuplot = "/nonexistent/gnuplot" };
+	char *buf = NULL;
+	size_t len = 0;
+	const char *no;
+	FILE *m = open_memstream(&buf, &len);
+	CHECK(page_write(&in, PAGE_MD, m, &no) == 0, "page_write with a timeline");
+	fclose(m);
+	CHECK(strstr(buf, "## Time series") != NULL, "the time series for the jobs' timeline alone");
+	CHECK(!strstr(buf, "Monitor samples"), "no monitor table without monitor samples");
+	CHECK(strstr(buf, "| run 1 | job seq | 0.05 | 2.05 | 2 |") != NULL,
+	      "the job's start, end and intervals");
+	CHECK(strstr(buf, "| run 1 | put\\_block | 2.50 | 3.25 | - |") != NULL, "bonnie's test's span");
+	CHECK(md_widths_ok(buf), "md: every row as wide as its header");
+	free(buf);
+	json_object_put(run.env);
+	cmp_sel_release(&s);
+}
+
 int main(void)
 {
 	test_two();
 	test_one();
 	test_curve();
 	test_sweep();
+	test_timeline();
 	return check_done("page");
 }
