@@ -111,7 +111,7 @@ check "sweep:9 (no such sweep) refused, no file" \
   bash -c "[ $? -ne 0 ] && grep -q 'no sweep 9 in the results database' '$d/e1' && [ ! -e '$d/none.html' ]"
 
 # --- the jobs over time and the phase boundaries (a run of two jobs, a bonnie) ---
-"$IOBENCH" run --name=a --filename="$mnt/fa" --size=16m --bs=4k --rw=randrw --runtime=2 --time_based \
+"$IOBENCH" run --name=a --filename="$mnt/fa" --size=16m --bs=4k --rw=randrw --runtime=1 --time_based \
   --name=b --filename="$mnt/fb" --size=4m --bs=64k --rw=write --rate=4m --db="$db" \
   --output-format=json >"$d/two.json" 2>/dev/null
 check "a run of two jobs stored" test $? -eq 0
