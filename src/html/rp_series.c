@@ -178,10 +178,18 @@ static int plot_jobs(struct rp_doc *d, const struct jmetric *m)
 			size_t n = json_object_array_length(t);
 			if (json_object_array_length(v) < n)
 				n = json_object_array_length(v);
-			for (size_t q = 0; q < n; q++)
-				fprintf(p.f, "%.4f %.6g\n",
-					json_object_get_double(json_object_array_get_idx(t, q)),
-					json_object_get_double(json_object_array_get_idx(v, q)) / m->div);
+			/* each value is the mean over its interval: drawn flat from
+			 * the interval's start (the previous reading, t0 first) to
+			 * its end */
+			double prev;
+			if (!num(j, "t0", &prev))
+				prev = n ? json_object_get_double(json_object_array_get_idx(t, 0)) : 0;
+			for (size_t q = 0; q < n; q++) {
+				double end = json_object_get_double(json_object_array_get_idx(t, q));
+				double val = json_object_get_double(json_object_array_get_idx(v, q)) / m->div;
+				fprintf(p.f, "%.4f %.6g\n%.4f %.6g\n", prev, val, end, val);
+				prev = end;
+			}
 			fputs("EOD\n", p.f);
 			nl++;
 		}
@@ -203,7 +211,7 @@ static int plot_jobs(struct rp_doc *d, const struct jmetric *m)
 			struct json_object *jn = rp_json_path(j, "job");
 			snprintf(title, sizeof(title), "%s%s%s", d->in->nr_runs > 1 ? name : "",
 				 d->in->nr_runs > 1 ? ": " : "", jn ? json_object_get_string(jn) : "?");
-			fprintf(p.f, "%s$j%zu_%zu using 1:2 with linespoints lt %zu title ", line ? ", " : "",
+			fprintf(p.f, "%s$j%zu_%zu using 1:2 with lines lt %zu title ", line ? ", " : "",
 				i, k, (d->in->nr_runs > 1 ? r->sel + k : k) % 10 + 1);
 			rp_plot_str(&p, nl > 1 ? title : "");
 			line++;
@@ -211,7 +219,8 @@ static int plot_jobs(struct rp_doc *d, const struct jmetric *m)
 	}
 	fputc('\n', p.f);
 	char cap[200];
-	snprintf(cap, sizeof(cap), "%s (%s) — one line per job, per second", m->title, m->unit);
+	snprintf(cap, sizeof(cap), "%s (%s) — one line per job: its mean over each interval of "
+		 "about a second", m->title, m->unit);
 	return rp_plot_end(d, &p, cap);
 }
 
