@@ -675,6 +675,11 @@ static int run_report(struct cmd_ctx *ctx, int argc, char **argv)
 		error("report: unknown --format '%s': use html, md or txt", o.format);
 		goto done;
 	}
+	if (o.from && o.goal) {
+		error("report: --goal ranks a sweep's points, which only the results store knows: "
+		      "leave it out with --from");
+		goto done;
+	}
 	if (o.from && !o.words.n) {
 		error("report: --from needs at least one file");
 		goto done;
@@ -690,6 +695,11 @@ static int run_report(struct cmd_ctx *ctx, int argc, char **argv)
 		index_runs(&b);
 		if (extras_store(st, &b) < 0)
 			goto done;
+		if (o.goal && !b.nr_sweeps) {
+			error("report: --goal '%s': none of the selected runs is a point of a sweep "
+			      "(select one with sweep:ID)", o.goal);
+			goto done;
+		}
 		for (size_t i = 0; i < b.nr_sweeps; i++)
 			if (sweep_build(st, o.goal, &b.sweeps[i]) < 0)
 				goto done;

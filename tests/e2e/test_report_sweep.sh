@@ -13,8 +13,14 @@
 # points in its order, each factor's share and best level. --format md
 # parses as Markdown tables, --format txt has the section; selecting the
 # sweep's runs by id brings its analysis too; --goal re-ranks; an unknown
-# sweep is refused. The page of a 12-point sweep is measured in the report
-# of the helper who wrote this (bench figures are not asserted here).
+# sweep is refused, and so is --goal where no sweep is. Then the jobs over
+# time: a run of two jobs stores each job's timeline (start < end, on the
+# monitor's clock; the bytes its intervals add up to are the job's
+# io_bytes; a rate=4m job's intervals near 4 MiB/s), a bonnie its tests'
+# starts and ends in order; the report draws a line per job and labels the
+# boundaries on the jobs' and the monitor's plots, and tables them in
+# Markdown. The page of a 12-point sweep is measured in the report of the
+# helper who wrote this (bench figures are not asserted here).
 . "$(dirname "$0")/lib.sh"
 need_root
 command -v chromium >/dev/null && command -v gnuplot >/dev/null &&
@@ -159,4 +165,10 @@ check "the monitor's plots carry the boundaries too (bonnie's test names on each
 "$IOBENCH" report "$rid" "$bid" --db="$db" --format md -o "$d/ts.md" 2>/dev/null
 check "--format md: the phase boundaries table (jobs a and b, bonnie's 4 tests)" \
   bash -c "grep -Eq '^\\| run [0-9]+ \\| job a \\| [0-9.]+ \\| [0-9.]+ \\| [0-9]+ \\|' '$d/ts.md' && grep -Eq '^\\| run [0-9]+ \\| seeks \\| [0-9.]+ \\| [0-9.]+ \\| - \\|' '$d/ts.md'"
+"$IOBENCH" report "$rid" --db="$db" --goal 'write bw' -o "$d/g.html" >/dev/null 2>"$d/e2"
+check "--goal for runs of no sweep refused, no file" \
+  bash -c "[ $? -ne 0 ] && grep -q 'none of the selected runs is a point of a sweep' '$d/e2' && [ ! -e '$d/g.html' ]"
+"$IOBENCH" report --from "$d/two.json" --goal 'write bw' -o "$d/g.html" >/dev/null 2>"$d/e3"
+check "--goal with --from refused" \
+  bash -c "[ $? -ne 0 ] && grep -q 'leave it out with --from' '$d/e3' && [ ! -e '$d/g.html' ]"
 exit $E2E_FAILED
