@@ -37,7 +37,7 @@ mount -t tmpfs -o size=64m iobench-e2e "$mnt" && reg mount "$mnt"
 cat >"$d/job.fio" <<'JOB'
 [w]
 ioengine=psync
-size=2m
+size=1m
 bs=64k
 rw=write
 JOB
@@ -144,7 +144,7 @@ PY
 check "job b (rate=4m, 4 MiB): about a second, about 4 MiB/s per interval" \
   test "$(json_get "$d/two.env" '(lambda j: 0.7 < j["end"] - j["start"] < 2.5 and all(2.5e6 < v < 6e6 for v in j["write_bw"]))([x for x in d["jobs_timeline"] if x["job"] == "b"][0])')" = True
 mkdir -p "$mnt/bon" && mount -t tmpfs -o size=64m iobench-e2e "$mnt/bon" && reg mount "$mnt/bon"
-"$IOBENCH" bonnie -d "$mnt/bon" -s 16 -r 8 -n 0 -f -u root -q --db="$db" >/dev/null 2>&1
+"$IOBENCH" bonnie -d "$mnt/bon" -s 8 -r 4 -n 0 -f -u root -q --db="$db" >/dev/null 2>&1
 check "bonnie stored" test $? -eq 0
 bid=$(sqlite3 "$db" "SELECT max(id) FROM runs")
 sqlite3 "$db" "SELECT json FROM run_env WHERE run_id = $bid" >"$d/bon.env"
