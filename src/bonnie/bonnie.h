@@ -86,6 +86,9 @@ struct bonnie_spec {
 	 * phase is an enum bonnie_io_test, or BON_IO_TESTS + an enum
 	 * bonnie_file_test. NULL = none. */
 	void (*before_phase)(void *arg, unsigned phase);
+	/* Called (with before_phase_arg) by one thread as each phase ends,
+	 * its disk deltas taken. NULL = none. */
+	void (*after_phase)(void *arg, unsigned phase);
 	void *before_phase_arg;
 };
 

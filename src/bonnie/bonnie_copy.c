@@ -87,6 +87,8 @@ static void phase_end(struct bon_copy *c, unsigned idx)
 		size_t n;
 		diskres_end(&sh->disks, (now_ns() - sh->pd[idx].t0_ns) / NSEC_PER_MSEC, &d, &n);
 		disks_add(&sh->pd[idx], d, n);
+		if (c->spec->after_phase)
+			c->spec->after_phase(c->spec->before_phase_arg, idx);
 	}
 }
 

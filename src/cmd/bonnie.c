@@ -33,6 +33,7 @@
 #include "sys/dev/devguard.h"
 #include "util/error.h"
 #include "util/json.h"
+#include "util/timeutil.h"
 #include "util/xmalloc.h"
 #include "watch/anomaly.h"
 
@@ -219,6 +220,7 @@ struct phase_sync {
 	int shown;        /* the phase whose line is open, -1 none */
 	unsigned phases;
 	bool failed;
+	struct run_env *env; /* where the phases' starts and ends go, or NULL */
 };
 
 static const char *const phase_lines[BON_IO_TESTS + BON_FILE_TESTS] = {
@@ -236,6 +238,27 @@ static void progress_done(struct phase_sync *ps)
 	ps->shown = -1;
 }
 
+static const char *phase_name(unsigned phase)
+{
+	return phase < BON_IO_TESTS ? bonnie_io_name((enum bonnie_io_test)phase)
+				    : bonnie_file_name((enum bonnie_file_test)(phase - BON_IO_TESTS));
+}
+
+/* A phase ends: its end on the monitor's clock, for the report's plots. */
+static void phase_ended(void *arg, unsigned phase)
+{
+	struct phase_sync *ps = arg;
+	if (ps->env && phase < BON_IO_TESTS + BON_FILE_TESTS)
+		run_env_phase(ps->env, phase_name(phase), true, now_ns());
+}
+
+/* ... and starts (after any -y/-p wait) */
+static void phase_started(struct phase_sync *ps, unsigned phase)
+{
+	if (ps->env && phase < BON_IO_TESTS + BON_FILE_TESTS)
+		run_env_phase(ps->env, phase_name(phase), false, now_ns());
+}
+
 static void sync_phase(void *arg, unsigned phase)
 {
 	struct phase_sync *ps = arg;
@@ -246,8 +269,10 @@ static void sync_phase(void *arg, unsigned phase)
 		fflush(stderr);
 		ps->shown = (int)phase;
 	}
-	if (ps->mode != BONNIE_SYNC_SEM && ps->mode != BONNIE_SYNC_PROMPT)
+	if (ps->mode != BONNIE_SYNC_SEM && ps->mode != BONNIE_SYNC_PROMPT) {
+		phase_started(ps, phase);
 		return;
+	}
 	ps->phases++;
 	if (ps->mode == BONNIE_SYNC_PROMPT) {
 		bonnie_prompt(ps->phases);
@@ -255,6 +280,7 @@ static void sync_phase(void *arg, unsigned phase)
 		ps->failed = true;
 		*ps->stop = 1; /* the run stops like on a signal, then fails */
 	}
+	phase_started(ps, phase);
 }
 
 /* A report write failed with rc: one message (for stdout; a failing
@@ -468,6 +494,7 @@ static int run_tests(const struct cmd_ctx *ctx, struct bonnie_args *a, struct bo
 	struct phase_sync ps = { .mode = a->sync, .bar = bar, .stop = stop,
 				 .progress = !a->spec.quiet, .shown = -1 };
 	a->spec.before_phase = sync_phase;
+	a->spec.after_phase = phase_ended;
 	a->spec.before_phase_arg = &ps;
 	const struct bonnie_spec *s = &a->spec;
 	bool json = a->output == BONNIE_OUT_JSON;
@@ -510,6 +537,7 @@ static int run_tests(const struct cmd_ctx *ctx, struct bonnie_args *a, struct bo
 	struct envwatch ew;
 	a->common.env.drops_root = geteuid() == 0 && (a->user || a->group);
 	envwatch_begin(&ew, s->dir, &a->common.env);
+	ps.env = ew.env;
 	bool refused = drop_privileges(a) < 0;
 	if (!refused && ro->drop_caches && geteuid() != 0) {
 		error("--drop-caches needs root before each test, but -u made the tests run as uid "
@@ -553,6 +581,7 @@ static int run_tests(const struct cmd_ctx *ctx, struct bonnie_args *a, struct bo
 			break;
 	size_t nr = l.nr;
 	int status = l.status;
+	ps.env = NULL;
 	struct run_env *env = envwatch_end(&ew);
 	memlimit_end(ml, env);
 	struct anomaly_input in;

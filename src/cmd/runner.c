@@ -146,6 +146,12 @@ static int run_watched(const struct job_list *list, const struct runner_args *ra
 	int rc = workload_run(list, &cfg, res);
 	res->terse_version = ra->terse_version;
 	res->env = envwatch_end(ew);
+	if (res->env) { /* the jobs over time go with the machine's series */
+		res->env->timelines = res->timelines;
+		res->env->nr_timelines = res->nr_timelines;
+		res->timelines = NULL;
+		res->nr_timelines = 0;
+	}
 	memlimit_end(ml, res->env);
 	struct anomaly_input *in;
 	size_t n = anomaly_inputs_from_run(res, ra->words, &in);

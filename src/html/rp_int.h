@@ -33,7 +33,7 @@ struct rp_section {
 	int (*write)(struct rp_doc *d);
 };
 extern const struct rp_section rp_sec_summary, rp_sec_figures, rp_sec_latency, rp_sec_series,
-	rp_sec_system, rp_sec_warnings;
+	rp_sec_system, rp_sec_warnings, rp_sec_sweep;
 
 /* --- text -------------------------------------------------------------- */
 

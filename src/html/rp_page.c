@@ -14,10 +14,10 @@
 
 #include "util/xmalloc.h"
 
-/* The sections, in the page's order. A sweep's panels (issue 15) are one
- * more entry here, a function over the same input. */
+/* The sections, in the page's order; a sweep's analysis (issue 15) right
+ * after the summary. */
 static const struct rp_section *const sections[] = {
-	&rp_sec_summary, &rp_sec_figures, &rp_sec_latency,
+	&rp_sec_summary, &rp_sec_sweep, &rp_sec_figures, &rp_sec_latency,
 	&rp_sec_series, &rp_sec_system, &rp_sec_warnings,
 };
 #define NR_SECTIONS (sizeof(sections) / sizeof(sections[0]))

@@ -4,6 +4,8 @@
 #include "report/env_report.h"
 
 #include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
 
 #include "report/monitor_report.h"
 #include "report/sysinfo_report.h"
@@ -54,6 +56,85 @@ static void json_process_io(struct json_writer *w, uint64_t rd, uint64_t wr,
 	}
 	json_array_end(w);
 	json_object_end(w);
+}
+
+/* The clock the time series share: seconds after the monitor's first
+ * sample (its intervals' "time"), or after the first thing noted. */
+static uint64_t series_base(const struct run_env *e)
+{
+	if (e->have_monitor && e->series.n)
+		return e->series.samples[0].t_ns;
+	uint64_t b = UINT64_MAX;
+	for (size_t i = 0; i < e->nr_timelines; i++)
+		if (e->timelines[i].n && e->timelines[i].ticks[0].t_ns < b)
+			b = e->timelines[i].ticks[0].t_ns;
+	for (size_t i = 0; i < e->nr_phases; i++)
+		if (e->phases[i].start_ns < b)
+			b = e->phases[i].start_ns;
+	return b == UINT64_MAX ? 0 : b;
+}
+
+static double secs(uint64_t t, uint64_t base)
+{
+	return t >= base ? (double)(t - base) / 1e9 : -(double)(base - t) / 1e9;
+}
+
+/* "jobs_timeline": per job its start and end and, per interval between
+ * two readings of its counters, bw (bytes/s) and iops of each direction
+ * that did I/O ("t0" the first reading, "t" each interval's end);
+ * "phases": bonnie's tests. */
+static void json_timelines(struct json_writer *w, const struct run_env *e)
+{
+	static const char *const dname[DDIR_RWDIR_CNT] = { "read", "write", "trim" };
+	uint64_t base = series_base(e);
+	if (e->nr_timelines) {
+		json_kv_array_begin(w, "jobs_timeline");
+		for (size_t i = 0; i < e->nr_timelines; i++) {
+			const struct run_job_timeline *t = &e->timelines[i];
+			json_object_begin(w);
+			json_kv_string(w, "job", t->name);
+			if (t->end_ns) {
+				json_kv_double(w, "start", secs(t->start_ns, base));
+				json_kv_double(w, "end", secs(t->end_ns, base));
+			}
+			if (t->n)
+				json_kv_double(w, "t0", secs(t->ticks[0].t_ns, base));
+			json_kv_array_begin(w, "t");
+			for (size_t k = 1; k < t->n; k++)
+				json_double(w, secs(t->ticks[k].t_ns, base));
+			json_array_end(w);
+			for (int d = 0; d < DDIR_RWDIR_CNT; d++) {
+				if (!t->n || !t->ticks[t->n - 1].ios[d])
+					continue;
+				char key[32];
+				for (int f = 0; f < 2; f++) {
+					snprintf(key, sizeof(key), "%s_%s", dname[d], f ? "iops" : "bw");
+					json_kv_array_begin(w, key);
+					for (size_t k = 1; k < t->n; k++) {
+						const struct run_job_tick *a = &t->ticks[k - 1], *b = &t->ticks[k];
+						double dt = (double)(b->t_ns - a->t_ns) / 1e9;
+						uint64_t v = f ? b->ios[d] - a->ios[d] : b->bytes[d] - a->bytes[d];
+						json_double(w, dt > 0 ? (double)v / dt : 0);
+					}
+					json_array_end(w);
+				}
+			}
+			json_object_end(w);
+		}
+		json_array_end(w);
+	}
+	if (e->nr_phases) {
+		json_kv_array_begin(w, "phases");
+		for (size_t i = 0; i < e->nr_phases; i++) {
+			json_object_begin(w);
+			json_kv_string(w, "name", e->phases[i].name);
+			json_kv_double(w, "start", secs(e->phases[i].start_ns, base));
+			if (e->phases[i].end_ns)
+				json_kv_double(w, "end", secs(e->phases[i].end_ns, base));
+			json_object_end(w);
+		}
+		json_array_end(w);
+	}
 }
 
 void env_json_window(struct json_writer *w, const struct run_env *e, const struct run_window *x)
@@ -121,6 +202,7 @@ void env_json_members(struct json_writer *w, const struct run_env *e)
 		json_object_end(w);
 	}
 	json_array_end(w);
+	json_timelines(w, e);
 }
 
 void env_text_header(const struct run_env *e, const char *prefix, FILE *out)

@@ -226,6 +226,9 @@ void run_result_release(struct run_result *r)
 {
 	run_env_free(r->env);
 	r->env = NULL;
+	run_job_timelines_free(r->timelines, r->nr_timelines);
+	r->timelines = NULL;
+	r->nr_timelines = 0;
 	for (size_t i = 0; i < r->nr_jobs; i++)
 		job_result_release(&r->jobs[i]);
 	free(r->jobs);

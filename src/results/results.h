@@ -183,6 +183,9 @@ struct run_result {
 	size_t nr_global_opts;
 	bool interrupted;     /* stopped by SIGINT/SIGTERM */
 	struct run_env *env;  /* the machine around the run, or NULL */
+	/* the jobs over time (workload/run.c), moved into env by the runner */
+	struct run_job_timeline *timelines;
+	size_t nr_timelines;
 };
 
 void dir_result_init(struct dir_result *d);

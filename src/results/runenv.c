@@ -65,7 +65,53 @@ void run_env_release(struct run_env *e)
 		free(w->jobs);
 	}
 	free(e->warnings);
+	run_job_timelines_free(e->timelines, e->nr_timelines);
+	for (size_t i = 0; i < e->nr_phases; i++)
+		free(e->phases[i].name);
+	free(e->phases);
 	memset(e, 0, sizeof(*e));
+}
+
+void run_job_timeline_tick(struct run_job_timeline *t, uint64_t now_ns,
+			   const uint64_t *bytes, const uint64_t *ios)
+{
+	if (t->n && t->ticks[t->n - 1].t_ns == now_ns)
+		return;
+	/* a reading soon after the last one (the job ended) extends the last
+	 * interval rather than adding a short, noisy one */
+	struct run_job_tick *k;
+	if (t->n >= 2 && now_ns - t->ticks[t->n - 1].t_ns < RUN_JOB_TICK_MIN_NS) {
+		k = &t->ticks[t->n - 1];
+	} else {
+		t->ticks = xgrow(t->ticks, &t->alloc, t->n, sizeof(*t->ticks));
+		k = &t->ticks[t->n++];
+	}
+	k->t_ns = now_ns;
+	memcpy(k->bytes, bytes, sizeof(k->bytes));
+	memcpy(k->ios, ios, sizeof(k->ios));
+}
+
+void run_job_timelines_free(struct run_job_timeline *t, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(t[i].name);
+		free(t[i].ticks);
+	}
+	free(t);
+}
+
+void run_env_phase(struct run_env *e, const char *name, bool end, uint64_t now_ns)
+{
+	if (end) {
+		for (size_t i = e->nr_phases; i-- > 0;)
+			if (!e->phases[i].end_ns && !strcmp(e->phases[i].name, name)) {
+				e->phases[i].end_ns = now_ns;
+				return;
+			}
+		return;
+	}
+	e->phases = xgrow(e->phases, &e->alloc_phases, e->nr_phases, sizeof(*e->phases));
+	e->phases[e->nr_phases++] = (struct run_phase){ .name = xstrdup(name), .start_ns = now_ns };
 }
 
 void run_env_free(struct run_env *e)

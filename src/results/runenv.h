@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "engines/ddir.h"
 #include "sys/memcg.h"
 #include "sys/monitor/monitor.h"
 #include "sys/monitor/monitor_calc.h"
@@ -55,6 +56,38 @@ struct run_unwatched {
 	char *why;
 };
 
+/*
+ * One job over time, on the monitor's clock (CLOCK_MONOTONIC): the run's
+ * main thread reads the job's own progress counters (the relaxed atomics
+ * the progress line reads; nothing is added to the I/O path) about once a
+ * second, at the start and at the end of its batch, and notes when the
+ * job ended (its thread said so) and its measured start (the end less the
+ * job's runtime, so after ramp_time). The report draws bw and iops per
+ * interval from the counters' differences.
+ */
+struct run_job_tick {
+	uint64_t t_ns;
+	uint64_t bytes[DDIR_RWDIR_CNT], ios[DDIR_RWDIR_CNT]; /* since the job started */
+};
+struct run_job_timeline {
+	char *name;
+	uint64_t start_ns, end_ns;  /* 0: not known (the job did not run) */
+	struct run_job_tick *ticks;
+	size_t n, alloc;
+};
+/* Add a reading; one within RUN_JOB_TICK_MIN_NS of the last (after the
+ * first interval) replaces it. */
+#define RUN_JOB_TICK_MIN_NS 250000000ull
+void run_job_timeline_tick(struct run_job_timeline *t, uint64_t now_ns,
+			   const uint64_t *bytes, const uint64_t *ios);
+void run_job_timelines_free(struct run_job_timeline *t, size_t n);
+
+/* A phase of the workload (bonnie's tests), on the same clock. */
+struct run_phase {
+	char *name;
+	uint64_t start_ns, end_ns;
+};
+
 struct run_env {
 	bool have_sysinfo;
 	struct sysinfo si;
@@ -75,7 +108,14 @@ struct run_env {
 	size_t nr_unwatched;
 	struct run_warning *warnings;
 	size_t nr_warnings;
+	struct run_job_timeline *timelines; /* the jobs over time (run, quick) */
+	size_t nr_timelines;
+	struct run_phase *phases;           /* bonnie's tests, in the order they ran */
+	size_t nr_phases, alloc_phases;
 };
+
+/* Note a phase that starts (end false) or ends now (now_ns: CLOCK_MONOTONIC). */
+void run_env_phase(struct run_env *e, const char *name, bool end, uint64_t now_ns);
 
 /* Append a warning and return it (scope, groups and jobs unset); the three
  * texts are printf-formatted by the caller and owned by e from now on. */

@@ -179,11 +179,36 @@ static void wear_exchange(struct job *jobs, size_t from, size_t to, const struct
 	free(v);
 }
 
+/* The jobs over time (results/runenv.h: struct run_job_timeline): their
+ * progress counters read from this thread, about once a second. */
+#define TIMELINE_NS NSEC_PER_SEC
+
+static void timeline_tick(struct job *jobs, size_t from, size_t to, struct run_job_timeline *tl,
+			  uint64_t now, bool all)
+{
+	for (size_t i = from; i < to; i++) {
+		bool done = !tl[i].end_ns && atomic_load(&jobs[i].state) == JOB_DONE;
+		if (!all && !done)
+			continue;
+		uint64_t b[DDIR_RWDIR_CNT], n[DDIR_RWDIR_CNT];
+		for (int d = 0; d < DDIR_RWDIR_CNT; d++) {
+			b[d] = atomic_load_explicit(&jobs[i].prog_bytes[d], memory_order_relaxed);
+			n[d] = atomic_load_explicit(&jobs[i].prog_ios[d], memory_order_relaxed);
+		}
+		if (!tl[i].end_ns)
+			run_job_timeline_tick(&tl[i], now, b, n);
+		if (done)
+			tl[i].end_ns = now; /* its thread signalled sync->cond as it ended */
+	}
+}
+
 static int run_batch(struct job *jobs, size_t from, size_t to, const struct run_config *cfg,
 		     struct progress *prog, struct trigger *trig, struct run_sync *sync,
-		     struct status_ctl *status)
+		     struct status_ctl *status, struct run_job_timeline *tl)
 {
 	bool wear_done = !cfg->wearout;
+	uint64_t tl_next = now_ns() + TIMELINE_NS;
+	timeline_tick(jobs, from, to, tl, now_ns(), true);
 	pthread_mutex_lock(&sync->lock);
 	sync->done = 0;
 	pthread_mutex_unlock(&sync->lock);
@@ -218,12 +243,23 @@ static int run_batch(struct job *jobs, size_t from, size_t to, const struct run_
 		uint64_t deadline = now_ns() + 100 * NSEC_PER_MSEC;
 		if (status->interval_ns && status->next_ns < deadline)
 			deadline = status->next_ns; /* a report on time, as fio's */
+		if (tl_next < deadline)
+			deadline = tl_next;
 		struct timespec ts = { .tv_sec = (time_t)(deadline / NSEC_PER_SEC),
 				       .tv_nsec = (long)(deadline % NSEC_PER_SEC) };
 		pthread_cond_timedwait(&sync->cond, &sync->lock, &ts);
 		if (!wear_done && wear_ready(jobs, from, to)) {
 			wear_exchange(jobs, from, to, cfg, sync);
 			wear_done = true;
+		}
+		uint64_t now = now_ns();
+		bool ended = false;
+		for (size_t i = from; i < to && !ended; i++)
+			ended = !tl[i].end_ns && atomic_load(&jobs[i].state) == JOB_DONE;
+		if (now >= tl_next || ended) {
+			timeline_tick(jobs, from, to, tl, now, now >= tl_next);
+			if (now >= tl_next)
+				tl_next = now + TIMELINE_NS - (now - tl_next) % TIMELINE_NS;
 		}
 		if (*cfg->stop && !sync->stopping) {
 			sync->stopping = true; /* end every sleep: rate, startdelay, wait_for */
@@ -254,6 +290,21 @@ static int run_batch(struct job *jobs, size_t from, size_t to, const struct run_
 	pthread_mutex_unlock(&sync->lock);
 	for (size_t i = from; i < to; i++)
 		pthread_join(jobs[i].thread, NULL);
+	uint64_t end = now_ns();
+	for (size_t i = from; i < to; i++) {
+		if (!tl[i].end_ns) {
+			uint64_t b[DDIR_RWDIR_CNT], n[DDIR_RWDIR_CNT];
+			for (int d = 0; d < DDIR_RWDIR_CNT; d++) {
+				b[d] = atomic_load(&jobs[i].prog_bytes[d]);
+				n[d] = atomic_load(&jobs[i].prog_ios[d]);
+			}
+			run_job_timeline_tick(&tl[i], end, b, n);
+			tl[i].end_ns = end;
+		}
+		/* the measured start: its end less its runtime (after ramp_time) */
+		uint64_t rt = jobs[i].res.runtime_ns;
+		tl[i].start_ns = rt < tl[i].end_ns ? tl[i].end_ns - rt : tl[i].end_ns;
+	}
 	ss_batch_end(jobs, from, to);
 	return 0;
 }
@@ -488,6 +539,10 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 	status.nr_global_opts = list->nr_global_opts;
 	status.start_ms = out->start_ms;
 	out->batches = xcalloc(nr ? nr : 1, sizeof(*out->batches));
+	out->timelines = xcalloc(nr ? nr : 1, sizeof(*out->timelines));
+	out->nr_timelines = nr;
+	for (size_t i = 0; i < nr; i++)
+		out->timelines[i].name = xstrdup(jobs[i].spec->name);
 	for (size_t from = 0; from < nr && !*cfg->stop && !sync.stopping;) {
 		size_t to = from + 1;
 		while (to < nr && !jobs[to].spec->stonewall)
@@ -509,7 +564,8 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 		struct iosched_saved *sched; /* ioscheduler= */
 		rc = job_iosched_apply(jobs, from, to, &sched);
 		if (!rc)
-			rc = run_batch(jobs, from, to, cfg, show ? &prog : NULL, &trig, &sync, &status);
+			rc = run_batch(jobs, from, to, cfg, show ? &prog : NULL, &trig, &sync, &status,
+				       out->timelines);
 		job_iosched_restore(sched);
 		b->elapsed_ms = (now_ns() - b0) / NSEC_PER_MSEC;
 		diskres_end(&bd, b->elapsed_ms, &b->disks, &b->nr_disks);

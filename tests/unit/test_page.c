@@ -7,8 +7,11 @@
  * keeps every row as wide as its header, the settings that differ are
  * highlighted where they are unlike the first column, a missing gnuplot leaves the
  * tables with the install hint and no SVG, and a histogram's curve is
- * exact at its marks.
+ * exact at its marks; a sweep's analysis is written as its tables, in its
+ * order, with its notes, or why there is none; the jobs' timelines and
+ * bonnie's phases are tabled with their boundaries.
  */
+#include <json-c/json.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -180,10 +183,151 @@ static void test_curve(void)
 	hist_release(&h);
 }
 
+/* A sweep's analysis as the page gets it (struct page_sweep): the three
+ * tables in the analysis's order and values, the best level and point
+ * marked, the notes said; with gnuplot missing, no SVG; a sweep without
+ * an analysis says why and draws nothing. */
+static struct page_sweep_level lvl(const char *name, double mean, double lo, double hi)
+{
+	char t[96];
+	snprintf(t, sizeof(t), "%.0f [%.0f – %.0f]", mean, lo, hi);
+	return (struct page_sweep_level){ .name = strdup(name), .n = 4, .mean = mean, .lo = lo,
+					  .hi = hi, .conf = 0.95, .text = strdup(t) };
+}
+
+static void test_sweep(void)
+{
+	struct cmp_sel s;
+	cmp_sel_init(&s, "a", "fs=xfs ra=128");
+	add_run(&s, 100 * 1048576.0);
+	struct page_sweep sw = { .id = 7, .design = strdup("full"), .goal = strdup("write bw"),
+				 .state = strdup("done"), .unit = CMP_UNIT_BYTES_S,
+				 .dir = strdup("write"), .higher_is_better = true, .nr_runs = 8,
+				 .share_noise = 0.02, .interaction_share = 0.05, .balanced = true };
+	sw.nr_factors = 2;
+	sw.factors = calloc(2, sizeof(*sw.factors));
+	sw.factors[0] = (struct page_sweep_factor){ .name = strdup("fs"), .share = 0.7, .best = 1,
+						    .nr_levels = 2 };
+	sw.factors[0].levels = calloc(2, sizeof(struct page_sweep_level));
+	sw.factors[0].levels[0] = lvl("ext4", 90, 80, 100);
+	sw.factors[0].levels[1] = lvl("xfs", 120, 110, 130);
+	sw.factors[1] = (struct page_sweep_factor){ .name = strdup("ra"), .share = 0.2, .best = 0,
+						    .nr_levels = 2 };
+	sw.factors[1].levels = calloc(2, sizeof(struct page_sweep_level));
+	sw.factors[1].levels[0] = lvl("128", 110, 100, 120);
+	sw.factors[1].levels[1] = lvl("4096", 100, 90, 110);
+	sw.rank = calloc(2, sizeof(size_t));
+	sw.rank[0] = 0;
+	sw.rank[1] = 1;
+	const char *pn[] = { "fs=xfs ra=128", "fs=xfs ra=4096", "fs=ext4 ra=128", "fs=ext4 ra=4096" };
+	sw.nr_points = 4;
+	sw.points = calloc(4, sizeof(*sw.points));
+	for (size_t i = 0; i < 4; i++)
+		sw.points[i] = (struct page_sweep_point){ .name = strdup(pn[i]), .n = 2,
+							  .median = 130.0 - 10 * i, .lo = 125.0 - 10 * i,
+							  .hi = 135.0 - 10 * i, .conf = 0.5,
+							  .text = strdup(pn[i]) };
+	sw.nr_pairs = 1;
+	sw.pairs = calloc(1, sizeof(*sw.pairs));
+	sw.pairs[0] = (struct page_sweep_pair){ .a = sw.factors[0].name, .b = sw.factors[1].name,
+						.share = 0.08, .matters = true };
+	sw.nr_notes = 1;
+	sw.notes = calloc(1, sizeof(char *));
+	sw.notes[0] = strdup("ra's best level 128 is not the best at fs=ext4");
+
+	struct page_run run = { .run = &s.runs.v[0], .sel = 0, .kind = "run", .rep_index = -1 };
+	struct page_in in = { .title = "t", .source = "test", .sels = &s, .nsel = 1, .runs = &run,
+			      .nr_runs = 1, .gnuplot = "/nonexistent/gnuplot", .sweeps = &sw,
+			      .nr_sweeps = 1 };
+	for (int f = 0; f < 2; f++) {
+		char *buf = NULL;
+		size_t len = 0;
+		const char *no;
+		FILE *m = open_memstream(&buf, &len);
+		CHECK(page_write(&in, f ? PAGE_HTML : PAGE_MD, m, &no) == 0, "page_write with a sweep");
+		fclose(m);
+		if (!f) {
+			CHECK(strstr(buf, "## Sweep\n") && strstr(buf, "### sweep 7: write bw, design full"),
+			      "md: the sweep section and its heading");
+			CHECK(strstr(buf, "| fs | xfs | 120 [110 – 130] | 4 | best |") != NULL,
+			      "md: fs's best level marked with its mean and interval");
+			CHECK(strstr(buf, "| ra | 4096 | 100 [90 – 110] | 4 | - |") != NULL,
+			      "md: a level that is not the best");
+			const char *a = strstr(buf, "| 1 | fs=xfs ra=128 |"), *b = strstr(buf, "| 4 | fs=ext4 ra=4096 |");
+			CHECK(a && b && a < b, "md: the points in the analysis's order, ranked");
+			CHECK(strstr(buf, "| 2 runs, 50% |") != NULL, "md: a point's runs and coverage");
+			CHECK(strstr(buf, "| fs | **70.0%** |") && strstr(buf, "| ra | 20.0% |") &&
+			      strstr(buf, "| fs × ra | **8.0%** | interaction that matters |") &&
+			      strstr(buf, "| noise | 2.0% |"), "md: the importance shares");
+			CHECK(strstr(buf, "ra's best level 128 is not the best at fs=ext4") != NULL,
+			      "md: the interaction note");
+			CHECK(md_widths_ok(buf), "md: every row as wide as its header");
+			CHECK(strstr(buf, "## Summary") < strstr(buf, "## Sweep") &&
+			      strstr(buf, "## Sweep") < strstr(buf, "## Figures"), "md: sweep after the summary");
+		} else {
+			CHECK(strstr(buf, "<section id=\"sweep\">") && strstr(buf, "href=\"#sweep\""),
+			      "html: the sweep section and its contents link");
+			CHECK(!strstr(buf, "<svg"), "html without gnuplot: no SVG, the tables all the same");
+			CHECK(strstr(buf, "120 [110 – 130]</td>") != NULL, "html: the level table");
+		}
+		free(buf);
+	}
+	/* a sweep with no analysis: said, nothing drawn */
+	struct page_sweep none = { .id = 8, .why = strdup("sweep 8 names no goal: give one with --goal") };
+	in.sweeps = &none;
+	char *buf = NULL;
+	size_t len = 0;
+	const char *no;
+	FILE *m = open_memstream(&buf, &len);
+	CHECK(page_write(&in, PAGE_MD, m, &no) == 0, "page_write with a sweep without analysis");
+	fclose(m);
+	CHECK(strstr(buf, "### sweep 8\n") && strstr(buf, "sweep 8 names no goal: give one with --goal") &&
+	      !strstr(buf, "points ranked"), "no analysis: why, and no table");
+	free(buf);
+	page_sweep_release(&none);
+	page_sweep_release(&sw);
+	cmp_sel_release(&s);
+}
+
+/* The jobs over time and the phase boundaries as a run's environment
+ * holds them ("jobs_timeline", "phases"): the time-series section is
+ * there for them alone, with each job's and each test's start and end. */
+static void test_timeline(void)
+{
+	struct cmp_sel s;
+	cmp_sel_init(&s, "a", "a");
+	add_run(&s, 100 * 1048576.0);
+	struct page_run run = { .run = &s.runs.v[0], .sel = 0, .kind = "run", .rep_index = -1 };
+	run.env = json_tokener_parse(
+		"{\"jobs_timeline\":[{\"job\":\"seq\",\"start\":0.05,\"end\":2.05,\"t0\":0.04,"
+		"\"t\":[1.04,2.05],\"write_bw\":[1048576,2097152],\"write_iops\":[256,512]}],"
+		"\"phases\":[{\"name\":\"put_block\",\"start\":2.5,\"end\":3.25}]}");
+	CHECK(run.env != NULL, "the environment parses");
+	struct page_in in = { .title = "t", .source = "test", .sels = &s, .nsel = 1, .runs = &run,
+			      .nr_runs = 1, .gnuplot = "/nonexistent/gnuplot" };
+	char *buf = NULL;
+	size_t len = 0;
+	const char *no;
+	FILE *m = open_memstream(&buf, &len);
+	CHECK(page_write(&in, PAGE_MD, m, &no) == 0, "page_write with a timeline");
+	fclose(m);
+	CHECK(strstr(buf, "## Time series") != NULL, "the time series for the jobs' timeline alone");
+	CHECK(!strstr(buf, "Monitor samples"), "no monitor table without monitor samples");
+	CHECK(strstr(buf, "| run 1 | job seq | 0.05 | 2.05 | 2 |") != NULL,
+	      "the job's start, end and intervals");
+	CHECK(strstr(buf, "| run 1 | put\\_block | 2.50 | 3.25 | - |") != NULL, "bonnie's test's span");
+	CHECK(md_widths_ok(buf), "md: every row as wide as its header");
+	free(buf);
+	json_object_put(run.env);
+	cmp_sel_release(&s);
+}
+
 int main(void)
 {
 	test_two();
 	test_one();
 	test_curve();
+	test_sweep();
+	test_timeline();
 	return check_done("page");
 }
