@@ -160,3 +160,33 @@ int meta_run(const struct meta_spec *s, const struct meta_tree *t, int rank, int
 	     unsigned iteration, const struct meta_sync *sync, struct meta_result *res);
 
 #endif
+
+/*
+ * mdtest's figures of one iteration from every rank's result (ranks[n]):
+ * per phase, the items of all ranks, the phase's time (the longest rank's
+ * end − start: each ends at the closing barrier, so ≈ the slowest rank's
+ * finish) and the aggregate rate = all items / that time (mdtest's
+ * SUMMARY rate and its CSV "all" row: the same number when every rank has
+ * the same items); and the ranks' own rates before the barrier (items /
+ * (end before barrier − start)) as min, max and mean (mdtest's
+ * --show-perrank-statistics). The tree phases count, as mdtest does, one
+ * tree's directories over rank 0's time, with -u too (all_items has them
+ * all).
+ */
+struct meta_phase_agg {
+	bool ran;
+	uint64_t items;        /* the figure's items: all ranks' (one tree for the tree phases) */
+	uint64_t all_items;    /* every rank's items summed */
+	double time_s;
+	double rate;           /* items / time_s, ops/s */
+	double rank_min, rank_max, rank_mean; /* the ranks' rates before the barrier */
+};
+void meta_aggregate(const struct meta_tree *t, const struct meta_result *ranks, int n,
+		    struct meta_phase_agg out[META_NR_PHASES]);
+
+/* Over iterations (mdtest's SUMMARY columns): max, min, mean and the
+ * sample standard deviation (÷ (n − 1); 0 for one iteration). */
+struct meta_stat {
+	double max, min, mean, sd;
+};
+void meta_stat_of(const double *v, unsigned n, struct meta_stat *out);

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <ftw.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -243,8 +244,48 @@ static void test_run(void)
 	rmdir(dir);
 }
 
+static void test_figures(void)
+{
+	struct meta_tree t;
+	struct meta_spec s = { .dir = "/x", .items = 1000, .depth = 1, .branch = 4, .unique_dir = true };
+	plan(&s, &t); /* 5 dirs × 200 */
+	struct meta_result r[2];
+	memset(r, 0, sizeof(r));
+	/* rank 0: 1000 creates in 1 s before the barrier, 2 s to its end;
+	 * rank 1: 1000 in 1.5 s, 1.8 s to its end (it started later) */
+	r[0].ph[META_FILE_CREATE] = (struct meta_phase_fig){ true, 1000, 10, 10 + 1000000000ull,
+							     10 + 2000000000ull };
+	r[1].ph[META_FILE_CREATE] = (struct meta_phase_fig){ true, 1000, 50, 50 + 1500000000ull,
+							     50 + 1800000000ull };
+	/* tree: each rank made its 5 dirs; rank 0 in 0.5 s */
+	r[0].ph[META_TREE_CREATE] = (struct meta_phase_fig){ true, 5, 0, 100, 500000000ull };
+	r[1].ph[META_TREE_CREATE] = (struct meta_phase_fig){ true, 5, 0, 100, 900000000ull };
+	struct meta_phase_agg a[META_NR_PHASES];
+	meta_aggregate(&t, r, 2, a);
+	const struct meta_phase_agg *c = &a[META_FILE_CREATE];
+	CHECK(c->ran && c->items == 2000 && c->all_items == 2000, "items %llu", (unsigned long long)c->items);
+	CHECK(fabs(c->time_s - 2.0) < 1e-9, "time %f", c->time_s);
+	CHECK(fabs(c->rate - 1000.0) < 1e-6, "rate = all items / slowest time: %f", c->rate);
+	CHECK(fabs(c->rank_min - 1000.0 / 1.5) < 1e-6 && fabs(c->rank_max - 1000.0) < 1e-6 &&
+	      fabs(c->rank_mean - (1000.0 + 1000.0 / 1.5) / 2) < 1e-6, "per rank %f %f %f",
+	      c->rank_min, c->rank_max, c->rank_mean);
+	const struct meta_phase_agg *tr = &a[META_TREE_CREATE];
+	CHECK(tr->items == 5 && tr->all_items == 10 && fabs(tr->time_s - 0.5) < 1e-9 &&
+	      fabs(tr->rate - 10.0) < 1e-6, "tree: one tree over rank 0's time: %llu %f %f",
+	      (unsigned long long)tr->items, tr->time_s, tr->rate);
+	CHECK(!a[META_FILE_STAT].ran && a[META_FILE_STAT].rate == 0, "stat did not run");
+	struct meta_stat st;
+	double v[] = { 10, 20, 30 };
+	meta_stat_of(v, 3, &st);
+	CHECK(st.max == 30 && st.min == 10 && st.mean == 20 && fabs(st.sd - 10.0) < 1e-12,
+	      "sample sd %f", st.sd);
+	meta_stat_of(v, 1, &st);
+	CHECK(st.max == 10 && st.sd == 0, "one iteration");
+}
+
 int main(void)
 {
+	test_figures();
 	test_counts();
 	test_names();
 	test_run();
