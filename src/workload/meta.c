@@ -65,7 +65,7 @@ static int fail(struct meta_ctx *c, int err, const char *rel, const char *fmt, .
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	return set_msg(c->res, err, "rank %d: %s '%s%s%s': %s", c->rank, what, c->testdir,
+	return set_msg(c->res, err, "%s '%s%s%s': %s", what, c->testdir,
 		       rel && *rel ? "/" : "", rel ? rel : "", strerror(-err));
 }
 
@@ -314,18 +314,18 @@ static int check_dir(struct meta_ctx *c)
 	const struct meta_spec *s = c->s;
 	struct stat st;
 	if (s->guard.readonly_by) {
-		return set_msg(c->res, -EROFS, "rank %d: %s: refusing to write: read-only mode (set by %s)",
-			       c->rank, s->dir, s->guard.readonly_by);
+		return set_msg(c->res, -EROFS, "%s: refusing to write: read-only mode (set by %s)",
+			       s->dir, s->guard.readonly_by);
 	}
 	int err = stat(s->dir, &st) < 0 ? -errno : S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
 	if (err) {
-		return set_msg(c->res, err, "rank %d: %s: cannot use as the test directory's parent: %s",
-			       c->rank, s->dir, strerror(-err));
+		return set_msg(c->res, err, "%s: cannot use as the test directory's parent: %s",
+			       s->dir, strerror(-err));
 	}
 	char why[512];
 	int rc = devguard_may_create(AT_FDCWD, c->testdir, why, sizeof(why));
 	if (rc < 0) {
-		return set_msg(c->res, rc == -ENOENT ? -EPERM : rc, "rank %d: %s: %s", c->rank, s->dir,
+		return set_msg(c->res, rc == -ENOENT ? -EPERM : rc, "%s: %s", s->dir,
 			       rc == -ENOENT ? "is /dev's own filesystem, where iobench creates no files; "
 					       "give a directory on a mounted filesystem" : why);
 	}
@@ -364,7 +364,7 @@ int meta_run(const struct meta_spec *s, const struct meta_tree *t, int rank, int
 		dl--;
 	if (snprintf(c.testdir, sizeof(c.testdir), "%.*s/test-dir.%u-0", (int)dl, s->dir,
 		     iteration) >= (int)sizeof(c.testdir)) {
-		set_msg(res, -ENAMETOOLONG, "rank %d: %s: path too long", rank, s->dir);
+		set_msg(res, -ENAMETOOLONG, "%s: path too long", s->dir);
 	}
 	meta_tree_names(s, rank, c.root, sizeof(c.root), c.base, sizeof(c.base));
 	bool create = s->ops & META_OP_CREATE;
