@@ -13,7 +13,7 @@ setup() { # dir, extra args...
   fi
   ninja -C "$dir" >/dev/null
 }
-setup build
+setup build -Dmpi=enabled
 if [ "${1:-}" = "--asan" ]; then
-  setup build-asan -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug
+  setup build-asan -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug -Dmpi=enabled
 fi

@@ -9,6 +9,7 @@ PKGS=(
   fio bonnie++ sysstat time python3
   e2fsprogs xfsprogs btrfs-progs erofs-utils util-linux fdisk groff-base man-db bsdutils fuse3 python3-fusepy strace gdb
   gnuplot-nox python3-pandas python3-numpy blktrace
+  openmpi-bin libopenmpi-dev
 )
 SUDO=
 [ "$(id -u)" -eq 0 ] || SUDO=sudo

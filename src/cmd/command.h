@@ -58,6 +58,7 @@ struct cmd_ctx {
 					then not stored, and the exit status is 1 */
 	struct store_label *labels;  /* --label, parsed with the store */
 	size_t nr_labels;
+	const struct dist_hooks *dist; /* iobench-mpi's run (dist/dist.h), or NULL */
 };
 
 struct command {
@@ -82,6 +83,10 @@ int cmd_main(int argc, char **argv);
 /* The dispatcher for one command: its flags, the context, run, and the
  * check that what it printed reached stdout. Returns the exit status. */
 int command_run(const struct command *c, int argc, char **argv);
+/* The same for iobench-mpi: the command gets dist in its context. */
+struct dist_hooks;
+int command_run_dist(const struct command *c, int argc, char **argv,
+		     const struct dist_hooks *dist);
 const struct command *command_find(const char *name);
 /* The i-th command of the table, in `iobench help` order; NULL past the end. */
 const struct command *command_at(size_t i);

@@ -133,9 +133,15 @@ int command_check_root(const struct command *c, uid_t euid)
 
 int command_run(const struct command *c, int argc, char **argv)
 {
+	return command_run_dist(c, argc, argv, NULL);
+}
+
+int command_run_dist(const struct command *c, int argc, char **argv,
+		     const struct dist_hooks *dist)
+{
 	if (command_check_root(c, geteuid()) < 0)
 		return 1;
-	struct cmd_ctx ctx = { .cmd = c, .argc = argc, .argv = argv };
+	struct cmd_ctx ctx = { .cmd = c, .argc = argc, .argv = argv, .dist = dist };
 	int status = c->run(&ctx, argc, argv);
 	if (store_hooks.close)
 		store_hooks.close(&ctx);

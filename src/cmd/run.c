@@ -294,7 +294,11 @@ static int run_run(struct cmd_ctx *ctx, int argc, char **argv)
 		ra.job_files = texts;
 		ra.store_ctx = ctx;
 		ra.store_kind = STORE_KIND_RUN;
-		status = runner_run_and_report(&list, &ra);
+		ra.dist = ctx->dist;
+		if (ra.dist && ra.dist->prepare(ra.dist->arg, &list) < 0)
+			status = 1;
+		else
+			status = runner_run_and_report(&list, &ra);
 		for (size_t i = 0; i < ra.nr_job_files; i++)
 			free((char *)texts[i].text);
 		free(texts);

@@ -124,7 +124,7 @@ static int run_watched(const struct job_list *list, const struct runner_args *ra
 	struct run_config cfg = {
 		.show_progress = ra->progress,
 		.progress_always = ra->progress_always,
-		.bandwidth_log = ra->bandwidth_log,
+		.bandwidth_log = ra->bandwidth_log && (!ra->dist || ra->dist->root),
 		.ctl = ra->ctl,
 		.notes = ra->quiet ? NULL : notes,
 		.stop = signals_install(),
@@ -138,6 +138,10 @@ static int run_watched(const struct job_list *list, const struct runner_args *ra
 		.batch_edge_arg = ew,
 		.status_report = so ? status_print : NULL,
 		.status_arg = so,
+		.batch_sync = ra->dist ? ra->dist->batch_sync : NULL,
+		.batch_sync_arg = ra->dist ? ra->dist->arg : NULL,
+		.wearout = ra->dist ? ra->dist->wearout : NULL,
+		.wearout_arg = ra->dist ? ra->dist->arg : NULL,
 	};
 	int rc = workload_run(list, &cfg, res);
 	res->terse_version = ra->terse_version;
@@ -307,7 +311,8 @@ int runner_store_result(const struct runner_args *ra, const struct runner_stored
 	if (s->id)
 		*s->id = 0;
 	struct store_renderings rend = { 0 };
-	int rc = store_render_result(s->res, s->formats, s->head, &rend);
+	int rc = store_render_result_extra(s->res, s->formats, s->head, s->json_extra,
+					   s->normal_tail, &rend);
 	if (rc < 0) {
 		error_errno(rc, "cannot render the results to store them");
 	} else {
@@ -335,9 +340,19 @@ int runner_store_result(const struct runner_args *ra, const struct runner_stored
 /* Store a printed result (cmd/storing.h); the new status. */
 static int store_result(const struct runner_args *ra, const struct run_result *res,
 			unsigned formats, const char *head, uint64_t start_ms,
-			const struct error_capture *errs, int status)
+			const struct error_capture *errs, int status,
+			const struct report_json_extra *json_extra)
 {
+	char *tail = NULL;
+	size_t tail_len = 0;
+	FILE *tf = ra->dist ? open_memstream(&tail, &tail_len) : NULL;
+	if (tf) {
+		ra->dist->text(ra->dist->arg, tf);
+		fclose(tf);
+	}
 	struct runner_stored s = {
+		.json_extra = json_extra,
+		.normal_tail = tail,
 		.res = res,
 		.formats = formats,
 		.head = head,
@@ -348,19 +363,45 @@ static int store_result(const struct runner_args *ra, const struct run_result *r
 		.errors = (const char *const *)errs->msgs,
 		.nr_errors = errs->nr,
 	};
-	return runner_store_result(ra, &s) < 0 && status == 0 ? 1 : status;
+	int rc = runner_store_result(ra, &s) < 0 && status == 0 ? 1 : status;
+	free(tail);
+	return rc;
+}
+
+/* iobench-mpi's ranks other than the root write their report nowhere: the
+ * root writes the cluster's. */
+static FILE *dist_sink(char **buf, size_t *len)
+{
+	FILE *f = open_memstream(buf, len);
+	if (!f)
+		error_errno(-errno, "cannot make the discarded report's stream");
+	return f;
+}
+
+static void dist_json(struct json_writer *w, void *arg)
+{
+	const struct dist_hooks *d = arg;
+	d->json(w, d->arg);
 }
 
 int runner_run_and_report(const struct job_list *list, const struct runner_args *ra)
 {
-	if (repeat_wanted(ra->repeat))
+	if (repeat_wanted(ra->repeat)) {
+		if (ra->dist) {
+			error("iobench-mpi: --repeat is not implemented yet");
+			return 1;
+		}
 		return runner_repeat_and_report(list, ra);
+	}
 	uint64_t start_ms = cmd_store_now_ms();
 	char *head = NULL;
 	unsigned formats = REPORT_NORMAL;
 	if (ra->formats_text && report_parse_formats(ra->formats_text, &formats) < 0)
 		return 1;
-	FILE *out = runner_open_output(ra);
+	char *sink_buf = NULL;
+	size_t sink_len = 0;
+	bool sink = ra->dist && !ra->dist->root;
+	FILE *out = sink ? dist_sink(&sink_buf, &sink_len) : runner_open_output(ra);
 	if (!out)
 		return 1;
 	/* a run that fails before it starts still gives a JSON document, and
@@ -414,10 +455,13 @@ int runner_run_and_report(const struct job_list *list, const struct runner_args 
 		head = head_with_notes(head, notes, kept);
 	error_capture_end();
 	keep_warnings(&errs, res.env, status);
+	if (ra->dist)
+		status = ra->dist->reduce(ra->dist->arg, &res, status, errs.nr ? errs.msgs[0] : NULL);
+	struct report_json_extra dx = { .write = dist_json, .arg = (void *)ra->dist };
 	int wrc;
 	/* a run whose every job has stats=0 ran and reports no job, as fio */
 	if (res.nr_jobs || (status == 0 && res.nr_batches)) {
-		if ((wrc = report_write(&res, formats, out)) < 0) {
+		if ((wrc = report_write_extra(&res, formats, ra->dist ? &dx : NULL, out)) < 0) {
 			output_failed(out, wrc, "the report", ra->output_path);
 			if (status == 0)
 				status = 1;
@@ -432,12 +476,20 @@ int runner_run_and_report(const struct job_list *list, const struct runner_args 
 		fputs("iobench: the run raised warnings (also in the report):\n", stderr);
 		env_text_warnings(res.env, stderr);
 	}
+	if (ra->dist && (formats & REPORT_NORMAL))
+		ra->dist->text(ra->dist->arg, out);
 	if (res.interrupted)
 		warning("stopped by a signal: the results above cover the time until then");
-	status = runner_close_output(ra, out, status);
+	if (sink) {
+		fclose(out);
+		free(sink_buf);
+	} else {
+		status = runner_close_output(ra, out, status);
+	}
 	/* what was measured is printed: only now is it stored */
 	if (res.nr_jobs && storing(ra))
-		status = store_result(ra, &res, formats, head, start_ms, &errs, status);
+		status = store_result(ra, &res, formats, head, start_ms, &errs, status,
+				      ra->dist ? &dx : NULL);
 	error_capture_release(&errs);
 	free(head);
 	run_result_release(&res);

@@ -19,6 +19,7 @@
 #include "results/results.h"
 #include "store/store.h"
 #include "workload/run.h"
+#include "dist/dist.h"
 
 struct runner_args {
 	const char *formats_text; /* --output-format, NULL = normal */
@@ -48,6 +49,10 @@ struct runner_args {
 	enum store_kind store_kind;
 	const struct store_text *job_files; /* the job files' text, as read */
 	size_t nr_job_files;
+	/* iobench-mpi (dist/dist.h): barriers around the batches, the ranks'
+	 * results reduced into the root's, output on the root only; NULL = a
+	 * run of one process */
+	const struct dist_hooks *dist;
 };
 
 void runner_args_init(struct runner_args *ra);
@@ -73,6 +78,9 @@ struct runner_stored {
 	size_t nr_errors;
 	const struct store_meta *meta; /* rep_group/rep_index, or NULL */
 	int64_t *id;                /* gets the run's id (0: not stored), or NULL */
+	/* iobench-mpi's additions to the JSON and normal renderings, or NULL */
+	const struct report_json_extra *json_extra;
+	const char *normal_tail;
 };
 /* Render and store it; 0, or -1 after saying the results were not stored. */
 int runner_store_result(const struct runner_args *ra, const struct runner_stored *s);

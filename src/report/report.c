@@ -64,6 +64,12 @@ int report_parse_formats(const char *s, unsigned *formats)
 
 int report_write(const struct run_result *r, unsigned formats, FILE *out)
 {
+	return report_write_extra(r, formats, NULL, out);
+}
+
+int report_write_extra(const struct run_result *r, unsigned formats,
+		       const struct report_json_extra *extra, FILE *out)
+{
 	int ret = 0, err;
 
 	if (!(formats & (REPORT_NORMAL | REPORT_JSON | REPORT_JSONPLUS | REPORT_TERSE)))
@@ -74,7 +80,7 @@ int report_write(const struct run_result *r, unsigned formats, FILE *out)
 			ret = err;
 	}
 	if (formats & (REPORT_JSON | REPORT_JSONPLUS)) {
-		err = report_write_json(r, formats & REPORT_JSONPLUS, out);
+		err = report_write_json_extra(r, formats & REPORT_JSONPLUS, extra, out);
 		if (err && !ret)
 			ret = err;
 	}

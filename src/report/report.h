@@ -43,6 +43,10 @@ struct report_json_extra {
 	void (*write)(struct json_writer *w, void *arg);
 	void *arg;
 };
+/* report_write with extra members in the JSON formats' "iobench" object
+ * (NULL: none; iobench-mpi's per-rank table). */
+int report_write_extra(const struct run_result *r, unsigned formats,
+		       const struct report_json_extra *extra, FILE *out);
 /* report_write_json with extra (NULL: none). */
 int report_write_json_extra(const struct run_result *r, bool plus,
 			    const struct report_json_extra *extra, FILE *out);

@@ -147,6 +147,13 @@ void store_renderings_release(struct store_renderings *r);
  */
 int store_render_result(const struct run_result *res, unsigned printed, const char *normal_head,
 			struct store_renderings *r);
+/* The same with iobench-mpi's additions: extra members in the JSON
+ * renderings' "iobench" object, and text after the normal rendering (each
+ * NULL for none). */
+struct report_json_extra;
+int store_render_result_extra(const struct run_result *res, unsigned printed,
+			      const char *normal_head, const struct report_json_extra *extra,
+			      const char *normal_tail, struct store_renderings *r);
 
 /* A bonnie run: its spec, its tests (-x) and the machine around them. */
 struct store_bonnie {

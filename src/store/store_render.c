@@ -82,7 +82,8 @@ static int mem_close(struct mem *m, int rc)
 }
 
 static int render_one(const struct run_result *res, unsigned format, const char *name,
-		      const char *head, bool printed, struct store_renderings *r)
+		      const char *head, const struct report_json_extra *extra, const char *tail,
+		      bool printed, struct store_renderings *r)
 {
 	struct mem m;
 	int rc = mem_open(&m);
@@ -90,7 +91,9 @@ static int render_one(const struct run_result *res, unsigned format, const char 
 		return rc;
 	if (head)
 		fputs(head, m.f);
-	rc = report_write(res, format, m.f);
+	rc = report_write_extra(res, format, extra, m.f);
+	if (rc >= 0 && tail)
+		fputs(tail, m.f);
 	if ((rc = mem_close(&m, rc)) < 0)
 		return rc;
 	store_renderings_add(r, name, m.buf, m.len, printed);
@@ -101,17 +104,26 @@ static int render_one(const struct run_result *res, unsigned format, const char 
 int store_render_result(const struct run_result *res, unsigned printed, const char *normal_head,
 			struct store_renderings *r)
 {
+	return store_render_result_extra(res, printed, normal_head, NULL, NULL, r);
+}
+
+int store_render_result_extra(const struct run_result *res, unsigned printed,
+			      const char *normal_head, const struct report_json_extra *extra,
+			      const char *normal_tail, struct store_renderings *r)
+{
 	/* json and json+ printed together are one document: json+'s */
 	bool plus = printed & REPORT_JSONPLUS;
 	int rc = 0;
 	if (plus)
-		rc = render_one(res, REPORT_JSONPLUS, "json+", NULL, true, r);
+		rc = render_one(res, REPORT_JSONPLUS, "json+", NULL, extra, NULL, true, r);
 	if (!rc)
-		rc = render_one(res, REPORT_JSON, "json", NULL, !plus && (printed & REPORT_JSON), r);
+		rc = render_one(res, REPORT_JSON, "json", NULL, extra, NULL,
+				!plus && (printed & REPORT_JSON), r);
 	if (!rc)
-		rc = render_one(res, REPORT_TERSE, "terse", NULL, printed & REPORT_TERSE, r);
+		rc = render_one(res, REPORT_TERSE, "terse", NULL, NULL, NULL, printed & REPORT_TERSE, r);
 	if (!rc)
-		rc = render_one(res, REPORT_NORMAL, "normal", normal_head, printed & REPORT_NORMAL, r);
+		rc = render_one(res, REPORT_NORMAL, "normal", normal_head, NULL, normal_tail,
+				printed & REPORT_NORMAL, r);
 	return rc;
 }
 

@@ -116,6 +116,14 @@ void json_object_end(struct json_writer *w) { close_container(w, false); }
 void json_array_begin(struct json_writer *w) { open_container(w, true); }
 void json_array_end(struct json_writer *w) { close_container(w, true); }
 
+void json_raw(struct json_writer *w, const char *text)
+{
+	if (!begin_value(w))
+		return;
+	fputs(text, w->out);
+	end_value(w);
+}
+
 void json_write_escaped(FILE *out, const char *s)
 {
 	fputc('"', out);

@@ -45,6 +45,9 @@ void json_uint(struct json_writer *w, uint64_t v);
 void json_double(struct json_writer *w, double v);     /* non-finite: null */
 void json_bool(struct json_writer *w, bool v);
 void json_null(struct json_writer *w);
+/* A value that is JSON already (another writer's whole document, as
+ * iobench-mpi's ranks send theirs), written as it is. */
+void json_raw(struct json_writer *w, const char *text);
 
 /* Key plus value in one call. */
 void json_kv_string(struct json_writer *w, const char *key, const char *s);

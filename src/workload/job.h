@@ -156,6 +156,12 @@ struct job {
 	_Atomic int state;              /* enum job_state */
 	_Atomic bool done_flag;
 	_Atomic bool terminate;         /* exitall/exit_what stopped it (jobctl.c): the results stand */
+	/* --wearout (run_config.wearout): at its deadline the job waits for
+	 * wear_target from the main thread; the flags under sync->lock */
+	bool wearout;
+	bool wear_paused, wear_released;
+	uint64_t wear_target;           /* go on until this many I/Os are issued; 0 = no limit */
+	uint64_t wear_ios;              /* I/Os issued over every loop */
 	/* --status-interval (status.h): the run's request counter, the last
 	 * request answered, the snapshot slot (NULL: no periodic reports) */
 	_Atomic unsigned *status_req;

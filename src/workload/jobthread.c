@@ -369,12 +369,34 @@ static void reset_measuring(struct job *j, uint64_t now, struct cpu_usage *cpu0)
 	start_measuring(j, now, cpu0);
 }
 
+/* --wearout: at the deadline, wait for the run's count (run.c's
+ * wear_exchange); true when the job goes on (its deadline gone). */
+static bool wear_wait(struct job *j)
+{
+	struct run_sync *s = j->sync;
+	j->wearout = false; /* once */
+	if (!s)
+		return false;
+	pthread_mutex_lock(&s->lock);
+	j->wear_paused = true;
+	pthread_cond_broadcast(&s->cond);
+	while (!j->wear_released && !atomic_load(&s->stopping) && !*j->stop)
+		pthread_cond_wait(&s->wake, &s->lock);
+	bool go = j->wear_released && j->wear_target > j->wear_ios;
+	pthread_mutex_unlock(&s->lock);
+	if (go)
+		j->end_ns = 0;
+	return go;
+}
+
 static bool limits_reached(struct job *j, uint64_t now)
 {
 	job_status_poll(j, now);
 	if (job_stopping(j) || j->lat_stop)
 		return true;
-	if (j->end_ns && now >= j->end_ns)
+	if (j->end_ns && now >= j->end_ns && !(j->wearout && wear_wait(j)))
+		return true;
+	if (j->wear_target && j->wear_ios >= j->wear_target)
 		return true;
 	if (j->spec->number_ios && j->ios_issued >= j->spec->number_ios)
 		return true;
@@ -464,6 +486,7 @@ static int run_pass(struct job *j, struct cpu_usage *cpu0)
 		}
 		j->bytes_issued += u->buflen;
 		j->ios_issued++;
+		j->wear_ios++;
 		enum ddir d = u->ddir; /* u may be recycled once issued */
 		struct job_file *wf = u->file;
 		int rc;

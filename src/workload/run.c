@@ -93,6 +93,7 @@ static int setup_jobs(struct job *jobs, size_t nr, const struct job_list *l,
 		j->clk = clk;
 		j->index = (unsigned)i;
 		j->stop = cfg->stop;
+		j->wearout = cfg->wearout && j->spec->runtime && !j->spec->time_based;
 		j->aux_path = cfg->ctl.aux_path;
 		j->claims = claims;
 		job_result_init_zeroed(&j->res); /* jobs[] is calloc'd */
@@ -145,10 +146,43 @@ static int setup_jobs(struct job *jobs, size_t nr, const struct job_list *l,
 	return 0;
 }
 
+/* --wearout: every job of the batch waits at its deadline or has finished */
+static bool wear_ready(struct job *jobs, size_t from, size_t to)
+{
+	for (size_t i = from; i < to; i++)
+		if (!jobs[i].wear_paused && !atomic_load(&jobs[i].done_flag))
+			return false;
+	return true;
+}
+
+/* --wearout: the counts to cfg->wearout and its targets to the waiting
+ * jobs; called with sync->lock held (released meanwhile). */
+static void wear_exchange(struct job *jobs, size_t from, size_t to, const struct run_config *cfg,
+			  struct run_sync *sync)
+{
+	size_t n = to - from;
+	uint64_t *v = xcalloc(3 * n, sizeof(*v)), *ios = v, *bytes = v + n, *targets = v + 2 * n;
+	for (size_t i = from; i < to; i++) {
+		ios[i - from] = jobs[i].wear_ios;
+		for (int d = 0; d < DDIR_RWDIR_CNT; d++)
+			bytes[i - from] += atomic_load(&jobs[i].prog_bytes[d]);
+	}
+	pthread_mutex_unlock(&sync->lock);
+	cfg->wearout(cfg->wearout_arg, ios, bytes, targets, n);
+	pthread_mutex_lock(&sync->lock);
+	for (size_t i = from; i < to; i++) {
+		jobs[i].wear_target = targets[i - from];
+		jobs[i].wear_released = true;
+	}
+	pthread_cond_broadcast(&sync->wake);
+	free(v);
+}
+
 static int run_batch(struct job *jobs, size_t from, size_t to, const struct run_config *cfg,
 		     struct progress *prog, struct trigger *trig, struct run_sync *sync,
 		     struct status_ctl *status)
 {
+	bool wear_done = !cfg->wearout;
 	pthread_mutex_lock(&sync->lock);
 	sync->done = 0;
 	pthread_mutex_unlock(&sync->lock);
@@ -186,6 +220,10 @@ static int run_batch(struct job *jobs, size_t from, size_t to, const struct run_
 		struct timespec ts = { .tv_sec = (time_t)(deadline / NSEC_PER_SEC),
 				       .tv_nsec = (long)(deadline % NSEC_PER_SEC) };
 		pthread_cond_timedwait(&sync->cond, &sync->lock, &ts);
+		if (!wear_done && wear_ready(jobs, from, to)) {
+			wear_exchange(jobs, from, to, cfg, sync);
+			wear_done = true;
+		}
 		if (*cfg->stop && !sync->stopping) {
 			sync->stopping = true; /* end every sleep: rate, startdelay, wait_for */
 			pthread_cond_broadcast(&sync->wake);
@@ -210,6 +248,8 @@ static int run_batch(struct job *jobs, size_t from, size_t to, const struct run_
 			pthread_mutex_lock(&sync->lock);
 		}
 	}
+	if (!wear_done) /* every job finished before its deadline: the others still count */
+		wear_exchange(jobs, from, to, cfg, sync);
 	pthread_mutex_unlock(&sync->lock);
 	for (size_t i = from; i < to; i++)
 		pthread_join(jobs[i].thread, NULL);
@@ -449,6 +489,11 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 		size_t to = from + 1;
 		while (to < nr && !jobs[to].spec->stonewall)
 			to++;
+		if (cfg->batch_sync && cfg->batch_sync(cfg->batch_sync_arg, jobs[from].spec->groupid,
+							jobs[to - 1].spec->groupid, false, 0, NULL) < 0) {
+			rc = -ECANCELED;
+			break;
+		}
 		struct run_batch *b = &out->batches[out->nr_batches++];
 		b->group_first = jobs[from].spec->groupid;
 		b->group_last = jobs[to - 1].spec->groupid;
@@ -469,6 +514,18 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 		diskres_release(&bd);
 		if (cfg->batch_edge)
 			cfg->batch_edge(cfg->batch_edge_arg, b->group_first, b->group_last, true);
+		if (cfg->batch_sync) {
+			int err = rc < 0 ? -rc : 0;
+			const char *msg = NULL;
+			for (size_t i = from; i < to && !err; i++)
+				if (jobs[i].res.error) {
+					err = jobs[i].res.error;
+					msg = jobs[i].res.error_msg;
+				}
+			if (cfg->batch_sync(cfg->batch_sync_arg, b->group_first, b->group_last, true,
+					    err, msg) < 0 && rc == 0)
+				rc = -ECANCELED;
+		}
 		if (rc < 0)
 			break;
 		from = to;

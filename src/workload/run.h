@@ -43,6 +43,25 @@ struct run_config {
 	 * run per batch; NULL = nothing to call. */
 	void (*batch_edge)(void *arg, unsigned group_first, unsigned group_last, bool end);
 	void *batch_edge_arg;
+	/* Called before a batch starts (end false, error 0) and after its end
+	 * edge (end true) with the first error of its jobs (a positive errno,
+	 * 0 if none) and its "file:offset: text" (or NULL): iobench-mpi's
+	 * barrier and agreement between ranks. A negative return stops the
+	 * run there (the batch does not start, or no later one does); NULL =
+	 * nothing to call. */
+	int (*batch_sync)(void *arg, unsigned group_first, unsigned group_last, bool end,
+			  int error, const char *msg);
+	void *batch_sync_arg;
+	/* --wearout (iobench-mpi, IOR's stoneWallingWearOut): a job of the
+	 * batch that reaches its runtime deadline waits there; once every job
+	 * of the batch waits or has finished, this is called (once per batch,
+	 * from the main thread) with each job's I/Os issued and bytes done, in
+	 * batch order, and fills targets: a waiting job then goes on until it
+	 * has issued that many I/Os (no more than it has: it ends). NULL: the
+	 * jobs end at their deadline. */
+	void (*wearout)(void *arg, const uint64_t *ios, const uint64_t *bytes, uint64_t *targets,
+			size_t n);
+	void *wearout_arg;
 	bool bandwidth_log;          /* fio's --bandwidth-log: agg-{read,write,trim}_bw.log */
 	/* --status-interval's periodic reports (workload/status.h): called
 	 * with the run so far; NULL = none */
