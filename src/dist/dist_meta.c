@@ -122,7 +122,7 @@ static int parse(int argc, char **argv, struct meta_opts *o, double *timeout, bo
 	opterr = root;
 	int ch;
 	uint64_t u;
-	while ((ch = getopt_long(argc, argv, "d:n:I:z:b:uLFDCTErw:e:yi:h", longs, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "d:n:I:z:b:uLFDCTErw:e:yi:hN:W:SR::", longs, NULL)) != -1) {
 		switch (ch) {
 		case 'd': s->dir = optarg; break;
 		case 'n': if (num_arg(optarg, ch, false, &s->items, root)) return -EINVAL; break;
@@ -186,6 +186,16 @@ static int parse(int argc, char **argv, struct meta_opts *o, double *timeout, bo
 				      "(--output-format=json --output=FILE)", ch == O_DB ? "db" : "label");
 			return -EINVAL;
 		case 'h': o->help = true; return 0;
+		case 'N':
+		case 'W':
+		case 'S':
+		case 'R':
+			if (root)
+				error("iobench-mpi meta: mdtest's -%c (%s) is not implemented yet", ch,
+				      ch == 'N' ? "the rank shift of stat, read and remove" :
+				      ch == 'W' ? "the stonewall" : ch == 'S' ? "the shared file" :
+				      "the random order");
+			return -EINVAL;
 		default:
 			return -EINVAL; /* getopt said which (on rank 0) */
 		}
