@@ -26,6 +26,7 @@
 #include "cmd/signals.h"
 #include "cmd/storing.h"
 #include "cmd/teeout.h"
+#include "dist/dist.h"
 #include "report/bonnie_report.h"
 #include "report/env_report.h"
 #include "report/repeat_figs.h"
@@ -221,6 +222,8 @@ struct phase_sync {
 	unsigned phases;
 	bool failed;
 	struct run_env *env; /* where the phases' starts and ends go, or NULL */
+	const struct dist_hooks *dist; /* iobench-mpi bonnie, or NULL */
+	bool dist_failed;              /* a rank failed: the test stops */
 };
 
 static const char *const phase_lines[BON_IO_TESTS + BON_FILE_TESTS] = {
@@ -269,6 +272,10 @@ static void sync_phase(void *arg, unsigned phase)
 		fflush(stderr);
 		ps->shown = (int)phase;
 	}
+	if (ps->dist && !ps->dist_failed && ps->dist->bonnie_phase(ps->dist->arg, phase) < 0) {
+		ps->dist_failed = true;
+		*ps->stop = 1; /* the run stops like on a signal, then fails */
+	}
 	if (ps->mode != BONNIE_SYNC_SEM && ps->mode != BONNIE_SYNC_PROMPT) {
 		phase_started(ps, phase);
 		return;
@@ -316,6 +323,17 @@ static int one_test(struct test_loop *l, unsigned i)
 	struct phase_sync *ps = l->ps;
 	struct bonnie_result *r = &l->runs[l->nr++];
 	int rc = bonnie_run(s, ps->stop, r);
+	if (ps->dist && ps->dist->bonnie_reduce(ps->dist->arg, r, rc) < 0) {
+		/* a rank failed (the root named it): what the ranks measured
+		 * until then is reported, then the run fails */
+		if (ps->shown >= 0)
+			fputc('\n', stderr);
+		ps->shown = -1;
+		l->status = 1;
+		if (!l->json && report_normal(a, r, l->text, l->out) < 0)
+			l->status = write_failed(-EIO, l->text);
+		return -1;
+	}
 	/* as bonnie++ 2.00a: every -x test reuses the first one's seed */
 	a->spec.seed = r->seed;
 	a->spec.have_seed = true;
@@ -492,7 +510,8 @@ static int run_tests(const struct cmd_ctx *ctx, struct bonnie_args *a, struct bo
 	uint64_t start_ms = cmd_store_now_ms();
 	volatile sig_atomic_t *stop = signals_install();
 	struct phase_sync ps = { .mode = a->sync, .bar = bar, .stop = stop,
-				 .progress = !a->spec.quiet, .shown = -1 };
+				 .progress = !a->spec.quiet && !(ctx->dist && !ctx->dist->root),
+				 .shown = -1, .dist = ctx->dist };
 	a->spec.before_phase = sync_phase;
 	a->spec.after_phase = phase_ended;
 	a->spec.before_phase_arg = &ps;
@@ -515,7 +534,11 @@ static int run_tests(const struct cmd_ctx *ctx, struct bonnie_args *a, struct bo
 	 * keeps each repetition's text instead (test_loop.kept) */
 	bool storing = cmd_store_wanted(ctx);
 	struct teeout *tee = NULL;
-	FILE *out = storing && !json && !repeat ? teeout_open(stdout, &tee) : stdout;
+	/* iobench-mpi: the ranks but the root write their report nowhere */
+	char *sink_buf = NULL;
+	size_t sink_len = 0;
+	FILE *sink = ctx->dist && !ctx->dist->root ? open_memstream(&sink_buf, &sink_len) : NULL;
+	FILE *out = sink ? sink : storing && !json && !repeat ? teeout_open(stdout, &tee) : stdout;
 	if (!out) {
 		free(runs);
 		return error_errno(-ENOMEM, "cannot keep the report for the store") < 0;
@@ -590,7 +613,7 @@ static int run_tests(const struct cmd_ctx *ctx, struct bonnie_args *a, struct bo
 	anomaly_check_memory_limit(env);
 	struct report_json_extra extra = { repeat_json, &reps };
 	if (json && (rc0 = bonnie_report_json_extra(s, runs, nr, env, repeat ? &extra : NULL,
-						    stdout)) < 0)
+						    sink ? sink : stdout)) < 0)
 		status = write_failed(rc0, stdout);
 	if (!json) {
 		env_text_footer(env, text);
@@ -614,6 +637,10 @@ static int run_tests(const struct cmd_ctx *ctx, struct bonnie_args *a, struct bo
 	}
 	char *printed = NULL;
 	size_t printed_len = 0;
+	if (sink) {
+		fclose(sink);
+		free(sink_buf);
+	}
 	if (tee) {
 		if (fclose(out) != 0 && !status)
 			status = 1;
@@ -638,6 +665,24 @@ static int run_tests(const struct cmd_ctx *ctx, struct bonnie_args *a, struct bo
 		bonnie_result_release(&runs[i]);
 	free(runs);
 	return status;
+}
+
+/* iobench-mpi bonnie runs the file tests on every rank, synchronised by
+ * its own barriers: what it does not do is refused. */
+static int dist_checks(const struct cmd_ctx *ctx, struct bonnie_args *a)
+{
+	if (a->sync != BONNIE_SYNC_NONE || a->sem_procs)
+		return error("iobench-mpi bonnie: -y and -p synchronise processes on one machine; "
+			     "the ranks already start every phase together");
+	if (repeat_wanted(&a->common.repeat))
+		return error("iobench-mpi bonnie: --repeat is not implemented yet (-x N repeats the test)");
+	if (a->size_given && a->spec.file_size)
+		return error("iobench-mpi bonnie: the I/O tests on every rank (-s SIZE) are not "
+			     "implemented yet: it runs bonnie's file tests (-n); give -s 0");
+	a->spec.file_size = 0;
+	if (!a->spec.num_files)
+		return error("iobench-mpi bonnie: -n 0 leaves nothing to test (it runs the file tests)");
+	return 0;
 }
 
 static int bonnie_main(struct cmd_ctx *ctx, int argc, char **argv)
@@ -672,7 +717,13 @@ static int bonnie_main(struct cmd_ctx *ctx, int argc, char **argv)
 		status = semaphores(a.sem_procs);
 		goto out;
 	}
-	if (prepare(&a, host, sizeof(host), &bar, &ml) < 0)
+	if (ctx->dist && dist_checks(ctx, &a) < 0)
+		goto out;
+	int prc = prepare(&a, host, sizeof(host), &bar, &ml);
+	/* iobench-mpi: every rank agrees, then works in its own directory */
+	if (ctx->dist && ctx->dist->bonnie_prepare(ctx->dist->arg, &a.spec, prc) < 0)
+		goto out;
+	if (prc < 0)
 		goto out;
 	status = run_tests(ctx, &a, &bar, &ml);
 out:

@@ -23,6 +23,8 @@
 struct job_list;
 struct run_result;
 struct json_writer;
+struct bonnie_spec;
+struct bonnie_result;
 
 struct dist_hooks {
 	void *arg;
@@ -43,6 +45,17 @@ struct dist_hooks {
 	/* workload/run.h's wearout (--wearout), or NULL */
 	void (*wearout)(void *arg, const uint64_t *ios, const uint64_t *bytes, uint64_t *targets,
 			size_t n);
+	/* iobench-mpi bonnie (dist_bonnie.c; the run hooks above are NULL
+	 * then): before the tests, with the rank's own checks' status (0, or
+	 * -1 after printing why), the agreement of all ranks and the rank's
+	 * own directory under -d (s->dir is replaced); at each phase's start
+	 * (bonnie's before_phase) the barrier of all ranks, -1 when one failed
+	 * (the test then stops); after each test (rc: bonnie_run's) every
+	 * rank's figures to the root, whose res becomes their aggregate, one
+	 * copy per rank; -1 when a rank failed (the root said which). */
+	int (*bonnie_prepare)(void *arg, struct bonnie_spec *s, int status);
+	int (*bonnie_phase)(void *arg, unsigned phase);
+	int (*bonnie_reduce)(void *arg, struct bonnie_result *res, int rc);
 };
 
 #endif

@@ -13,7 +13,9 @@
 
 #include "cmd/command.h"
 #include "dist/dist.h"
+#include "dist/dist_bonnie.h"
 #include "dist/dist_comm.h"
+#include "dist/dist_meta.h"
 #include "dist/dist_run.h"
 #include "util/error.h"
 #include "util/units.h"
@@ -21,6 +23,9 @@
 
 static const char usage[] =
 	"usage: mpirun [MPIRUN OPTIONS] iobench-mpi run [MPI OPTIONS] [RUN OPTIONS] [JOBFILE...]\n"
+	"       mpirun [MPIRUN OPTIONS] iobench-mpi meta -d DIR -n ITEMS [MDTEST OPTIONS]\n"
+	"       mpirun [MPIRUN OPTIONS] iobench-mpi bonnie -d DIR -n NUM[:MAX:MIN:DIRS] -u USER\n"
+	"           [BONNIE OPTIONS] [--sync-timeout=SEC]\n"
 	"\n"
 	"Every rank runs the jobs as `iobench run` would (the same job files and\n"
 	"options: see `iobench help run`); rank 0 writes the report and the store.\n"
@@ -44,7 +49,12 @@ static const char usage[] =
 	"  --ranks-per-job=N     the jobs of one phase split among the ranks: ranks\n"
 	"                        0..N-1 run the first job, N..2N-1 the second, and so on\n"
 	"                        (round again when there are more ranks)\n"
-	"  --repeat: not implemented yet (refused)\n";
+	"  --repeat: not implemented yet (refused)\n\n"
+	"\n"
+	"meta runs mdtest's phases on every rank (iobench-mpi meta --help); bonnie\n"
+	"runs iobench bonnie's file tests (-n) on every rank at once, each in its own\n"
+	"directory under -d, every phase started together; rank 0 prints and stores\n"
+	"the aggregate (see `iobench help bonnie` for its options).\n";
 
 /* --name or --name=VALUE or --name VALUE at argv[*i]: its value (NULL for
  * a bare flag when want_value is false), advancing *i past it. */
@@ -141,6 +151,54 @@ bad:
 	return 0;
 }
 
+/* iobench-mpi meta: mdtest's phases on every rank (dist_meta.h). */
+static int meta_main(int argc, char **argv)
+{
+	struct dist_comm c;
+	if (dist_init(&c, &argc, &argv) < 0)
+		return 1;
+	int status = dist_meta_main(&c, argc - 1, argv + 1);
+	dist_end(&c, status);
+	return status;
+}
+
+/* iobench-mpi bonnie: iobench's bonnie command on every rank with the
+ * bonnie hooks (dist_bonnie.h); --sync-timeout is iobench-mpi's. */
+static int bonnie_main(int argc, char **argv)
+{
+	struct dist_comm c;
+	if (dist_init(&c, &argc, &argv) < 0)
+		return 1;
+	char **v = xcalloc((size_t)argc + 2, sizeof(*v));
+	int n = 0;
+	for (int i = 1; i < argc; i++) {
+		const char *val, *why = NULL;
+		if (take(argv, argc, &i, "--sync-timeout", true, &val)) {
+			if (parse_double(val, &c.timeout_s, &why) < 0 || !(c.timeout_s > 0)) {
+				if (c.rank == 0)
+					error("iobench-mpi: bad value '%s' for --sync-timeout", val);
+				free(v);
+				dist_end(&c, 1);
+				return 1;
+			}
+		} else {
+			v[n++] = argv[i];
+		}
+	}
+	if (c.rank != 0)
+		v[n++] = (char *)"--no-store"; /* the root stores the cluster's run */
+	v[n] = NULL;
+	struct dist_bonnie *b = dist_bonnie_new(&c);
+	struct dist_hooks h;
+	dist_bonnie_hooks(b, &h);
+	int status = command_run_dist(command_find("bonnie"), n, v, &h);
+	status = dist_bonnie_finish(b, status);
+	dist_bonnie_free(b);
+	free(v);
+	dist_end(&c, status);
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	mallopt(M_ARENA_MAX, 1); /* as iobench's main */
@@ -151,8 +209,13 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "version") || !strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))
 		return command_run(command_find("version"), argc - 1, argv + 1);
+	if (!strcmp(argv[1], "meta"))
+		return meta_main(argc, argv);
+	if (!strcmp(argv[1], "bonnie"))
+		return bonnie_main(argc, argv);
 	if (strcmp(argv[1], "run")) {
-		error("iobench-mpi: '%s' is not implemented yet (iobench-mpi runs: run)", argv[1]);
+		error("iobench-mpi: '%s' is not implemented yet (iobench-mpi runs: run, meta, bonnie)",
+		      argv[1]);
 		return 1;
 	}
 	struct dist_comm c;
