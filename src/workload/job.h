@@ -53,6 +53,10 @@ struct file_gen {
 	uint64_t zone_start, zone_pos, zone_bytes;
 	uint64_t issued;        /* bytes issued to the file this round (file_service_type) */
 	bool done;              /* its io_size is issued: no more I/O this round */
+	/* rw=trimwrite/randtrimwrite, as fio: where the last trim and write
+	 * started (UINT64_MAX: none yet this pass; a trim goes next when they
+	 * are equal) and the last trim's length (randtrimwrite writes it) */
+	uint64_t tw_trim_off, tw_write_off, tw_trim_len;
 };
 
 /* What setup found and decided for one file (files.c), before any byte of
@@ -149,6 +153,7 @@ struct job {
 	bool dedupe_have;               /* a unique buffer exists to repeat */
 	struct vpattern *bpat;          /* buffer_pattern, rendered; NULL = none */
 	bool use_distrib;
+	bool trimwrite;                 /* rw=(rand)trimwrite: trims count no bytes (iogen.c) */
 	struct distrib dist;
 
 	/* progress, read by the main thread */
