@@ -39,9 +39,11 @@ static uint64_t job_seed(const struct job *j)
 static uint64_t min_block(const struct job_spec *s)
 {
 	uint64_t m = 0;
+	/* randtrimwrite: the trims pick the offsets, the writes follow them */
+	bool follows = (s->rw & (RW_TRIM | RW_WRITE | RW_RAND)) == (RW_TRIM | RW_WRITE | RW_RAND);
 	for (int d = 0; d < DDIR_RWDIR_CNT; d++) {
 		bool used = (d == DDIR_READ && (s->rw & RW_READ)) ||
-			    (d == DDIR_WRITE && (s->rw & RW_WRITE)) ||
+			    (d == DDIR_WRITE && (s->rw & RW_WRITE) && !follows) ||
 			    (d == DDIR_TRIM && (s->rw & RW_TRIM));
 		if (!used)
 			continue;
