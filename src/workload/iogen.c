@@ -76,6 +76,10 @@ int job_gens_init(struct job *j)
 	rng_seed(&j->rng_mix, seed * 5 + 2);
 	rng_seed(&j->rng_buf, seed * 7 + 3);
 	j->trimwrite = (s->rw & (RW_TRIM | RW_WRITE)) == (RW_TRIM | RW_WRITE);
+	/* as fio, trimwrite's trims and writes draw their sizes from two
+	 * streams seeded alike: with one bsrange or bssplit for both, the k-th
+	 * write is as long as the k-th trim and writes just the block trimmed */
+	rng_seed(&j->rng_bs_trim, seed * 3 + 1);
 	j->gens = calloc(j->nr_files, sizeof(*j->gens));
 	if (!j->gens)
 		return -ENOMEM;
@@ -170,6 +174,7 @@ static uint64_t pick_bs(struct job *j, enum ddir d)
 {
 	const struct job_spec *s = j->spec;
 	IOB_ASSERT(d < DDIR_RWDIR_CNT); /* indexes bssplit, min_bs, max_bs, bs */
+	struct rng *rng = j->trimwrite && d == DDIR_TRIM ? &j->rng_bs_trim : &j->rng_bs;
 	unsigned n = s->nr_bssplit[d];
 	if (n) {
 		unsigned given = 0, open = 0;
@@ -178,7 +183,7 @@ static uint64_t pick_bs(struct job *j, enum ddir d)
 			open += !s->bssplit[d][i].perc;
 		}
 		unsigned share = open && given < 100 ? (100 - given) / open : 0;
-		unsigned r = (unsigned)rng_below(&j->rng_bs, 100), acc = 0;
+		unsigned r = (unsigned)rng_below(rng, 100), acc = 0;
 		for (unsigned i = 0; i < n; i++) {
 			acc += s->bssplit[d][i].perc ? s->bssplit[d][i].perc : share;
 			if (r < acc)
@@ -189,7 +194,7 @@ static uint64_t pick_bs(struct job *j, enum ddir d)
 	uint64_t lo = s->min_bs[d], hi = s->max_bs[d];
 	if (lo >= hi)
 		return lo ? lo : s->bs[d];
-	uint64_t v = lo + rng_below(&j->rng_bs, hi - lo + 1);
+	uint64_t v = lo + rng_below(rng, hi - lo + 1);
 	if (!s->bs_unaligned && (lo & (lo - 1)) == 0)
 		v &= ~(lo - 1);
 	return v < lo ? lo : v;

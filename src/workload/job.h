@@ -147,6 +147,7 @@ struct job {
 	unsigned nr_pending;
 
 	struct rng rng_off, rng_bs, rng_mix, rng_buf;
+	struct rng rng_bs_trim;         /* trimwrite: the trims' sizes, seeded as rng_bs (iogen.c) */
 	struct rng rng_dedupe;          /* dedupe_percentage: which writes repeat */
 	uint64_t dedupe_seed;           /* seed of the last unique buffer (dedupe_mode=repeat) */
 	uint64_t dedupe_ws_base, dedupe_ws_n; /* working set: buffers base+0 .. base+n-1 */

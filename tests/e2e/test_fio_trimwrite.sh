@@ -8,7 +8,10 @@
 # end (no wrap, even with io_size above size). randtrimwrite writes where
 # the trim before it went, with its length, and a pass ends when every
 # block has been trimmed once: its offsets are random, so what is compared
-# there is the pairing, the counts and the set of trimmed blocks.
+# there is the pairing, the counts and the set of trimmed blocks. With one
+# bsrange or bssplit for both directions, each write is as long as the trim
+# before it (the sizes come from each tool's generator: pairing and bytes
+# compared). trimwrite:-N, on which fio 3.33 never ends, is refused.
 . "$(dirname "$0")/lib.sh"
 need_root
 d=$(tmpdir)
@@ -118,6 +121,25 @@ if run fio $n "${DEV[@]}" --bs=4k,16k,64k --rw=randtrimwrite && run iob $n "${DE
     ok "$n: randtrimwrite writes the trim's 64k block, not 16k, as fio" ||
     not_ok "$n: lengths fio [$(lens "$d/$n.fio.log")] iobench [$(lens "$d/$n.iob.log")]"
 else not_ok "$n: both run"; fi
+
+# one bsrange or bssplit for trims and writes: fio draws their sizes from two
+# streams seeded alike, so each write is as long as the trim before it and
+# writes its block; the sizes themselves come from each tool's own generator,
+# so what is compared is that pairing and the bytes per direction
+bytesof() { counts "$1" | sed 's|/[0-9]*||g'; }
+for rw in trimwrite randtrimwrite; do
+  for bsopt in --bsrange=4k-64k --bssplit=4k/50:64k/50; do
+    n=$rw${bsopt%%=*}; n=${n//-/}
+    if run fio $n "${DEV[@]}" $bsopt --rw=$rw && run iob $n "${DEV[@]}" $bsopt --rw=$rw; then
+      sf=$(rshape "$d/$n.fio.log" 0); si=$(rshape "$d/$n.iob.log" 0)
+      [[ $sf == pairs* ]] && [[ $si == pairs* ]] && [ "$(bytesof "$d/$n.fio.json")" = "$(bytesof "$d/$n.iob.json")" ] &&
+        ok "$n ($bsopt): each write as long as the trim before it, at its offset; bytes as fio's ($(bytesof "$d/$n.iob.json"))" ||
+        not_ok "$n ($bsopt): fio [${sf:0:20} $(bytesof "$d/$n.fio.json")] iobench [${si:0:20} $(bytesof "$d/$n.iob.json")]"
+    else not_ok "$n: both run"; fi
+  done
+done
+check "trimwrite:-64k is refused (fio 3.33 trims block 0 forever)" \
+  eval '! "$IOBENCH" run --no-store --parse-only --name=a --filename="$L" --size=1m --rw=trimwrite:-64k 2>/dev/null'
 
 # ---- 3. the other modes keep their accounting ------------------------------
 same trim "$M write=0/0 trim=2097152/32" "${DEV[@]}" --bs=64k --rw=trim --io_size=2m
