@@ -11,7 +11,8 @@
 # there is the pairing, the counts and the set of trimmed blocks. With one
 # bsrange or bssplit for both directions, each write is as long as the trim
 # before it (the sizes come from each tool's generator: pairing and bytes
-# compared). trimwrite:-N, on which fio 3.33 never ends, is refused.
+# compared). trimwrite:-N, on which fio 3.33 never ends, and zonemode=strided
+# with trimwrite are refused.
 . "$(dirname "$0")/lib.sh"
 need_root
 d=$(tmpdir)
@@ -140,6 +141,10 @@ for rw in trimwrite randtrimwrite; do
 done
 check "trimwrite:-64k is refused (fio 3.33 trims block 0 forever)" \
   eval '! "$IOBENCH" run --no-store --parse-only --name=a --filename="$L" --size=1m --rw=trimwrite:-64k 2>/dev/null'
+out=$("$IOBENCH" run --no-store --name=a "${DEV[@]}" --allow-destroy="$L" --size=1m --bs=64k --rw=trimwrite \
+  --zonemode=strided --zonesize=256k --zoneskip=256k 2>&1) && not_ok "strided trimwrite accepted" ||
+  { [[ $out == *"zonemode=strided with rw=trimwrite is not implemented yet"* ]] &&
+    ok "zonemode=strided trimwrite: refused as not implemented yet" || not_ok "strided trimwrite: $out"; }
 
 # ---- 3. the other modes keep their accounting ------------------------------
 same trim "$M write=0/0 trim=2097152/32" "${DEV[@]}" --bs=64k --rw=trim --io_size=2m
