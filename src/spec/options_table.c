@@ -70,7 +70,7 @@ const struct option_def option_table[] = {
 	BOOL("unlink_each_loop", unlink_each_loop, "0", "delete the files after every loop (the next loop lays them out again)"),
 	BOOL("allow_mounted_write", allow_mounted_write, "0", "accepted as fio, but it cannot unlock anything: iobench's device guard still refuses to write to a mounted or otherwise in-use device (a mounted filesystem, a holder, an active swap), whatever this option says"),
 	/* what I/O */
-	FUNC("rw", opt_cb_rw, "str[:N]", "read", "I/O pattern: read write trim randread randwrite randtrim rw randrw trimwrite", .alias = { "readwrite" }),
+	FUNC("rw", opt_cb_rw, "str[:N]", "read", "I/O pattern: read write trim randread randwrite randtrim rw randrw trimwrite randtrimwrite", .alias = { "readwrite" }),
 	FUNC("rwmixread", opt_cb_rwmixread, "int", "50", "percent of reads in a mixed workload"),
 	FUNC("rwmixwrite", opt_cb_rwmixwrite, "int", "50", "percent of writes in a mixed workload"),
 	FUNC("bs", opt_cb_bs, "size[,size][,size]", "4k", "block size per direction (read,write,trim)", .alias = { "blocksize" }),

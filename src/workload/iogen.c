@@ -39,9 +39,11 @@ static uint64_t job_seed(const struct job *j)
 static uint64_t min_block(const struct job_spec *s)
 {
 	uint64_t m = 0;
+	/* randtrimwrite: the trims pick the offsets, the writes follow them */
+	bool follows = (s->rw & (RW_TRIM | RW_WRITE | RW_RAND)) == (RW_TRIM | RW_WRITE | RW_RAND);
 	for (int d = 0; d < DDIR_RWDIR_CNT; d++) {
 		bool used = (d == DDIR_READ && (s->rw & RW_READ)) ||
-			    (d == DDIR_WRITE && (s->rw & RW_WRITE)) ||
+			    (d == DDIR_WRITE && (s->rw & RW_WRITE) && !follows) ||
 			    (d == DDIR_TRIM && (s->rw & RW_TRIM));
 		if (!used)
 			continue;
@@ -73,6 +75,11 @@ int job_gens_init(struct job *j)
 	rng_seed(&j->rng_bs, seed * 3 + 1);
 	rng_seed(&j->rng_mix, seed * 5 + 2);
 	rng_seed(&j->rng_buf, seed * 7 + 3);
+	j->trimwrite = (s->rw & (RW_TRIM | RW_WRITE)) == (RW_TRIM | RW_WRITE);
+	/* as fio, trimwrite's trims and writes draw their sizes from two
+	 * streams seeded alike: with one bsrange or bssplit for both, the k-th
+	 * write is as long as the k-th trim and writes just the block trimmed */
+	rng_seed(&j->rng_bs_trim, seed * 3 + 1);
 	j->gens = calloc(j->nr_files, sizeof(*j->gens));
 	if (!j->gens)
 		return -ENOMEM;
@@ -84,6 +91,7 @@ int job_gens_init(struct job *j)
 		g->nblocks = f->io_size / blk;
 		for (int d = 0; d < DDIR_RWDIR_CNT; d++)
 			f->last_pos[d] = f->io_offset;
+		g->tw_trim_off = g->tw_write_off = UINT64_MAX;
 		if (!g->nblocks)
 			return error("job '%s': file '%s' has %llu usable bytes, less than one block of %llu",
 				     s->name, f->path, (unsigned long long)f->io_size,
@@ -142,6 +150,7 @@ void job_gens_new_pass(struct job *j)
 		g->seq_left = 0;
 		g->issued = 0;
 		g->done = false;
+		g->tw_trim_off = g->tw_write_off = UINT64_MAX;
 		g->pass++;
 		zone_strided_reset(g);
 		if (g->perm_ready)
@@ -154,8 +163,6 @@ static enum ddir pick_ddir(struct job *j)
 	unsigned rw = j->spec->rw;
 	if ((rw & RW_READ) && (rw & RW_WRITE))
 		return rng_below(&j->rng_mix, 100) < j->spec->rwmix[DDIR_READ] ? DDIR_READ : DDIR_WRITE;
-	if ((rw & RW_TRIM) && (rw & RW_WRITE))
-		return rng_below(&j->rng_mix, 2) ? DDIR_TRIM : DDIR_WRITE;
 	if (rw & RW_WRITE)
 		return DDIR_WRITE;
 	if (rw & RW_TRIM)
@@ -167,6 +174,7 @@ static uint64_t pick_bs(struct job *j, enum ddir d)
 {
 	const struct job_spec *s = j->spec;
 	IOB_ASSERT(d < DDIR_RWDIR_CNT); /* indexes bssplit, min_bs, max_bs, bs */
+	struct rng *rng = j->trimwrite && d == DDIR_TRIM ? &j->rng_bs_trim : &j->rng_bs;
 	unsigned n = s->nr_bssplit[d];
 	if (n) {
 		unsigned given = 0, open = 0;
@@ -175,7 +183,7 @@ static uint64_t pick_bs(struct job *j, enum ddir d)
 			open += !s->bssplit[d][i].perc;
 		}
 		unsigned share = open && given < 100 ? (100 - given) / open : 0;
-		unsigned r = (unsigned)rng_below(&j->rng_bs, 100), acc = 0;
+		unsigned r = (unsigned)rng_below(rng, 100), acc = 0;
 		for (unsigned i = 0; i < n; i++) {
 			acc += s->bssplit[d][i].perc ? s->bssplit[d][i].perc : share;
 			if (r < acc)
@@ -186,7 +194,7 @@ static uint64_t pick_bs(struct job *j, enum ddir d)
 	uint64_t lo = s->min_bs[d], hi = s->max_bs[d];
 	if (lo >= hi)
 		return lo ? lo : s->bs[d];
-	uint64_t v = lo + rng_below(&j->rng_bs, hi - lo + 1);
+	uint64_t v = lo + rng_below(rng, hi - lo + 1);
 	if (!s->bs_unaligned && (lo & (lo - 1)) == 0)
 		v &= ~(lo - 1);
 	return v < lo ? lo : v;
@@ -246,6 +254,38 @@ static uint64_t random_block(struct job *j, struct file_gen *g)
 	uint64_t b = rng_below(&j->rng_off, g->nblocks);
 	IOB_ASSERT(b < g->nblocks);
 	return b;
+}
+
+/* rw=(rand)trimwrite, as fio: a trim when the last trim and the last write
+ * of the file started at the same offset (none yet counts as the same),
+ * else a write. With one block size each block is trimmed, then written;
+ * with a larger trim the writes catch up with it before the next trim. */
+static enum ddir tw_ddir(const struct file_gen *g)
+{
+	return g->tw_write_off == g->tw_trim_off ? DDIR_TRIM : DDIR_WRITE;
+}
+
+/* rw=trimwrite: direction d's stream has run off the file's end. fio ends
+ * the file's pass there (the other stream does not go on, nor wrap, even
+ * with io_size above size), where the other sequential modes wrap. */
+static bool tw_seq_ended(const struct job *j, const struct job_file *f, enum ddir d, uint64_t len)
+{
+	uint64_t end = f->io_offset + f->io_size, pos = f->last_pos[d];
+	return pos >= end || (pos + len > end && end - pos < j->gens[0].block);
+}
+
+/* rw=(rand)trimwrite: the file's pass is over before this I/O. fio ends
+ * it when a sequential stream runs off the end and when randtrimwrite's
+ * random map is used up; time_based goes on (the streams wrap). */
+static bool tw_file_ended(const struct job *j, const struct job_file *f, const struct file_gen *g,
+			  enum ddir d, uint64_t len)
+{
+	const struct job_spec *s = j->spec;
+	if (s->time_based || s->zonemode == ZONEMODE_STRIDED)
+		return false;
+	if (!spec_is_rand(s))
+		return tw_seq_ended(j, f, d, len);
+	return d == DDIR_TRIM && g->perm_ready && !g->seq_left && g->next >= g->nblocks;
 }
 
 /* Sequential offset for direction d; returns 0 when nothing fits. */
@@ -399,14 +439,26 @@ int job_next_io(struct job *j, struct io_unit *u)
 		return replay_next_io(j, u); /* read_iolog: the log says */
 	const struct job_spec *s = j->spec;
 	unsigned fi;
-	int picked = pick_file(j, &fi);
-	if (picked <= 0)
-		return picked;
-	IOB_ASSERT(fi < j->nr_files);
-	struct job_file *f = &j->files[fi];
-	struct file_gen *g = &j->gens[fi];
-	enum ddir d = pick_ddir(j);
-	uint64_t len = pick_bs(j, d);
+	struct job_file *f;
+	struct file_gen *g;
+	enum ddir d;
+	uint64_t len;
+	for (;;) {
+		int picked = pick_file(j, &fi);
+		if (picked <= 0)
+			return picked;
+		IOB_ASSERT(fi < j->nr_files);
+		f = &j->files[fi];
+		g = &j->gens[fi];
+		d = j->trimwrite ? tw_ddir(g) : pick_ddir(j);
+		len = pick_bs(j, d);
+		if (!j->trimwrite || !tw_file_ended(j, f, g, d, len))
+			break;
+		/* this file's pass is over; the others go on, as in fio */
+		if (j->nr_files == 1 || ++j->files_done == j->nr_files)
+			return 0;
+		g->done = true;
+	}
 	IOB_ASSERT(g->block > 0 && g->nblocks == f->io_size / g->block);
 
 	if (j->bytes_total) {
@@ -425,6 +477,11 @@ int job_next_io(struct job *j, struct io_unit *u)
 			return 0;
 	} else if (!spec_is_rand(s)) {
 		off = seq_offset(j, f, d, &len);
+	} else if (j->trimwrite && d == DDIR_WRITE) {
+		/* randtrimwrite: the write goes where the last trim went, with
+		 * its length, whatever the write block size */
+		off = g->tw_trim_off;
+		len = g->tw_trim_len;
 	} else if (g->seq_left) {
 		g->seq_left--;
 		off = s->rw_seq_identical ? g->seq_off : g->seq_pos;
@@ -461,7 +518,16 @@ int job_next_io(struct job *j, struct io_unit *u)
 	IOB_ASSERT(!on_block || (off - f->io_offset) % g->block == 0);
 	g->seq_pos = off + len;
 	g->dir_pos[d] = off + len;
-	g->issued += len;
+	if (j->trimwrite && d == DDIR_TRIM) {
+		g->tw_trim_off = off;
+		g->tw_trim_len = len;
+	} else {
+		/* randtrimwrite: the next one is a trim, even if it lands where
+		 * this write went (fio alternates strictly there) */
+		if (j->trimwrite)
+			g->tw_write_off = spec_is_rand(s) ? (g->tw_trim_off = UINT64_MAX) : off;
+		g->issued += len; /* as fio, a trimwrite's trims count towards no size */
+	}
 	if (j->nr_files > 1 && !j->use_fdist && g->issued >= f->io_size && !g->done) {
 		g->done = true;
 		j->files_done++;

@@ -53,6 +53,10 @@ struct file_gen {
 	uint64_t zone_start, zone_pos, zone_bytes;
 	uint64_t issued;        /* bytes issued to the file this round (file_service_type) */
 	bool done;              /* its io_size is issued: no more I/O this round */
+	/* rw=trimwrite/randtrimwrite, as fio: where the last trim and write
+	 * started (UINT64_MAX: none yet this pass; a trim goes next when they
+	 * are equal) and the last trim's length (randtrimwrite writes it) */
+	uint64_t tw_trim_off, tw_write_off, tw_trim_len;
 };
 
 /* What setup found and decided for one file (files.c), before any byte of
@@ -145,12 +149,14 @@ struct job {
 	unsigned nr_pending;
 
 	struct rng rng_off, rng_bs, rng_mix, rng_buf;
+	struct rng rng_bs_trim;         /* trimwrite: the trims' sizes, seeded as rng_bs (iogen.c) */
 	struct rng rng_dedupe;          /* dedupe_percentage: which writes repeat */
 	uint64_t dedupe_seed;           /* seed of the last unique buffer (dedupe_mode=repeat) */
 	uint64_t dedupe_ws_base, dedupe_ws_n; /* working set: buffers base+0 .. base+n-1 */
 	bool dedupe_have;               /* a unique buffer exists to repeat */
 	struct vpattern *bpat;          /* buffer_pattern, rendered; NULL = none */
 	bool use_distrib;
+	bool trimwrite;                 /* rw=(rand)trimwrite: trims count no bytes (iogen.c) */
 	struct distrib dist;
 
 	/* progress, read by the main thread */

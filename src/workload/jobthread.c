@@ -535,8 +535,11 @@ static int run_pass(struct job *j, struct cpu_usage *cpu0)
 				async_put_unit(j, u);
 			break;
 		}
-		j->bytes_issued += u->buflen;
-		j->ios_issued++;
+		/* as fio: a trimwrite's trims count towards neither size nor number_ios */
+		if (!j->trimwrite || u->ddir != DDIR_TRIM) {
+			j->bytes_issued += u->buflen;
+			j->ios_issued++;
+		}
 		j->wear_ios++;
 		enum ddir d = u->ddir; /* u may be recycled once issued */
 		struct job_file *wf = u->file;

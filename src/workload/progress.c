@@ -63,7 +63,8 @@ static double job_done(const struct job *j, uint64_t now, double *eta_s, double 
 			(double)(j->end_ns - (j->ramp_end_ns - j->spec->ramp_time));
 	uint64_t done = 0;
 	for (int d = 0; d < DDIR_RWDIR_CNT; d++)
-		done += atomic_load_explicit(&j->prog_bytes[d], memory_order_relaxed);
+		if (!j->trimwrite || d != DDIR_TRIM) /* its trims count towards no size */
+			done += atomic_load_explicit(&j->prog_bytes[d], memory_order_relaxed);
 	uint64_t total = j->bytes_total * (j->spec->loops ? j->spec->loops : 1);
 	if (total && !j->spec->time_based)
 		f_size = (double)done / (double)total;

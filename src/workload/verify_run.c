@@ -390,8 +390,10 @@ static bool replay_next_write(struct job *j, struct io_unit *u)
 			j->bytes_issued = 0;
 			continue;
 		}
-		j->bytes_issued += u->buflen;
-		vs->gen_ios++;
+		if (!j->trimwrite || u->ddir != DDIR_TRIM) { /* as in jobthread.c */
+			j->bytes_issued += u->buflen;
+			vs->gen_ios++;
+		}
 		if (u->ddir == DDIR_WRITE)
 			return true;
 	}

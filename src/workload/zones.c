@@ -83,6 +83,10 @@ int job_zones_check(struct job *j)
 		return check_zbd(j);
 	if (s->zonemode != ZONEMODE_STRIDED)
 		return 0;
+	if ((s->rw & (RW_TRIM | RW_WRITE)) == (RW_TRIM | RW_WRITE))
+		return error("job '%s': zonemode=strided with rw=%strimwrite is not implemented yet "
+			     "(fio keeps the trims' and the writes' positions apart in each zone)",
+			     s->name, spec_is_rand(s) ? "rand" : "");
 	for (unsigned i = 0; i < j->nr_files; i++) {
 		uint64_t range = s->zonerange ? s->zonerange : s->zonesize;
 		if (j->files[i].io_size < range && j->files[i].io_size < s->zonesize)

@@ -2,7 +2,8 @@
  * The I/O generator: a random job without norandommap touches every block
  * exactly once per pass; norandommap does not; sequential offsets advance,
  * honour the rw=MODE:N skip and wrap; mixed jobs honour rwmixread; bssplit
- * picks sizes in proportion; the byte budget ends the pass exactly.
+ * picks sizes in proportion; the byte budget ends the pass exactly;
+ * trimwrite and randtrimwrite give fio's sequence.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -145,6 +146,69 @@ int main(void)
 	CHECK(bad == 0, "%d I/Os past the end", bad);
 	CHECK(small * 100 / total >= 73 && small * 100 / total <= 77, "4k share %llu%%",
 	      (unsigned long long)(small * 100 / total));
+	free(j.gens);
+
+	/* rw=trimwrite, 64k trims and 16k writes over 1 MiB (fio 3.33's
+	 * write_iolog): trim 0, write 0, trim 64k, then writes until one starts
+	 * where the last trim did, then the next trim; the pass ends when the
+	 * 17th trim would start at the end: 16 trims, 61 writes */
+	job_spec_release(&s);
+	job_spec_defaults(&s);
+	s.rw = RW_TRIM | RW_WRITE;
+	s.bs[DDIR_WRITE] = s.min_bs[DDIR_WRITE] = s.max_bs[DDIR_WRITE] = 16384;
+	s.bs[DDIR_TRIM] = s.min_bs[DDIR_TRIM] = s.max_bs[DDIR_TRIM] = 65536;
+	setup(&j, &s, &f, 1 << 20);
+	CHECK(job_gens_init(&j) == 0, "gens init trimwrite");
+	uint64_t ntrim = 0, nwrite = 0, wpos = 0, tpos = 0, lastt = UINT64_MAX, lastw = UINT64_MAX;
+	bad = 0;
+	while (job_next_io(&j, &u)) {
+		enum ddir want = lastt == lastw ? DDIR_TRIM : DDIR_WRITE;
+		bad += u.ddir != want;
+		if (u.ddir == DDIR_TRIM) {
+			bad += u.offset != tpos || u.buflen != 65536;
+			lastt = u.offset;
+			tpos += 65536;
+			ntrim++;
+		} else {
+			bad += u.offset != wpos || u.buflen != 16384;
+			lastw = u.offset;
+			wpos += 16384;
+			nwrite++;
+			j.bytes_issued += u.buflen; /* as jobthread.c: trims count no bytes */
+		}
+	}
+	CHECK(bad == 0, "trimwrite: %d I/Os out of fio's sequence", bad);
+	CHECK(ntrim == 16 && nwrite == 61, "trimwrite: %llu trims, %llu writes, want 16 and 61",
+	      (unsigned long long)ntrim, (unsigned long long)nwrite);
+	free(j.gens);
+
+	/* rw=randtrimwrite, one size: trim a random block, write it; every
+	 * block trimmed once in the pass, which ends with the random map even
+	 * with a larger byte budget */
+	s.rw = RW_TRIM | RW_WRITE | RW_RAND;
+	s.bs[DDIR_WRITE] = s.min_bs[DDIR_WRITE] = s.max_bs[DDIR_WRITE] = 65536;
+	setup(&j, &s, &f, 1 << 20);
+	j.bytes_total = 2 << 20;
+	CHECK(job_gens_init(&j) == 0, "gens init randtrimwrite");
+	seen = calloc(16, 1);
+	n = 0;
+	bad = 0;
+	dups = 0;
+	uint64_t trim_off = UINT64_MAX;
+	while (job_next_io(&j, &u)) {
+		bad += u.buflen != 65536 || u.offset % 65536 || u.offset >= (1 << 20);
+		if (n++ % 2 == 0) {
+			bad += u.ddir != DDIR_TRIM;
+			trim_off = u.offset;
+			dups += seen[(u.offset / 65536) % 16]++ ? 1 : 0;
+		} else {
+			bad += u.ddir != DDIR_WRITE || u.offset != trim_off;
+			j.bytes_issued += u.buflen;
+		}
+	}
+	CHECK(bad == 0 && dups == 0 && n == 32, "randtrimwrite: %d bad, %d repeated, %llu I/Os (want 32)",
+	      bad, dups, (unsigned long long)n);
+	free(seen);
 	free(j.gens);
 	job_spec_release(&s);
 	return check_done("test_iogen");
