@@ -317,6 +317,28 @@ static bool repeat_ok(const char *v)
 	return end != v && !*end && n >= 1 && n <= 10000;
 }
 
+/* The value of item as its line has it, from the value's column to the
+ * end of the line: a shell command's ';' and '#' are the shell's, not the
+ * lexer's comments (xmalloc'ed). */
+static char *raw_value(const struct sweep_plan *p, const struct jf_item *item)
+{
+	const char *s = p->text, *end = p->text + p->text_len;
+	for (unsigned l = 1; l < item->loc.line && s < end; l++) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		s = nl ? nl + 1 : end;
+	}
+	const char *e = memchr(s, '\n', (size_t)(end - s));
+	if (!e)
+		e = end;
+	if (item->value_col && (size_t)(e - s) >= item->value_col - 1)
+		s += item->value_col - 1;
+	else
+		return xstrdup(item->value ? item->value : "");
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+		e--;
+	return xstrndup(s, (size_t)(e - s));
+}
+
 static void workload_item(struct parse *ps, const struct jf_item *item)
 {
 	struct sweep_plan *p = ps->p;
@@ -328,6 +350,8 @@ static void workload_item(struct parse *ps, const struct jf_item *item)
 		kind = SWW_BONNIE;
 	else if (!strcmp(k, "quick"))
 		kind = SWW_QUICK;
+	else if (!strcmp(k, "command"))
+		kind = SWW_COMMAND;
 	if (!strcmp(k, "repeat")) {
 		if (!repeat_ok(v))
 			plan_error(ps, item, item->value_col, "bad repeat '%s': give N or auto[:W%%], "
@@ -338,19 +362,14 @@ static void workload_item(struct parse *ps, const struct jf_item *item)
 		}
 		return;
 	}
-	if (!strcmp(k, "command")) {
-		plan_error(ps, item, 0, "command = workloads are not implemented yet (a shell "
-			   "command timed with the device statistics around it); use job =, "
-			   "bonnie = or quick =");
-		return;
-	}
 	if (kind == SWW_NONE) {
 		plan_error(ps, item, 0, "unknown key '%s' in [workload] (job, bonnie, quick, "
-			   "repeat)", k);
+			   "command, repeat)", k);
 		return;
 	}
 	if (p->workload != SWW_NONE && p->workload != kind) {
-		plan_error(ps, item, 0, "a workload is job files, bonnie lines or quick, not a mix "
+		plan_error(ps, item, 0, "a workload is job files, bonnie lines, quick or a command, "
+			   "not a mix "
 			   "(%s = after another kind)", k);
 		return;
 	}
@@ -369,6 +388,15 @@ static void workload_item(struct parse *ps, const struct jf_item *item)
 		free(abs);
 	} else if (kind == SWW_BONNIE) {
 		add_str(&p->bonnie, &p->nr_bonnie, v);
+	} else if (kind == SWW_COMMAND) {
+		if (!*v)
+			plan_error(ps, item, 0, "command = needs a shell command, e.g. command = dd "
+				   "if=/dev/zero of={mnt}/f bs=1M count=64; sync");
+		else if (p->command)
+			plan_error(ps, item, 0, "command = is given twice (one command a plan: time "
+				   "another in a plan of its own)");
+		else
+			p->command = raw_value(p, item);
 	} else {
 		if (p->quick) {
 			plan_error(ps, item, 0, "quick = is given twice");
@@ -540,7 +568,10 @@ static void check_whole(struct parse *ps, const struct jf_item *first)
 	}
 	if (p->workload == SWW_NONE)
 		plan_error(ps, where, 0, "the plan names no workload: give [workload] job = FILE, "
-			   "bonnie = ARGS or quick =");
+			   "bonnie = ARGS, quick = or command = SHELL");
+	if (p->workload == SWW_COMMAND && p->repeat && !strncmp(p->repeat, "auto", 4))
+		plan_error(ps, where, 0, "repeat = %s with command = is not implemented yet: give "
+			   "repeat = N", p->repeat);
 	if (!p->nr_factors)
 		plan_error(ps, where, 0, "the plan has no factors: give [factors] NAME = A | B");
 	if (!p->design_text)
@@ -645,6 +676,7 @@ void sweep_plan_release(struct sweep_plan *p)
 	free_strs(p->jobs, p->nr_jobs);
 	free_strs(p->bonnie, p->nr_bonnie);
 	free(p->quick);
+	free(p->command);
 	free(p->repeat);
 	free(p->design_text);
 	free(p->goal);

@@ -16,7 +16,11 @@
  *               setup = / teardown = shell command templates (repeatable)
  *   [workload]  job = FILE (repeatable, one `iobench run` of all of them),
  *               bonnie = ARGS (repeatable, one `iobench bonnie` each),
- *               quick = [ARGS], repeat = N | auto[:W%]
+ *               quick = [ARGS], command = SHELL (the rest of the line as
+ *               written: its ; and # are the shell's; a shell command run
+ *               in the mount directory and timed, sweep_command.c; with
+ *               {mnt}, {dev}, {devs}, {fs}, {FACTOR} as the templates),
+ *               repeat = N | auto[:W%] (command: N only)
  *   [design]    type = full | ofat | lhs:N | race, goal = FIGURE
  *               (sweep_goal.h; race needs one), seed = N, and for race
  *               min_repeat = (default 3) and max_repeat = (default 10)
@@ -59,7 +63,7 @@ enum sweep_target_kind { SWT_NONE, SWT_IMAGE, SWT_DEVICE, SWT_DIR };
 
 enum sweep_design_kind { SWD_FULL, SWD_OFAT, SWD_LHS, SWD_RACE };
 
-enum sweep_workload_kind { SWW_NONE, SWW_JOB, SWW_BONNIE, SWW_QUICK };
+enum sweep_workload_kind { SWW_NONE, SWW_JOB, SWW_BONNIE, SWW_QUICK, SWW_COMMAND };
 
 struct sweep_plan {
 	char *path;        /* as given */
@@ -87,6 +91,7 @@ struct sweep_plan {
 	char **bonnie;     /* argument lines */
 	size_t nr_bonnie;
 	char *quick;       /* quick's arguments ("" for none) */
+	char *command;     /* a shell command template ({mnt}, {dev}, {FACTOR}), or NULL */
 	char *repeat;      /* as --repeat takes it, or NULL */
 	/* [design] */
 	enum sweep_design_kind design;

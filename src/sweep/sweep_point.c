@@ -3,7 +3,7 @@
  * the teardown ones journaled first, mkfs through the device guard, the
  * mount, the scheduler, the queue knobs, the iosched knobs, the sysctls),
  * the page cache dropped, the workload run as this binary in a child with
- * the point's labels, and the teardown: the journal undone back to where
+ * the point's labels (a command = workload: sweep_command.c), and the teardown: the journal undone back to where
  * the point began. In a dry run each step is printed instead.
  */
 #include "sweep/sweep_int.h"
@@ -51,8 +51,7 @@ int sweep_set_knob(struct sweep_ctx *c, const char *file, const char *value, cha
 	return sysknob_write(file, value, why, whylen) < 0 ? -1 : 0;
 }
 
-/* template with {factor}, {dev}, {devs}, {mnt} and {fs} replaced. */
-static char *expand(const struct sweep_ctx *c, size_t i, const char *t)
+char *sweep_expand(const struct sweep_ctx *c, size_t i, const char *t)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -285,6 +284,8 @@ static size_t workload_argvs(struct sweep_ctx *c, size_t i, char ****cmds)
 static int workload(struct sweep_ctx *c, size_t i, char *why, size_t whylen)
 {
 	const struct sweep_plan *p = c->p;
+	if (p->workload == SWW_COMMAND)
+		return sweep_command_point(c, i, why, whylen);
 	char ***cmds;
 	size_t ncmd = workload_argvs(c, i, &cmds);
 	char *point = sweep_point_text(p, c->pts, i);
@@ -337,7 +338,7 @@ static int setup(struct sweep_ctx *c, size_t i, char *why, size_t whylen)
 {
 	const struct sweep_plan *p = c->p;
 	for (size_t t = p->nr_teardown; t > 0; t--) { /* undone in the order written */
-		char *cmd = expand(c, i, p->teardown[t - 1]);
+		char *cmd = sweep_expand(c, i, p->teardown[t - 1]);
 		int rc = sweep_journal_add(&c->j, "cmd", cmd, NULL, NULL);
 		free(cmd);
 		if (rc < 0) {
@@ -346,7 +347,7 @@ static int setup(struct sweep_ctx *c, size_t i, char *why, size_t whylen)
 		}
 	}
 	for (size_t t = 0; t < p->nr_setup; t++) {
-		char *cmd = expand(c, i, p->setup[t]);
+		char *cmd = sweep_expand(c, i, p->setup[t]);
 		char *argv[] = { "/bin/sh", "-c", cmd, NULL };
 		int rc = sweep_step_exec(c, argv, "setup command", why, whylen);
 		free(cmd);
