@@ -18,6 +18,7 @@
 #include "jobfile/jobfile.h"
 #include "jobfile/jobfile_int.h"
 #include "sweep/sweep_goal.h"
+#include "sys/sysknob.h"
 #include "util/error.h"
 #include "util/units.h"
 #include "util/xmalloc.h"
@@ -29,6 +30,7 @@ static const char *const queue_knobs[] = {
 
 static const char *const known_factors =
 	"fs, mkfs.FS, mount, mount.FS, scheduler, read_ahead_kb, nr_requests, max_sectors_kb, "
+	"md.NAME, "
 	"rq_affinity, nomerges, wbt_lat_usec, iosched/NAME, vm.NAME, btrfs.data, "
 	"btrfs.metadata, job.OPTION";
 
@@ -149,10 +151,32 @@ static int classify(struct parse *ps, const struct jf_item *item, struct sweep_f
 		f->knob = xstrdup(k + 4);
 		return SWF_JOBOPT;
 	}
-	if (!strncmp(k, "md.", 3) || !strcmp(k, "stripe_cache_size") || !strcmp(k, "chunk")) {
-		plan_error(ps, item, 0, "md factors ('%s': stripe_cache_size, chunk size) are not "
-			   "implemented yet; build the array in a setup = template with "
-			   "{NAME} placeholders instead", k);
+	if (!strncmp(k, "md.", 3) && (!strncmp(k + 3, "chunk", 5) || !strcmp(k + 3, "level") ||
+				      !strcmp(k + 3, "layout") || !strcmp(k + 3, "raid_disks"))) {
+		plan_error(ps, item, 0, "'%s': an md array's chunk size (level, layout, disks) "
+			   "cannot change while it runs: the array must be made again at each "
+			   "point; make it a factor of a setup = template (mdadm --create ... "
+			   "--chunk={chunk}) with a teardown = template that stops it (mdadm "
+			   "--stop), as examples/sweep-dd-sync.plan shows", k);
+		return -1;
+	}
+	if (!strncmp(k, "md.", 3)) {
+		char file[PATH_MAX], why[256];
+		if (sysknob_md_path(NULL, "md0", k + 3, file, why, sizeof(why)) < 0) {
+			char known[512] = "";
+			for (size_t i = 0; sysknob_md_knobs[i]; i++)
+				snprintf(known + strlen(known), sizeof(known) - strlen(known), "%s%s",
+					 i ? ", " : "", sysknob_md_knobs[i]);
+			plan_error(ps, item, 0, "'%s' is not an md knob that changes at run time "
+				   "(md.NAME: %s)", k, known);
+			return -1;
+		}
+		free(f->knob);
+		f->knob = xstrdup(k + 3);
+		return SWF_MD;
+	}
+	if (!strcmp(k, "stripe_cache_size")) {
+		plan_error(ps, item, 0, "'%s' is an md knob: name it md.%s", k, k);
 		return -1;
 	}
 	if (!strncmp(k, "kernel", 6) || !strncmp(k, "boot", 4) || !strcmp(k, "cmdline") ||
@@ -531,6 +555,10 @@ static void check_whole(struct parse *ps, const struct jf_item *first)
 			plan_error(ps, &fi, 0, "unknown factor '%s' (known: %s; any other name must "
 				   "appear as {%s} in a setup or teardown template)", f->name,
 				   known_factors, f->name);
+		if (f->kind == SWF_MD && p->target == SWT_IMAGE)
+			plan_error(ps, &fi, 0, "factor '%s': the targets are image files attached "
+				   "as loop devices, not an md array; an md knob needs [target] device "
+				   "= /dev/mdN (or dir = on one)", f->name);
 		if (f->kind == SWF_JOBOPT && p->workload != SWW_JOB)
 			plan_error(ps, &fi, 0, "factor '%s' sets a fio job option: it needs job = "
 				   "files in [workload]", f->name);

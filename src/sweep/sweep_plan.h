@@ -10,6 +10,9 @@
  *               point uses (before the factors' own)
  *   [factors]   NAME = LEVEL | LEVEL ...: fs, mkfs.FS, mount, mount.FS,
  *               scheduler, the queue knobs, iosched/NAME, vm.NAME,
+ *               md.NAME (an md target's /sys/block/mdN/md/NAME that
+ *               changes at run time; refused on image targets here, on
+ *               devices that are no md array by sweep_target_check),
  *               btrfs.data, btrfs.metadata, job.OPTION (a fio job option
  *               set on every job: --set OPTION=LEVEL), and any other name
  *               that a setup or teardown template uses as {NAME};
@@ -41,6 +44,7 @@ enum sweep_fkind {
 	SWF_SCHED,       /* the queue's I/O scheduler */
 	SWF_QUEUE,       /* a queue knob: read_ahead_kb, iosched/NAME, ... */
 	SWF_VM,          /* a vm sysctl */
+	SWF_MD,          /* an md array's run-time knob: md.stripe_cache_size, ... */
 	SWF_BTRFS_DATA,  /* mkfs.btrfs -d PROFILE over the target devices */
 	SWF_BTRFS_META,  /* mkfs.btrfs -m PROFILE */
 	SWF_JOBOPT,      /* job.OPTION: --set OPTION=LEVEL */

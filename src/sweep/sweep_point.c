@@ -48,7 +48,7 @@ int sweep_set_knob(struct sweep_ctx *c, const char *file, const char *value, cha
 		snprintf(why, whylen, "cannot journal the knob '%s'", file);
 		return -1;
 	}
-	return sysknob_write(file, value, why, whylen) < 0 ? -1 : 0;
+	return sysknob_write_in(c->j.sysfs, file, value, why, whylen) < 0 ? -1 : 0;
 }
 
 char *sweep_expand(const struct sweep_ctx *c, size_t i, const char *t)
@@ -204,16 +204,24 @@ static int set_knobs(struct sweep_ctx *c, size_t i, char *why, size_t whylen)
 {
 	const struct sweep_plan *p = c->p;
 	char file[PATH_MAX];
-	/* the scheduler first: the iosched/ knobs are its own */
-	for (int pass = 0; pass < 4; pass++)
+	/* the scheduler first: the iosched/ knobs are its own; md knobs last */
+	for (int pass = 0; pass < 5; pass++)
 		for (size_t f = 0; f < p->nr_factors; f++) {
 			const struct sweep_factor *x = &p->factors[f];
 			const char *l = sweep_point_level(p, c->pts, i, f);
 			bool ios = x->kind == SWF_QUEUE && !strncmp(x->knob, "iosched/", 8);
 			if (!l || !((pass == 0 && x->kind == SWF_SCHED) ||
 				    (pass == 1 && x->kind == SWF_QUEUE && !ios) || (pass == 2 && ios) ||
-				    (pass == 3 && x->kind == SWF_VM)))
+				    (pass == 3 && x->kind == SWF_VM) || (pass == 4 && x->kind == SWF_MD)))
 				continue;
+			if (x->kind == SWF_MD) {
+				for (size_t d = 0; d < c->ndisk; d++)
+					if (sysknob_md_path(c->j.sysfs, c->disks[d], x->knob, file, why,
+							    whylen) < 0 ||
+					    sweep_set_knob(c, file, l, why, whylen) < 0)
+						return -1;
+				continue;
+			}
 			if (x->kind == SWF_VM) {
 				if (sysknob_vm_path(x->knob, file, why, whylen) < 0 ||
 				    sweep_set_knob(c, file, l, why, whylen) < 0)

@@ -8,7 +8,9 @@
 # stderr in its normal rendering; `sweep report` analyses all 6 runs, not
 # the 4 of xfs, and names the nested factor "mkfs.xfs (within fs=xfs)" in
 # text and JSON. A command that exits 3 is a failed point with its status
-# and stderr line, no run stored. Seed 002's example plan lists its
+# and stderr line, no run stored. md.stripe_cache_size on a loop device or
+# on image files is refused before anything changes (no md array). Seed
+# 002's example plan lists its
 # points in a dry run and runs reduced (a 600 MiB image: XFS with a
 # stripe unit wants a 64 MiB log). Afterwards the script's loop
 # devices, mounts and mount points are gone.
@@ -67,6 +69,25 @@ sid=$(q "SELECT max(id) FROM sweeps")
 check "the failing command's point is failed with its exit status and stderr" \
   test "$(q "SELECT state || ': ' || message FROM sweep_points WHERE sweep_id = $sid")" = "failed: the command exited with status 3: doomed"
 check "and no run is stored for it" test "$(q "SELECT count(*) FROM runs WHERE sweep_id = $sid")" = 0
+
+# --- md knobs: refused on a target that is no md array ---------------------
+# (this machine has no md driver: tests/unit/test_sweep_md.c turns them on
+# a fake sysfs tree)
+ldev=$(mkloop 64m)
+printf '[target]\ndevice = %s\nfs = ext4\n[factors]\nmd.stripe_cache_size = 256 | 4096\n[workload]\ncommand = sync\n' "$ldev" >md.plan
+nsweeps=$(q "SELECT count(*) FROM sweeps")
+sweep_snapshot mdbefore "$ldev"
+sweep_run md.plan --allow-destroy="$ldev" --db="$db" >md.out 2>md.err
+check "md.stripe_cache_size on a loop device is refused before anything changes, saying why" \
+  test $? -eq 1 -a -n "$(grep "md.plan:5:1: factor 'md.stripe_cache_size': target '$ldev' (${ldev#/dev/}) is not an md array (no /sys/block/${ldev#/dev/}/md)" md.err)"
+sweep_snapshot mdafter "$ldev"
+check "nothing stored, no journal, the device's knobs and mounts as before" \
+  test "$(q "SELECT count(*) FROM sweeps")" = "$nsweeps" -a ! -e "$db-sweep-journal"
+check "the device's knobs and mounts as before" sweep_same mdbefore mdafter
+printf '[target]\nimage = img/m.img\nimage_size = 300m\nfs = ext4\n[factors]\nmd.stripe_cache_size = 256 | 4096\n[workload]\ncommand = sync\n' >mdimg.plan
+sweep_run mdimg.plan --db="$db" >mdimg.out 2>mdimg.err
+check "md.stripe_cache_size on image files is refused when the plan is read" \
+  test $? -eq 1 -a -n "$(grep "^mdimg.plan:6:1: error: .*image files attached as loop devices, not an md array" mdimg.err)" -a ! -e img/m.img
 
 # --- seed 002's example ---------------------------------------------------------
 ex=$TOP/examples/sweep-dd-sync.plan

@@ -210,12 +210,13 @@ static void test_errors(void)
 	struct error_capture cap;
 	static const char bad[] =
 		"[target]\nimage = x.img\n[factors]\nfs = ext4 || xfs\nfrobnicate = 1 | 2\n"
-		"kernel.mitigations = off | auto\nmd.stripe_cache_size = 256 | 4096\n"
+		"kernel.mitigations = off | auto\nmd.chunk_size = 64 | 256\n"
 		"[workload]\nbonnie = -s 64\n[design]\ntype = race\n[extra]\n";
 	CHECK(parse(bad, &p, &cap) == -EINVAL, "a bad plan fails with -EINVAL");
 	CHECK(said(&cap, "t.plan:4:12", "empty level"), "the empty level at 4:12 (after the first '|')");
 	CHECK(said(&cap, "t.plan:6:1", "out of scope"), "a kernel boot parameter: out of scope, at 6:1");
-	CHECK(said(&cap, "t.plan:7:1", "not implemented yet"), "md factors: not implemented yet");
+	CHECK(said(&cap, "t.plan:7:1", "made again at each point"),
+	      "md's chunk size: the array must be re-made (test_sweep_md.c has more)");
 	CHECK(said(&cap, "t.plan:12:1", "unknown section [extra]"), "an unknown section");
 	error_capture_release(&cap);
 
