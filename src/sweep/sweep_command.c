@@ -32,7 +32,6 @@
 #include "results/results.h"
 #include "spec/jobspec.h"
 #include "store/store.h"
-#include "sys/dropcache.h"
 #include "util/error.h"
 #include "util/xmalloc.h"
 #include "watch/diskres.h"
@@ -312,7 +311,7 @@ int sweep_command_point(struct sweep_ctx *c, size_t i, char *why, size_t whylen)
 	char *cmd = sweep_expand(c, i, p->command);
 	if (c->dry) {
 		for (unsigned r = 0; r < reps; r++) {
-			fprintf(c->out, "  sync; echo 3 > /proc/sys/vm/drop_caches\n");
+			sweep_drop_caches(c);
 			fprintf(c->out, "  (in %s, timed) sh -c '%s'\n", c->mnt, cmd);
 		}
 		free(cmd);
@@ -326,9 +325,7 @@ int sweep_command_point(struct sweep_ctx *c, size_t i, char *why, size_t whylen)
 			rc = -1;
 			break;
 		}
-		char dwhy[256];
-		if (dropcache_all(dwhy, sizeof(dwhy)) < 0)
-			warning("cannot drop the page cache before the command: %s", dwhy);
+		sweep_drop_caches(c);
 		struct cmd_out o;
 		rc = run_watched(c, cmd, &o, why, whylen);
 		if (!rc && !(WIFEXITED(o.status) && WEXITSTATUS(o.status) == 0)) {

@@ -376,6 +376,19 @@ static void workload_item(struct parse *ps, const struct jf_item *item)
 		kind = SWW_QUICK;
 	else if (!strcmp(k, "command"))
 		kind = SWW_COMMAND;
+	if (!strcmp(k, "drop_caches")) {
+		if (!strcmp(v, "all"))
+			p->drop = SWDROP_ALL;
+		else if (!strcmp(v, "target"))
+			p->drop = SWDROP_TARGET;
+		else if (!strcmp(v, "none"))
+			p->drop = SWDROP_NONE;
+		else
+			plan_error(ps, item, item->value_col, "drop_caches = '%s': give all (the "
+				   "machine's page cache), target (the target filesystem's files and "
+				   "devices only) or none", v);
+		return;
+	}
 	if (!strcmp(k, "repeat")) {
 		if (!repeat_ok(v))
 			plan_error(ps, item, item->value_col, "bad repeat '%s': give N or auto[:W%%], "
@@ -388,7 +401,7 @@ static void workload_item(struct parse *ps, const struct jf_item *item)
 	}
 	if (kind == SWW_NONE) {
 		plan_error(ps, item, 0, "unknown key '%s' in [workload] (job, bonnie, quick, "
-			   "command, repeat)", k);
+			   "command, repeat, drop_caches)", k);
 		return;
 	}
 	if (p->workload != SWW_NONE && p->workload != kind) {

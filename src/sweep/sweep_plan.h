@@ -23,7 +23,11 @@
  *               written: its ; and # are the shell's; a shell command run
  *               in the mount directory and timed, sweep_command.c; with
  *               {mnt}, {dev}, {devs}, {fs}, {FACTOR} as the templates),
- *               repeat = N | auto[:W%] (command: N only)
+ *               repeat = N | auto[:W%] (command: N only),
+ *               drop_caches = all | target | none (before each workload:
+ *               the machine's page cache, default; or only the target
+ *               filesystem's files and devices, sys/dropcache.h, for a
+ *               shared machine; or nothing)
  *   [design]    type = full | ofat | lhs:N | race, goal = FIGURE
  *               (sweep_goal.h; race needs one), seed = N, and for race
  *               min_repeat = (default 3) and max_repeat = (default 10)
@@ -69,6 +73,9 @@ enum sweep_design_kind { SWD_FULL, SWD_OFAT, SWD_LHS, SWD_RACE };
 
 enum sweep_workload_kind { SWW_NONE, SWW_JOB, SWW_BONNIE, SWW_QUICK, SWW_COMMAND };
 
+/* What is dropped from the page cache before each workload. */
+enum sweep_drop { SWDROP_ALL, SWDROP_TARGET, SWDROP_NONE };
+
 struct sweep_plan {
 	char *path;        /* as given */
 	char *text;        /* the file's text */
@@ -97,6 +104,7 @@ struct sweep_plan {
 	char *quick;       /* quick's arguments ("" for none) */
 	char *command;     /* a shell command template ({mnt}, {dev}, {FACTOR}), or NULL */
 	char *repeat;      /* as --repeat takes it, or NULL */
+	enum sweep_drop drop; /* drop_caches = all (default) | target | none */
 	/* [design] */
 	enum sweep_design_kind design;
 	unsigned lhs_n;

@@ -242,6 +242,31 @@ static int set_knobs(struct sweep_ctx *c, size_t i, char *why, size_t whylen)
 	return 0;
 }
 
+void sweep_drop_caches(struct sweep_ctx *c)
+{
+	char why[256];
+	int rc = 0;
+	switch (c->p->drop) {
+	case SWDROP_ALL:
+		if (c->dry)
+			fprintf(c->out, "  sync; echo 3 > /proc/sys/vm/drop_caches\n");
+		else
+			rc = dropcache_all(why, sizeof(why));
+		break;
+	case SWDROP_TARGET:
+		if (c->dry)
+			fprintf(c->out, "  syncfs %s; drop the page cache of its files%s\n", c->mnt,
+				c->ndev ? " and its devices' buffers" : "");
+		else
+			rc = dropcache_under(c->mnt, c->devs, c->ndev, why, sizeof(why));
+		break;
+	case SWDROP_NONE:
+		break;
+	}
+	if (rc < 0)
+		warning("cannot drop the page cache before the workload: %s", why);
+}
+
 /* The workload's commands: each an argv (NULL-terminated) in *cmds. */
 static size_t workload_argvs(struct sweep_ctx *c, size_t i, char ****cmds)
 {
@@ -303,13 +328,8 @@ static int workload(struct sweep_ctx *c, size_t i, char *why, size_t whylen)
 	for (size_t k = 0; k < ncmd; k++) {
 		if (!rc && c->stop && *c->stop)
 			rc = -1, snprintf(why, whylen, "stopped by a signal");
-		if (!rc && !c->dry) {
-			char dwhy[256];
-			if (dropcache_all(dwhy, sizeof(dwhy)) < 0)
-				warning("cannot drop the page cache before the point: %s", dwhy);
-		} else if (!rc) {
-			fprintf(c->out, "  sync; echo 3 > /proc/sys/vm/drop_caches\n");
-		}
+		if (!rc)
+			sweep_drop_caches(c);
 		if (!rc && c->dry) {
 			char *t = sweep_argv_text(cmds[k]);
 			fprintf(c->out, "  (in %s) IOBENCH_SWEEP_ID=<id> %s %s\n", c->mnt, env[1], t);

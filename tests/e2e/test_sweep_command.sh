@@ -8,7 +8,10 @@
 # stderr in its normal rendering; `sweep report` analyses all 6 runs, not
 # the 4 of xfs, and names the nested factor "mkfs.xfs (within fs=xfs)" in
 # text and JSON. A command that exits 3 is a failed point with its status
-# and stderr line, no run stored. md.stripe_cache_size on a loop device or
+# and stderr line, no run stored. drop_caches = target drops the file the
+# last repetition wrote (fincore: 1024 pages after the write, 0 before the
+# next), and its dry run drops nothing of the machine's; the example's
+# default (all) drops the machine's. md.stripe_cache_size on a loop device or
 # on image files is refused before anything changes (no md array). Seed
 # 002's example plan lists its
 # points in a dry run and runs reduced (a 600 MiB image: XFS with a
@@ -35,6 +38,7 @@ mkfs.xfs = -i size=512 | -i size=1024
 [workload]
 command = dd if=/dev/zero of={mnt}/big bs=1M count=16 status=none; sync; echo wrote {fs} on {dev}; echo to-stderr >&2
 repeat = 2
+drop_caches = target
 
 [design]
 goal = elapsed
@@ -62,8 +66,20 @@ check "sweep report JSON: the ext4 point has no mkfs.xfs level (null)" \
 "$IOBENCH" sweep report 1 --db="$db" --goal 'write bw' >bw.out 2>&1
 check "the goal 'write bw' reads the command's bytes over its time" grep -q '^goal: write bw .* 6 run(s), 3 point(s)' bw.out
 
+# --- drop_caches = target: the file the last repetition wrote is not cached -
+printf '[target]\nimage = img/dc.img\nimage_size = 300m\nfs = ext4\n[factors]\nread_ahead_kb = 128\n[workload]\ncommand = fincore -n -o PAGES {mnt}/f 2>/dev/null || echo none; dd if=/dev/zero of={mnt}/f bs=1M count=4 status=none; fincore -n -o PAGES {mnt}/f\nrepeat = 2\ndrop_caches = target\n' >dc.plan
+sweep_run --dry-run dc.plan --db="$db" >dcdry.out 2>&1
+check "drop_caches = target: the dry run says it syncs and drops the target's files and devices only" \
+  test "$(grep -c "^  syncfs /tmp/iobench-sweep-$SWEEP_PID; drop the page cache of its files and its devices' buffers$" dcdry.out)" = 2 \
+    -a -z "$(grep 'echo 3 > /proc/sys/vm/drop_caches' dcdry.out)"
+sweep_run dc.plan --db="$db" >dc.out 2>dc.err
+sid=$(q "SELECT max(id) FROM sweeps")
+out=$(q "SELECT group_concat(replace(substr(CAST(g.content AS TEXT), instr(CAST(g.content AS TEXT), 'stdout (')), char(10), ' '), '|') FROM runs r JOIN renderings g ON g.run_id = r.id AND g.format = 'normal' WHERE r.sweep_id = $sid ORDER BY r.id")
+check "drop_caches = target: 1024 pages cached after the write, none before the second repetition ($out)" \
+  test -n "$(echo "$out" | grep -E '^stdout \([0-9]+ bytes\): none +1024 stderr.*\|stdout \([0-9]+ bytes\): +0 +1024 stderr')"
+
 # --- a failing command: a failed point with its status -----------------------
-printf '[target]\nimage = img/f.img\nimage_size = 300m\nfs = ext4\n[factors]\nread_ahead_kb = 128\n[workload]\ncommand = echo doomed >&2; exit 3\n' >fail.plan
+printf '[target]\nimage = img/f.img\nimage_size = 300m\nfs = ext4\n[factors]\nread_ahead_kb = 128\n[workload]\ncommand = echo doomed >&2; exit 3\ndrop_caches = target\n' >fail.plan
 sweep_run fail.plan --db="$db" >fail.out 2>fail.err
 sid=$(q "SELECT max(id) FROM sweeps")
 check "the failing command's point is failed with its exit status and stderr" \
@@ -92,9 +108,10 @@ check "md.stripe_cache_size on image files is refused when the plan is read" \
 # --- seed 002's example ---------------------------------------------------------
 ex=$TOP/examples/sweep-dd-sync.plan
 "$IOBENCH" sweep --dry-run "$ex" --db="$db" >ex.out 2>&1
-check "seed 002's plan: 4 points (ext4, xfs x 3 stripe units), 3 timed dd; sync each" \
-  test "$(grep -c '^point ' ex.out)" = 4 -a "$(grep -c 'timed) sh -c .dd if=/dev/zero of=/tmp/iobench-sweep-[0-9]*/bigfile bs=1M count=10240; sync' ex.out)" = 12
-sed -e 's|^image = .*|image = img/dd.img|; s/^image_size = .*/image_size = 600m/; s/count=10240/count=8/; s/^repeat = .*/repeat = 1/' \
+check "seed 002's plan: 4 points (ext4, xfs x 3 stripe units), 3 timed dd; sync each after the machine's page cache is dropped" \
+  test "$(grep -c '^point ' ex.out)" = 4 -a "$(grep -c 'timed) sh -c .dd if=/dev/zero of=/tmp/iobench-sweep-[0-9]*/bigfile bs=1M count=10240; sync' ex.out)" = 12 \
+    -a "$(grep -c '^  sync; echo 3 > /proc/sys/vm/drop_caches$' ex.out)" = 12
+sed -e 's|^image = .*|image = img/dd.img|; s/^image_size = .*/image_size = 600m/; s/count=10240/count=8/; s/^repeat = .*/repeat = 1/' -e '/^\[workload\]/a drop_caches = target' \
   "$ex" >ex.plan
 sweep_run ex.plan --db="$db" >exrun.out 2>exrun.err
 check "seed 002's plan, reduced, runs: its 4 points each stored with the elapsed time" \

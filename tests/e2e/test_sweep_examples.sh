@@ -6,7 +6,9 @@
 # at one level of each factor, 003's three filesystems with the four job
 # files; afterwards no loop device, mount or mount point of its own is left.
 # Apart from test_sweep_run.sh to keep each script under 40 seconds.
-# Not serial: it compares only what its own sweeps could change.
+# Not serial: it compares only what its own sweeps could change, and the
+# reduced plans drop only their own target's page cache (drop_caches =
+# target), not the machine's.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/sweep_lib.sh"
 need_root
@@ -30,7 +32,8 @@ sed -e 's|^image = .*|image = img/raid.img|; s/^image_size = .*/image_size = 600
     -e '/^mkfs.xfs\|^read_ahead_kb\|^nr_requests/s/ | .*//' \
     -e 's/-r 4092 -s 20480/-r 4 -s 8/; s/-r 4092/-r 0/; s/ -b$//' \
     -e 's/-n \([0-9]*\):\([0-9]*\):\([0-9]*\):[0-9]*/-n 1:\2:\3:1/; s/-n 1:17000000:17000000:1/-n 1:16384:16384:1/' \
-    -e 's/-n 1:1000000:100000:1/-n 1:20000:2000:1/' "$ex/sweep-raid-xfs.plan" >ex0.plan
+    -e 's/-n 1:1000000:100000:1/-n 1:20000:2000:1/' -e '/^\[workload\]/a drop_caches = target' \
+    "$ex/sweep-raid-xfs.plan" >ex0.plan
 sweep_run ex0.plan --db="$db" >ex0run.out 2>ex0run.err
 check "seed 000's plan, reduced, runs: its point's five bonnie lines stored" \
   test "$(q "SELECT count(*) FROM runs r JOIN sweeps s ON s.id = r.sweep_id WHERE s.plan_path LIKE '%/ex0.plan' AND r.kind = 'bonnie' AND r.exit_status = 0")" = 5
@@ -38,7 +41,7 @@ mkdir -p jobs
 for f in "$ex"/sweep-jobs/*.fio; do
   sed -e 's/size=5G/size=4m/; s/numjobs=5/numjobs=1/; s/runtime=10/runtime=1/' "$f" >"jobs/${f##*/}"
 done
-sed -e 's|^image = .*|image = img/msa70.img|; s/^image_size = .*/image_size = 300m/; s|sweep-jobs/|jobs/|; /^repeat/d' \
+sed -e 's|^image = .*|image = img/msa70.img|; s/^image_size = .*/image_size = 300m/; s|sweep-jobs/|jobs/|; /^repeat/d' -e '/^\[workload\]/a drop_caches = target' \
   "$ex/sweep-ext3-ext4-xfs.plan" >ex3.plan
 sweep_run ex3.plan --db="$db" >ex3run.out 2>ex3run.err
 check "seed 003's plan, reduced, runs: ext3, ext4 and xfs each stored with the four jobs" \

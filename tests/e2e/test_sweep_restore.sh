@@ -7,8 +7,9 @@
 # sweep interrupted; --resume then runs the points left; a new sweep after
 # a SIGKILL restores first without being asked; SIGTERM restores at once.
 # Not serial: it compares only what its own sweeps could change
-# (sweep_lib.sh), and holds the sweep scripts' vm lock while it turns
-# vm.dirty_background_ratio, a machine-wide sysctl.
+# (sweep_lib.sh), holds the sweep scripts' vm lock while it turns
+# vm.dirty_background_ratio, a machine-wide sysctl, and its plans drop only
+# their own target's page cache (drop_caches = target).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/sweep_lib.sh"
 need_root
@@ -42,6 +43,7 @@ scheduler = none | mq-deadline
 vm.dirty_background_ratio = $vm1 | $vm2
 [workload]
 job = job.fio
+drop_caches = target
 PLAN
 q() { sqlite3 "$db" "$1"; }
 # the mount points of this script's sweeps that are still there

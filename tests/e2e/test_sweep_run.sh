@@ -12,7 +12,8 @@
 # on a mounted directory finds the point whose factor sets a higher rate=
 # on the job and ends with the analysis; --dry-run changes nothing (the examples: test_sweep_examples.sh).
 # Not serial: it compares only what its own sweeps could change
-# (sweep_lib.sh), and turns no vm sysctl.
+# (sweep_lib.sh), turns no vm sysctl, and its plans drop only their own
+# target's page cache (drop_caches = target), not the machine's.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/sweep_lib.sh"
 need_root
@@ -41,6 +42,7 @@ scheduler = none | mq-deadline
 [workload]
 job = job.fio
 repeat = 2
+drop_caches = target
 
 [design]
 type = full
@@ -113,6 +115,7 @@ fs = ext4
 mkfs.ext4 = -I 100 | -I 256
 [workload]
 job = job.fio
+drop_caches = target
 PLAN
 sweep_run fail.plan --db="$db" >fail.out 2>fail.err
 check "a sweep with a failed point exits 1" test $? -eq 1
@@ -131,7 +134,7 @@ sweep_snapshot before "$mdev" "$free_dev"
 for what in mounted unnamed; do
   dev=$mdev; allow=(--allow-destroy="$mdev")
   [ $what = unnamed ] && { dev=$free_dev; allow=(); }
-  printf '[target]\ndevice = %s\nfs = ext4\n[factors]\nread_ahead_kb = 128 | 256\n[workload]\njob = job.fio\n' "$dev" >dev.plan
+  printf '[target]\ndevice = %s\nfs = ext4\n[factors]\nread_ahead_kb = 128 | 256\n[workload]\njob = job.fio\ndrop_caches = target\n' "$dev" >dev.plan
   sweep_run dev.plan "${allow[@]}" --db="$db" >dev.out 2>dev.err
   rc=$?
   if [ $what = mounted ]; then
@@ -153,7 +156,7 @@ size=1m
 bs=64k
 rw=write
 JOB
-printf '[target]\ndir = %s\n[factors]\njob.rate = 4m | 16m\nread_ahead_kb = 256\n[workload]\njob = rate.fio\n[design]\ntype = race\ngoal = write bw\nmin_repeat = 2\nmax_repeat = 2\n' "$mnt" >race.plan
+printf '[target]\ndir = %s\n[factors]\njob.rate = 4m | 16m\nread_ahead_kb = 256\n[workload]\njob = rate.fio\ndrop_caches = target\n[design]\ntype = race\ngoal = write bw\nmin_repeat = 2\nmax_repeat = 2\n' "$mnt" >race.plan
 sweep_snapshot before "$mdev"
 sweep_run race.plan --db="$db" >race.out 2>race.err
 check "a race exits 0" test $? -eq 0
