@@ -20,10 +20,17 @@
 #include "util/xmalloc.h"
 
 struct obs {
-	const char **lv; /* nf levels, pointing into the runs' labels */
+	const char **lv; /* nf levels, pointing into the runs' labels; NULL: no label */
 	double y;
 	int64_t id;
+	bool has_y, keep;
 };
+
+/* Two levels the same: both absent (a nested factor's), or equal. */
+static bool same(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
 
 static void note_add(struct sweep_analysis *a, const char *fmt, ...) PRINTF_LIKE(2, 3);
 static void note_add(struct sweep_analysis *a, const char *fmt, ...)
@@ -109,11 +116,11 @@ static double between_ss(const struct obs *o, size_t n, double grand, size_t nf,
 		double sum = 0;
 		size_t cnt = 0;
 		for (size_t j = i; j < n; j++) {
-			bool same = true;
-			for (size_t f = 0; f < nf && same; f++)
-				if (use[f] && strcmp(o[i].lv[f], o[j].lv[f]))
-					same = false;
-			if (same) {
+			bool eq = true;
+			for (size_t f = 0; f < nf && eq; f++)
+				if (use[f] && !same(o[i].lv[f], o[j].lv[f]))
+					eq = false;
+			if (eq) {
 				done[j] = true;
 				sum += o[j].y;
 				cnt++;
@@ -162,36 +169,95 @@ static int point_order(const void *x, const void *y, void *arg)
 	return strcmp(a->name, b->name);
 }
 
-static int collect(const struct cmp_run *runs, size_t n, const char *const *factors, size_t nf,
-		   const struct sweep_goal *goal, struct sweep_analysis *a, struct obs **out,
-		   size_t *nobs)
+/* Every run's levels (NULL where it has no label) and goal value. */
+static struct obs *collect(const struct cmp_run *runs, size_t n, const char *const *factors,
+			   size_t nf, const struct sweep_goal *goal)
 {
 	struct obs *o = xcalloc(n ? n : 1, sizeof(*o));
-	size_t k = 0;
 	for (size_t i = 0; i < n; i++) {
-		const char **lv = xcalloc(nf, sizeof(*lv));
-		bool all = true;
-		for (size_t f = 0; f < nf && all; f++)
-			all = (lv[f] = cmp_kvs_get(&runs[i].labels, factors[f])) != NULL;
-		double y;
-		if (!all) {
-			a->skipped_no_level++;
-			free(lv);
-			continue;
-		}
-		if (sweep_goal_value_quiet(goal, &runs[i], &y) < 0) {
-			a->skipped_no_value++;
-			free(lv);
-			continue;
-		}
-		o[k].lv = lv;
-		o[k].y = y;
-		o[k].id = runs[i].id;
-		k++;
+		o[i].lv = xcalloc(nf, sizeof(*o[i].lv));
+		for (size_t f = 0; f < nf; f++)
+			o[i].lv[f] = cmp_kvs_get(&runs[i].labels, factors[f]);
+		o[i].has_y = sweep_goal_value_quiet(goal, &runs[i], &o[i].y) == 0;
+		o[i].id = runs[i].id;
+		o[i].keep = true;
 	}
-	*out = o;
-	*nobs = k;
-	return 0;
+	return o;
+}
+
+/* Does some analysed run with factor p at level pl have factor f? */
+static bool present_at(const struct obs *o, size_t n, size_t f, size_t p, const char *pl)
+{
+	for (size_t i = 0; i < n; i++)
+		if (o[i].keep && o[i].has_y && o[i].lv[f] && same(o[i].lv[p], pl))
+			return true;
+	return false;
+}
+
+/* A parent of factor f: a factor every analysed run names, at each of
+ * whose levels either every run has f or none does (and some do); or nf. */
+static size_t find_parent(const struct obs *o, size_t n, size_t nf, size_t f, const bool *all)
+{
+	for (size_t p = 0; p < nf; p++) {
+		if (p == f || !all[p])
+			continue;
+		bool fits = true, some = false;
+		for (size_t i = 0; i < n && fits; i++) {
+			if (!o[i].keep || !o[i].has_y)
+				continue;
+			bool here = o[i].lv[f] != NULL;
+			some |= here;
+			for (size_t j = 0; j < i && fits; j++)
+				if (o[j].keep && o[j].has_y && same(o[j].lv[p], o[i].lv[p]) &&
+				    (o[j].lv[f] != NULL) != here)
+					fits = false;
+		}
+		if (fits && some)
+			return p;
+	}
+	return nf;
+}
+
+/* Which factors are nested in which (parent[f], nf when crossed), and
+ * which runs stay: a factor missing where no parent explains it leaves
+ * the runs without it out. Counts the runs left out into a. */
+static void resolve_nesting(struct sweep_analysis *a, struct obs *o, size_t n, size_t nf,
+			    size_t *parent)
+{
+	bool *all = xcalloc(nf, sizeof(bool)), *required = xcalloc(nf, sizeof(bool));
+	for (;;) {
+		for (size_t f = 0; f < nf; f++) {
+			all[f] = true;
+			for (size_t i = 0; i < n && all[f]; i++)
+				if (o[i].keep && o[i].has_y && !o[i].lv[f])
+					all[f] = false;
+			parent[f] = nf;
+		}
+		bool changed = false;
+		for (size_t f = 0; f < nf; f++) {
+			if (all[f] || required[f])
+				continue;
+			parent[f] = find_parent(o, n, nf, f, all);
+			if (parent[f] == nf) {
+				required[f] = true;
+				changed = true;
+			}
+		}
+		if (!changed)
+			break;
+		for (size_t i = 0; i < n; i++)
+			for (size_t f = 0; f < nf; f++)
+				if (required[f] && !o[i].lv[f])
+					o[i].keep = false;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (!o[i].keep)
+			a->skipped_no_level++;
+		else if (!o[i].has_y)
+			a->skipped_no_value++;
+	}
+	free(all);
+	free(required);
 }
 
 static void build_points(struct sweep_analysis *a, const struct obs *o, size_t n, size_t nf)
@@ -206,18 +272,21 @@ static void build_points(struct sweep_analysis *a, const struct obs *o, size_t n
 		p->levels = xcalloc(nf, sizeof(char *));
 		size_t len = 0;
 		for (size_t f = 0; f < nf; f++) {
+			if (!o[i].lv[f])
+				continue;
 			p->levels[f] = xstrdup(o[i].lv[f]);
 			len += strlen(a->factors[f].name) + strlen(o[i].lv[f]) + 2;
 		}
 		p->name = xcalloc(len + 1, 1);
 		for (size_t f = 0; f < nf; f++)
-			sprintf(p->name + strlen(p->name), "%s%s=%s", f ? " " : "", a->factors[f].name,
-				o[i].lv[f]);
+			if (o[i].lv[f])
+				sprintf(p->name + strlen(p->name), "%s%s=%s", *p->name ? " " : "",
+					a->factors[f].name, o[i].lv[f]);
 		for (size_t j = i; j < n; j++) {
-			bool same = true;
-			for (size_t f = 0; f < nf && same; f++)
-				same = !strcmp(o[i].lv[f], o[j].lv[f]);
-			if (!same)
+			bool eq = true;
+			for (size_t f = 0; f < nf && eq; f++)
+				eq = same(o[i].lv[f], o[j].lv[f]);
+			if (!eq)
 				continue;
 			done[j] = true;
 			p->values = xrealloc(p->values, (p->n + 1) * sizeof(double));
@@ -245,7 +314,7 @@ static void build_levels(struct sweep_analysis *a, const struct obs *o, size_t n
 	for (size_t f = 0; f < nf; f++) {
 		struct sweep_factor_effect *fe = &a->factors[f];
 		for (size_t i = 0; i < n; i++) {
-			if (level_index(fe, o[i].lv[f]) < fe->nr_levels)
+			if (!o[i].lv[f] || level_index(fe, o[i].lv[f]) < fe->nr_levels)
 				continue;
 			fe->levels = xrealloc(fe->levels, (fe->nr_levels + 1) * sizeof(*fe->levels));
 			memset(&fe->levels[fe->nr_levels], 0, sizeof(*fe->levels));
@@ -254,7 +323,7 @@ static void build_levels(struct sweep_analysis *a, const struct obs *o, size_t n
 		for (size_t l = 0; l < fe->nr_levels; l++) {
 			size_t k = 0;
 			for (size_t i = 0; i < n; i++)
-				if (!strcmp(o[i].lv[f], fe->levels[l].name))
+				if (same(o[i].lv[f], fe->levels[l].name))
 					buf[k++] = o[i].y;
 			fe->levels[l].n = k;
 			mean_interval(buf, k, &fe->levels[l].mean, &fe->levels[l].ci);
@@ -285,7 +354,7 @@ static size_t best_given(const struct sweep_analysis *a, const struct obs *o, si
 		double s = 0;
 		size_t k = 0;
 		for (size_t i = 0; i < n; i++)
-			if (!strcmp(o[i].lv[y], yl) && !strcmp(o[i].lv[x], fx->levels[l].name)) {
+			if (same(o[i].lv[y], yl) && same(o[i].lv[x], fx->levels[l].name)) {
 				s += o[i].y;
 				k++;
 			}
@@ -339,6 +408,16 @@ static void analysis_notes(struct sweep_analysis *a, const struct obs *o, size_t
 	if (a->skipped_no_value)
 		note_add(a, "%zu run(s) left out: no figure for goal '%s'", a->skipped_no_value,
 			 a->goal.text);
+	for (size_t f = 0; f < nf; f++)
+		if (a->factors[f].within) {
+			size_t have = 0;
+			for (size_t i = 0; i < n; i++)
+				have += o[i].lv[f] != NULL;
+			note_add(a, "%s is nested: it has levels only where %s (%zu of %zu runs); its "
+				 "effect and share are within %s, beyond what %s explains",
+				 a->factors[f].name, a->factors[f].within, have, n,
+				 a->factors[f].within, a->factors[a->factors[f].parent].name);
+		}
 	if (a->ss_total == 0) {
 		note_add(a, "the goal is the same in every run: no factor changes it");
 		return;
@@ -364,12 +443,101 @@ static void analysis_notes(struct sweep_analysis *a, const struct obs *o, size_t
 	/* the best point against each factor's best level */
 	if (a->nr_points > 1) {
 		const struct sweep_point *top = &a->points[0];
-		bool same = true;
+		bool eq = true;
 		for (size_t f = 0; f < nf; f++)
-			same &= !strcmp(top->levels[f], a->factors[f].levels[a->factors[f].best].name);
-		if (!same)
+			if (top->levels[f])
+				eq &= !strcmp(top->levels[f],
+						a->factors[f].levels[a->factors[f].best].name);
+		if (!eq)
 			note_add(a, "the best point (%s) is not every factor at its best level", top->name);
 	}
+}
+
+/* Between-cell sum of squares of factor x (nf: none) with its parent
+ * when it is nested; the cells' count in groups. */
+static double cells_ss(const struct obs *o, size_t n, double grand, const struct sweep_analysis *a,
+		       bool *use, size_t x, size_t *groups)
+{
+	size_t nf = a->nr_factors;
+	memset(use, 0, nf * sizeof(bool));
+	if (x < nf) {
+		use[x] = true;
+		if (a->factors[x].parent != SIZE_MAX)
+			use[a->factors[x].parent] = true;
+	}
+	return between_ss(o, n, grand, nf, use, groups);
+}
+
+/* The cells of the parents of factors i and j, with i and/or j. */
+static double pair_cells(const struct obs *o, size_t n, const struct sweep_analysis *a, bool *use,
+			 const size_t *parent, size_t i, size_t j, bool with_i, bool with_j,
+			 size_t *groups)
+{
+	size_t nf = a->nr_factors;
+	memset(use, 0, nf * sizeof(bool));
+	if (parent[i] < nf)
+		use[parent[i]] = true;
+	if (parent[j] < nf)
+		use[parent[j]] = true;
+	use[i] |= with_i;
+	use[j] |= with_j;
+	return between_ss(o, n, a->grand_mean, nf, use, groups);
+}
+
+/* The nested factors' "within" text: their parent's levels that have them. */
+static void name_nested(struct sweep_analysis *a, const struct obs *o, size_t n, size_t nf)
+{
+	for (size_t f = 0; f < nf; f++) {
+		struct sweep_factor_effect *fe = &a->factors[f];
+		if (fe->parent == SIZE_MAX) {
+			fe->label = xstrdup(fe->name);
+			continue;
+		}
+		const struct sweep_factor_effect *pe = &a->factors[fe->parent];
+		char *w = xstrdup("");
+		for (size_t l = 0; l < pe->nr_levels; l++) {
+			if (!present_at(o, n, f, fe->parent, pe->levels[l].name))
+				continue;
+			char *nw = xasprintf("%s%s%s", w, *w ? "|" : "", pe->levels[l].name);
+			free(w);
+			w = nw;
+		}
+		fe->within = xasprintf("%s=%s", pe->name, w);
+		fe->label = xasprintf("%s (within %s)", fe->name, fe->within);
+		free(w);
+	}
+}
+
+/* The points a full design of these factors has: the crossed factors'
+ * levels multiplied, where a parent's level counts as the product of the
+ * levels of the factors nested in it (1 when none is). */
+static size_t expected_points(const struct sweep_analysis *a, const struct obs *o, size_t n,
+			      size_t nf)
+{
+	size_t grid = 1;
+	for (size_t f = 0; f < nf; f++) {
+		const struct sweep_factor_effect *fe = &a->factors[f];
+		if (fe->parent != SIZE_MAX)
+			continue;
+		bool is_parent = false;
+		for (size_t g = 0; g < nf; g++)
+			is_parent |= a->factors[g].parent == f;
+		if (!is_parent) {
+			grid *= fe->nr_levels;
+			continue;
+		}
+		size_t sum = 0;
+		for (size_t l = 0; l < fe->nr_levels; l++) {
+			size_t prod = 1;
+			for (size_t g = 0; g < nf; g++)
+				if (a->factors[g].parent == f &&
+				    present_at(o, n, g, f, fe->levels[l].name))
+					prod *= a->factors[g].nr_levels;
+			sum += prod;
+		}
+		grid *= sum;
+	}
+	return grid;
 }
 
 int sweep_analyse(const struct cmp_run *runs, size_t n, const char *const *factors, size_t nf,
@@ -379,11 +547,20 @@ int sweep_analyse(const struct cmp_run *runs, size_t n, const char *const *facto
 	if (!nf)
 		return error("sweep analysis: no factors named");
 	out->goal = *goal;
-	struct obs *o;
-	size_t k;
-	collect(runs, n, factors, nf, goal, out, &o, &k);
+	struct obs *all = collect(runs, n, factors, nf, goal);
+	size_t *parent = xcalloc(nf, sizeof(size_t));
+	resolve_nesting(out, all, n, nf, parent);
+	struct obs *o = xcalloc(n ? n : 1, sizeof(*o));
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (all[i].keep && all[i].has_y)
+			o[k++] = all[i];
+		else
+			free(all[i].lv);
+	free(all);
 	if (!k) {
 		free(o);
+		free(parent);
 		error("sweep analysis: no run to analyse: of %zu run(s), %zu lack a label of every "
 		      "factor and %zu a figure for goal '%s'", n, out->skipped_no_level,
 		      out->skipped_no_value, goal->text);
@@ -392,8 +569,10 @@ int sweep_analyse(const struct cmp_run *runs, size_t n, const char *const *facto
 	out->nr_runs = k;
 	out->nr_factors = nf;
 	out->factors = xcalloc(nf, sizeof(*out->factors));
-	for (size_t f = 0; f < nf; f++)
+	for (size_t f = 0; f < nf; f++) {
 		out->factors[f].name = xstrdup(factors[f]);
+		out->factors[f].parent = parent[f] < nf ? parent[f] : SIZE_MAX;
+	}
 	double s = 0;
 	for (size_t i = 0; i < k; i++)
 		s += o[i].y;
@@ -413,43 +592,51 @@ int sweep_analyse(const struct cmp_run *runs, size_t n, const char *const *facto
 	out->error_df = k - out->nr_points;
 	double ms_err = out->error_df ? ss_err / (double)out->error_df : 0;
 	build_levels(out, o, k, nf, ms_err, out->error_df);
+	name_nested(out, o, k, nf);
 
 	bool *use = xcalloc(nf, sizeof(bool));
 	double *ss_main = xcalloc(nf, sizeof(double));
-	size_t groups, grid = 1;
 	for (size_t f = 0; f < nf; f++) {
+		/* a nested factor: what it explains beyond its parent */
+		size_t g_fp, g_p;
+		double fp = cells_ss(o, k, out->grand_mean, out, use, f, &g_fp);
 		memset(use, 0, nf * sizeof(bool));
-		use[f] = true;
-		ss_main[f] = between_ss(o, k, out->grand_mean, nf, use, &groups);
+		if (parent[f] < nf)
+			use[parent[f]] = true;
+		double pp = between_ss(o, k, out->grand_mean, nf, use, &g_p);
+		ss_main[f] = fmax(0, fp - pp);
 		out->factors[f].share = out->ss_total ? ss_main[f] / out->ss_total : 0;
-		out->factors[f].p = f_pvalue(ss_main[f], (double)out->factors[f].nr_levels - 1,
-					     ms_err, (double)out->error_df);
-		grid *= out->factors[f].nr_levels;
+		out->factors[f].p = f_pvalue(ss_main[f], (double)g_fp - (double)g_p, ms_err,
+					     (double)out->error_df);
 	}
-	out->nr_pairs = nf * (nf - 1) / 2;
-	out->pairs = xcalloc(out->nr_pairs ? out->nr_pairs : 1, sizeof(*out->pairs));
+	size_t grid = expected_points(out, o, k, nf);
+	out->pairs = xcalloc(nf * nf + 1, sizeof(*out->pairs));
 	double ss_pairs = 0, ss_mains = 0;
 	for (size_t f = 0; f < nf; f++)
 		ss_mains += ss_main[f];
-	size_t p = 0;
 	for (size_t i = 0; i < nf; i++)
-		for (size_t j = i + 1; j < nf; j++, p++) {
-			memset(use, 0, nf * sizeof(bool));
-			use[i] = use[j] = true;
-			double cells = between_ss(o, k, out->grand_mean, nf, use, &groups);
-			double inter = fmax(0, cells - ss_main[i] - ss_main[j]);
+		for (size_t j = i + 1; j < nf; j++) {
+			if (parent[i] == j || parent[j] == i)
+				continue; /* nested in the other: no pair */
+			/* the cells with the parents of the nested ones among the
+			 * two: the pair's interaction within the parents' levels */
+			size_t g_ab, g_a, g_b, g_p;
+			double sp = pair_cells(o, k, out, use, parent, i, j, false, false, &g_p);
+			double sa = pair_cells(o, k, out, use, parent, i, j, true, false, &g_a);
+			double sb = pair_cells(o, k, out, use, parent, i, j, false, true, &g_b);
+			double ab = pair_cells(o, k, out, use, parent, i, j, true, true, &g_ab);
+			double inter = fmax(0, ab - sa - sb + sp);
 			ss_pairs += inter;
-			struct sweep_interaction *in = &out->pairs[p];
+			struct sweep_interaction *in = &out->pairs[out->nr_pairs++];
 			in->a = i;
 			in->b = j;
 			in->share = out->ss_total ? inter / out->ss_total : 0;
 			/* its df: the cells less what the two mains took */
-			double df = (double)groups - (double)out->factors[i].nr_levels -
-				    (double)out->factors[j].nr_levels + 1;
+			double df = (double)g_ab - (double)g_a - (double)g_b + (double)g_p;
 			in->p = f_pvalue(inter, df, ms_err, (double)out->error_df);
 			in->matters = in->share >= SWEEP_INTERACTION_SHARE &&
 				      (isnan(in->p) ? out->error_df == 0 : in->p < SWEEP_ALPHA);
-			in->incomplete = groups < out->factors[i].nr_levels * out->factors[j].nr_levels;
+			in->incomplete = g_ab * g_p < g_a * g_b;
 		}
 	double ss_points = 0;
 	size_t n0 = out->points[0].n;
@@ -469,6 +656,7 @@ int sweep_analyse(const struct cmp_run *runs, size_t n, const char *const *facto
 	}
 	free(use);
 	free(ss_main);
+	free(parent);
 	out->rank = xcalloc(nf, sizeof(size_t));
 	for (size_t f = 0; f < nf; f++) {
 		size_t at = f;
@@ -503,6 +691,8 @@ void sweep_analysis_release(struct sweep_analysis *a)
 			free(a->factors[f].levels[l].name);
 		free(a->factors[f].levels);
 		free(a->factors[f].name);
+		free(a->factors[f].within);
+		free(a->factors[f].label);
 	}
 	free(a->factors);
 	free(a->rank);

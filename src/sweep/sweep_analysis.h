@@ -72,7 +72,7 @@ struct sweep_interval {
 };
 
 struct sweep_point {
-	char **levels;          /* one per factor */
+	char **levels;          /* one per factor; NULL for a nested factor it lacks */
 	char *name;             /* "fs=xfs ra=128" */
 	size_t n;
 	double *values;         /* n, as the runs gave them */
@@ -95,6 +95,9 @@ struct sweep_factor_effect {
 	size_t best;                 /* index into levels */
 	double share;                /* main-effect share of the total variance */
 	double p;                    /* its F test's p-value; NAN: no repetitions */
+	size_t parent;               /* nested: the parent factor's index; else SIZE_MAX */
+	char *within;                /* nested: "fs=xfs" (levels joined by '|'), else NULL */
+	char *label;                 /* "mkfs.xfs (within fs=xfs)", or the name */
 };
 
 struct sweep_interaction {
@@ -118,7 +121,8 @@ struct sweep_analysis {
 	struct sweep_factor_effect *factors; /* in the order named */
 	size_t nr_factors;
 	size_t *rank;                /* factor indexes, the largest share first */
-	struct sweep_interaction *pairs; /* every pair, in factor order */
+	struct sweep_interaction *pairs; /* every pair, in factor order, but a nested
+					    factor with its parent */
 	size_t nr_pairs;
 	double share_higher;         /* interactions of 3+ factors */
 	double share_noise;          /* within points (repetitions) */

@@ -49,6 +49,18 @@ int sweep_target_setup(struct sweep_ctx *c);
  * or -1 with the reason in why (the point failed). */
 int sweep_point_run(struct sweep_ctx *c, size_t i, char *why, size_t whylen);
 
+/* Drop the page cache before a workload, as the plan's drop_caches says
+ * (or print it in a dry run); a failure is a warning. */
+void sweep_drop_caches(struct sweep_ctx *c);
+
+/* sweep_command.c: the command = workload of point i, its repetitions
+ * stored as runs: 0, or -1 with why (the command failed: its status). */
+int sweep_command_point(struct sweep_ctx *c, size_t i, char *why, size_t whylen);
+
+/* A template with {FACTOR}, {dev}, {devs}, {mnt} and {fs} replaced
+ * (xmalloc'ed). */
+char *sweep_expand(const struct sweep_ctx *c, size_t i, const char *t);
+
 /* sweep_racing.c: the race design's rounds over the points (stored as
  * they end). 0, or -1 when stopped or the goal is bad. */
 int sweep_race_run(struct sweep_ctx *c, size_t *done, size_t *failed);

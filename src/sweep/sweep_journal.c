@@ -292,7 +292,7 @@ static int undo_one(const struct sweep_journal *j, const struct sweep_jentry *e)
 	} else if (!strcmp(e->kind, "knob")) {
 		if (access(a, F_OK) < 0 && errno == ENOENT)
 			return 0; /* its device is gone, and its knobs with it */
-		if (sysknob_write(a, e->b ? e->b : "", why, sizeof(why)) < 0)
+		if (sysknob_write_in(j->sysfs, a, e->b ? e->b : "", why, sizeof(why)) < 0)
 			return error("cannot restore a knob: %s", why);
 	} else if (!strcmp(e->kind, "cmd")) {
 		char *argv[] = { "/bin/sh", "-c", (char *)a, NULL };

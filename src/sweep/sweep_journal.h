@@ -38,6 +38,7 @@ struct sweep_journal {
 	int fd;             /* -1: not open */
 	struct sweep_jentry *v;
 	size_t n, alloc;
+	const char *sysfs;  /* the knobs' /sys (NULL: /sys; a test's fake tree) */
 };
 
 /* DB-sweep-journal for the database at db (xmalloc'ed). */

@@ -18,6 +18,7 @@
 #include "jobfile/jobfile.h"
 #include "jobfile/jobfile_int.h"
 #include "sweep/sweep_goal.h"
+#include "sys/sysknob.h"
 #include "util/error.h"
 #include "util/units.h"
 #include "util/xmalloc.h"
@@ -29,6 +30,7 @@ static const char *const queue_knobs[] = {
 
 static const char *const known_factors =
 	"fs, mkfs.FS, mount, mount.FS, scheduler, read_ahead_kb, nr_requests, max_sectors_kb, "
+	"md.NAME, "
 	"rq_affinity, nomerges, wbt_lat_usec, iosched/NAME, vm.NAME, btrfs.data, "
 	"btrfs.metadata, job.OPTION";
 
@@ -149,10 +151,32 @@ static int classify(struct parse *ps, const struct jf_item *item, struct sweep_f
 		f->knob = xstrdup(k + 4);
 		return SWF_JOBOPT;
 	}
-	if (!strncmp(k, "md.", 3) || !strcmp(k, "stripe_cache_size") || !strcmp(k, "chunk")) {
-		plan_error(ps, item, 0, "md factors ('%s': stripe_cache_size, chunk size) are not "
-			   "implemented yet; build the array in a setup = template with "
-			   "{NAME} placeholders instead", k);
+	if (!strncmp(k, "md.", 3) && (!strncmp(k + 3, "chunk", 5) || !strcmp(k + 3, "level") ||
+				      !strcmp(k + 3, "layout") || !strcmp(k + 3, "raid_disks"))) {
+		plan_error(ps, item, 0, "'%s': an md array's chunk size (level, layout, disks) "
+			   "cannot change while it runs: the array must be made again at each "
+			   "point; make it a factor of a setup = template (mdadm --create ... "
+			   "--chunk={chunk}) with a teardown = template that stops it (mdadm "
+			   "--stop), as examples/sweep-dd-sync.plan shows", k);
+		return -1;
+	}
+	if (!strncmp(k, "md.", 3)) {
+		char file[PATH_MAX], why[256];
+		if (sysknob_md_path(NULL, "md0", k + 3, file, why, sizeof(why)) < 0) {
+			char known[512] = "";
+			for (size_t i = 0; sysknob_md_knobs[i]; i++)
+				snprintf(known + strlen(known), sizeof(known) - strlen(known), "%s%s",
+					 i ? ", " : "", sysknob_md_knobs[i]);
+			plan_error(ps, item, 0, "'%s' is not an md knob that changes at run time "
+				   "(md.NAME: %s)", k, known);
+			return -1;
+		}
+		free(f->knob);
+		f->knob = xstrdup(k + 3);
+		return SWF_MD;
+	}
+	if (!strcmp(k, "stripe_cache_size")) {
+		plan_error(ps, item, 0, "'%s' is an md knob: name it md.%s", k, k);
 		return -1;
 	}
 	if (!strncmp(k, "kernel", 6) || !strncmp(k, "boot", 4) || !strcmp(k, "cmdline") ||
@@ -317,6 +341,28 @@ static bool repeat_ok(const char *v)
 	return end != v && !*end && n >= 1 && n <= 10000;
 }
 
+/* The value of item as its line has it, from the value's column to the
+ * end of the line: a shell command's ';' and '#' are the shell's, not the
+ * lexer's comments (xmalloc'ed). */
+static char *raw_value(const struct sweep_plan *p, const struct jf_item *item)
+{
+	const char *s = p->text, *end = p->text + p->text_len;
+	for (unsigned l = 1; l < item->loc.line && s < end; l++) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		s = nl ? nl + 1 : end;
+	}
+	const char *e = memchr(s, '\n', (size_t)(end - s));
+	if (!e)
+		e = end;
+	if (item->value_col && (size_t)(e - s) >= item->value_col - 1)
+		s += item->value_col - 1;
+	else
+		return xstrdup(item->value ? item->value : "");
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+		e--;
+	return xstrndup(s, (size_t)(e - s));
+}
+
 static void workload_item(struct parse *ps, const struct jf_item *item)
 {
 	struct sweep_plan *p = ps->p;
@@ -328,6 +374,21 @@ static void workload_item(struct parse *ps, const struct jf_item *item)
 		kind = SWW_BONNIE;
 	else if (!strcmp(k, "quick"))
 		kind = SWW_QUICK;
+	else if (!strcmp(k, "command"))
+		kind = SWW_COMMAND;
+	if (!strcmp(k, "drop_caches")) {
+		if (!strcmp(v, "all"))
+			p->drop = SWDROP_ALL;
+		else if (!strcmp(v, "target"))
+			p->drop = SWDROP_TARGET;
+		else if (!strcmp(v, "none"))
+			p->drop = SWDROP_NONE;
+		else
+			plan_error(ps, item, item->value_col, "drop_caches = '%s': give all (the "
+				   "machine's page cache), target (the target filesystem's files and "
+				   "devices only) or none", v);
+		return;
+	}
 	if (!strcmp(k, "repeat")) {
 		if (!repeat_ok(v))
 			plan_error(ps, item, item->value_col, "bad repeat '%s': give N or auto[:W%%], "
@@ -338,19 +399,14 @@ static void workload_item(struct parse *ps, const struct jf_item *item)
 		}
 		return;
 	}
-	if (!strcmp(k, "command")) {
-		plan_error(ps, item, 0, "command = workloads are not implemented yet (a shell "
-			   "command timed with the device statistics around it); use job =, "
-			   "bonnie = or quick =");
-		return;
-	}
 	if (kind == SWW_NONE) {
 		plan_error(ps, item, 0, "unknown key '%s' in [workload] (job, bonnie, quick, "
-			   "repeat)", k);
+			   "command, repeat, drop_caches)", k);
 		return;
 	}
 	if (p->workload != SWW_NONE && p->workload != kind) {
-		plan_error(ps, item, 0, "a workload is job files, bonnie lines or quick, not a mix "
+		plan_error(ps, item, 0, "a workload is job files, bonnie lines, quick or a command, "
+			   "not a mix "
 			   "(%s = after another kind)", k);
 		return;
 	}
@@ -369,6 +425,15 @@ static void workload_item(struct parse *ps, const struct jf_item *item)
 		free(abs);
 	} else if (kind == SWW_BONNIE) {
 		add_str(&p->bonnie, &p->nr_bonnie, v);
+	} else if (kind == SWW_COMMAND) {
+		if (!*v)
+			plan_error(ps, item, 0, "command = needs a shell command, e.g. command = dd "
+				   "if=/dev/zero of={mnt}/f bs=1M count=64; sync");
+		else if (p->command)
+			plan_error(ps, item, 0, "command = is given twice (one command a plan: time "
+				   "another in a plan of its own)");
+		else
+			p->command = raw_value(p, item);
 	} else {
 		if (p->quick) {
 			plan_error(ps, item, 0, "quick = is given twice");
@@ -503,6 +568,10 @@ static void check_whole(struct parse *ps, const struct jf_item *first)
 			plan_error(ps, &fi, 0, "unknown factor '%s' (known: %s; any other name must "
 				   "appear as {%s} in a setup or teardown template)", f->name,
 				   known_factors, f->name);
+		if (f->kind == SWF_MD && p->target == SWT_IMAGE)
+			plan_error(ps, &fi, 0, "factor '%s': the targets are image files attached "
+				   "as loop devices, not an md array; an md knob needs [target] device "
+				   "= /dev/mdN (or dir = on one)", f->name);
 		if (f->kind == SWF_JOBOPT && p->workload != SWW_JOB)
 			plan_error(ps, &fi, 0, "factor '%s' sets a fio job option: it needs job = "
 				   "files in [workload]", f->name);
@@ -540,7 +609,10 @@ static void check_whole(struct parse *ps, const struct jf_item *first)
 	}
 	if (p->workload == SWW_NONE)
 		plan_error(ps, where, 0, "the plan names no workload: give [workload] job = FILE, "
-			   "bonnie = ARGS or quick =");
+			   "bonnie = ARGS, quick = or command = SHELL");
+	if (p->workload == SWW_COMMAND && p->repeat && !strncmp(p->repeat, "auto", 4))
+		plan_error(ps, where, 0, "repeat = %s with command = is not implemented yet: give "
+			   "repeat = N", p->repeat);
 	if (!p->nr_factors)
 		plan_error(ps, where, 0, "the plan has no factors: give [factors] NAME = A | B");
 	if (!p->design_text)
@@ -645,6 +717,7 @@ void sweep_plan_release(struct sweep_plan *p)
 	free_strs(p->jobs, p->nr_jobs);
 	free_strs(p->bonnie, p->nr_bonnie);
 	free(p->quick);
+	free(p->command);
 	free(p->repeat);
 	free(p->design_text);
 	free(p->goal);

@@ -10,13 +10,24 @@
  *               point uses (before the factors' own)
  *   [factors]   NAME = LEVEL | LEVEL ...: fs, mkfs.FS, mount, mount.FS,
  *               scheduler, the queue knobs, iosched/NAME, vm.NAME,
+ *               md.NAME (an md target's /sys/block/mdN/md/NAME that
+ *               changes at run time; refused on image targets here, on
+ *               devices that are no md array by sweep_target_check),
  *               btrfs.data, btrfs.metadata, job.OPTION (a fio job option
  *               set on every job: --set OPTION=LEVEL), and any other name
  *               that a setup or teardown template uses as {NAME};
  *               setup = / teardown = shell command templates (repeatable)
  *   [workload]  job = FILE (repeatable, one `iobench run` of all of them),
  *               bonnie = ARGS (repeatable, one `iobench bonnie` each),
- *               quick = [ARGS], repeat = N | auto[:W%]
+ *               quick = [ARGS], command = SHELL (the rest of the line as
+ *               written: its ; and # are the shell's; a shell command run
+ *               in the mount directory and timed, sweep_command.c; with
+ *               {mnt}, {dev}, {devs}, {fs}, {FACTOR} as the templates),
+ *               repeat = N | auto[:W%] (command: N only),
+ *               drop_caches = all | target | none (before each workload:
+ *               the machine's page cache, default; or only the target
+ *               filesystem's files and devices, sys/dropcache.h, for a
+ *               shared machine; or nothing)
  *   [design]    type = full | ofat | lhs:N | race, goal = FIGURE
  *               (sweep_goal.h; race needs one), seed = N, and for race
  *               min_repeat = (default 3) and max_repeat = (default 10)
@@ -37,6 +48,7 @@ enum sweep_fkind {
 	SWF_SCHED,       /* the queue's I/O scheduler */
 	SWF_QUEUE,       /* a queue knob: read_ahead_kb, iosched/NAME, ... */
 	SWF_VM,          /* a vm sysctl */
+	SWF_MD,          /* an md array's run-time knob: md.stripe_cache_size, ... */
 	SWF_BTRFS_DATA,  /* mkfs.btrfs -d PROFILE over the target devices */
 	SWF_BTRFS_META,  /* mkfs.btrfs -m PROFILE */
 	SWF_JOBOPT,      /* job.OPTION: --set OPTION=LEVEL */
@@ -59,7 +71,10 @@ enum sweep_target_kind { SWT_NONE, SWT_IMAGE, SWT_DEVICE, SWT_DIR };
 
 enum sweep_design_kind { SWD_FULL, SWD_OFAT, SWD_LHS, SWD_RACE };
 
-enum sweep_workload_kind { SWW_NONE, SWW_JOB, SWW_BONNIE, SWW_QUICK };
+enum sweep_workload_kind { SWW_NONE, SWW_JOB, SWW_BONNIE, SWW_QUICK, SWW_COMMAND };
+
+/* What is dropped from the page cache before each workload. */
+enum sweep_drop { SWDROP_ALL, SWDROP_TARGET, SWDROP_NONE };
 
 struct sweep_plan {
 	char *path;        /* as given */
@@ -87,7 +102,9 @@ struct sweep_plan {
 	char **bonnie;     /* argument lines */
 	size_t nr_bonnie;
 	char *quick;       /* quick's arguments ("" for none) */
+	char *command;     /* a shell command template ({mnt}, {dev}, {FACTOR}), or NULL */
 	char *repeat;      /* as --repeat takes it, or NULL */
+	enum sweep_drop drop; /* drop_caches = all (default) | target | none */
 	/* [design] */
 	enum sweep_design_kind design;
 	unsigned lhs_n;

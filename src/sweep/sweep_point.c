@@ -3,7 +3,7 @@
  * the teardown ones journaled first, mkfs through the device guard, the
  * mount, the scheduler, the queue knobs, the iosched knobs, the sysctls),
  * the page cache dropped, the workload run as this binary in a child with
- * the point's labels, and the teardown: the journal undone back to where
+ * the point's labels (a command = workload: sweep_command.c), and the teardown: the journal undone back to where
  * the point began. In a dry run each step is printed instead.
  */
 #include "sweep/sweep_int.h"
@@ -48,11 +48,10 @@ int sweep_set_knob(struct sweep_ctx *c, const char *file, const char *value, cha
 		snprintf(why, whylen, "cannot journal the knob '%s'", file);
 		return -1;
 	}
-	return sysknob_write(file, value, why, whylen) < 0 ? -1 : 0;
+	return sysknob_write_in(c->j.sysfs, file, value, why, whylen) < 0 ? -1 : 0;
 }
 
-/* template with {factor}, {dev}, {devs}, {mnt} and {fs} replaced. */
-static char *expand(const struct sweep_ctx *c, size_t i, const char *t)
+char *sweep_expand(const struct sweep_ctx *c, size_t i, const char *t)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -205,16 +204,24 @@ static int set_knobs(struct sweep_ctx *c, size_t i, char *why, size_t whylen)
 {
 	const struct sweep_plan *p = c->p;
 	char file[PATH_MAX];
-	/* the scheduler first: the iosched/ knobs are its own */
-	for (int pass = 0; pass < 4; pass++)
+	/* the scheduler first: the iosched/ knobs are its own; md knobs last */
+	for (int pass = 0; pass < 5; pass++)
 		for (size_t f = 0; f < p->nr_factors; f++) {
 			const struct sweep_factor *x = &p->factors[f];
 			const char *l = sweep_point_level(p, c->pts, i, f);
 			bool ios = x->kind == SWF_QUEUE && !strncmp(x->knob, "iosched/", 8);
 			if (!l || !((pass == 0 && x->kind == SWF_SCHED) ||
 				    (pass == 1 && x->kind == SWF_QUEUE && !ios) || (pass == 2 && ios) ||
-				    (pass == 3 && x->kind == SWF_VM)))
+				    (pass == 3 && x->kind == SWF_VM) || (pass == 4 && x->kind == SWF_MD)))
 				continue;
+			if (x->kind == SWF_MD) {
+				for (size_t d = 0; d < c->ndisk; d++)
+					if (sysknob_md_path(c->j.sysfs, c->disks[d], x->knob, file, why,
+							    whylen) < 0 ||
+					    sweep_set_knob(c, file, l, why, whylen) < 0)
+						return -1;
+				continue;
+			}
 			if (x->kind == SWF_VM) {
 				if (sysknob_vm_path(x->knob, file, why, whylen) < 0 ||
 				    sweep_set_knob(c, file, l, why, whylen) < 0)
@@ -233,6 +240,31 @@ static int set_knobs(struct sweep_ctx *c, size_t i, char *why, size_t whylen)
 					return -1;
 		}
 	return 0;
+}
+
+void sweep_drop_caches(struct sweep_ctx *c)
+{
+	char why[256];
+	int rc = 0;
+	switch (c->p->drop) {
+	case SWDROP_ALL:
+		if (c->dry)
+			fprintf(c->out, "  sync; echo 3 > /proc/sys/vm/drop_caches\n");
+		else
+			rc = dropcache_all(why, sizeof(why));
+		break;
+	case SWDROP_TARGET:
+		if (c->dry)
+			fprintf(c->out, "  syncfs %s; drop the page cache of its files%s\n", c->mnt,
+				c->ndev ? " and its devices' buffers" : "");
+		else
+			rc = dropcache_under(c->mnt, c->devs, c->ndev, why, sizeof(why));
+		break;
+	case SWDROP_NONE:
+		break;
+	}
+	if (rc < 0)
+		warning("cannot drop the page cache before the workload: %s", why);
 }
 
 /* The workload's commands: each an argv (NULL-terminated) in *cmds. */
@@ -285,6 +317,8 @@ static size_t workload_argvs(struct sweep_ctx *c, size_t i, char ****cmds)
 static int workload(struct sweep_ctx *c, size_t i, char *why, size_t whylen)
 {
 	const struct sweep_plan *p = c->p;
+	if (p->workload == SWW_COMMAND)
+		return sweep_command_point(c, i, why, whylen);
 	char ***cmds;
 	size_t ncmd = workload_argvs(c, i, &cmds);
 	char *point = sweep_point_text(p, c->pts, i);
@@ -294,13 +328,8 @@ static int workload(struct sweep_ctx *c, size_t i, char *why, size_t whylen)
 	for (size_t k = 0; k < ncmd; k++) {
 		if (!rc && c->stop && *c->stop)
 			rc = -1, snprintf(why, whylen, "stopped by a signal");
-		if (!rc && !c->dry) {
-			char dwhy[256];
-			if (dropcache_all(dwhy, sizeof(dwhy)) < 0)
-				warning("cannot drop the page cache before the point: %s", dwhy);
-		} else if (!rc) {
-			fprintf(c->out, "  sync; echo 3 > /proc/sys/vm/drop_caches\n");
-		}
+		if (!rc)
+			sweep_drop_caches(c);
 		if (!rc && c->dry) {
 			char *t = sweep_argv_text(cmds[k]);
 			fprintf(c->out, "  (in %s) IOBENCH_SWEEP_ID=<id> %s %s\n", c->mnt, env[1], t);
@@ -337,7 +366,7 @@ static int setup(struct sweep_ctx *c, size_t i, char *why, size_t whylen)
 {
 	const struct sweep_plan *p = c->p;
 	for (size_t t = p->nr_teardown; t > 0; t--) { /* undone in the order written */
-		char *cmd = expand(c, i, p->teardown[t - 1]);
+		char *cmd = sweep_expand(c, i, p->teardown[t - 1]);
 		int rc = sweep_journal_add(&c->j, "cmd", cmd, NULL, NULL);
 		free(cmd);
 		if (rc < 0) {
@@ -346,7 +375,7 @@ static int setup(struct sweep_ctx *c, size_t i, char *why, size_t whylen)
 		}
 	}
 	for (size_t t = 0; t < p->nr_setup; t++) {
-		char *cmd = expand(c, i, p->setup[t]);
+		char *cmd = sweep_expand(c, i, p->setup[t]);
 		char *argv[] = { "/bin/sh", "-c", cmd, NULL };
 		int rc = sweep_step_exec(c, argv, "setup command", why, whylen);
 		free(cmd);

@@ -4,15 +4,19 @@
  *     "runs", "skipped": { "no_label", "no_figure" }, "factors": [names],
  *     "balanced", "grand_mean", "error_df" (the level intervals' degrees of
  *     freedom: runs - points; 0: from each level's own runs),
- *     "points": [ { "rank", "point", "levels": {F: L}, "runs", "median",
+ *     "points": [ { "rank", "point", "levels": {F: L, null for a nested
+ *                   factor the point has not}, "runs", "median",
  *                   "mean", "interval": { "lo", "hi", "confidence" } | null,
  *                   "values": [], "run_ids": [] } ],          best first
  *     "best": { "point", "levels": {F: L} },
- *     "main_effects": [ { "factor", "best", "share", "p" (F test; null
+ *     "main_effects": [ { "factor", "label" ("mkfs.xfs (within fs=xfs)"),
+ *                         "within" ("fs=xfs" for a nested factor, else
+ *                         null), "best", "share", "p" (F test; null
  *                         without repetitions),
  *                         "levels": [ { "level", "runs", "mean",
  *                                       "interval" | null } ] } ],
  *     "importance": { "ranking": [factor names, largest share first],
+ *                     "ranking_labels": [the same as labels],
  *                     "factors": {F: share}, "interactions": [ {
  *                     "factors": [A, B], "share", "p", "matters", "incomplete" } ],
  *                     "higher_interactions", "noise" },
@@ -42,8 +46,13 @@ static void levels(struct json_writer *w, const struct sweep_analysis *a,
 		   const struct sweep_point *p)
 {
 	json_kv_object_begin(w, "levels");
-	for (size_t f = 0; f < a->nr_factors; f++)
-		json_kv_string(w, a->factors[f].name, p->levels[f]);
+	for (size_t f = 0; f < a->nr_factors; f++) {
+		json_key(w, a->factors[f].name);
+		if (p->levels[f])
+			json_string(w, p->levels[f]);
+		else
+			json_null(w); /* a nested factor this point has not */
+	}
 	json_object_end(w);
 }
 
@@ -105,6 +114,12 @@ int sweep_report_json(const struct sweep_analysis *a, FILE *out)
 		const struct sweep_factor_effect *fe = &a->factors[f];
 		json_object_begin(&w);
 		json_kv_string(&w, "factor", fe->name);
+		json_kv_string(&w, "label", fe->label);
+		json_key(&w, "within");
+		if (fe->within)
+			json_string(&w, fe->within);
+		else
+			json_null(&w);
 		json_kv_string(&w, "best", fe->levels[fe->best].name);
 		json_kv_double(&w, "share", fe->share);
 		json_kv_double(&w, "p", fe->p);
@@ -126,6 +141,10 @@ int sweep_report_json(const struct sweep_analysis *a, FILE *out)
 	json_kv_array_begin(&w, "ranking");
 	for (size_t r = 0; r < a->nr_factors; r++)
 		json_string(&w, a->factors[a->rank[r]].name);
+	json_array_end(&w);
+	json_kv_array_begin(&w, "ranking_labels");
+	for (size_t r = 0; r < a->nr_factors; r++)
+		json_string(&w, a->factors[a->rank[r]].label);
 	json_array_end(&w);
 	json_kv_object_begin(&w, "factors");
 	for (size_t f = 0; f < a->nr_factors; f++)

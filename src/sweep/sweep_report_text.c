@@ -58,7 +58,7 @@ void sweep_report_text(const struct sweep_analysis *a, FILE *out)
 	fprintf(out, "\nmain effects (mean per level, 95%% interval of the mean):\n");
 	for (size_t f = 0; f < a->nr_factors; f++) {
 		const struct sweep_factor_effect *fe = &a->factors[f];
-		fprintf(out, "  %s (best: %s)\n", fe->name, fe->levels[fe->best].name);
+		fprintf(out, "  %s (best: %s)\n", fe->label, fe->levels[fe->best].name);
 		for (size_t l = 0; l < fe->nr_levels; l++) {
 			const struct sweep_level *lv = &fe->levels[l];
 			sweep_goal_format(&a->goal, lv->mean, v, sizeof(v));
@@ -71,12 +71,13 @@ void sweep_report_text(const struct sweep_analysis *a, FILE *out)
 	for (size_t r = 0; r < a->nr_factors; r++) {
 		const struct sweep_factor_effect *fe = &a->factors[a->rank[r]];
 		pvalue(fe->p, pv, sizeof(pv));
-		fprintf(out, "  %-28s %6.1f%%%s\n", fe->name, 100 * fe->share, pv);
+		fprintf(out, "  %-28s %6.1f%%%s\n", fe->label, 100 * fe->share, pv);
 	}
 	for (size_t p = 0; p < a->nr_pairs; p++) {
 		const struct sweep_interaction *in = &a->pairs[p];
 		char name[128];
-		snprintf(name, sizeof(name), "%s x %s", a->factors[in->a].name, a->factors[in->b].name);
+		snprintf(name, sizeof(name), "%s x %s", a->factors[in->a].label,
+			 a->factors[in->b].label);
 		pvalue(in->p, pv, sizeof(pv));
 		fprintf(out, "  %-28s %6.1f%%%s%s\n", name, 100 * in->share, pv,
 			in->matters ? "  (matters)" : "");
@@ -92,8 +93,8 @@ void sweep_report_text(const struct sweep_analysis *a, FILE *out)
 		100 * SWEEP_INTERACTION_SHARE, a->error_df ? ", p < 0.05" : "", any ? "" : " none");
 	for (size_t p = 0; p < a->nr_pairs; p++)
 		if (a->pairs[p].matters)
-			fprintf(out, "  %s x %s: %.1f%%\n", a->factors[a->pairs[p].a].name,
-				a->factors[a->pairs[p].b].name, 100 * a->pairs[p].share);
+			fprintf(out, "  %s x %s: %.1f%%\n", a->factors[a->pairs[p].a].label,
+				a->factors[a->pairs[p].b].label, 100 * a->pairs[p].share);
 	if (a->nr_notes) {
 		fprintf(out, "\nnotes:\n");
 		for (size_t i = 0; i < a->nr_notes; i++)

@@ -21,9 +21,30 @@
 #include "sys/dev/devres.h"
 #include "sys/dev/guardopen.h"
 #include "sys/iosched.h"
+#include "sys/sysknob.h"
 #include "util/error.h"
 #include "util/units.h"
 #include "util/xmalloc.h"
+
+/* The first md factor of the plan, or NULL. */
+static const struct sweep_factor *md_factor(const struct sweep_plan *p)
+{
+	for (size_t i = 0; i < p->nr_factors; i++)
+		if (p->factors[i].kind == SWF_MD)
+			return &p->factors[i];
+	return NULL;
+}
+
+/* An md factor on a disk that is no md array: said, -1. */
+static int md_check(const struct sweep_ctx *c, const char *path, const char *disk)
+{
+	const struct sweep_factor *f = md_factor(c->p);
+	if (!f || sysknob_is_md(c->j.sysfs, disk))
+		return 0;
+	return error("%s:%u:%u: factor '%s': target '%s' (%s) is not an md array (no "
+		     "%s/block/%s/md), so it has no md knobs", c->p->path, f->line, f->col,
+		     f->name, path, disk, c->j.sysfs ? c->j.sysfs : "/sys", disk);
+}
 
 static bool needs_queue(const struct sweep_plan *p)
 {
@@ -69,6 +90,14 @@ int sweep_target_check(struct sweep_ctx *c, bool state)
 			} else if (state && devguard_check(path, DEVGUARD_FORMAT | DEVGUARD_WRITE, c->o->allow,
 						  why, sizeof(why)) < 0) {
 				rc = error("%s: refusing to format '%s': %s", p->path, path, why);
+			} else {
+				char file[PATH_MAX], disk[64];
+				if (iosched_find(path, file, disk, why, sizeof(why)) < 0) {
+					const char *b = strrchr(path, '/');
+					snprintf(disk, sizeof(disk), "%.63s", b ? b + 1 : path);
+				}
+				if (md_check(c, path, disk) < 0)
+					rc = -1;
 			}
 		} else if (p->target == SWT_DIR) {
 			char disks[4][64];
@@ -76,10 +105,12 @@ int sweep_target_check(struct sweep_ctx *c, bool state)
 			if (stat(path, &st) < 0 || !S_ISDIR(st.st_mode)) {
 				rc = error("%s: target dir '%s' is not an existing directory", p->path,
 					   path);
-			} else if (needs_queue(p) &&
+			} else if ((needs_queue(p) || md_factor(p)) &&
 				   (devres_devices_for_path(path, disks, 4, &n) < 0 || !n)) {
 				rc = error("%s: target dir '%s' is on no block device, so it has no "
-					   "queue knobs to turn", p->path, path);
+					   "queue or md knobs to turn", p->path, path);
+			} else if (md_factor(p) && md_check(c, path, disks[0]) < 0) {
+				rc = -1;
 			}
 		}
 	}

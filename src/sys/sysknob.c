@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sys/dev/devres.h"
@@ -52,10 +53,47 @@ int sysknob_vm_path(const char *name, char file[PATH_MAX], char *why, size_t why
 	return 0;
 }
 
-static bool under_roots(const char *file)
+const char *const sysknob_md_knobs[] = { "stripe_cache_size", "group_thread_cnt",
+					 "preread_bypass_threshold", "skip_copy",
+					 "safe_mode_delay", "sync_speed_min", "sync_speed_max",
+					 "sync_force_parallel", NULL };
+
+int sysknob_md_path(const char *sysfs, const char *disk, const char *knob, char file[PATH_MAX],
+		    char *why, size_t whylen)
 {
-	return (!strncmp(file, QUEUE_ROOT, strlen(QUEUE_ROOT)) && strstr(file, "/queue/")) ||
-	       !strncmp(file, VM_ROOT, strlen(VM_ROOT));
+	bool known = false;
+	for (size_t i = 0; sysknob_md_knobs[i]; i++)
+		known |= !strcmp(knob, sysknob_md_knobs[i]);
+	if (!name_ok(disk, false) || !known) {
+		snprintf(why, whylen, "'%s' of array '%s' is not an md knob that changes at run "
+			 "time", knob, disk);
+		return -EINVAL;
+	}
+	snprintf(file, PATH_MAX, "%s/block/%s/md/%s", sysfs ? sysfs : "/sys", disk, knob);
+	return 0;
+}
+
+bool sysknob_is_md(const char *sysfs, const char *disk)
+{
+	char dir[PATH_MAX];
+	struct stat st;
+	if (!name_ok(disk, false))
+		return false;
+	snprintf(dir, sizeof(dir), "%s/block/%s/md", sysfs ? sysfs : "/sys", disk);
+	return stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* SYSFS/block/DISK/queue/... or .../md/..., or /proc/sys/vm/... */
+static bool under_roots(const char *sysfs, const char *file)
+{
+	char root[PATH_MAX];
+	snprintf(root, sizeof(root), "%s/block/", sysfs ? sysfs : "/sys");
+	size_t n = strlen(root);
+	if (!strncmp(file, root, n)) {
+		const char *slash = strchr(file + n, '/'); /* after DISK */
+		return slash && (!strncmp(slash, "/queue/", 7) || !strncmp(slash, "/md/", 4));
+	}
+	return !strncmp(file, VM_ROOT, strlen(VM_ROOT));
 }
 
 static bool is_scheduler(const char *file)
@@ -75,13 +113,21 @@ int sysknob_read(const char *file, char *val, size_t len, char *why, size_t whyl
 
 int sysknob_write(const char *file, const char *val, char *why, size_t whylen)
 {
-	if (!under_roots(file) || strstr(file, "..")) {
-		snprintf(why, whylen, "'%s' is not a queue knob or vm sysctl", file);
+	return sysknob_write_in(NULL, file, val, why, whylen);
+}
+
+int sysknob_write_in(const char *sysfs, const char *file, const char *val, char *why,
+		     size_t whylen)
+{
+	if (!under_roots(sysfs, file) || strstr(file, "..")) {
+		snprintf(why, whylen, "'%s' is not a queue knob, md knob or vm sysctl", file);
 		return -EPERM;
 	}
 	if (is_scheduler(file))
 		return iosched_set(file, val, why, whylen);
-	int fd = open(file, O_WRONLY | O_CLOEXEC);
+	/* O_TRUNC as the shell's echo > does: sysfs and procfs ignore it, a
+	 * plain file (a test's fake tree) is rewritten whole */
+	int fd = open(file, O_WRONLY | O_TRUNC | O_CLOEXEC);
 	if (fd < 0) {
 		int e = errno;
 		snprintf(why, whylen, "cannot open '%s': %s", file, strerror(e));

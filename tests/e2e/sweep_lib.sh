@@ -1,48 +1,65 @@
-# Shared by test_sweep_run.sh and test_sweep_restore.sh (sourced after
-# lib.sh): a snapshot of what a sweep changes and must put back (every
-# block queue's read_ahead_kb, scheduler and nr_requests, the vm sysctl the
-# restore test turns, /proc/mounts, `losetup -a`), and its comparison. On
-# a shared machine other tests attach, mount and tune their own devices
-# meanwhile: their lines (iobench-e2e.* directories, loop devices that
-# were not there before or are gone after, mounts of anything but a loop
-# device or a sweep's mount point, loop devices over anything but the
-# images in a sweep test's directory) are left out, so what is compared
-# is what a sweep could have left, the sweep's devices included.
-sweep_snapshot() { # FILE
+# Shared by the test_sweep_*.sh scripts (sourced after lib.sh): a snapshot
+# of what this script's sweeps could have changed and must put back, and
+# its comparison. The suite runs scripts side by side (tests/run_all.sh,
+# two at a time), other sweeps among them, so nothing machine-wide is
+# compared: only
+#  - the queue knobs (read_ahead_kb, scheduler, nr_requests) of the
+#    devices the script names (sweep_snapshot FILE DEV...: a device = or
+#    the device under a dir = target that the script made itself);
+#  - the vm sysctls in $SWEEP_VM (the ones its plans turn; a script that
+#    turns one holds the vm lock meanwhile, sweep_vm_lock);
+#  - the loop devices over files in the script's directory (sweep_dir:
+#    its images), and the mounts of those, of the named devices, under
+#    that directory or on the mount point of one of its own sweeps
+#    (/tmp/iobench-sweep-PID; sweep_run records the PIDs), and whether
+#    such a mount point is still there.
+SWEEP_OWN=
+SWEEP_PIDS=
+SWEEP_VM=
+sweep_snapshot() { # FILE [DEV...]
+  local out=$1 dev k q pid loops; shift
+  : "${SWEEP_OWN:?set SWEEP_OWN=\$d after d=\$(sweep_dir)}"
+  loops=$(losetup -a | grep -F "($SWEEP_OWN/" | cut -d: -f1)
   {
-    for q in /sys/block/*/queue; do
-      dev=${q#/sys/block/}; dev=${dev%/queue}
+    for dev in "$@"; do
+      dev=$(basename "$(readlink -f "$dev")")
+      q=/sys/block/$dev/queue
       for k in read_ahead_kb scheduler nr_requests; do
         [ -r "$q/$k" ] && echo "knob $dev $k $(cat "$q/$k")"
       done
     done
-    echo "vm dirty_background_ratio $(cat /proc/sys/vm/dirty_background_ratio)"
-    grep -v 'iobench-e2e\.' /proc/mounts | grep -E '^/dev/loop|iobench-sweep' | sed 's/^/mount /'
-    losetup -a | grep 'iobench-sweep' | sed 's/^/loop /'
-  } | sort >"$1"
+    for k in $SWEEP_VM; do echo "vm $k $(cat "/proc/sys/vm/$k")"; done
+    losetup -a | grep -F "($SWEEP_OWN/" | sed 's/^/loop /'
+    while read -r src mp rest; do
+      local mine=
+      [[ $mp == "$SWEEP_OWN"/* ]] && mine=1
+      for pid in $SWEEP_PIDS; do [ "$mp" = /tmp/iobench-sweep-$pid ] && mine=1; done
+      for dev in $loops "$@"; do [ "$src" = "$dev" ] && mine=1; done
+      [ -n "$mine" ] && echo "mount $src $mp $rest"
+    done </proc/mounts
+    for pid in $SWEEP_PIDS; do [ -e /tmp/iobench-sweep-$pid ] && echo "mountpoint /tmp/iobench-sweep-$pid"; done
+  } | sort >"$out"
 }
-# sweep_same BEFORE AFTER: the snapshots agree on every knob of a device
-# in both, and on the mounts and loop devices; prints the differences
+# sweep_same BEFORE AFTER: the snapshots agree; prints the differences
 sweep_same() {
-  python3 - "$1" "$2" <<'PY'
-import sys
-a = open(sys.argv[1]).read().splitlines()
-b = open(sys.argv[2]).read().splitlines()
-def knobs(lines):
-    return {tuple(l.split(" ", 3)[1:3]): l for l in lines if l.startswith("knob ")}
-ka, kb = knobs(a), knobs(b)
-common = set(ka) & set(kb)
-diff = [(ka[k], kb[k]) for k in sorted(common) if ka[k] != kb[k]]
-rest_a = sorted(l for l in a if not l.startswith("knob "))
-rest_b = sorted(l for l in b if not l.startswith("knob "))
-for x, y in diff:
-    print("  knob was: %s; is: %s" % (x, y))
-for l in sorted(set(rest_a) - set(rest_b)):
-    print("  gone: " + l)
-for l in sorted(set(rest_b) - set(rest_a)):
-    print("  new: " + l)
-sys.exit(1 if diff or rest_a != rest_b else 0)
-PY
+  diff "$1" "$2" | sed -n 's/^</  was:/p; s/^>/  now:/p'
+  cmp -s "$1" "$2"
 }
-# sweep_dir: a directory of the test's own that other tests' filters do not hide
+# sweep_dir: the script's directory (its images, databases, plans)
 sweep_dir() { local d; d=$(mktemp -d /tmp/iobench-sweeptest.XXXXXX); echo "dir $d" >>"$E2E_REG"; echo "$d"; }
+# sweep_run ARGS...: iobench sweep ARGS in the background, its PID added to
+# SWEEP_PIDS (its mount point is /tmp/iobench-sweep-PID) and in SWEEP_PID;
+# waits and returns its exit status. Redirections apply as to a command.
+sweep_run() {
+  "$IOBENCH" sweep "$@" &
+  SWEEP_PID=$!
+  SWEEP_PIDS="$SWEEP_PIDS $SWEEP_PID"
+  wait "$SWEEP_PID"
+}
+# sweep_vm_lock: from now until the script exits, no other sweep script
+# that turns a vm sysctl runs (they take the same lock): the sysctls are
+# the machine's, and one script's snapshot must not see another's values.
+sweep_vm_lock() {
+  exec 9>/tmp/iobench-e2e-sweep-vm.lock
+  flock 9
+}

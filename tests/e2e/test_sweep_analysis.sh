@@ -154,7 +154,11 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 r = [r for r in d["rows"] if r["direction"] == "write" and r["figure"] == "bw_bytes"][0]
 c = r["cells"][1]
-sys.exit(0 if 3 < c["ratio"] < 5 and c["real"] and len(d["selections"][0]["runs"]) == 2 else 1)' "$T/cmp.json"
+good = 3 < c["ratio"] < 5 and c["real"] and len(d["selections"][0]["runs"]) == 2
+if not good:  # say what was measured, for a failure on a loaded machine
+    print("    ratio %s real %s runs %s; cell %s" % (c.get("ratio"), c.get("real"),
+          [len(s["runs"]) for s in d["selections"]], json.dumps(c)[:600]), file=sys.stderr)
+sys.exit(0 if good else 1)' "$T/cmp.json"
 "$IOBENCH" compare --group-by f2 exp=e2e >"$T/cmp2" 2>"$T/err" || not_ok "compare --group-by f2: $(cat "$T/err")"
 check "compare --group-by f2: no real write bw difference" grep -Eq '^  y: [0-9.]+× x write bw .*no real difference' "$T/cmp2"
 

@@ -8,7 +8,11 @@
  * runs without labels or figures; confounded factors whose shares
  * overlap; a constant goal; a balanced full
  * factorial's shares adding up to 100%; the JSON's keys; pure noise making
- * an interaction "matter" no more often than its F test's 5%.
+ * an interaction "matter" no more often than its F test's 5%; a factor
+ * nested in one fs (mkfs.xfs only at fs=xfs): every run analysed, the
+ * crossed factors over all of them, the nested one's levels and its
+ * nested sum of squares within fs=xfs, no pair with its parent, the text
+ * and JSON saying "within fs=xfs".
  */
 #include <errno.h>
 #include <json-c/json.h>
@@ -272,11 +276,116 @@ static void noise_interactions(void)
 	CHECK(rate <= 0.05 + 3 * sqrt(0.05 * 0.95 / (double)seeds), "matters by noise: %.3f", rate);
 }
 
+/* fs = ext4 | xfs | btrfs, mkfs.xfs = A | B (at xfs only), ra = 128 | 4096,
+ * sched = none | mq-deadline: (1 + 2 + 1) x 2 x 2 = 16 points (not 24), 3
+ * runs each. fs: +0, +50, +100; at xfs B is +40 over A; ra and sched
+ * nothing. */
+static void nested(void)
+{
+	static const char *const nk[] = { "fs", "mkfs.xfs", "ra", "sched" };
+	struct rng g;
+	rng_seed(&g, 11);
+	struct cmp_runs rs = { 0 };
+	const char *fsl[] = { "ext4", "xfs", "btrfs" }, *mkl[] = { "A", "B" },
+		   *ral[] = { "128", "4096" }, *scl[] = { "none", "mq-deadline" };
+	double eff[] = { 0, 50, 100 };
+	double sum_l[2] = { 0 }, sum_xfs = 0;
+	size_t n_l[2] = { 0 }, n_xfs = 0;
+	for (int rep = 0; rep < 3; rep++)
+		for (int f = 0; f < 3; f++)
+			for (int m = 0; m < (f == 1 ? 2 : 1); m++)
+				for (int r = 0; r < 4; r++) {
+					double y = 200 + eff[f] + (f == 1 && m == 1 ? 40 : 0) +
+						   2 * normal(&g);
+					if (f == 1) {
+						const char *v[] = { fsl[f], mkl[m], ral[r % 2],
+								    scl[r / 2] };
+						add_run(&rs, nk, v, 4, y, 1);
+						sum_l[m] += y;
+						n_l[m]++;
+						sum_xfs += y;
+						n_xfs++;
+					} else {
+						/* no mkfs.xfs label, as a sweep stores them */
+						const char *keys[] = { "fs", "ra", "sched" };
+						const char *v[] = { fsl[f], ral[r % 2], scl[r / 2] };
+						add_run(&rs, keys, v, 3, y, 1);
+					}
+				}
+	struct sweep_goal gl = goal("write bw");
+	struct sweep_analysis a;
+	CHECK(sweep_analyse(rs.v, rs.n, nk, 4, &gl, &a) == 0, "analyse nested");
+	CHECK(a.nr_runs == 48 && a.skipped_no_level == 0, "every run analysed: %zu, %zu left out",
+	      a.nr_runs, a.skipped_no_level);
+	CHECK(a.nr_points == 16 && a.balanced, "16 points, balanced: %zu %d", a.nr_points,
+	      a.balanced);
+	const struct sweep_factor_effect *fs = &a.factors[0], *mk = &a.factors[1], *ra = &a.factors[2];
+	CHECK(fs->parent == SIZE_MAX && ra->parent == SIZE_MAX && mk->parent == 0, "parents");
+	CHECK(mk->within && !strcmp(mk->within, "fs=xfs") &&
+	      !strcmp(mk->label, "mkfs.xfs (within fs=xfs)"), "within: %s / %s",
+	      mk->within ? mk->within : "-", mk->label);
+	CHECK(fs->nr_levels == 3 && fs->levels[0].n == 12 && fs->levels[1].n == 24 &&
+	      fs->levels[2].n == 12, "fs levels over all runs: %zu %zu %zu", fs->levels[0].n,
+	      fs->levels[1].n, fs->levels[2].n);
+	CHECK(ra->levels[0].n == 24 && ra->levels[1].n == 24, "ra over all runs");
+	CHECK(mk->nr_levels == 2 && mk->levels[0].n == 12 && mk->levels[1].n == 12 &&
+	      !strcmp(mk->levels[mk->best].name, "B"), "mkfs.xfs within xfs, best B");
+	CHECK(fabs(mk->levels[0].mean - sum_l[0] / (double)n_l[0]) < 1e-9, "A's mean");
+	/* the nested term by hand: sum n_l (mean_l - mean at xfs)^2 */
+	double mx = sum_xfs / (double)n_xfs, ss_n = 0;
+	for (int m = 0; m < 2; m++)
+		ss_n += (double)n_l[m] * pow(sum_l[m] / (double)n_l[m] - mx, 2);
+	CHECK(fabs(mk->share - ss_n / a.ss_total) < 1e-9, "nested share %.4f, by hand %.4f",
+	      mk->share, ss_n / a.ss_total);
+	CHECK(a.rank[0] == 0 && a.rank[1] == 1, "fs, mkfs.xfs first");
+	CHECK(fs->share > 0.5 && mk->share > 0.1 && ra->share < 0.02, "shares %.3f %.3f %.3f",
+	      fs->share, mk->share, ra->share);
+	CHECK(a.nr_pairs == 5, "no fs x mkfs.xfs pair: %zu pairs", a.nr_pairs);
+	double tot = a.share_noise + a.share_higher;
+	for (size_t f = 0; f < 4; f++)
+		tot += a.factors[f].share;
+	for (size_t p = 0; p < a.nr_pairs; p++) {
+		tot += a.pairs[p].share;
+		CHECK(!(a.pairs[p].a == 0 && a.pairs[p].b == 1), "no pair with the parent");
+		CHECK(!a.pairs[p].incomplete, "pair %zu complete", p);
+	}
+	CHECK(fabs(tot - 1) < 1e-6 && !a.overlap, "balanced nested: shares sum to %.6f", tot);
+	CHECK(strstr(a.points[0].name, "fs=btrfs") && !strstr(a.points[0].name, "mkfs.xfs") &&
+	      a.points[0].levels[1] == NULL, "best point %s", a.points[0].name);
+	CHECK(has_note(&a, "mkfs.xfs is nested: it has levels only where fs=xfs (24 of 48 runs)"),
+	      "nested note");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	sweep_report_text(&a, m);
+	fclose(m);
+	CHECK(strstr(buf, "mkfs.xfs (within fs=xfs) (best: B)") != NULL, "text says within");
+	free(buf);
+	m = open_memstream(&buf, &len);
+	CHECK(sweep_report_json(&a, m) == 0, "json");
+	fclose(m);
+	struct json_object *j = json_tokener_parse(buf), *me, *e, *v, *pts;
+	CHECK(j && json_object_object_get_ex(j, "main_effects", &me), "json main effects");
+	e = json_object_array_get_idx(me, 1);
+	CHECK(json_object_object_get_ex(e, "within", &v) &&
+	      !strcmp(json_object_get_string(v), "fs=xfs") &&
+	      json_object_object_get_ex(e, "label", &v) &&
+	      !strcmp(json_object_get_string(v), "mkfs.xfs (within fs=xfs)"), "json within");
+	CHECK(json_object_object_get_ex(j, "points", &pts) &&
+	      json_object_object_get_ex(json_object_array_get_idx(pts, 0), "levels", &v) &&
+	      json_object_object_get_ex(v, "mkfs.xfs", &e) && e == NULL, "json null level");
+	json_object_put(j);
+	free(buf);
+	sweep_analysis_release(&a);
+	cmp_runs_release(&rs);
+}
+
 int main(void)
 {
 	additive();
 	interaction();
 	lower_unbalanced_skipped();
 	noise_interactions();
+	nested();
 	return check_done("test_sweep_analysis");
 }

@@ -174,19 +174,49 @@ static void test_ofat_lhs(void)
 	sweep_plan_release(&p);
 }
 
+/* command = : the whole line (';' and all) as the template; repeat = N
+ * only; one command; not mixed with another workload. */
+static void test_command(void)
+{
+	struct sweep_plan p;
+	struct error_capture cap;
+	static const char ok_plan[] =
+		"[target]\nimage = x.img\nimage_size = 1g\n[factors]\nfs = ext4 | xfs\n"
+		"[workload]\ncommand = dd if=/dev/zero of={mnt}/f bs=1M count=8 conv=fsync; sync\n"
+		"repeat = 2\n[design]\ngoal = elapsed\n";
+	CHECK(parse(ok_plan, &p, &cap) == 0, "a command plan parses");
+	CHECK(p.workload == SWW_COMMAND && p.command &&
+	      !strcmp(p.command, "dd if=/dev/zero of={mnt}/f bs=1M count=8 conv=fsync; sync"),
+	      "the command as written: '%s'", p.command ? p.command : "(null)");
+	sweep_plan_release(&p);
+	error_capture_release(&cap);
+	static const char autorep[] =
+		"[target]\nimage = x.img\nimage_size = 1g\n[factors]\nfs = ext4 | xfs\n"
+		"[workload]\ncommand = sync\nrepeat = auto:5%\n";
+	CHECK(parse(autorep, &p, &cap) == -EINVAL && said(&cap, "t.plan:1:1", "not implemented yet"),
+	      "repeat = auto with a command is refused as not implemented");
+	error_capture_release(&cap);
+	static const char twice[] =
+		"[target]\nimage = x.img\nimage_size = 1g\n[factors]\nfs = ext4 | xfs\n"
+		"[workload]\ncommand = sync\ncommand = true\nquick =\n";
+	CHECK(parse(twice, &p, &cap) == -EINVAL && said(&cap, "t.plan:8:1", "given twice") &&
+	      said(&cap, "t.plan:9:1", "not a mix"), "two commands, and a command with quick");
+	error_capture_release(&cap);
+}
+
 static void test_errors(void)
 {
 	struct sweep_plan p;
 	struct error_capture cap;
 	static const char bad[] =
 		"[target]\nimage = x.img\n[factors]\nfs = ext4 || xfs\nfrobnicate = 1 | 2\n"
-		"kernel.mitigations = off | auto\nmd.stripe_cache_size = 256 | 4096\n"
-		"[workload]\ncommand = dd if=/dev/zero of=x\n[design]\ntype = race\n[extra]\n";
+		"kernel.mitigations = off | auto\nmd.chunk_size = 64 | 256\n"
+		"[workload]\nbonnie = -s 64\n[design]\ntype = race\n[extra]\n";
 	CHECK(parse(bad, &p, &cap) == -EINVAL, "a bad plan fails with -EINVAL");
 	CHECK(said(&cap, "t.plan:4:12", "empty level"), "the empty level at 4:12 (after the first '|')");
 	CHECK(said(&cap, "t.plan:6:1", "out of scope"), "a kernel boot parameter: out of scope, at 6:1");
-	CHECK(said(&cap, "t.plan:7:1", "not implemented yet"), "md factors: not implemented yet");
-	CHECK(said(&cap, "t.plan:9:1", "not implemented yet"), "command =: not implemented yet");
+	CHECK(said(&cap, "t.plan:7:1", "made again at each point"),
+	      "md's chunk size: the array must be re-made (test_sweep_md.c has more)");
 	CHECK(said(&cap, "t.plan:12:1", "unknown section [extra]"), "an unknown section");
 	error_capture_release(&cap);
 
@@ -251,6 +281,7 @@ int main(void)
 	test_issue_plan();
 	test_ofat_lhs();
 	test_errors();
+	test_command();
 	unlink(job);
 	free(job);
 	rmdir(dir);
