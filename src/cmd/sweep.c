@@ -201,6 +201,20 @@ static int run_sweep(struct cmd_ctx *ctx, int argc, char **argv)
 	char *db;
 	if (store_path_resolve(common.db, !s.dry_run && !s.restore, &db) < 0)
 		goto out;
+	if (db[0] != '/') {
+		/* the points run in their mount directories: a relative --db
+		 * must still name this database, and its journal beside it */
+		char *cwd = getcwd(NULL, 0);
+		if (!cwd) {
+			error_errno(-errno, "cannot resolve the database path '%s'", db);
+			free(db);
+			goto out;
+		}
+		char *abs = xasprintf("%s/%s", cwd, db);
+		free(cwd);
+		free(db);
+		db = abs;
+	}
 	if (s.restore) {
 		status = sweep_restore(db, stdout);
 		free(db);

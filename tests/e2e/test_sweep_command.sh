@@ -117,6 +117,14 @@ sweep_run ex.plan --db="$db" >exrun.out 2>exrun.err
 check "seed 002's plan, reduced, runs: its 4 points each stored with the elapsed time" \
   test "$(q "SELECT count(*) FROM runs r JOIN sweeps s ON s.id = r.sweep_id WHERE s.plan_path LIKE '%/ex.plan' AND r.exit_status = 0")" = 4 \
   -a -n "$(grep '^goal: elapsed (lower is better), 4 run(s), 4 point(s)' exrun.out)"
+# a relative --db names the database where the sweep was started, though
+# the points run in their target's directory
+mkdir -p rel/t
+printf '[target]\ndir = %s/rel/t\n[factors]\njob.bs = 4k | 64k\n[workload]\njob = %s/rel/j.fio\n[design]\ngoal = write bw\n' "$d" "$d" >rel/p.plan
+printf '[w]\nrw=write\nsize=256k\nioengine=psync\nfilename=f\n' >rel/j.fio
+(cd rel && sweep_run p.plan --db=rel.db >p.out 2>p.err)
+check "a relative --db: both points stored in the database beside the plan, none in the target directory" \
+  test "$(sqlite3 rel/rel.db "SELECT count(*) FROM runs WHERE sweep_id IS NOT NULL")" = 2 -a ! -e rel/t/rel.db
 sweep_snapshot after
 check "afterwards: the script's loop devices, mounts and mount points are gone" sweep_same before after
 check "and so are the images" test ! -e img/disk.img -a ! -e img/dd.img
