@@ -1,6 +1,4 @@
 #!/usr/bin/env bash
-# e2e: serial
-# (serial: the sweep drops the page cache, as test_sweep_run.sh's do)
 # iobench report of a sweep (issues 15 and 16): a small sweep (job.rate =
 # 4m | 16m x job.bs = 4k | 64k, repeat 2, on a tmpfs directory: nothing but
 # the job's own options changes) is stored and written with `report
@@ -41,7 +39,7 @@ size=1m
 bs=64k
 rw=write
 JOB
-printf '[target]\ndir = %s\n[factors]\njob.rate = 4m | 16m\njob.bs = 4k | 64k\n[workload]\njob = %s\nrepeat = 2\n[design]\ntype = full\ngoal = write bw\n' \
+printf '[target]\ndir = %s\n[factors]\njob.rate = 4m | 16m\njob.bs = 4k | 64k\n[workload]\njob = %s\nrepeat = 2\ndrop_caches = target\n[design]\ntype = full\ngoal = write bw\n' \
   "$mnt" "$d/job.fio" >"$d/s.plan"
 (cd "$d" && "$IOBENCH" sweep s.plan --db="$db" >"$d/sweep.out" 2>"$d/sweep.err")
 check "the sweep: exit 0, 8 runs of 4 points stored" \
