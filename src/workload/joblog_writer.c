@@ -129,13 +129,22 @@ static bool drain(struct log_writer *w)
 	return any;
 }
 
-/* --bandwidth-log: one line per direction when an interval has passed
- * (always at the end). */
+/* --bandwidth-log, as fio 3.33 samples it: when its status is computed
+ * (each progress redraw while the progress line is shown: agg_tick; once
+ * for the JSON report at the end: agg_final), one line per direction if
+ * more than the smallest bwavgtime has passed since the previous line and
+ * no job is in its ramp_time; none otherwise, so a run without either
+ * leaves the files empty. */
 static void agg_sample(struct log_writer *w, bool last)
 {
 	uint64_t now = now_ns();
-	if (!last && now - w->agg_last < w->agg_interval_ns)
+	if (last ? !w->agg_final : !w->agg_tick)
 		return;
+	if ((now - w->agg_last) / NSEC_PER_MSEC <= w->agg_interval_ns / NSEC_PER_MSEC)
+		return;
+	for (size_t i = 0; i < w->nr_jobs; i++)
+		if (atomic_load_explicit(&w->jobs[i].state, memory_order_relaxed) == JOB_RAMP)
+			return;
 	/* in ns, so that the last line of a run shorter than a millisecond
 	 * since the previous one is still written */
 	uint64_t span_ns = now - w->agg_last;
@@ -349,7 +358,7 @@ static int files_close(struct log_writer *w)
 }
 
 int joblog_run_begin(struct log_writer **out, struct job *jobs, size_t nr,
-		     const struct devguard_allow *allow, bool bandwidth_log)
+		     const struct devguard_allow *allow, unsigned bandwidth_log)
 {
 	*out = NULL;
 	bool any = bandwidth_log;
@@ -374,11 +383,14 @@ int joblog_run_begin(struct log_writer **out, struct job *jobs, size_t nr,
 			"agg-read_bw.log", "agg-write_bw.log", "agg-trim_bw.log",
 		};
 		w->agg = true;
+		w->agg_tick = bandwidth_log & JOBLOG_AGG_TICK;
+		w->agg_final = bandwidth_log & JOBLOG_AGG_FINAL;
 		w->jobs = jobs;
 		w->nr_jobs = nr;
-		w->agg_interval_ns = 500 * NSEC_PER_MSEC;
+		/* the smallest bwavgtime of the jobs, as fio */
+		w->agg_interval_ns = nr ? UINT64_MAX : 500 * NSEC_PER_MSEC;
 		for (size_t i = 0; i < nr; i++)
-			if (jobs[i].spec->bw_avg_time && jobs[i].spec->bw_avg_time < w->agg_interval_ns)
+			if (jobs[i].spec->bw_avg_time < w->agg_interval_ns)
 				w->agg_interval_ns = jobs[i].spec->bw_avg_time;
 		w->agg_t0 = w->agg_last = now_ns();
 		for (int d = 0; d < DDIR_RWDIR_CNT && !rc; d++)
