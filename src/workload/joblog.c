@@ -13,8 +13,8 @@
  * last partial line. The histogram log counts clat per direction in fio's
  * 1856 bins (merged 2^coarseness at a time) and writes them at the first
  * completion log_hist_msec after the window start (the direction's first
- * completion past 0 ms, then every log_hist_msec); as fio, it has no last partial
- * line, so the I/Os of the last window are in the JSON only.
+ * completion past 0 ms, then every log_hist_msec); as fio, it has no last
+ * partial line, so the I/Os of the last window are in the JSON only.
  */
 #include "workload/joblog_int.h"
 
