@@ -41,7 +41,7 @@ bool joblog_wanted(const struct job_spec *s);
 
 /* fio's --bandwidth-log: its files, and when it writes a line */
 #define JOBLOG_AGG 1u        /* create agg-{read,write,trim}_bw.log */
-#define JOBLOG_AGG_TICK 2u   /* a line at each progress redraw (the progress line is shown) */
+#define JOBLOG_AGG_TICK 2u   /* lines while the progress line is shown (every 250 ms a look) */
 #define JOBLOG_AGG_FINAL 4u  /* a line at the end (the report has JSON) */
 
 /*

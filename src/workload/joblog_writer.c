@@ -24,6 +24,9 @@
 #include "workload/job.h"
 
 #define WRITER_TICK_NS (20 * NSEC_PER_MSEC)
+/* --bandwidth-log with the progress shown: how often fio 3.33's status
+ * (and so its aggregate sample) is looked at */
+#define AGG_STATUS_TICK_NS (250 * NSEC_PER_MSEC)
 #define DEFAULT_CHUNK (64 * 1024)
 
 static const char *const kind_name[JOBLOG_NR] = {
@@ -130,7 +133,7 @@ static bool drain(struct log_writer *w)
 }
 
 /* --bandwidth-log, as fio 3.33 samples it: when its status is computed
- * (each progress redraw while the progress line is shown: agg_tick; once
+ * (every 250 ms while the progress line is shown: agg_tick; once
  * for the JSON report at the end: agg_final), one line per direction if
  * more than the smallest bwavgtime has passed since the previous line and
  * no job is in its ramp_time; none otherwise, so a run without either
@@ -140,6 +143,12 @@ static void agg_sample(struct log_writer *w, bool last)
 	uint64_t now = now_ns();
 	if (last ? !w->agg_final : !w->agg_tick)
 		return;
+	if (!last) { /* fio looks at its status every 250 ms */
+		if (now < w->agg_next_tick)
+			return;
+		while (w->agg_next_tick <= now)
+			w->agg_next_tick += AGG_STATUS_TICK_NS;
+	}
 	if ((now - w->agg_last) / NSEC_PER_MSEC <= w->agg_interval_ns / NSEC_PER_MSEC)
 		return;
 	for (size_t i = 0; i < w->nr_jobs; i++)
@@ -393,6 +402,7 @@ int joblog_run_begin(struct log_writer **out, struct job *jobs, size_t nr,
 			if (jobs[i].spec->bw_avg_time < w->agg_interval_ns)
 				w->agg_interval_ns = jobs[i].spec->bw_avg_time;
 		w->agg_t0 = w->agg_last = now_ns();
+		w->agg_next_tick = w->agg_t0 + AGG_STATUS_TICK_NS;
 		for (int d = 0; d < DDIR_RWDIR_CNT && !rc; d++)
 			rc = file_get(w, agg_name[d], false, 0, allow, &w->agg_file[d]);
 	}
