@@ -56,6 +56,9 @@ bool joblog_wanted(const struct job_spec *s);
  */
 int joblog_run_begin(struct log_writer **out, struct job *jobs, size_t nr,
 		     const struct devguard_allow *allow, unsigned bandwidth_log);
+/* A periodic (--status-interval) JSON report was written: as fio, a
+ * --bandwidth-log line for it (if JOBLOG_AGG_FINAL). w may be NULL. */
+void joblog_agg_report(struct log_writer *w);
 /* After every job thread has ended: write what is queued, close the files,
  * free everything (the jobs' j->logs too). 0, or the first write error
  * (-errno, after a message). w may be NULL. */

@@ -96,6 +96,7 @@ struct log_writer {
 	size_t nr_jobs;
 	uint64_t agg_interval_ns, agg_t0, agg_last;
 	uint64_t agg_next_tick; /* agg_tick: the next status look */
+	_Atomic bool agg_report; /* a --status-interval JSON report was written */
 	uint64_t agg_bytes[DDIR_RWDIR_CNT];
 	struct log_file *agg_file[DDIR_RWDIR_CNT];
 };

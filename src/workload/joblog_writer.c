@@ -133,17 +133,17 @@ static bool drain(struct log_writer *w)
 }
 
 /* --bandwidth-log, as fio 3.33 samples it: when its status is computed
- * (every 250 ms while the progress line is shown: agg_tick; once
- * for the JSON report at the end: agg_final), one line per direction if
+ * (every 250 ms while the progress line is shown: agg_tick; for each
+ * JSON report, --status-interval's and the last: agg_final), one line per direction if
  * more than the smallest bwavgtime has passed since the previous line and
  * no job is in its ramp_time; none otherwise, so a run without either
  * leaves the files empty. */
-static void agg_sample(struct log_writer *w, bool last)
+static void agg_sample(struct log_writer *w, bool json)
 {
 	uint64_t now = now_ns();
-	if (last ? !w->agg_final : !w->agg_tick)
+	if (json ? !w->agg_final : !w->agg_tick)
 		return;
-	if (!last) { /* fio looks at its status every 250 ms */
+	if (!json) { /* fio looks at its status every 250 ms */
 		if (now < w->agg_next_tick)
 			return;
 		while (w->agg_next_tick <= now)
@@ -187,8 +187,11 @@ static void *writer_main(void *arg)
 		}
 		if (stop)
 			break;
-		if (w->agg)
+		if (w->agg) {
+			if (atomic_exchange(&w->agg_report, false))
+				agg_sample(w, true);
 			agg_sample(w, false);
+		}
 		struct timespec ts;
 		deadline_in(&ts, WRITER_TICK_NS);
 		pthread_mutex_lock(&w->lock);
@@ -199,6 +202,14 @@ static void *writer_main(void *arg)
 	if (w->agg)
 		agg_sample(w, true);
 	return NULL;
+}
+
+void joblog_agg_report(struct log_writer *w)
+{
+	if (!w || !w->agg_final)
+		return;
+	atomic_store(&w->agg_report, true);
+	joblog_kick(w);
 }
 
 /* The file at path, opened once for every stream that names it. */

@@ -492,6 +492,7 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 	status.global_opts = list->global_opts;
 	status.nr_global_opts = list->nr_global_opts;
 	status.start_ms = out->start_ms;
+	status.agg_logs = logs; /* --bandwidth-log: a line per JSON report, as fio */
 	out->batches = xcalloc(nr ? nr : 1, sizeof(*out->batches));
 	for (size_t from = 0; from < nr && !*cfg->stop && !sync.stopping;) {
 		size_t to = from + 1;

@@ -6,7 +6,7 @@
 # line due at the runtime's end, the latency logs' last partial window, no
 # last partial histogram line); --bandwidth-log (no line without progress
 # display or JSON, one line at the end with JSON, lines while --eta=always
-# draws the progress); number_ios (ignored by a time_based job, a cap per
+# draws the progress and for each --status-interval JSON report); number_ios (ignored by a time_based job, a cap per
 # loop otherwise).
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -79,6 +79,7 @@ bwl() {
 bwl normal --output=out.txt
 bwl json --output-format=json --output=out.json
 bwl eta --eta=always --output=out.txt
+bwl status --status-interval=1 --output-format=json --output=out.json --runtime=2
 python3 - "$d" <<'PY'
 import os, sys
 d = sys.argv[1]
@@ -86,7 +87,7 @@ def ok(c, m): print(("ok - " if c else "not ok - ") + m)
 def lines(case, tool, f):
     p = "%s/bwl_%s/%s/agg-%s_bw.log" % (d, case, tool, f)
     return [[x.strip() for x in l.split(",")] for l in open(p)] if os.path.exists(p) else None
-for case in ("normal", "json", "eta"):
+for case in ("normal", "json", "eta", "status"):
     for f, code in (("read", "0"), ("write", "1"), ("trim", "2")):
         lf, li = lines(case, "fio", f), lines(case, "iob", f)
         if li is None or lf is None:
@@ -96,8 +97,10 @@ for case in ("normal", "json", "eta"):
             good = len(lf) == len(li) == 0
         elif case == "json":
             good = len(lf) == len(li) == 1
-        else:  # a line about every 500 ms while the progress is drawn
+        elif case == "eta":  # a line about every 500-750 ms while the progress is drawn
             good = abs(len(lf) - len(li)) <= 1 and len(li) >= 1
+        else:  # a line for each JSON status report (1 s, 2 s) and maybe the last
+            good = abs(len(lf) - len(li)) <= 1 and len(li) >= 2
         ok(good, "%s: agg-%s_bw.log lines fio %d, iobench %d" % (case, f, len(lf), len(li)))
         if li:
             ok(all(len(x) == 5 and x[2] == code and x[3] == "0" and x[0].isdigit() and x[1].isdigit()
