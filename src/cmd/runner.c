@@ -125,6 +125,7 @@ static int run_watched(const struct job_list *list, const struct runner_args *ra
 		.show_progress = ra->progress,
 		.progress_always = ra->progress_always,
 		.bandwidth_log = ra->bandwidth_log && (!ra->dist || ra->dist->root),
+		.bandwidth_log_json = so && (so->formats & (REPORT_JSON | REPORT_JSONPLUS)),
 		.ctl = ra->ctl,
 		.notes = ra->quiet ? NULL : notes,
 		.stop = signals_install(),

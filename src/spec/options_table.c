@@ -121,7 +121,7 @@ const struct option_def option_table[] = {
 	TIME("ramp_time", ramp_time, NS_PER_SEC, "0", "run this long before recording (default unit: s)"),
 	FUNC("startdelay", opt_cb_startdelay, "irange(time)", "0", "wait this long before starting; a range picks at random"),
 	UINT("loops", loops, 1, 0, "1", "repeat the job this many times"),
-	UINT("number_ios", number_ios, 0, 0, "0", "stop after this many I/Os (0: no limit)"),
+	UINT("number_ios", number_ios, 0, 0, "0", "stop after this many I/Os a loop (0: no limit; ignored by a time_based job, as fio)"),
 	/* sync points */
 	UINT("fsync", fsync_blocks, 0, 0, "0", "fsync before the I/O that follows every Nth write (none after the last: end_fsync)"),
 	UINT("fdatasync", fdatasync_blocks, 0, 0, "0", "fdatasync before the I/O that follows every Nth write, as fsync="),

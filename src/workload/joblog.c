@@ -6,12 +6,15 @@
  * direction per window: the mean (rounded) or, with log_max_value, the
  * maximum latency, KiB/s and I/Os per second over the window. Latency
  * windows close at the first completion M ms after the last window start,
- * which is then aligned down to a multiple of M; the last partial windows
- * are written when the job ends. The histogram log counts clat per
- * direction in fio's 1856 bins (merged 2^coarseness at a time) and writes
- * them every log_hist_msec, starting at the direction's first completion,
- * and its last partial window at the end, so its lines add up to the JSON's
- * clat count.
+ * which is then aligned down to a multiple of M; their last partial
+ * windows are written when the job ends. The bw and iops windows are due
+ * every M ms from time 0, as fio's timer samples them (the first
+ * completion at or 1 ms before the due time writes the line), and have no
+ * last partial line. The histogram log counts clat per direction in fio's
+ * 1856 bins (merged 2^coarseness at a time) and writes them at the first
+ * completion log_hist_msec after the window start (the direction's first
+ * completion past 0 ms, then every log_hist_msec); as fio, it has no last
+ * partial line, so the I/Os of the last window are in the JSON only.
  */
 #include "workload/joblog_int.h"
 
@@ -22,6 +25,9 @@
 #include "util/assert.h"
 #include "util/timeutil.h"
 #include "workload/job.h"
+
+/* fio samples a rate up to this much before it is due */
+#define JOBLOG_RATE_SLACK_MS 1
 
 bool joblog_wanted(const struct job_spec *s)
 {
@@ -43,10 +49,12 @@ static inline uint64_t elapsed_ms(const struct job_logs *l, uint64_t now_ns)
 	return now_ns > l->epoch_ns ? (now_ns - l->epoch_ns) / 1000000ULL : 0;
 }
 
-void joblog_start(struct job_logs *l, uint64_t now_ns)
+void joblog_start(struct job_logs *l, uint64_t now_ns, uint64_t end_ns)
 {
 	l->started = true;
 	l->epoch_ns = now_ns;
+	l->stop_ms = end_ns && end_ns != UINT64_MAX && end_ns > now_ns
+		   ? (end_ns - now_ns) / 1000000ULL : UINT64_MAX;
 	l->base_ms = 0;
 	if (l->clock_id >= 0) {
 		struct timespec ts;
@@ -54,6 +62,8 @@ void joblog_start(struct job_logs *l, uint64_t now_ns)
 			l->base_ms = (uint64_t)ts.tv_sec * 1000ULL + (uint64_t)ts.tv_nsec / 1000000ULL;
 	}
 	memset(l->last_ms, 0, sizeof(l->last_ms));
+	for (int k = 0; k < JOBLOG_NR; k++)
+		l->next_ms[k] = l->avg_ms;
 	memset(l->win, 0, sizeof(l->win));
 	for (int d = 0; d < DDIR_RWDIR_CNT; d++) {
 		l->hist_on[d] = false;
@@ -112,10 +122,24 @@ static void window_add(struct job_logs *l, enum joblog_kind k, enum ddir d, uint
 	w->n++;
 	if (v > w->max)
 		w->max = v;
+	if (k == JOBLOG_BW || k == JOBLOG_IOPS) {
+		/* as fio's sampling of the rates: due every log_avg_msec from
+		 * time 0 (1 ms early counts), the rate over the time since the
+		 * previous line; after a stall, the next multiple. A line
+		 * due when the runtime is over is not written: fio's job
+		 * has stopped running by then. */
+		if (t + JOBLOG_RATE_SLACK_MS < l->next_ms[k] || l->next_ms[k] >= l->stop_ms)
+			return;
+		close_window(l, k, t, true);
+		l->last_ms[k] = t;
+		l->next_ms[k] += l->avg_ms;
+		if (l->next_ms[k] <= t)
+			l->next_ms[k] = t - t % l->avg_ms + l->avg_ms;
+		return;
+	}
 	if (t - l->last_ms[k] >= l->avg_ms) {
-		bool rates = k == JOBLOG_BW || k == JOBLOG_IOPS;
-		close_window(l, k, t, rates);
-		l->last_ms[k] = rates ? t : t - t % l->avg_ms;
+		close_window(l, k, t, false);
+		l->last_ms[k] = t - t % l->avg_ms;
 	}
 }
 
@@ -153,15 +177,20 @@ static void hist_io(struct job_logs *l, enum ddir d, uint64_t clat, uint64_t t, 
 	l->hist_n[d]++;
 	l->hist_bs[d] = bs;
 	if (!l->hist_on[d]) {
-		l->hist_on[d] = true;
-		l->hist_last[d] = t;
+		/* as fio: the first window starts at the first completion
+		 * after time 0 ms (one within the first millisecond does not
+		 * start it) */
+		if (t) {
+			l->hist_on[d] = true;
+			l->hist_last[d] = t;
+		}
 		return;
 	}
 	if (t - l->hist_last[d] >= l->hist_ms) {
+		/* as fio: the next window starts hist_ms after this one did,
+		 * even after a stall (the next completion then writes at once) */
 		hist_push(l, d, t);
 		l->hist_last[d] += l->hist_ms;
-		if (t - l->hist_last[d] >= l->hist_ms) /* a stall: start again from now */
-			l->hist_last[d] = t;
 	}
 }
 
@@ -205,12 +234,12 @@ void joblog_finish(struct job_logs *l, uint64_t now_ns)
 	if (!l->started)
 		return;
 	uint64_t t = elapsed_ms(l, now_ns);
-	if (l->avg_ms) /* as fio: the latency logs' last partial window; bw/iops have none */
+	/* as fio: the latency logs write their last partial window; the
+	 * bw/iops logs (sampled every log_avg_msec while the job runs) and
+	 * the histogram log (written when a completion ends a window) do not */
+	if (l->avg_ms)
 		for (int k = JOBLOG_LAT; k <= JOBLOG_SLAT; k++)
 			if (l->st[k])
 				close_window(l, (enum joblog_kind)k, t, false);
-	for (int d = 0; d < DDIR_RWDIR_CNT; d++)
-		if (l->hbins[d] && l->hist_ms && l->hist_n[d])
-			hist_push(l, (enum ddir)d, t);
 	l->started = false;
 }

@@ -39,22 +39,34 @@ struct log_writer;
 bool joblog_wanted(const struct job_spec *s);
 
 
+/* fio's --bandwidth-log: its files, and when it writes a line */
+#define JOBLOG_AGG 1u        /* create agg-{read,write,trim}_bw.log */
+#define JOBLOG_AGG_TICK 2u   /* lines while the progress line is shown (every 250 ms a look) */
+#define JOBLOG_AGG_FINAL 4u  /* a line at the end (the report has JSON) */
+
 /*
  * Open the log files of jobs[0..nr) and start the writer thread; each job
- * with logs gets j->logs. bandwidth_log: also write fio's --bandwidth-log
- * files (agg-read_bw.log, agg-write_bw.log, agg-trim_bw.log: every
- * bwavgtime, the summed KiB/s of all jobs). *out is NULL when no log is
- * wanted. 0, or -errno after a message (nothing stays open then).
+ * with logs gets j->logs. bandwidth_log: JOBLOG_AGG* flags, 0 for none:
+ * also write fio's --bandwidth-log files (agg-read_bw.log,
+ * agg-write_bw.log, agg-trim_bw.log: the summed KiB/s of all jobs since the
+ * previous line, when more than the smallest bwavgtime has passed, at the
+ * moments the flags name; as fio 3.33, which takes these samples only when
+ * it computes its ETA display or its JSON report). *out is NULL when no
+ * log is wanted. 0, or -errno after a message (nothing stays open then).
  */
 int joblog_run_begin(struct log_writer **out, struct job *jobs, size_t nr,
-		     const struct devguard_allow *allow, bool bandwidth_log);
+		     const struct devguard_allow *allow, unsigned bandwidth_log);
+/* A periodic (--status-interval) JSON report was written: as fio, a
+ * --bandwidth-log line for it (if JOBLOG_AGG_FINAL). w may be NULL. */
+void joblog_agg_report(struct log_writer *w);
 /* After every job thread has ended: write what is queued, close the files,
  * free everything (the jobs' j->logs too). 0, or the first write error
  * (-errno, after a message). w may be NULL. */
 int joblog_run_end(struct log_writer *w, struct job *jobs, size_t nr);
 
-/* Job thread: measuring starts (after ramp_time): the logs' time 0. */
-void joblog_start(struct job_logs *l, uint64_t now_ns);
+/* Job thread: measuring starts (after ramp_time): the logs' time 0;
+ * end_ns: when the runtime ends (0 or UINT64_MAX: no runtime). */
+void joblog_start(struct job_logs *l, uint64_t now_ns, uint64_t end_ns);
 /* Job thread: u completed at now_ns with bytes moved; async: it has a
  * submission latency. */
 void joblog_io(struct job_logs *l, const struct io_unit *u, uint64_t bytes, uint64_t now_ns,

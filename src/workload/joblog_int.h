@@ -60,6 +60,7 @@ struct job_logs {
 	struct log_stream *st[JOBLOG_NR]; /* NULL: that log is off */
 	bool started;
 	uint64_t epoch_ns;      /* job clock at time 0 */
+	uint64_t stop_ms;       /* the runtime's end in log time, UINT64_MAX: none */
 	uint64_t base_ms;       /* added to every time (log_unix_epoch, log_alternate_epoch) */
 	int clock_id;           /* -1: no epoch clock */
 	unsigned avg_ms, hist_ms, coarse;
@@ -67,6 +68,7 @@ struct job_logs {
 	uint16_t prio;          /* the job's ioprio, class << 13 | level */
 	unsigned dirs;          /* directions the job does (bits 1 << ddir) */
 	uint64_t last_ms[JOBLOG_NR];                   /* window starts */
+	uint64_t next_ms[JOBLOG_NR];                   /* bw, iops: the next line's due time */
 	struct joblog_win win[JOBLOG_NR][DDIR_RWDIR_CNT];
 	uint64_t *hbins[DDIR_RWDIR_CNT];               /* FIOLOG_HIST_BINS each, or NULL */
 	uint64_t hist_last[DDIR_RWDIR_CNT];
@@ -89,9 +91,12 @@ struct log_writer {
 	_Atomic uint64_t waits; /* times a job thread found its ring full */
 	/* --bandwidth-log */
 	bool agg;
+	bool agg_tick, agg_final; /* JOBLOG_AGG_TICK, JOBLOG_AGG_FINAL */
 	struct job *jobs;
 	size_t nr_jobs;
 	uint64_t agg_interval_ns, agg_t0, agg_last;
+	uint64_t agg_next_tick; /* agg_tick: the next status look */
+	_Atomic bool agg_report; /* a --status-interval JSON report was written */
 	uint64_t agg_bytes[DDIR_RWDIR_CNT];
 	struct log_file *agg_file[DDIR_RWDIR_CNT];
 };

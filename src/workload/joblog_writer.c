@@ -24,6 +24,9 @@
 #include "workload/job.h"
 
 #define WRITER_TICK_NS (20 * NSEC_PER_MSEC)
+/* --bandwidth-log with the progress shown: how often fio 3.33's status
+ * (and so its aggregate sample) is looked at */
+#define AGG_STATUS_TICK_NS (250 * NSEC_PER_MSEC)
 #define DEFAULT_CHUNK (64 * 1024)
 
 static const char *const kind_name[JOBLOG_NR] = {
@@ -129,13 +132,28 @@ static bool drain(struct log_writer *w)
 	return any;
 }
 
-/* --bandwidth-log: one line per direction when an interval has passed
- * (always at the end). */
-static void agg_sample(struct log_writer *w, bool last)
+/* --bandwidth-log, as fio 3.33 samples it: when its status is computed
+ * (every 250 ms while the progress line is shown: agg_tick; for each
+ * JSON report, --status-interval's and the last: agg_final), one line per direction if
+ * more than the smallest bwavgtime has passed since the previous line and
+ * no job is in its ramp_time; none otherwise, so a run without either
+ * leaves the files empty. */
+static void agg_sample(struct log_writer *w, bool json)
 {
 	uint64_t now = now_ns();
-	if (!last && now - w->agg_last < w->agg_interval_ns)
+	if (json ? !w->agg_final : !w->agg_tick)
 		return;
+	if (!json) { /* fio looks at its status every 250 ms */
+		if (now < w->agg_next_tick)
+			return;
+		while (w->agg_next_tick <= now)
+			w->agg_next_tick += AGG_STATUS_TICK_NS;
+	}
+	if ((now - w->agg_last) / NSEC_PER_MSEC <= w->agg_interval_ns / NSEC_PER_MSEC)
+		return;
+	for (size_t i = 0; i < w->nr_jobs; i++)
+		if (atomic_load_explicit(&w->jobs[i].state, memory_order_relaxed) == JOB_RAMP)
+			return;
 	/* in ns, so that the last line of a run shorter than a millisecond
 	 * since the previous one is still written */
 	uint64_t span_ns = now - w->agg_last;
@@ -169,8 +187,11 @@ static void *writer_main(void *arg)
 		}
 		if (stop)
 			break;
-		if (w->agg)
+		if (w->agg) {
+			if (atomic_exchange(&w->agg_report, false))
+				agg_sample(w, true);
 			agg_sample(w, false);
+		}
 		struct timespec ts;
 		deadline_in(&ts, WRITER_TICK_NS);
 		pthread_mutex_lock(&w->lock);
@@ -181,6 +202,14 @@ static void *writer_main(void *arg)
 	if (w->agg)
 		agg_sample(w, true);
 	return NULL;
+}
+
+void joblog_agg_report(struct log_writer *w)
+{
+	if (!w || !w->agg_final)
+		return;
+	atomic_store(&w->agg_report, true);
+	joblog_kick(w);
 }
 
 /* The file at path, opened once for every stream that names it. */
@@ -349,7 +378,7 @@ static int files_close(struct log_writer *w)
 }
 
 int joblog_run_begin(struct log_writer **out, struct job *jobs, size_t nr,
-		     const struct devguard_allow *allow, bool bandwidth_log)
+		     const struct devguard_allow *allow, unsigned bandwidth_log)
 {
 	*out = NULL;
 	bool any = bandwidth_log;
@@ -374,13 +403,17 @@ int joblog_run_begin(struct log_writer **out, struct job *jobs, size_t nr,
 			"agg-read_bw.log", "agg-write_bw.log", "agg-trim_bw.log",
 		};
 		w->agg = true;
+		w->agg_tick = bandwidth_log & JOBLOG_AGG_TICK;
+		w->agg_final = bandwidth_log & JOBLOG_AGG_FINAL;
 		w->jobs = jobs;
 		w->nr_jobs = nr;
-		w->agg_interval_ns = 500 * NSEC_PER_MSEC;
+		/* the smallest bwavgtime of the jobs, as fio */
+		w->agg_interval_ns = nr ? UINT64_MAX : 500 * NSEC_PER_MSEC;
 		for (size_t i = 0; i < nr; i++)
-			if (jobs[i].spec->bw_avg_time && jobs[i].spec->bw_avg_time < w->agg_interval_ns)
+			if (jobs[i].spec->bw_avg_time < w->agg_interval_ns)
 				w->agg_interval_ns = jobs[i].spec->bw_avg_time;
 		w->agg_t0 = w->agg_last = now_ns();
+		w->agg_next_tick = w->agg_t0 + AGG_STATUS_TICK_NS;
 		for (int d = 0; d < DDIR_RWDIR_CNT && !rc; d++)
 			rc = file_get(w, agg_name[d], false, 0, allow, &w->agg_file[d]);
 	}

@@ -137,7 +137,7 @@ static void start_measuring(struct job *j, uint64_t now, struct cpu_usage *cpu0)
 	}
 	cpu_usage_thread(cpu0);
 	if (j->logs)
-		joblog_start(j->logs, now);
+		joblog_start(j->logs, now, j->end_ns);
 	atomic_store(&j->state, JOB_RUNNING);
 }
 
@@ -431,7 +431,8 @@ static bool limits_reached(struct job *j, uint64_t now)
 		return true;
 	if (j->wear_target && j->wear_ios >= j->wear_target)
 		return true;
-	if (j->spec->number_ios && j->ios_issued >= j->spec->number_ios)
+	/* as fio: a time-based job runs its runtime whatever number_ios says */
+	if (j->spec->number_ios && !j->spec->time_based && j->ios_issued >= j->spec->number_ios)
 		return true;
 	return false;
 }

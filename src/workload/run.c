@@ -485,7 +485,13 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 	}
 
 	struct log_writer *logs; /* write_*_log files, written while the jobs run */
-	if ((rc = joblog_run_begin(&logs, jobs, nr, &cfg->guard, cfg->bandwidth_log)) < 0) {
+	bool show = cfg->show_progress && (cfg->progress_always || isatty(STDERR_FILENO));
+	/* --bandwidth-log: lines while the progress is shown, and one for
+	 * the JSON report (fio samples it with its ETA and its JSON) */
+	unsigned agg = !cfg->bandwidth_log ? 0
+		     : JOBLOG_AGG | (show ? JOBLOG_AGG_TICK : 0)
+		       | (cfg->bandwidth_log_json ? JOBLOG_AGG_FINAL : 0);
+	if ((rc = joblog_run_begin(&logs, jobs, nr, &cfg->guard, agg)) < 0) {
 		remove_laid_out(jobs, nr);
 		release_jobs(jobs, nr);
 		devguard_claims_release(&claims);
@@ -501,7 +507,6 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 	diskres_begin(&disks);
 	uint64_t t0 = now_ns();
 	struct progress prog;
-	bool show = cfg->show_progress && (cfg->progress_always || isatty(STDERR_FILENO));
 	if (show)
 		progress_init(&prog, jobs, nr, t0, cfg->ctl.eta_interval_ns, cfg->ctl.eta_newline_ns);
 	struct trigger trig;
@@ -538,6 +543,7 @@ int workload_run(const struct job_list *list, const struct run_config *cfg,
 	status.global_opts = list->global_opts;
 	status.nr_global_opts = list->nr_global_opts;
 	status.start_ms = out->start_ms;
+	status.agg_logs = logs; /* --bandwidth-log: a line per JSON report, as fio */
 	out->batches = xcalloc(nr ? nr : 1, sizeof(*out->batches));
 	out->timelines = xcalloc(nr ? nr : 1, sizeof(*out->timelines));
 	out->nr_timelines = nr;

@@ -13,6 +13,7 @@
 #include "util/timeutil.h"
 #include "util/xmalloc.h"
 #include "workload/job.h"
+#include "workload/joblog.h"
 
 /* dst (uninitialised memory) becomes a deep copy of src */
 static void result_copy(struct job_result *dst, const struct job_result *src)
@@ -196,6 +197,7 @@ void status_tick(struct status_ctl *ctl, uint64_t now)
 	strftime(r.time_str, sizeof(r.time_str), "%a %b %e %H:%M:%S %Y", &tm);
 	ctl->report(ctl->arg, &r);
 	run_result_release(&r);
+	joblog_agg_report(ctl->agg_logs);
 }
 
 void status_release(struct status_ctl *ctl)

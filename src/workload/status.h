@@ -21,6 +21,7 @@
 #include "spec/jobspec.h"
 
 struct job;
+struct log_writer;
 
 /* A job's side: its last snapshot, written by its thread under lock. */
 struct job_status {
@@ -44,6 +45,7 @@ struct status_ctl {
 	uint64_t start_ms;
 	status_report_fn report;
 	void *arg;
+	struct log_writer *agg_logs; /* --bandwidth-log: told of each report, or NULL */
 };
 
 /* Point every job at ctl's request counter; with an interval and a

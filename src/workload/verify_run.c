@@ -369,13 +369,14 @@ static int issue_read(struct job *j, struct io_unit *u, bool sync, uint64_t seq,
 
 /* The next write the replayed generators produce, into u; false at the
  * end of the sequence. Mirrors run_pass(): passes restart only when the
- * job is time based, number_ios caps the I/Os of a loop. */
+ * job is time based, number_ios caps the I/Os of a loop unless the job is
+ * time based (fio ignores it then). */
 static bool replay_next_write(struct job *j, struct io_unit *u)
 {
 	struct verify_state *vs = j->vfy;
 	const struct job_spec *s = j->spec;
 	for (;;) {
-		if (s->number_ios && vs->gen_ios >= s->number_ios)
+		if (s->number_ios && !s->time_based && vs->gen_ios >= s->number_ios)
 			return false;
 		if (j->bytes_total && j->bytes_issued >= j->bytes_total) {
 			if (!s->time_based)
