@@ -205,6 +205,11 @@ nsvg=$(grep -o '<svg' "$d/rep.html" 2>/dev/null | wc -l)
 "$MPI_BIN" meta -d "$d/st" -n 5 --db="$d/none.db" --label =x >"$d/bl.out" 2>&1; rc=$?
 [ $rc -ne 0 ] && grep -q "label '=x': the key must have" "$d/bl.out" && [ ! -e "$d/none.db" ] &&
   [ -z "$(ls -A "$d/st")" ] && ok "a bad --label is refused before anything is made" || not_ok "--label =x: rc $rc $(cat "$d/bl.out")"
+# a database that cannot be opened: said first, the run printed, exit 1
+"$MPI_BIN" meta -d "$d/st" -n 5 -F --db="$d/no/such/dir.db" >"$d/nd.out" 2>"$d/nd.err"; rc=$?
+[ $rc = 1 ] && grep -q '^   File creation  ' "$d/nd.out" && grep -q 'printed but not stored' "$d/nd.err" &&
+  grep -q 'the results above were not stored' "$d/nd.err" && ok "an unusable --db: the run is printed, not stored, exit 1" \
+  || not_ok "unusable --db: rc $rc $(cat "$d/nd.err")"
 # a database of schema version 4 (before the kind meta) is migrated and takes the run
 sqlite3 "$d/v4.db" <"$TOP/tests/store/schema_v4.sql"
 "$MPI_BIN" meta -d "$d/st" -n 5 -F --db="$d/v4.db" >"$d/v4.out" 2>&1; rc=$?
