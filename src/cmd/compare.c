@@ -44,8 +44,8 @@ static const char compare_usage[] =
 	"table.\n"
 	"\n"
 	"A selection SEL is run ids (12,13 or 12-15; see 'iobench results list') or\n"
-	"labels K=V[,K=V...] that its runs all carry (--label of run, quick, bonnie\n"
-	"and results import).\n"
+	"labels K=V[,K=V...] that its runs all carry (--label of run, quick, bonnie,\n"
+	"iobench-mpi meta and results import).\n"
 	"\n"
 	"options:\n";
 

@@ -64,12 +64,15 @@ enum cmp_unit {
 	CMP_UNIT_US,
 	CMP_UNIT_PCT,
 	CMP_UNIT_BONNIE,    /* KiB/s, seeks/s or files/s by the phase */
+	CMP_UNIT_OPS,       /* metadata operations/s (iobench-mpi meta) */
+	CMP_UNIT_S,         /* seconds (a meta phase's time) */
 };
 
 enum cmp_where {
 	CMP_FIO_DIR,    /* read, write, trim, mixed */
 	CMP_FIO_JOB,    /* direction "job" */
 	CMP_BONNIE,     /* a bonnie phase */
+	CMP_META,       /* direction "meta": a phase of iobench-mpi meta (the job) */
 };
 
 struct cmp_figdef {
@@ -82,7 +85,7 @@ struct cmp_figdef {
 
 /* The catalogue entry for figure name of direction dir, or NULL. */
 const struct cmp_figdef *cmp_figdef_find(const char *dir, const char *name);
-/* Order of a direction in the table: read, write, trim, mixed, job, bonnie's phases. */
+/* Order of a direction in the table: read, write, trim, mixed, job, bonnie's phases, meta. */
 int cmp_dir_rank(const char *dir);
 /* Is dir one of bonnie's phases (putc ... ran_del)? */
 bool cmp_dir_is_bonnie(const char *dir);

@@ -1,6 +1,6 @@
 /*
  * The figures `compare` puts side by side (the headline figures a reader
- * of fio's and bonnie++'s output looks at), the order of directions in its
+ * of fio's, bonnie++'s and mdtest's output looks at), the order of directions in its
  * table, and how each figure is printed with its unit.
  */
 #include "compare/cmp_engine.h"
@@ -22,6 +22,8 @@ static const struct cmp_figdef defs[] = {
 	{ "latency_us.p50", "latency p50", CMP_UNIT_US, CMP_BONNIE, false },
 	{ "latency_us.p99", "latency p99", CMP_UNIT_US, CMP_BONNIE, false },
 	{ "latency_us.max", "latency max", CMP_UNIT_US, CMP_BONNIE, false },
+	{ "rate", "rate", CMP_UNIT_OPS, CMP_META, true },
+	{ "time_s", "time", CMP_UNIT_S, CMP_META, false },
 };
 
 static const char *const fio_dirs[] = { "read", "write", "trim", "mixed", "job" };
@@ -47,6 +49,8 @@ int cmp_dir_rank(const char *dir)
 	for (size_t i = 0; i < N(bonnie_dirs); i++)
 		if (!strcmp(dir, bonnie_dirs[i]))
 			return (int)(N(fio_dirs) + i);
+	if (!strcmp(dir, "meta"))
+		return (int)(N(fio_dirs) + N(bonnie_dirs));
 	return -1;
 }
 
@@ -56,6 +60,8 @@ static enum cmp_where where_of(const char *dir)
 		return CMP_FIO_JOB;
 	if (cmp_dir_is_bonnie(dir))
 		return CMP_BONNIE;
+	if (!strcmp(dir, "meta"))
+		return CMP_META;
 	return CMP_FIO_DIR;
 }
 
@@ -88,6 +94,7 @@ void cmp_format_value(char *buf, size_t len, const struct cmp_figdef *d, const c
 	static const char *const count[] = { "/s", "k/s", "M/s" };
 	static const char *const ns[] = { "ns", "us", "ms", "s" };
 	static const char *const kib[] = { "KiB/s", "MiB/s", "GiB/s" };
+	static const char *const ops[] = { "ops/s", "k ops/s", "M ops/s" };
 	if (!isfinite(v)) {
 		snprintf(buf, len, "-");
 		return;
@@ -115,6 +122,12 @@ void cmp_format_value(char *buf, size_t len, const struct cmp_figdef *d, const c
 			snprintf(buf, len, "%.0f files/s", v);
 		else
 			scaled(buf, len, v, kib, 1024.0, N(kib));
+		break;
+	case CMP_UNIT_OPS:
+		scaled(buf, len, v, ops, 1000.0, N(ops));
+		break;
+	case CMP_UNIT_S:
+		snprintf(buf, len, fabs(v) >= 100 ? "%.0f s" : fabs(v) >= 10 ? "%.1f s" : "%.3f s", v);
 		break;
 	}
 }

@@ -5,7 +5,9 @@
  * iteration, and rank 0's output: mdtest 4.1's SUMMARY table ("SUMMARY
  * rate (in ops/sec)", one row per operation, Max/Min/Mean/Std Dev over the
  * iterations; --show-perrank-statistics adds the ranks' own rates), or the
- * JSON with every figure and every rank's items and times. A rank that
+ * JSON with every figure and every rank's items and times, and rank 0
+ * stores the run (kind "meta", store/store.h) as the other commands do:
+ * --db, --no-store, --label K=V, both renderings, the command line. A rank that
  * fails ends the run after the phase it failed in: the ranks agree at the
  * phase's barrier, rank 0 names the rank, its host and the error, and the
  * figures of the phases done so far are printed.
@@ -19,6 +21,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "store/store.h"
 #include "sys/dev/guardopen.h"
 #include "util/error.h"
 #include "util/json.h"
@@ -49,13 +52,21 @@ static const char usage[] =
 	"  --output=FILE                write the output there (rank 0)\n"
 	"  --sync-timeout=SEC           how long a rank waits at a barrier (600)\n"
 	"  --readonly                   refuse to write (every phase writes)\n"
-	"Meta runs are not stored in the results database (not implemented yet:\n"
-	"--db and --label are refused); keep the JSON with --output.\n";
+	"  --db=PATH                    the results database (else $IOBENCH_DB, else\n"
+	"                               ~/.local/share/iobench/results.db)\n"
+	"  --no-store                   do not store the run\n"
+	"  --label=K=V                  a label of the stored run (repeatable)\n"
+	"Rank 0 stores the run (kind meta: a job per phase, direction \"meta\", its\n"
+	"figures rate, items, time_s, rate.max/min/mean/stddev, ...): see `iobench\n"
+	"results`, `iobench compare` and `iobench report`.\n";
 
 struct meta_opts {
 	struct meta_spec spec;
-	bool json, perrank, help;
+	bool json, perrank, help, no_store;
 	const char *output;
+	const char *db;       /* --db, or NULL */
+	const char **labels;  /* --label arguments (checked), nr_labels of them */
+	size_t nr_labels;
 };
 
 /* The hook's state: the barriers are numbered so every rank names the same one. */
@@ -177,14 +188,19 @@ static int parse(int argc, char **argv, struct meta_opts *o, double *timeout, bo
 			break;
 		}
 		case O_READONLY: s->guard.readonly_by = "--readonly"; break;
-		case O_NOSTORE: break; /* meta runs are not stored (below) */
-		case O_DB:
-		case O_LABEL:
-			if (root)
-				error("iobench-mpi meta: storing meta runs (--%s) is not implemented yet: the "
-				      "results store has no kind for them; keep the JSON instead "
-				      "(--output-format=json --output=FILE)", ch == O_DB ? "db" : "label");
-			return -EINVAL;
+		case O_NOSTORE: o->no_store = true; break;
+		case O_DB: o->db = optarg; break;
+		case O_LABEL: {
+			char why[256];
+			if (store_label_check(optarg, why, sizeof(why)) < 0) {
+				if (root)
+					error("iobench-mpi meta: %s", why);
+				return -EINVAL;
+			}
+			o->labels = xrealloc(o->labels, (o->nr_labels + 1) * sizeof(*o->labels));
+			o->labels[o->nr_labels++] = optarg;
+			break;
+		}
 		case 'h': o->help = true; return 0;
 		case 'N':
 		case 'W':
@@ -222,6 +238,7 @@ struct run {
 	int argc;
 	char **argv;
 	time_t began, finished;
+	uint64_t start_ms, end_ms;                   /* the same, ms since the epoch */
 	unsigned done;                               /* iterations with figures */
 	struct meta_phase_agg (*agg)[META_NR_PHASES]; /* per iteration */
 	struct meta_result *ranks;                   /* [iteration × size] */
@@ -465,27 +482,135 @@ static void print_json(const struct run *R, FILE *out)
 	json_finish(&w);
 }
 
-/* Rank 0's output: 0, or 1 when it could not be written. */
-static int output(const struct run *R)
+static uint64_t now_ms(void)
 {
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* Both formats in memory: the one printed, and the other for the store. */
+static int render(const struct run *R, struct store_renderings *rend)
+{
+	for (int json = 0; json < 2; json++) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&buf, &len);
+		if (!m)
+			return -ENOMEM;
+		if (json)
+			print_json(R, m);
+		else
+			print_text(R, m);
+		int bad = ferror(m);
+		if (fclose(m) != 0 || bad) {
+			free(buf);
+			return -EIO;
+		}
+		store_renderings_add(rend, json ? "json" : "normal", buf, len, json == R->o->json);
+		free(buf);
+	}
+	return 0;
+}
+
+/* Rank 0's store: NULL with --no-store; *failed when it cannot be opened
+ * (said now; the run goes on and fails once it has printed). */
+static struct store *store_begin_meta(const struct meta_opts *o, bool *failed)
+{
+	struct store *st = NULL;
+	char *path = NULL;
+	*failed = false;
+	if (o->no_store)
+		return NULL;
+	if (store_path_resolve(o->db, true, &path) < 0 || store_open(path, &st) < 0) {
+		warning("the results of this meta run will be printed but not stored (--no-store "
+			"runs without storing)");
+		*failed = true;
+		st = NULL;
+	}
+	free(path);
+	return st;
+}
+
+/* Store the run as printed: 0, or 1 after saying it was not stored. */
+static int store_meta_run(struct store *st, const struct run *R,
+			  const struct store_renderings *rend, int status)
+{
+	const struct meta_opts *o = R->o;
+	struct store_label *labels = xcalloc(o->nr_labels + 1, sizeof(*labels));
+	const char **argv = xcalloc((size_t)R->argc + 2, sizeof(*argv));
+	size_t nl = 0;
+	int rc = 0;
+	for (size_t i = 0; i < o->nr_labels && rc == 0; i++)
+		if ((rc = store_label_parse(o->labels[i], &labels[nl])) == 0)
+			nl++;
+	argv[0] = "iobench-mpi";
+	for (int i = 0; i < R->argc; i++)
+		argv[i + 1] = R->argv[i];
+	char *err = R->failed ? xasprintf("rank %d (%s) failed: %s", R->c->fail.rank,
+					  R->c->fail.host, R->c->fail.msg) : NULL;
+	const char *msg = err;
+	struct store_run r = {
+		.kind = STORE_KIND_META,
+		.start_ms = R->start_ms,
+		.end_ms = R->end_ms,
+		.renderings = rend,
+		.exit_status = status,
+		.errors = msg ? &msg : NULL,
+		.nr_errors = msg ? 1 : 0,
+	};
+	struct store_meta m = {
+		.argv = argv,
+		.argc = (size_t)R->argc + 1,
+		.labels = labels,
+		.nr_labels = nl,
+		.rep_index = -1,
+	};
+	if (rc == 0)
+		rc = store_put_run(st, &r, &m, NULL);
+	if (rc < 0)
+		error("the results above were not stored in '%s'", store_path(st));
+	store_labels_free(labels, nl);
+	free(argv);
+	free(err);
+	return rc < 0;
+}
+
+/* Rank 0's output (and its store, st: NULL for none): 0, or 1 when it
+ * could not be written or stored. */
+static int output(const struct run *R, struct store *st, bool store_failed, int status)
+{
+	struct store_renderings rend = { 0 };
+	if (render(R, &rend) < 0) {
+		store_renderings_release(&rend);
+		error("iobench-mpi meta: cannot render the output");
+		return 1;
+	}
+	const struct store_rendering *text = store_renderings_find(&rend, R->o->json ? "json" : "normal");
 	FILE *out = stdout;
 	if (R->o->output) {
 		char why[512];
 		int rc = devguard_fopen(R->o->output, false, &R->o->spec.guard, &out, why, sizeof(why));
 		if (rc < 0) {
 			error("iobench-mpi meta: cannot write '%s': %s", R->o->output, why);
+			store_renderings_release(&rend);
 			return 1;
 		}
 	}
-	if (R->o->json)
-		print_json(R, out);
-	else
-		print_text(R, out);
+	fwrite(text->text, 1, text->len, out);
 	int bad = ferror(out) || fflush(out) != 0;
 	if (out != stdout && fclose(out) != 0)
 		bad = 1;
 	if (bad)
 		error("iobench-mpi meta: writing the output failed");
+	if (store_failed) {
+		error("the results above were not stored: the results database could not be used "
+		      "(see the message before them)");
+		bad = 1;
+	} else if (st && store_meta_run(st, R, &rend, status || bad)) {
+		bad = 1;
+	}
+	store_renderings_release(&rend);
 	return bad;
 }
 
@@ -493,20 +618,27 @@ int dist_meta_main(struct dist_comm *c, int argc, char **argv)
 {
 	bool root = c->rank == 0;
 	struct meta_opts o = { 0 };
-	if (parse(argc, argv, &o, &c->timeout_s, root) < 0)
+	if (parse(argc, argv, &o, &c->timeout_s, root) < 0) {
+		free(o.labels);
 		return 1; /* every rank has the same command line: all stop here */
+	}
 	if (o.help) {
 		if (root)
 			fputs(usage, stdout);
+		free(o.labels);
 		return 0;
 	}
-	struct run R = { .c = c, .o = &o, .argc = argc, .argv = argv, .began = time(NULL) };
+	struct run R = { .c = c, .o = &o, .argc = argc, .argv = argv, .began = time(NULL),
+			 .start_ms = now_ms() };
 	char err[512];
 	if (meta_spec_check(&o.spec, &R.t, err, sizeof(err)) < 0) {
 		if (root)
 			error("iobench-mpi meta: %s", err);
+		free(o.labels);
 		return 1;
 	}
+	bool store_failed = false;
+	struct store *st = root ? store_begin_meta(&o, &store_failed) : NULL;
 	unsigned iters = o.spec.iterations;
 	R.agg = xcalloc(iters, sizeof(*R.agg));
 	R.ranks = xcalloc((size_t)iters * (size_t)c->size, sizeof(*R.ranks));
@@ -540,14 +672,17 @@ int dist_meta_main(struct dist_comm *c, int argc, char **argv)
 		}
 	}
 	R.finished = time(NULL);
+	R.end_ms = now_ms();
 	if (R.failed) {
 		status = 1;
 		if (root)
 			error("iobench-mpi meta: rank %d (%s) failed: %s", c->fail.rank, c->fail.host,
 			      c->fail.msg);
 	}
-	if (root && output(&R))
+	if (root && output(&R, st, store_failed, status))
 		status = 1;
+	store_close(st);
+	free(o.labels);
 	free(R.agg);
 	free(R.ranks);
 	return status;

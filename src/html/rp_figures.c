@@ -1,8 +1,8 @@
 /*
  * The figures section: per job, direction and figure (bw, iops, clat p50
- * and p99 of fio-style jobs; the rate of each bonnie phase), one bar per
- * selection at the median of its runs with the confidence interval of
- * that median as its error bar, as `run --repeat` gives it
+ * and p99 of fio-style jobs; the rate of each bonnie phase and of each
+ * phase of a meta run), one bar per selection at the median of its runs
+ * with the confidence interval of that median as its error bar, as `run --repeat` gives it
  * (stats/median_ci.h: from order statistics; below 6 runs no 95% interval
  * exists and the bar spans min to max, with the coverage it has). The
  * values come from compare's rows (cmp_tabulate), so they are the same
@@ -24,7 +24,7 @@
 static bool drawn(const struct cmp_row *r)
 {
 	const char *n = r->def->name;
-	if (r->def->where == CMP_BONNIE)
+	if (r->def->where == CMP_BONNIE || r->def->where == CMP_META)
 		return !strcmp(n, "rate");
 	if (r->def->where != CMP_FIO_DIR)
 		return false;
@@ -80,6 +80,10 @@ static struct scale scale_of(const struct cmp_row *r, double max)
 				return max >= 1024 ? (struct scale){ 1024, "MiB/s" }
 						   : (struct scale){ 1, "KiB/s" };
 		return (struct scale){ 1, !strcmp(r->dir, "seeks") ? "seeks/s" : "files/s" };
+	case CMP_UNIT_OPS:
+		return max >= 1e5 ? (struct scale){ 1e3, "k ops/s" } : (struct scale){ 1, "ops/s" };
+	case CMP_UNIT_S:
+		return (struct scale){ 1, "s" };
 	}
 	return (struct scale){ 1, "" };
 }
@@ -262,7 +266,8 @@ static int write(struct rp_doc *d)
 		if (!first)
 			continue;
 		char h[300];
-		snprintf(h, sizeof(h), bonnie ? "bonnie++ %s" : "job %s", r->job);
+		snprintf(h, sizeof(h), bonnie ? "bonnie++ %s" : r->def->where == CMP_META ?
+			 "mdtest phase %s" : "job %s", r->job);
 		rp_heading(d, 3, NULL, h);
 		rp_grid_begin(d);
 		for (size_t j = i; j < res->nr_rows; j++) {

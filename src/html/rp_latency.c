@@ -117,7 +117,7 @@ static bool wanted(const struct rp_doc *d, const char *job, const char *dir)
 	for (size_t i = 0; i < d->cmp.nr_rows; i++) {
 		const struct cmp_row *r = &d->cmp.rows[i];
 		if (!strcmp(r->job, job) && !strcmp(r->dir, dir))
-			return r->def->where != CMP_FIO_JOB;
+			return r->def->where != CMP_FIO_JOB && r->def->where != CMP_META;
 	}
 	return false;
 }

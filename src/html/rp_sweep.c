@@ -78,6 +78,10 @@ static struct scale scale_of(const struct page_sweep *s, double max)
 				return max >= 1024 ? (struct scale){ 1024, "MiB/s" }
 						   : (struct scale){ 1, "KiB/s" };
 		return (struct scale){ 1, s->dir && !strcmp(s->dir, "seeks") ? "seeks/s" : "files/s" };
+	case CMP_UNIT_OPS:
+		return max >= 1e5 ? (struct scale){ 1e3, "k ops/s" } : (struct scale){ 1, "ops/s" };
+	case CMP_UNIT_S:
+		return (struct scale){ 1, "s" };
 	}
 	return (struct scale){ 1, "" };
 }

@@ -1,5 +1,5 @@
 /*
- * The results store: every run, quick and bonnie result (and every imported
+ * The results store: every run, quick, bonnie and meta result (and every imported
  * fio JSON or bonnie++ CSV file) kept in one SQLite database with its
  * context, so that results can be listed, reprinted, exported and compared
  * later (store_query.h reads, store_import.h imports).
@@ -44,9 +44,10 @@ enum store_kind {
 	STORE_KIND_QUICK,
 	STORE_KIND_BONNIE,
 	STORE_KIND_IMPORT,
+	STORE_KIND_META,
 	STORE_KIND_CNT
 };
-/* "run", "quick", "bonnie", "import". */
+/* "run", "quick", "bonnie", "import", "meta" (iobench-mpi meta). */
 const char *store_kind_name(enum store_kind k);
 /* The reverse: 0, or -EINVAL (no message) for another word. */
 int store_kind_parse(const char *s, enum store_kind *k);
@@ -172,7 +173,8 @@ int store_render_bonnie(const struct store_bonnie *b, bool json_printed, bool cs
 
 /* One finished (or stopped) run to store. */
 struct store_run {
-	enum store_kind kind;             /* run, quick or bonnie */
+	enum store_kind kind;             /* run, quick, bonnie or meta (its figures and
+					     options from its "json" rendering alone) */
 	uint64_t start_ms, end_ms;        /* wall clock, ms since the epoch */
 	const struct run_result *result;  /* run, quick */
 	const struct store_bonnie *bonnie; /* bonnie */

@@ -32,7 +32,7 @@ int store_vfs_register(struct store *st);
 void store_vfs_unregister(struct store *st);
 
 /* store_schema.c: the migration steps 1..STORE_SCHEMA_STEPS. */
-#define STORE_SCHEMA_STEPS 4
+#define STORE_SCHEMA_STEPS 5
 #define STORE_APPLICATION_ID 0x696f6265 /* "iobe": PRAGMA application_id */
 /* The SQL of step v (1-based). */
 const char *store_schema_step(unsigned v);
@@ -120,6 +120,9 @@ int store_ingest_fio_json(struct store_tx *t, struct json_object *root, unsigned
 char *store_json_text(struct json_object *v);
 /* store_bonnie.c: jobs, options and figures of iobench's bonnie JSON. */
 int store_ingest_bonnie_json(struct store_tx *t, struct json_object *root);
+/* store_meta.c: jobs (a phase each), options and figures of iobench-mpi
+ * meta's JSON. */
+int store_ingest_meta_json(struct store_tx *t, struct json_object *root);
 
 /* store_flat.c: every number (and boolean, as 0/1) under obj as a figure
  * named by its path ("clat_ns.mean", "clat_ns.p99.9" for fio's percentile

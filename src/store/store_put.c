@@ -1,5 +1,5 @@
 /*
- * Storing a finished run, quick or bonnie result (store_put_run): one
+ * Storing a finished run, quick, bonnie or meta result (store_put_run): one
  * transaction with the run's row, labels, job files, every job option
  * from the specs, figures from the "json" rendering, histograms from the
  * results, the machine around it (its JSON, warnings), errors and every
@@ -18,7 +18,8 @@
 #include "util/xmalloc.h"
 #include "engines/ddir.h"
 
-static const char *const kind_names[STORE_KIND_CNT] = { "run", "quick", "bonnie", "import" };
+static const char *const kind_names[STORE_KIND_CNT] = { "run", "quick", "bonnie", "import",
+								       "meta" };
 
 const char *store_kind_name(enum store_kind k)
 {
@@ -112,8 +113,10 @@ static int check(const struct store_run *r)
 	if (r->kind == STORE_KIND_IMPORT || r->kind >= STORE_KIND_CNT)
 		return error("store: a run of kind '%s' is stored by the importer",
 			     store_kind_name(r->kind));
-	if ((r->kind == STORE_KIND_BONNIE) != (r->bonnie != NULL) ||
-	    (r->kind != STORE_KIND_BONNIE && !r->result))
+	if (r->kind == STORE_KIND_META && (r->result || r->bonnie))
+		return error("store: a meta run has no fio-style or bonnie results");
+	if (r->kind != STORE_KIND_META && ((r->kind == STORE_KIND_BONNIE) != (r->bonnie != NULL) ||
+					   (r->kind != STORE_KIND_BONNIE && !r->result)))
 		return error("store: a %s run needs its %s results", store_kind_name(r->kind),
 			     r->kind == STORE_KIND_BONNIE ? "bonnie" : "fio-style");
 	if (!store_renderings_find(r->renderings, "json"))
@@ -151,6 +154,8 @@ int store_put_run(struct store *st, const struct store_run *r, const struct stor
 		store_ingest_fio_json(&t, root, 0);
 		result_extra(&t, r->result);
 		env_extra(&t, r->result->env);
+	} else if (r->kind == STORE_KIND_META) {
+		store_ingest_meta_json(&t, root);
 	} else {
 		store_ingest_bonnie_json(&t, root);
 		bonnie_extra(&t, r->bonnie);

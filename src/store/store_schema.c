@@ -12,6 +12,11 @@
  *      the list filters
  *   4  sweeps (store_sweep.h): the plan, its design, goal, seed and
  *      factors, state and times, and each point's state and message
+ *   5  the kind 'meta' (iobench-mpi meta: mdtest's phases): SQLite cannot
+ *      change a CHECK, so the runs table is rebuilt with its rows, ids and
+ *      AUTOINCREMENT counter, and its indexes made again; the step runs
+ *      with foreign keys off (store_migrate), so the tables that reference
+ *      runs keep their rows, and it checks them before it commits
  */
 #include "store/store_int.h"
 
@@ -157,7 +162,49 @@ static const char step4[] =
 	"  PRIMARY KEY (sweep_id, idx)\n"
 	") WITHOUT ROWID;\n";
 
-static const char *const steps[STORE_SCHEMA_STEPS] = { step1, step2, step3, step4 };
+static const char step5[] =
+	"CREATE TABLE runs_new (\n"
+	"  id INTEGER PRIMARY KEY AUTOINCREMENT,\n"
+	"  kind TEXT NOT NULL CHECK (kind IN ('run', 'quick', 'bonnie', 'import', 'meta')),\n"
+	"  tool TEXT NOT NULL,\n"
+	"  source TEXT,\n"
+	"  source_format TEXT NOT NULL,\n"
+	"  start_ms INTEGER NOT NULL,\n"
+	"  end_ms INTEGER,\n"
+	"  host TEXT NOT NULL,\n"
+	"  argv TEXT,\n"
+	"  exit_status INTEGER,\n"
+	"  interrupted INTEGER NOT NULL DEFAULT 0,\n"
+	"  stored_ms INTEGER NOT NULL,\n"
+	"  rep_group INTEGER,\n"
+	"  rep_index INTEGER,\n"
+	"  sweep_id INTEGER,\n"
+	"  sweep_point TEXT\n"
+	");\n"
+	"INSERT INTO runs_new (id, kind, tool, source, source_format, start_ms, end_ms, host, argv,\n"
+	"  exit_status, interrupted, stored_ms, rep_group, rep_index, sweep_id, sweep_point)\n"
+	"  SELECT id, kind, tool, source, source_format, start_ms, end_ms, host, argv,\n"
+	"  exit_status, interrupted, stored_ms, rep_group, rep_index, sweep_id, sweep_point FROM runs;\n"
+	/* the counter of ids never reused: deleted runs may have been above the last id */
+	"INSERT INTO sqlite_sequence (name, seq) SELECT 'runs_new', 0 WHERE NOT EXISTS\n"
+	"  (SELECT 1 FROM sqlite_sequence WHERE name = 'runs_new');\n"
+	"UPDATE sqlite_sequence SET seq = max(seq, coalesce((SELECT seq FROM sqlite_sequence\n"
+	"  WHERE name = 'runs'), 0)) WHERE name = 'runs_new';\n"
+	"DROP TABLE runs;\n"
+	"ALTER TABLE runs_new RENAME TO runs;\n"
+	"CREATE INDEX runs_start ON runs (start_ms);\n"
+	"CREATE INDEX runs_host ON runs (host);\n"
+	"CREATE INDEX runs_rep ON runs (rep_group) WHERE rep_group IS NOT NULL;\n"
+	"CREATE INDEX runs_sweep ON runs (sweep_id) WHERE sweep_id IS NOT NULL;\n";
+
+/* Steps that rebuild a table that others reference: run with foreign keys
+ * off (DROP TABLE would delete what the rows own), checked before commit. */
+static bool rebuilds(unsigned v)
+{
+	return v == 5;
+}
+
+static const char *const steps[STORE_SCHEMA_STEPS] = { step1, step2, step3, step4, step5 };
 
 _Static_assert(STORE_APPLICATION_ID == 1768907365, "step 1 sets this application_id");
 
@@ -189,9 +236,37 @@ int store_user_version(struct store *st, unsigned *v)
 	return 0;
 }
 
+/* After a rebuild, before its commit: no row may reference a missing run. */
+static int fk_check(struct store *st, const char *what)
+{
+	sqlite3_stmt *s;
+	int rc = store_prepare(st, "PRAGMA foreign_key_check", &s);
+	if (rc < 0)
+		return rc;
+	rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	if (rc == SQLITE_ROW)
+		return error("results database '%s': %s: a row references a missing one",
+			     store_path(st), what);
+	return rc == SQLITE_DONE ? 0 : store_sql_fail(st, rc, what);
+}
+
+static int migrate_step(struct store *st, unsigned upto, bool *done);
+
 int store_migrate(struct store *st, unsigned upto)
 {
 	for (;;) {
+		bool done = false;
+		int rc = migrate_step(st, upto, &done);
+		if (rc < 0 || done)
+			return rc;
+	}
+}
+
+/* One step (or none: *done) in its own transaction. */
+static int migrate_step(struct store *st, unsigned upto, bool *done)
+{
+	{
 		unsigned cur;
 		int rc = store_begin(st);
 		if (rc < 0)
@@ -203,15 +278,37 @@ int store_migrate(struct store *st, unsigned upto)
 		}
 		if (cur >= upto) {
 			store_rollback(st);
+			*done = true;
 			return 0;
 		}
 		char what[64], pragma[48];
 		snprintf(what, sizeof(what), "cannot migrate the schema to version %u", cur + 1);
 		snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %u", cur + 1);
+		if (rebuilds(cur + 1)) {
+			/* PRAGMA foreign_keys is a no-op inside a transaction: end
+			 * it, turn them off, and take the write lock again (another
+			 * process may have done the step meanwhile) */
+			store_rollback(st);
+			if ((rc = store_exec(st, "PRAGMA foreign_keys = OFF", what)) < 0)
+				return rc;
+			rc = store_begin(st);
+			unsigned before = cur;
+			if (rc == 0 && (rc = store_user_version(st, &cur)) == 0 && cur != before) {
+				store_rollback(st); /* done meanwhile: the next turn sees it */
+				return store_exec(st, "PRAGMA foreign_keys = ON", "cannot turn foreign keys on");
+			}
+			if (rc < 0 || (rc = store_exec(st, steps[cur], what)) < 0 ||
+			    (rc = fk_check(st, what)) < 0 || (rc = store_exec(st, pragma, what)) < 0 ||
+			    (rc = store_commit(st)) < 0)
+				store_rollback(st);
+			int on = store_exec(st, "PRAGMA foreign_keys = ON", "cannot turn foreign keys on");
+			return rc < 0 ? rc : on;
+		}
 		if ((rc = store_exec(st, steps[cur], what)) < 0 ||
 		    (rc = store_exec(st, pragma, what)) < 0 || (rc = store_commit(st)) < 0) {
 			store_rollback(st);
 			return rc;
 		}
+		return 0;
 	}
 }

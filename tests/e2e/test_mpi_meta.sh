@@ -7,7 +7,9 @@
 # names are mdtest's (the same paths as mdtest's own run on the same
 # options), a rank that fails ends the run naming it and leaves nothing
 # behind, and bonnie's file tests run on every rank with the aggregate the
-# sum of the ranks' work.
+# sum of the ranks' work. Rank 0 alone stores a meta run (kind meta):
+# listed, reprinted as printed, its figures named per phase, compared and
+# reported; --no-store and a bad --label; a version-4 database migrated.
 . "$(dirname "$0")/lib.sh"
 need_root
 MPI_BIN=${IOBENCH_MPI:-$TOP/build/iobench-mpi}
@@ -132,9 +134,90 @@ fi
 "$MPI_BIN" meta --readonly -d "$d/all" -n 5 >"$d/ro.out" 2>&1; rc=$?
 [ $rc -ne 0 ] && grep -q 'read-only mode' "$d/ro.out" && [ -z "$(ls -A "$d/all")" ] &&
   ok "--readonly refuses before making anything" || not_ok "--readonly: $(cat "$d/ro.out")"
-"$MPI_BIN" meta --db="$d/r.db" -d "$d/all" -n 5 >"$d/db.out" 2>&1; rc=$?
-[ $rc -ne 0 ] && grep -q 'storing meta runs (--db) is not implemented yet' "$d/db.out" && [ ! -e "$d/r.db" ] &&
-  ok "--db is refused: meta runs are not stored yet" || not_ok "--db: $(cat "$d/db.out")"
+# 4b. the results store (rank 0 alone): two labelled runs (text, then JSON
+#     with 2 iterations), listed, reprinted byte for byte, their figures
+#     named (job = the phase, direction meta), compared and reported
+db="$d/meta.db"
+mkdir "$d/st"
+"${MPIRUN[@]}" "$MPI_BIN" meta -d "$d/st" -n 50 -F --db="$db" --label side=a --label fs=tmp \
+  >"$d/sa.out" 2>"$d/sa.err"; rca=$?
+"${MPIRUN[@]}" "$MPI_BIN" meta -d "$d/st" -n 50 -F -i 2 --db="$db" --label side=b \
+  --output-format=json --output="$d/sb.json" >"$d/sb.out" 2>"$d/sb.err"; rcb=$?
+[ $rca = 0 ] && [ $rcb = 0 ] && ok "two meta runs with --db and --label on 4 ranks" \
+  || not_ok "meta --db: rc $rca $rcb $(tail -3 "$d/sa.err" "$d/sb.err")"
+"$IOBENCH" results list --db="$db" --json >"$d/st.list" 2>&1
+python3 - "$d/st.list" "$(hostname)" <<'EOF2' && ok "results list: 2 runs (rank 0 alone stored), kind meta, their labels, host and phases" || not_ok "results list: $(head -c 400 "$d/st.list")"
+import json, sys
+runs = json.load(open(sys.argv[1]))
+assert len(runs) == 2, len(runs)
+a, b = runs if runs[0]["id"] < runs[1]["id"] else runs[::-1]
+assert a["kind"] == b["kind"] == "meta" and a["exit_status"] == 0 and b["exit_status"] == 0
+assert a["labels"] == {"side": "a", "fs": "tmp"} and b["labels"] == {"side": "b"}, (a["labels"], b["labels"])
+assert a["host"] == b["host"] == sys.argv[2]
+assert a["jobs"] == ["file_create", "file_stat", "file_read", "file_remove", "tree_create", "tree_remove"], a["jobs"]
+assert a["formats"][0] == "normal" and b["formats"][0] == "json", (a["formats"], b["formats"])
+EOF2
+ida=$(sqlite3 "$db" "SELECT id FROM runs r JOIN labels l ON l.run_id = r.id WHERE l.key = 'side' AND l.value = 'a'")
+idb=$(sqlite3 "$db" "SELECT id FROM runs r JOIN labels l ON l.run_id = r.id WHERE l.key = 'side' AND l.value = 'b'")
+"$IOBENCH" results show "$ida" --db="$db" >"$d/sa.show" 2>&1
+"$IOBENCH" results show "$idb" --db="$db" >"$d/sb.show" 2>&1
+cmp -s "$d/sa.show" "$d/sa.out" && grep -q '^   File creation  ' "$d/sa.show" &&
+  cmp -s "$d/sb.show" "$d/sb.json" && ok "results show reprints the SUMMARY table and the JSON as printed" \
+  || not_ok "results show: $(diff "$d/sa.show" "$d/sa.out" | head -5) $(cmp "$d/sb.show" "$d/sb.json")"
+"$IOBENCH" results show "$ida" --db="$db" --output-format=json >"$d/sa.json" 2>&1
+sqlite3 -separator ' ' "$db" "SELECT job_name, direction, name, value FROM figures WHERE run_id = $idb" >"$d/sb.figs"
+sqlite3 "$db" "SELECT argv FROM runs WHERE id = $ida" >"$d/sa.argv"
+python3 - "$d/sa.json" "$d/sb.json" "$d/sb.figs" "$d/sa.argv" <<'EOF2' && ok "stored figures: per phase rate (= the mean over the iterations), rate.max/min/mean/stddev, time_s, items = 4 × 50; the JSON kept; the command line" || not_ok "stored figures: $(head -5 "$d/sb.figs")"
+import json, sys
+a = json.load(open(sys.argv[1]))["meta"]
+assert a["tasks"] == 4 and "file_create" in a["summary"], list(a["summary"])
+b = json.load(open(sys.argv[2]))["meta"]
+figs = {}
+for line in open(sys.argv[3]):
+    job, dirn, name, val = line.split()
+    assert dirn == "meta", dirn
+    figs[(job, name)] = float(val)
+for ph, s in b["summary"].items():
+    r = s["rate"]
+    assert abs(figs[(ph, "rate")] - r["mean"]) <= 1e-6 * r["mean"] + 1e-6, ph
+    for k in ("max", "min", "mean", "stddev"):
+        assert abs(figs[(ph, "rate." + k)] - r[k]) <= 1e-6 * abs(r[k]) + 1e-6, (ph, k)
+    assert abs(figs[(ph, "time_s")] - s["time_s"]["mean"]) < 1e-6, ph
+    assert figs[(ph, "iterations")] == 2, ph
+    assert figs[(ph, "items")] == b["iterations"][1]["phases"][ph]["items"], ph
+assert figs[("file_create", "items")] == 200 and figs[("file_create", "all_items")] == 200
+argv = json.load(open(sys.argv[4]))
+assert argv[:2] == ["iobench-mpi", "meta"] and "side=a" in argv and "--db=" + sys.argv[1].rsplit("/", 1)[0] + "/meta.db" in argv, argv
+EOF2
+"$IOBENCH" compare side=a side=b --db="$db" >"$d/cmp.out" 2>&1; rc=$?
+[ $rc = 0 ] && grep -Eq '^  file_create +meta rate ' "$d/cmp.out" &&
+  grep -Eq '^  b: [0-9.]+× a file_create meta rate' "$d/cmp.out" &&
+  ok "compare side=a side=b: a row and a verdict on file_create's rate" || not_ok "compare: rc $rc $(head -12 "$d/cmp.out")"
+"$IOBENCH" report side=a side=b --db="$db" -o "$d/rep.html" >"$d/rep.out" 2>&1; rc=$?
+nsvg=$(grep -o '<svg' "$d/rep.html" 2>/dev/null | wc -l)
+[ $rc = 0 ] && grep -q 'mdtest phase file_create' "$d/rep.html" && grep -q 'meta rate (ops/s)' "$d/rep.html" &&
+  grep -q '<td>meta</td>' "$d/rep.html" && [ "$nsvg" -ge 6 ] &&
+  ok "report: both meta runs in its summary, a rate plot per phase ($nsvg plots, ops/s)" \
+  || not_ok "report: rc $rc, $nsvg plots $(tail -3 "$d/rep.out")"
+# --no-store stores nothing; a bad --label is refused before the run
+"${MPIRUN[@]}" "$MPI_BIN" meta -d "$d/st" -n 5 -F --no-store --db="$d/none.db" >"$d/ns.out" 2>&1; rc=$?
+[ $rc = 0 ] && [ ! -e "$d/none.db" ] && ok "--no-store: nothing stored" || not_ok "--no-store: rc $rc $(tail -3 "$d/ns.out")"
+"$MPI_BIN" meta -d "$d/st" -n 5 --db="$d/none.db" --label =x >"$d/bl.out" 2>&1; rc=$?
+[ $rc -ne 0 ] && grep -q "label '=x': the key must have" "$d/bl.out" && [ ! -e "$d/none.db" ] &&
+  [ -z "$(ls -A "$d/st")" ] && ok "a bad --label is refused before anything is made" || not_ok "--label =x: rc $rc $(cat "$d/bl.out")"
+# a database that cannot be opened: said first, the run printed, exit 1
+"$MPI_BIN" meta -d "$d/st" -n 5 -F --db="$d/no/such/dir.db" >"$d/nd.out" 2>"$d/nd.err"; rc=$?
+[ $rc = 1 ] && grep -q '^   File creation  ' "$d/nd.out" && grep -q 'printed but not stored' "$d/nd.err" &&
+  grep -q 'the results above were not stored' "$d/nd.err" && ok "an unusable --db: the run is printed, not stored, exit 1" \
+  || not_ok "unusable --db: rc $rc $(cat "$d/nd.err")"
+# a database of schema version 4 (before the kind meta) is migrated and takes the run
+sqlite3 "$d/v4.db" <"$TOP/tests/store/schema_v4.sql"
+"$MPI_BIN" meta -d "$d/st" -n 5 -F --db="$d/v4.db" >"$d/v4.out" 2>&1; rc=$?
+[ $rc = 0 ] && [ "$(sqlite3 "$d/v4.db" 'PRAGMA user_version')" = 5 ] &&
+  [ "$(sqlite3 "$d/v4.db" "SELECT group_concat(id || ':' || kind, ' ') FROM runs")" = "1:run 2:bonnie 8:meta" ] &&
+  ok "a version-4 database is migrated: its runs kept, the meta run stored as 8 (ids never reused)" \
+  || not_ok "v4 database: rc $rc $(sqlite3 "$d/v4.db" 'PRAGMA user_version; SELECT id, kind FROM runs') $(tail -3 "$d/v4.out")"
+[ -z "$(ls -A "$d/st")" ] && ok "the stored runs leave nothing in -d" || not_ok "left: $(ls -A "$d/st")"
 
 # 5. iobench-mpi bonnie: bonnie's file tests on every rank at once, each in
 #    its own directory; rank 0's JSON has one copy per rank and their sum

@@ -149,7 +149,19 @@ static void test_migrate_each_version(void)
 		      count(st, "SELECT count(*) FROM histograms") == 0,
 		      "version %u: deleting a run deletes what it owns", v);
 		CHECK(store_delete_run(st, 1) == -ENOENT, "version %u: deleting it twice", v);
+		/* step 5 rebuilt runs: the id counter and the sweeps survive it */
+		CHECK(count(st, "SELECT seq FROM sqlite_sequence WHERE name = 'runs'") == (v == 4 ? 7 : 2),
+		      "version %u: the runs' id counter is kept", v);
+		if (v == 4)
+			CHECK(count(st, "SELECT count(*) FROM sweep_points") == 2,
+			      "version 4: the sweep's points are kept");
 		store_close(st);
+		CHECK(raw_exec(fixture, "INSERT INTO runs (kind, tool, source_format, start_ms, host, "
+			       "stored_ms) VALUES ('meta', 't', 'iobench', 1, 'h', 1)") == 0,
+		      "version %u: the kind meta is accepted", v);
+		CHECK(raw_exec(fixture, "INSERT INTO runs (kind, tool, source_format, start_ms, host, "
+			       "stored_ms) VALUES ('other', 't', 'iobench', 1, 'h', 1)") != 0,
+		      "version %u: another kind is still refused", v);
 		char *got = shape(fixture);
 		CHECK(!strcmp(got, want), "version %u ends with the new schema:\n%s\n%s", v, got, want);
 		free(got);
