@@ -99,8 +99,21 @@ mkdir -p "$d/of"
 cat >"$d/ofsets.py" <<'PY'
 # strace -> the sorted (file, offset, length) of the writes and of the reads
 import re, sys
+# (strace -f: a call another thread interrupts is split into "PID
+# call(args <unfinished ...>" and "PID <... call resumed>rest": join them)
+def lines(path):
+    pending = {}
+    for l in open(path):
+        pid, rest = (l.rstrip("\n").split(None, 1) + [""])[:2]
+        if rest.endswith("<unfinished ...>"):
+            pending[pid] = rest[:-len("<unfinished ...>")]
+            continue
+        m = re.match(r"<\.\.\. \w+ resumed>(.*)", rest)
+        if m:
+            rest = pending.pop(pid, "") + m.group(1)
+        yield rest
 fds, w, r = {}, [], []
-for l in open(sys.argv[1]):
+for l in lines(sys.argv[1]):
     m = re.search(r'openat\(AT_FDCWD, "[^"]*/(of\.\d+\.\d+)".* = (\d+)', l)
     if m:
         fds[m.group(2)] = m.group(1)
