@@ -387,8 +387,15 @@ static int uring_queue(struct engine_ctx *ctx, struct io_unit *u)
 			     u->index);
 	if (p->queued + p->inflight >= p->depth)
 		return ENGINE_Q_BUSY;
-	if (!(sqe = io_uring_get_sqe(&p->ring)))
-		return ENGINE_Q_BUSY;
+	if (!(sqe = io_uring_get_sqe(&p->ring))) {
+		/* SQPOLL: an entry is free again only once the kernel thread has
+		 * taken it, which can lag its completion; below the depth, wait
+		 * for it rather than say "busy" with nothing in flight */
+		if (p->sqpoll && io_uring_sqring_wait(&p->ring) >= 0)
+			sqe = io_uring_get_sqe(&p->ring);
+		if (!sqe)
+			return ENGINE_Q_BUSY;
+	}
 	if (u->ddir == DDIR_SYNC || u->ddir == DDIR_DATASYNC) {
 		io_uring_prep_fsync(sqe, fd, u->ddir == DDIR_DATASYNC ? IORING_FSYNC_DATASYNC : 0);
 	} else if (p->fixedbufs) {
