@@ -82,6 +82,7 @@ if [ "${1:-}" = --watch ]; then # pid root: clean the root once pid is gone
 	while kill -0 "$2" 2>/dev/null; do sleep 2; done
 	sleep 2
 	[ -d "$3" ] && cleanup_root "$3"
+	rm -f "$(dirname "$3")/run-$2.log"
 	exit 0
 fi
 if [ "${1:-}" = --cleanup ]; then
