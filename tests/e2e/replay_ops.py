@@ -16,16 +16,34 @@ import re
 import sys
 
 LINE = re.compile(r'^(\d+) +(\w+)\((\d+)<([^>]*)>(.*)\) += (-?\d+)')
+SPLIT = re.compile(r'^(\d+) +(.*) <unfinished \.\.\.>$')
+RESUMED = re.compile(r'^(\d+) +<\.\.\. \w+ resumed>(.*)$')
+
+
+def joined(trace):
+    """The trace's lines, a call that another thread split into
+    "<unfinished ...>" and "<... resumed>" joined into one line."""
+    pending = {}
+    for line in open(trace, errors='replace'):
+        line = line.rstrip('\n')
+        m = SPLIT.match(line)
+        if m:
+            pending[m.group(1)] = m.group(2)
+            continue
+        m = RESUMED.match(line)
+        if m and m.group(1) in pending:
+            line = '%s %s%s' % (m.group(1), pending.pop(m.group(1)), m.group(2))
+        yield line
 
 
 def from_trace(trace, path):
     main, out = None, []
-    for line in open(trace, errors='replace'):
+    for line in joined(trace):
         m = re.match(r'^(\d+) +execve\(', line)
         if m and main is None:
             main = m.group(1)
             continue
-        m = LINE.match(line.rstrip('\n'))
+        m = LINE.match(line)
         if not m or m.group(1) == main or m.group(4) != path:
             continue
         op, rest, ret = m.group(2), m.group(5), int(m.group(6))
