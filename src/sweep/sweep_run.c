@@ -9,11 +9,13 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "store/store_sweep.h"
+#include "sweep/sweep_operands.h"
 #include "util/error.h"
 #include "util/xmalloc.h"
 
@@ -224,6 +226,9 @@ int sweep_run(const struct sweep_opts *o)
 	p.seed &= INT64_MAX; /* stored as SQLite's signed integer */
 	if (sweep_design(&p, p.seed, &pts) < 0)
 		goto out;
+	/* no operand handed to a program may name a device not offered */
+	if (sweep_operands_check(&p, o->allow) < 0)
+		goto out;
 	texts = point_texts(&p, &pts);
 	names = xcalloc(p.nr_factors ? p.nr_factors : 1, sizeof(*names));
 	for (size_t f = 0; f < p.nr_factors; f++)
@@ -298,10 +303,14 @@ int sweep_run(const struct sweep_opts *o)
 			c.sweep_id, pts.n, p.design_text, p.seed);
 	}
 	if (!c.dry) {
-		char id[32];
+		char id[32], pid[24];
 		snprintf(id, sizeof(id), "%" PRId64, c.sweep_id);
-		if (sweep_journal_add(&c.j, "sweep", id, NULL, NULL) < 0)
+		snprintf(pid, sizeof(pid), "%d", (int)getpid());
+		if (sweep_journal_add(&c.j, "sweep", id, pid, NULL) < 0)
 			goto out;
+		/* what a command leaves when it exits becomes ours to end
+		 * (sweep_group.h) */
+		prctl(PR_SET_CHILD_SUBREAPER, 1);
 	}
 	install_signals();
 	size_t done = 0, failed = 0;
