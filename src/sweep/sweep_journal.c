@@ -270,15 +270,16 @@ int sweep_journal_add(struct sweep_journal *j, const char *kind, const char *a, 
 }
 
 /* The sweep a killed process left marked running is marked interrupted. */
-static int undo_sweep(const char *journal, const char *id)
+static int undo_sweep(const struct sweep_journal *j, const char *id)
 {
+	const char *journal = j->path;
 	size_t n = strlen(journal), sl = strlen("-sweep-journal");
-	if (n <= sl || strcmp(journal + n - sl, "-sweep-journal"))
+	if (!j->store && (n <= sl || strcmp(journal + n - sl, "-sweep-journal")))
 		return 0;
-	char *db = xstrndup(journal, n - sl);
-	struct store *st;
+	char *db = j->store ? NULL : xstrndup(journal, n - sl);
+	struct store *st = j->store; /* a running sweep's own connection */
 	struct store_sweep s;
-	int rc = store_open(db, &st);
+	int rc = st ? 0 : store_open(db, &st);
 	if (rc == 0) {
 		int64_t sid = strtoll(id, NULL, 10);
 		if (store_sweep_get(st, sid, &s) == 0) {
@@ -286,7 +287,8 @@ static int undo_sweep(const char *journal, const char *id)
 				rc = store_sweep_set_state(st, sid, STORE_SWEEP_INTERRUPTED, -1);
 			store_sweep_release(&s);
 		}
-		store_close(st);
+		if (st != j->store)
+			store_close(st);
 	}
 	free(db);
 	return rc;
@@ -394,7 +396,7 @@ static int undo_one(struct sweep_journal *j, size_t i)
 		if (sweep_group_end(&g, why, sizeof(why)) < 0)
 			return error("restore journal '%s': %s: %s", j->path, what, why);
 	} else if (!strcmp(e->kind, "sweep")) {
-		return undo_sweep(j->path, a);
+		return undo_sweep(j, a);
 	} else if (strcmp(e->kind, "undo") && strcmp(e->kind, "made")) {
 		if (sweep_jproof_undo(j, i, why, sizeof(why)) < 0)
 			return error("restore journal '%s': %s: %s", j->path, what, why);

@@ -51,6 +51,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct store;
+
 struct sweep_jentry {
 	char *kind;
 	char *a, *b; /* arguments (b may be NULL) */
@@ -64,6 +66,10 @@ struct sweep_journal {
 	struct sweep_jentry *v;
 	size_t n, alloc;
 	const char *sysfs;  /* the knobs' /sys (NULL: /sys; a test's fake tree) */
+	struct store *store;  /* the database beside it when the caller has it open
+				 (a running sweep's; borrowed), else NULL: opened
+				 when needed (a second connection of one process
+				 to the database would drop the first one's locks) */
 	struct sweep_jsweep *sw; /* the stored sweep the entries are checked against,
 				    read when first needed (sweep_jproof.c) */
 };

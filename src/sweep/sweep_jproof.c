@@ -112,12 +112,13 @@ static struct sweep_jsweep *stored(struct sweep_journal *j, char *why, size_t wh
 	}
 	sw->id = strtoll(e->a, NULL, 10);
 	sw->pid = e->b ? strtol(e->b, NULL, 10) : 0;
-	struct store *st;
-	if (open_db(j, &st, sw->why, sizeof(sw->why)) < 0)
+	struct store *st = j->store;
+	if (!st && open_db(j, &st, sw->why, sizeof(sw->why)) < 0)
 		goto fail;
 	struct store_sweep s;
 	int rc = store_sweep_get(st, sw->id, &s);
-	store_close(st);
+	if (st != j->store)
+		store_close(st);
 	if (rc < 0) {
 		snprintf(sw->why, sizeof(sw->why), "its database has no sweep %" PRId64, sw->id);
 		goto fail;

@@ -263,6 +263,7 @@ int sweep_run(const struct sweep_opts *o)
 		if (rc < 0)
 			goto out;
 		journal_open = true;
+		c.j.store = o->store;
 		if (sweep_journal_pending(&c.j)) {
 			fprintf(stderr, "sweep: restoring what an interrupted sweep left (its journal "
 				"'%s') first\n", c.j.path);
