@@ -85,7 +85,8 @@ static void add_text(struct sweep_plan *p, const char *text, const char *what, u
 		     unsigned col, bool shell)
 {
 	p->texts = xrealloc(p->texts, (p->nr_texts + 1) * sizeof(*p->texts));
-	p->texts[p->nr_texts++] = (struct sweep_plan_text){ .text = xstrdup(text), .what = what,
+	p->texts[p->nr_texts++] = (struct sweep_plan_text){ .text = xstrdup(text),
+							    .what = xstrdup(what),
 							    .line = line, .col = col, .shell = shell };
 }
 
@@ -248,7 +249,9 @@ static void add_factor(struct parse *ps, const struct jf_item *item)
 					   "machine", lvl, lvl);
 			else {
 				add_str(&f.levels, &f.nr_levels, lvl);
-				add_text(p, lvl, "a factor's level", item->loc.line, lcol, false);
+				char *what = xasprintf("factor '%s', level '%s'", f.name, lvl);
+				add_text(p, lvl, what, item->loc.line, lcol, false);
+				free(what);
 			}
 		}
 		free(raw);
@@ -741,8 +744,10 @@ void sweep_plan_release(struct sweep_plan *p)
 	free(p->repeat);
 	free(p->design_text);
 	free(p->goal);
-	for (size_t i = 0; i < p->nr_texts; i++)
+	for (size_t i = 0; i < p->nr_texts; i++) {
 		free(p->texts[i].text);
+		free(p->texts[i].what);
+	}
 	free(p->texts);
 	memset(p, 0, sizeof(*p));
 }

@@ -74,7 +74,7 @@ struct sweep_factor {
  * (sweep_operands.h). */
 struct sweep_plan_text {
 	char *text;
-	const char *what;   /* "factor 'mkfs.btrfs'", "setup template" ... */
+	char *what;         /* "factor 'mkfs.btrfs'", "a setup template" ... */
 	unsigned line, col;
 	bool shell;         /* a shell command line ({FACTOR}s expanded) */
 };
