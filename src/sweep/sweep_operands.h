@@ -18,22 +18,8 @@
 
 #include "sweep/sweep_plan.h"
 #include "sys/dev/devguard.h"
+#include "sys/dev/devoperand.h"
 
-/* The block devices a sweep's operands may name. */
-struct sweep_operand_allow {
-	const char *const *devs;             /* the sweep's own devices */
-	size_t ndev;
-	const struct devguard_allow *allow;  /* --allow-destroy, or NULL */
-};
-
-/* Check one operand text (a word, or with shell a shell command line).
- * 0, or -1 with why naming the word and the device it reaches. *off is
- * set to the offset of the word in text (may be NULL). */
-int sweep_operands_word_check(const char *text, bool shell, const struct sweep_operand_allow *al,
-			      size_t *off, char *why, size_t whylen);
-/* The same, for a step about to run. */
-int sweep_operands_text(const char *text, bool shell, const struct sweep_operand_allow *al,
-			char *why, size_t whylen);
 /* Plan time: every text of p that reaches a program, with its {FACTOR}s
  * expanded to each level. 0, or -EINVAL after printing every refusal as
  * PLAN:LINE:COL. */

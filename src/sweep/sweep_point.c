@@ -30,11 +30,11 @@ static int operands_ok(struct sweep_ctx *c, char *const *argv, bool shell, char 
 {
 	if (c->dry)
 		return 0;
-	struct sweep_operand_allow al = { .devs = (const char *const *)c->devs, .ndev = c->ndev,
-					  .allow = &c->allow };
+	struct devoperand_allow al = { .devs = (const char *const *)c->devs, .ndev = c->ndev,
+				       .allow = &c->allow, .whose = "a device of the sweep" };
 	for (size_t i = 1; argv[i]; i++) {
 		bool sh = shell && i == 2 && !strcmp(argv[1], "-c");
-		if (sweep_operands_text(argv[i], sh, &al, why, whylen) < 0)
+		if (devoperand_check(argv[i], sh, &al, NULL, why, whylen) < 0)
 			return -1;
 	}
 	return 0;

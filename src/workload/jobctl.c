@@ -24,6 +24,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "sys/dev/devoperand.h"
 #include "sys/iosched.h"
 #include "util/error.h"
 #include "util/xmalloc.h"
@@ -63,6 +64,49 @@ static int spawn_sh(const char *cmd, int fd)
 		if (errno != EINTR)
 			return -errno;
 	return st;
+}
+
+/* cmd names no block device but those of jobs[0..nr) and --allow-destroy. */
+static int operands_check(const struct job *jobs, size_t nr, const char *cmd, const char *what,
+			  const char *job)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < nr; i++)
+		n += jobs[i].nr_files;
+	const char **devs = xcalloc(n + 1, sizeof(*devs));
+	size_t nd = 0;
+	for (size_t i = 0; i < nr; i++)
+		for (unsigned f = 0; f < jobs[i].nr_files; f++)
+			if (jobs[i].files[f].is_bdev)
+				devs[nd++] = jobs[i].files[f].path;
+	struct devoperand_allow al = { .devs = devs, .ndev = nd, .allow = &jobs[0].guard,
+				       .whose = nr == 1 ? "a device of the job" : "a device of a job" };
+	char why[1024];
+	int rc = 0;
+	if (devoperand_check(cmd, true, &al, NULL, why, sizeof(why)) < 0) {
+		if (job)
+			error("job '%s': refusing %s '%s': %s", job, what, cmd, why);
+		else
+			error("refusing %s '%s': %s", what, cmd, why);
+		rc = -EPERM;
+	}
+	free(devs);
+	return rc;
+}
+
+int job_exec_check(const struct job *j)
+{
+	const struct job_spec *s = j->spec;
+	if (s->exec_prerun && operands_check(j, 1, s->exec_prerun, "exec_prerun", s->name) < 0)
+		return -EPERM;
+	if (s->exec_postrun && operands_check(j, 1, s->exec_postrun, "exec_postrun", s->name) < 0)
+		return -EPERM;
+	return 0;
+}
+
+int job_trigger_check(const struct job *jobs, size_t nr, const char *cmd)
+{
+	return nr && cmd && *cmd ? operands_check(jobs, nr, cmd, "the trigger command", NULL) : 0;
 }
 
 int job_exec(struct job *j, const char *cmd, const char *mode)

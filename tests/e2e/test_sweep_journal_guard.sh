@@ -17,7 +17,9 @@
 #    not offered (a loop device the test made; also as --opt=DEV, opt=DEV,
 #    a symbolic link to it, and through a template's {FACTOR}) is refused at
 #    plan time with the plan's line and column, and the device's signature
-#    is unchanged (blkid before and after).
+#    is unchanged (blkid before and after); the same for a job's
+#    exec_prerun and the exec engine's arguments (the job's own device may
+#    be named).
 # Only loop devices, files and mounts this script made are touched.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/sweep_lib.sh"
@@ -210,6 +212,40 @@ plan_refused "a setup template's /dev/{lv}" tpl.plan 8 9
 sed "s|^command = true|command = dd if=/dev/zero of=$vdev bs=4k count=1; sync|; s|^mkfs.btrfs = .*|mkfs.btrfs = -K|" \
   dev.plan >cmd.plan
 plan_refused "the command's of=DEV" cmd.plan 9 27
+# --- the programs a job runs: exec_prerun, the exec engine ---------------------
+odev=$(mkloop 16m)
+cat >pre.fio <<JOB
+[pre]
+filename=$d/pre.dat
+size=1m
+rw=read
+exec_prerun=wipefs -a $vdev
+JOB
+"$IOBENCH" run pre.fio >pre.out 2>pre.err
+rc=$?
+check "a job's exec_prerun naming a device not offered is refused (exit $rc)" \
+  test "$rc" -ne 0 -a -n "$(grep "refusing exec_prerun 'wipefs -a $vdev'.*names block device $vdev" pre.err)"
+cat >own.fio <<JOB
+[own]
+filename=$odev
+size=1m
+rw=read
+exec_prerun=blockdev --getsize64 $odev
+JOB
+"$IOBENCH" run own.fio >own.out 2>own.err
+check "an exec_prerun naming the job's own device runs ($(head -c 200 own.err))" \
+  test $? -eq 0 -a -n "$(grep 16777216 own.prerun.txt 2>/dev/null)"
+cat >exe.fio <<JOB
+[exe]
+ioengine=exec
+program=wipefs
+arguments=-a $d/vlink
+runtime=1
+JOB
+"$IOBENCH" run exe.fio >exe.out 2>exe.err
+rc=$?
+check "the exec engine's arguments naming a device not offered are refused (exit $rc)" \
+  test "$rc" -ne 0 -a -n "$(grep "names block device $vdev" exe.err)"
 after=$(blkid -p -o export "$vdev" | sort)
 check "the offered-to-nobody device's signature is unchanged" test -n "$before" -a "$before" = "$after"
 exit $E2E_FAILED
