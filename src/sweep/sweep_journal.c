@@ -20,6 +20,7 @@
 
 #include "store/store_sweep.h"
 #include "sweep/sweep_exec.h"
+#include "sweep/sweep_int.h"
 #include "sys/dev/devres.h"
 #include "sys/dev/guardopen.h"
 #include "sys/sysknob.h"
@@ -294,6 +295,8 @@ static int undo_one(const struct sweep_journal *j, const struct sweep_jentry *e)
 			return 0; /* its device is gone, and its knobs with it */
 		if (sysknob_write_in(j->sysfs, a, e->b ? e->b : "", why, sizeof(why)) < 0)
 			return error("cannot restore a knob: %s", why);
+	} else if (!strcmp(e->kind, "qsnap")) {
+		return sweep_knobs_undo(j->sysfs, a, e->b);
 	} else if (!strcmp(e->kind, "cmd")) {
 		char *argv[] = { "/bin/sh", "-c", (char *)a, NULL };
 		struct sweep_cmd c = { .argv = argv };

@@ -16,6 +16,8 @@
  *   loop DEV:INO PATH   detach every loop device backed by that inode
  *   mount DIR           unmount DIR
  *   knob FILE OLD       write OLD back to FILE (sys/sysknob.h)
+ *   qsnap DISK@MAJ:MIN TEXT  put the queue saved in TEXT back, in order,
+ *                       under its knob lock (sweep_knobs.c)
  *   cmd COMMAND         run COMMAND with /bin/sh (a teardown template)
  *   sweep ID            sweep ID of the database beside the journal is
  *                       marked interrupted if it is still marked running
