@@ -84,6 +84,10 @@ void sweep_knobs_end(struct sweep_ctx *c);
  * taken, the queue put back, what did not stick said. 0, or -errno (the
  * queue is another iobench's now: the entry stays). */
 int sweep_knobs_undo(const char *sysfs, const char *id, const char *text);
+/* The journal's "knob FILE OLD" entry undone: OLD written back under the
+ * lock of FILE's device (a queue or md knob) or the vm lock. 0, or -errno
+ * said (another iobench holds it now: the entry stays). */
+int sweep_knobs_undo_knob(const char *sysfs, const char *file, const char *old);
 
 /* A knob change: journaled old value, then the write (or the dry line). */
 int sweep_set_knob(struct sweep_ctx *c, const char *file, const char *value, char *why,

@@ -293,8 +293,7 @@ static int undo_one(const struct sweep_journal *j, const struct sweep_jentry *e)
 	} else if (!strcmp(e->kind, "knob")) {
 		if (access(a, F_OK) < 0 && errno == ENOENT)
 			return 0; /* its device is gone, and its knobs with it */
-		if (sysknob_write_in(j->sysfs, a, e->b ? e->b : "", why, sizeof(why)) < 0)
-			return error("cannot restore a knob: %s", why);
+		return sweep_knobs_undo_knob(j->sysfs, a, e->b ? e->b : "");
 	} else if (!strcmp(e->kind, "qsnap")) {
 		return sweep_knobs_undo(j->sysfs, a, e->b);
 	} else if (!strcmp(e->kind, "cmd")) {

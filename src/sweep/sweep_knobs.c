@@ -46,7 +46,8 @@ static int take_lock(struct sweep_ctx *c, const char *disk)
 int sweep_knobs_begin(struct sweep_ctx *c)
 {
 	const struct sweep_plan *p = c->p;
-	bool queue = p->target != SWT_DIR || plan_has(p, SWF_SCHED) || plan_has(p, SWF_QUEUE);
+	bool queue = p->target != SWT_DIR || plan_has(p, SWF_SCHED) || plan_has(p, SWF_QUEUE) ||
+		     plan_has(p, SWF_MD);
 	if (plan_has(p, SWF_VM)) {
 		if (c->dry)
 			fprintf(c->out, "  lock the vm sysctls (no other sweep turns them meanwhile)\n");
@@ -149,4 +150,28 @@ int sweep_knobs_undo(const char *sysfs, const char *id, const char *text)
 	sysknob_lock_release(&l);
 	sysknob_snap_release(&s);
 	return 0;
+}
+
+int sweep_knobs_undo_knob(const char *sysfs, const char *file, const char *old)
+{
+	char why[PATH_MAX + 256], root[PATH_MAX], disk[64] = "", dir[PATH_MAX];
+	struct sysknob_lock l = { .fd = -1 };
+	int rc = 0;
+	snprintf(root, sizeof(root), "%s/block/", sysfs ? sysfs : "/sys");
+	size_t n = strlen(root);
+	const char *slash = !strncmp(file, root, n) ? strchr(file + n, '/') : NULL;
+	if (slash && (size_t)(slash - file - n) < sizeof(disk)) {
+		memcpy(disk, file + n, (size_t)(slash - file - n));
+		disk[slash - file - n] = '\0';
+		rc = sysknob_lock_disk(sysfs, disk, &l, why, sizeof(why));
+	} else if (!strncmp(file, "/proc/sys/vm/", 13)) {
+		sysknob_lock_dir(sysfs, dir, sizeof(dir));
+		rc = sysknob_lock_take(dir, "vm", "the vm sysctls", &l, why, sizeof(why));
+	}
+	if (rc < 0)
+		return error("cannot put the knob '%s' back now: %s", file, why);
+	if ((rc = sysknob_write_in(sysfs, file, old, why, sizeof(why))) < 0)
+		error("cannot restore a knob: %s", why);
+	sysknob_lock_release(&l);
+	return rc;
 }

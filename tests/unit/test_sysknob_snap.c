@@ -13,8 +13,8 @@
  * out and listed. The lock: the holder's pid inside, a child of the holder
  * passes, another holder is refused with its pid, a dead holder's file
  * blocks nothing, a folder others can write is refused. The journal's
- * qsnap entry puts the queue back after a "crash", and stays pending while
- * another process holds the device's lock.
+ * qsnap entry puts the queue back after a "crash", and it and a knob entry
+ * of the queue stay pending while another process holds the device's lock.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -300,8 +300,10 @@ static void test_lock(void)
 	char jp[PATH_MAX];
 	snprintf(jp, sizeof(jp), "%s/r.db-sweep-journal", dir);
 	struct sweep_journal j;
-	CHECK(sweep_journal_open(&j, jp) == 0 && sweep_journal_add(&j, "qsnap", id, stext, NULL) == 0,
-	      "journaled");
+	char kf[PATH_MAX];
+	snprintf(kf, sizeof(kf), "%s/block/loop7/queue/read_ahead_kb", sysfs);
+	CHECK(sweep_journal_open(&j, jp) == 0 && sweep_journal_add(&j, "qsnap", id, stext, NULL) == 0 &&
+	      sweep_journal_add(&j, "knob", kf, "300", NULL) == 0, "journaled");
 	sweep_journal_close(&j, false); /* as a SIGKILL leaves it */
 	put("queue/scheduler", "none");
 	put("queue/iosched/fifo_batch", "16");
@@ -315,8 +317,9 @@ static void test_lock(void)
 	bool said = false;
 	for (size_t i = 0; i < cap.nr; i++)
 		said |= strstr(cap.msgs[i], pidtext) != NULL;
-	CHECK(rc < 0 && sweep_journal_pending(&j) == 1 && said,
-	      "the restore waits while another process holds the device, saying who");
+	CHECK(rc < 0 && sweep_journal_pending(&j) == 2 && said,
+	      "the restore (the queue and the knob entry) waits while another process holds the "
+	      "device, saying who");
 	error_capture_release(&cap);
 	char c = 'q';
 	if (write(go, &c, 1) != 1)
