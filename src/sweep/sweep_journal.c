@@ -25,6 +25,7 @@
 #include "sweep/sweep_exec.h"
 #include "sweep/sweep_group.h"
 #include "sweep/sweep_journal_int.h"
+#include "sweep/sweep_int.h"
 #include "sys/dev/devres.h"
 #include "sys/dev/guardopen.h"
 #include "sys/sysknob.h"
@@ -352,6 +353,15 @@ int sweep_journal_entry_check(const struct sweep_jentry *e, char *why, size_t wh
 			goto bad;
 		return 0;
 	}
+	if (!strcmp(k, "qsnap")) { /* writes only queue/ knobs of the disk it names */
+		struct sysknob_snap q;
+		if (!a || !b)
+			goto bad;
+		if (sysknob_snap_parse(a, b, &q, why, whylen) < 0)
+			return -EINVAL;
+		sysknob_snap_release(&q);
+		return 0;
+	}
 	if (!strcmp(k, "teardown")) {
 		unsigned long pt, st;
 		int used = 0;
@@ -388,8 +398,9 @@ static int undo_one(struct sweep_journal *j, size_t i)
 	if (!strcmp(e->kind, "knob")) {
 		if (access(a, F_OK) < 0 && errno == ENOENT)
 			return 0; /* its device is gone, and its knobs with it */
-		if (sysknob_write_in(j->sysfs, a, e->b ? e->b : "", why, sizeof(why)) < 0)
-			return error("cannot restore a knob: %s", why);
+		return sweep_knobs_undo_knob(j->sysfs, a, e->b ? e->b : "");
+	} else if (!strcmp(e->kind, "qsnap")) {
+		return sweep_knobs_undo(j->sysfs, a, e->b);
 	} else if (!strcmp(e->kind, "procs")) {
 		struct sweep_group g;
 		sweep_group_parse(e->a, e->b, &g, why, sizeof(why));

@@ -42,6 +42,8 @@
  *   made N PROOF        the proof of entry N, once the thing exists:
  *                       MAJ:MIN:INO of an image or directory, ID@SOURCE
  *                       of a mount
+ *   qsnap DISK@MAJ:MIN TEXT  put the queue saved in TEXT back, in order,
+ *                       under its knob lock (sweep_knobs.c)
  *   undo N              entry N (0-based) is undone
  * A "cmd COMMAND" line (what journals once held) is refused, never run.
  */

@@ -451,5 +451,9 @@ int sweep_point_run(struct sweep_ctx *c, size_t i, char *why, size_t whylen)
 			 "'iobench sweep --restore' tries again)");
 		rc = -1;
 	}
+	/* what the point's writes made the kernel change beside them
+	 * (read_ahead_kb after max_sectors_kb, the iosched/ knobs after a
+	 * scheduler switch): every saved queue put back, said when not */
+	sweep_knobs_restore(c, false);
 	return rc;
 }

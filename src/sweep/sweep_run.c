@@ -142,6 +142,7 @@ static void ctx_release(struct sweep_ctx *c)
 	free(c->allow_v);
 	free(c->mnt);
 	free(c->exe);
+	sweep_knobs_end(c);
 }
 
 static void dry_header(const struct sweep_ctx *c, size_t n)
@@ -318,6 +319,8 @@ int sweep_run(const struct sweep_opts *o)
 	if (c.dry)
 		fprintf(c.out, "setup:\n");
 	int rc = sweep_target_setup(&c);
+	if (rc == 0)
+		rc = sweep_knobs_begin(&c);
 	if (rc < 0) {
 		if (!c.dry && o->store)
 			store_sweep_set_state(o->store, c.sweep_id, STORE_SWEEP_FAILED, now_ms());
@@ -336,7 +339,11 @@ int sweep_run(const struct sweep_opts *o)
 		status = rc < 0 ? 1 : 0;
 		goto out;
 	}
+	/* the saved queues first, checked (the journal's entry for them then finds
+	 * nothing to write) */
+	int kr = sweep_knobs_restore(&c, true);
 	int rr = sweep_journal_rollback(&c.j, 0);
+	sweep_knobs_end(&c);
 	if (rr < 0)
 		error("the sweep could not restore everything: run 'iobench sweep --restore'");
 	if (stop_signal) {
@@ -350,7 +357,7 @@ int sweep_run(const struct sweep_opts *o)
 				      failed ? STORE_SWEEP_FAILED : STORE_SWEEP_DONE, now_ms());
 		fprintf(stderr, "sweep %" PRId64 ": %zu point%s done, %zu failed\n", c.sweep_id, done,
 			done == 1 ? "" : "s", failed);
-		status = failed || rr < 0 ? 1 : 0;
+		status = failed || rr < 0 || kr < 0 ? 1 : 0;
 		if (done && p.goal && o->analyse &&
 		    o->analyse(o->store, c.sweep_id, p.goal, (const char *const *)names, 0, o->out) < 0)
 			status = 1;
