@@ -424,8 +424,8 @@ void job_exit_others(struct job *j);
  * 0, or -errno after the message, with what was switched already put back. */
 struct iosched_saved;
 /* Before any layout: can job j's ioscheduler= be set (a device under its
- * first file, or its directory while the file is still to be made)? 0 or
- * -errno after the message. */
+ * first file, or its directory while the file is still to be made, whose
+ * knob lock no other iobench holds)? 0 or -errno after the message. */
 int job_iosched_check(const struct job *j);
 int job_iosched_apply(struct job *jobs, size_t from, size_t to, struct iosched_saved **saved);
 void job_iosched_restore(struct iosched_saved *saved);

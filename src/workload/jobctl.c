@@ -244,6 +244,9 @@ int job_iosched_check(const struct job *j)
 	}
 	int rc = iosched_find(path, file, disk, why, sizeof(why));
 	free(dir);
+	struct sysknob_lock l;
+	if (rc == 0 && (rc = sysknob_lock_disk(NULL, disk, &l, why, sizeof(why))) == 0)
+		sysknob_lock_release(&l); /* free now: refused before any layout if not */
 	if (rc < 0)
 		return error("job '%s': ioscheduler=%s: %s", s->name, s->ioscheduler, why);
 	return 0;

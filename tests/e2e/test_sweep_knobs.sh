@@ -14,8 +14,8 @@
 #    device: the switch happened during the run, everything is back after;
 #  - two sweeps on two databases on directories of one filesystem on the
 #    device at once: the second is refused naming the device and the first
-#    one's pid (so is a run --ioscheduler= meanwhile), and after both the
-#    knobs equal the snapshot.
+#    one's pid (so is a run --ioscheduler= meanwhile, before it lays out
+#    its file), and after both the knobs equal the snapshot.
 . "$(dirname "$0")/lib.sh"
 need_root
 d=$(tmpdir)
@@ -148,9 +148,10 @@ check "the second sweep (another database, same device) is refused (exit 1)" tes
 check "it names the device and the first sweep's pid" \
   grep -q "knobs of $name ($(cat /sys/block/"$name"/dev)) are held by another iobench, pid $tapid" tb.err
 check "the refused sweep left no journal" test ! -e "$d/two-b.db-sweep-journal"
-"$IOBENCH" run --db="$d/run.db" sched.fio >run2.out 2>run2.err
-check "run --ioscheduler= on the device meanwhile is refused too, naming the pid" \
-  test $? -ne 0 -a -n "$(grep "pid $tapid" run2.err)"
+sed "s|^filename=.*|filename=$mnt/g|" sched.fio >sched2.fio
+"$IOBENCH" run --db="$d/run.db" sched2.fio >run2.out 2>run2.err
+check "run --ioscheduler= on the device meanwhile is refused too, naming the pid, before its layout" \
+  test $? -ne 0 -a -n "$(grep "pid $tapid" run2.err)" -a ! -e "$mnt/g"
 wait $tapid
 check "the first sweep ran to its end (exit 0)" test $? -eq 0
 qstate "$dev" >after
