@@ -13,6 +13,7 @@
  * for this engine); the program's exit status is not the job's.
  */
 #include "engines/engine.h"
+#include "sys/dev/devoperand.h"
 #include "sys/dev/guardopen.h"
 #include "util/error.h"
 
@@ -164,6 +165,14 @@ static int start_program(struct engine_ctx *ctx)
 	if (!line || !argv || (o->has_arguments && !args))
 		goto out;
 	snprintf(line, len, "%s%s%s", o->program, args ? " " : "", args ? args : "");
+	/* its operands name no block device --allow-destroy does not */
+	struct devoperand_allow al = { .allow = ctx->params.guard, .whose = "a device offered" };
+	char why[1024];
+	if (devoperand_check(line, false, &al, NULL, why, sizeof(why)) < 0) {
+		rc = error("exec: refusing to run '%s': %s", line, why);
+		rc = -EPERM;
+		goto out;
+	}
 	size_t n = 0;
 	for (char *tok = strtok(line, " "); tok; tok = strtok(NULL, " "))
 		argv[n++] = tok;

@@ -199,7 +199,7 @@ const struct option_def option_table[] = {
 	BOOL("exitall", exitall, "0", "when a job finishes, stop the others (which ones: the finished job's exit_what); one job's exitall applies to every job, as in fio"),
 	BOOL("exitall_on_error", exitall_on_error, "0", "when this job finishes in error, stop the others (which ones: its exit_what)"),
 	FUNC("exit_what", opt_cb_exit_what, "str", "group", "what exitall stops: group (the finished job's reporting group), stonewall (every running job; the next stonewall batch runs) or all (every job, those not started too)"),
-	STR("ioscheduler", ioscheduler, NULL, "switch the I/O scheduler of the queue of the job's (first) file's device to this while its stonewall batch runs, and back after (fio leaves it switched); refused when the file is not on a block device with a settable scheduler"),
+	STR("ioscheduler", ioscheduler, NULL, "switch the I/O scheduler of the queue of the job's (first) file's device to this while its stonewall batch runs, holding the device's knob lock, and put the whole queue back after (the scheduler, then nr_requests and the iosched/ knobs the switch reset; fio leaves it switched); refused when the file is not on a block device with a settable scheduler, or while another iobench holds the device's knobs"),
 	STR("exec_prerun", exec_prerun, NULL, "run this /bin/sh command before the job's I/O, output in JOBNAME.prerun.txt; if it fails the job does no I/O (as fio: no error)"),
 	STR("exec_postrun", exec_postrun, NULL, "run this /bin/sh command after the job, output in JOBNAME.postrun.txt"),
 	/* steady state */

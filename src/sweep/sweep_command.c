@@ -32,6 +32,8 @@
 #include "results/results.h"
 #include "spec/jobspec.h"
 #include "store/store.h"
+#include "sweep/sweep_exec.h"
+#include "sweep/sweep_group.h"
 #include "util/error.h"
 #include "util/xmalloc.h"
 #include "watch/diskres.h"
@@ -103,15 +105,25 @@ static int run_watched(struct sweep_ctx *c, const char *cmd, struct cmd_out *r, 
 	pid_t parent = getpid();
 	r->start_ms = wall_ms();
 	diskres_begin(&dr);
+	struct sweep_group g;
+	if (sweep_group_begin(&g) < 0) {
+		snprintf(why, whylen, "cannot start the command: %s", strerror(errno));
+		close(fo);
+		close(fe);
+		run_env_free(envwatch_end(&ew));
+		diskres_release(&dr);
+		return -1;
+	}
 	uint64_t t0 = mono_ns();
 	pid_t pid = fork();
 	if (pid == 0) {
-		/* its own group, so a stop reaches what the shell started; dies
-		 * with the sweep */
-		setpgid(0, 0);
+		/* dies with the sweep; its own group (and cgroup), recorded in
+		 * the journal before it runs, so what the shell starts is
+		 * ended by a stop, after it exits, and by restore */
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (getppid() != parent)
 			_exit(125);
+		sweep_group_child(&g);
 		int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
 		if (devnull >= 0)
 			dup2(devnull, 0);
@@ -127,9 +139,20 @@ static int run_watched(struct sweep_ctx *c, const char *cmd, struct cmd_out *r, 
 		_exit(127);
 	}
 	int rc = 0;
+	size_t entry = 0;
+	bool recorded = false;
 	if (pid < 0) {
 		snprintf(why, whylen, "cannot start the command: %s", strerror(errno));
+		sweep_group_release(&g, false);
 		rc = -1;
+	} else {
+		sweep_group_enter(&g, pid);
+		recorded = sweep_group_record(&c->j, &g, &entry) == 0;
+		sweep_group_release(&g, recorded);
+		if (!recorded) {
+			snprintf(why, whylen, "cannot journal the command's process group");
+			rc = -1;
+		}
 	}
 	bool passed = false;
 	while (pid > 0 && waitpid(pid, &r->status, 0) < 0) {
@@ -145,6 +168,8 @@ static int run_watched(struct sweep_ctx *c, const char *cmd, struct cmd_out *r, 
 	}
 	r->elapsed_ns = mono_ns() - t0;
 	r->end_ms = wall_ms();
+	if (pid > 0) /* what it left running goes with it */
+		sweep_group_done(&c->j, &g, entry, recorded, false);
 	diskres_end(&dr, r->elapsed_ns / 1000000, &r->disks, &r->nr_disks);
 	diskres_release(&dr);
 	r->env = envwatch_end(&ew);

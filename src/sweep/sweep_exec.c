@@ -14,19 +14,24 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "sweep/sweep_group.h"
+#include "sweep/sweep_journal.h"
+#include "util/error.h"
 #include "util/xmalloc.h"
 
 #define ERR_TAIL 2048
 
 extern char **environ;
 
-static void child(const struct sweep_cmd *c, int out, int err, pid_t parent)
+static void child(const struct sweep_cmd *c, int out, int err, pid_t parent,
+		  struct sweep_group *g)
 {
-	/* dies with the sweep: a SIGKILLed sweep leaves no workload running
-	 * on the filesystem its restore will unmount */
+	/* dies with the sweep; what it starts is in its group, which the
+	 * journal records and restore ends */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
 		_exit(125);
+	sweep_group_child(g);
 	int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	if (devnull >= 0)
 		dup2(devnull, 0);
@@ -71,14 +76,41 @@ static void failure_line(const char *s, char *out, size_t len)
 	snprintf(out, len, "%.*s", (int)strcspn(s, "\n"), s);
 }
 
+int sweep_group_record(struct sweep_journal *j, const struct sweep_group *g, size_t *entry)
+{
+	char a[96], b[PATH_MAX];
+	sweep_group_format(g, a, sizeof(a), b, sizeof(b));
+	return sweep_journal_add(j, "procs", a, b, entry);
+}
+
+void sweep_group_done(struct sweep_journal *j, const struct sweep_group *g, size_t entry,
+		      bool recorded, bool keep)
+{
+	char why[256];
+	if (keep && sweep_group_alive(g))
+		return; /* the journal's undo ends it */
+	if (sweep_group_end(g, why, sizeof(why)) < 0) {
+		warning("%s", why);
+		return; /* stays in the journal: restore tries again */
+	}
+	if (recorded)
+		sweep_journal_forget(j, entry);
+}
+
 int sweep_exec(const struct sweep_cmd *c, char *why, size_t whylen)
 {
 	int po[2], pe[2];
-	if (pipe2(po, O_CLOEXEC) < 0)
+	struct sweep_group g;
+	if (sweep_group_begin(&g) < 0)
 		goto fail_errno;
+	if (pipe2(po, O_CLOEXEC) < 0) {
+		sweep_group_release(&g, false);
+		goto fail_errno;
+	}
 	if (pipe2(pe, O_CLOEXEC) < 0) {
 		close(po[0]);
 		close(po[1]);
+		sweep_group_release(&g, false);
 		goto fail_errno;
 	}
 	fflush(NULL);
@@ -89,25 +121,40 @@ int sweep_exec(const struct sweep_cmd *c, char *why, size_t whylen)
 		close(po[1]);
 		close(pe[0]);
 		close(pe[1]);
+		sweep_group_release(&g, false);
 		goto fail_errno;
 	}
 	if (pid == 0)
-		child(c, po[1], pe[1], parent);
+		child(c, po[1], pe[1], parent, &g);
 	close(po[1]);
 	close(pe[1]);
+	sweep_group_enter(&g, pid);
+	size_t entry = 0;
+	bool recorded = false, let = true;
+	if (c->journal) {
+		recorded = sweep_group_record(c->journal, &g, &entry) == 0;
+		let = recorded;
+	}
+	sweep_group_release(&g, let);
 	char err[ERR_TAIL + 1] = "";
 	size_t elen = 0, olen = 0;
 	if (c->out && c->outlen)
 		c->out[0] = '\0';
 	struct pollfd fds[2] = { { po[0], POLLIN, 0 }, { pe[0], POLLIN, 0 } };
-	int open_fds = 2;
-	bool passed = false;
+	int open_fds = 2, status = 0;
+	bool passed = false, exited = false;
 	while (open_fds) {
 		if (c->stop && *c->stop && !passed) {
-			kill(pid, SIGTERM);
+			kill(-pid, SIGTERM);
 			passed = true;
 		}
-		int r = poll(fds, 2, 200);
+		/* what it left running may hold the pipes: its exit ends the
+		 * reading (what is there already is read below) */
+		if (!exited && waitpid(pid, &status, WNOHANG) == pid)
+			exited = true;
+		int r = poll(fds, 2, exited ? 0 : 200);
+		if (exited && r == 0)
+			break;
 		if (r < 0 && errno != EINTR)
 			break;
 		for (int i = 0; r > 0 && i < 2; i++) {
@@ -143,16 +190,24 @@ int sweep_exec(const struct sweep_cmd *c, char *why, size_t whylen)
 			}
 		}
 	}
-	int status;
-	while (waitpid(pid, &status, 0) < 0) {
+	for (int i = 0; i < 2; i++)
+		if (fds[i].fd >= 0)
+			close(fds[i].fd);
+	while (!exited && waitpid(pid, &status, 0) < 0) {
 		if (errno != EINTR) {
 			snprintf(why, whylen, "cannot wait for '%s': %s", c->argv[0], strerror(errno));
+			sweep_group_done(c->journal, &g, entry, recorded, c->keep_group);
 			return -1;
 		}
 		if (c->stop && *c->stop && !passed) {
-			kill(pid, SIGTERM);
+			kill(-pid, SIGTERM);
 			passed = true;
 		}
+	}
+	sweep_group_done(c->journal, &g, entry, recorded, c->keep_group);
+	if (!let) {
+		snprintf(why, whylen, "cannot journal the process group of '%s'", c->argv[0]);
+		return -1;
 	}
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		return 0;

@@ -15,6 +15,8 @@
 #include "sweep/sweep_journal.h"
 #include "sweep/sweep_plan.h"
 #include "sweep/sweep_run.h"
+#include "sys/sysknob_lock.h"
+#include "sys/sysknob_snap.h"
 
 struct sweep_ctx {
 	const struct sweep_opts *o;
@@ -34,6 +36,10 @@ struct sweep_ctx {
 	int64_t sweep_id;
 	char *exe;                 /* this binary */
 	volatile sig_atomic_t *stop;
+	struct sysknob_lock *locks; /* the knob locks held (sweep_knobs.c) */
+	size_t nlock;
+	struct sysknob_snap *snaps; /* the target queues as they were */
+	size_t nsnap;
 };
 
 /* sweep_target.c: check the targets (nothing changes): what the plan and
@@ -64,6 +70,24 @@ char *sweep_expand(const struct sweep_ctx *c, size_t i, const char *t);
 /* sweep_racing.c: the race design's rounds over the points (stored as
  * they end). 0, or -1 when stopped or the goal is bad. */
 int sweep_race_run(struct sweep_ctx *c, size_t *done, size_t *failed);
+
+/* sweep_knobs.c: before the first change, lock the knobs of every target
+ * queue (and the vm sysctls when the plan turns one) per device, save each
+ * queue whole and journal it: 0, or -1 said (another iobench holds one). */
+int sweep_knobs_begin(struct sweep_ctx *c);
+/* Put every saved queue back and check it: 0, or -1 with each knob that
+ * did not stick said (as errors when final, else as warnings). */
+int sweep_knobs_restore(struct sweep_ctx *c, bool final);
+/* Drop the locks and the snapshots. */
+void sweep_knobs_end(struct sweep_ctx *c);
+/* The journal's "qsnap ID TEXT" entry undone (sweep --restore): the lock
+ * taken, the queue put back, what did not stick said. 0, or -errno (the
+ * queue is another iobench's now: the entry stays). */
+int sweep_knobs_undo(const char *sysfs, const char *id, const char *text);
+/* The journal's "knob FILE OLD" entry undone: OLD written back under the
+ * lock of FILE's device (a queue or md knob) or the vm lock. 0, or -errno
+ * said (another iobench holds it now: the entry stays). */
+int sweep_knobs_undo_knob(const char *sysfs, const char *file, const char *old);
 
 /* A knob change: journaled old value, then the write (or the dry line). */
 int sweep_set_knob(struct sweep_ctx *c, const char *file, const char *value, char *why,

@@ -80,6 +80,16 @@ static char *plan_relative(const char *plan, const char *name)
 	return out;
 }
 
+/* Keep a text that reaches a program, with where it starts. */
+static void add_text(struct sweep_plan *p, const char *text, const char *what, unsigned line,
+		     unsigned col, bool shell)
+{
+	p->texts = xrealloc(p->texts, (p->nr_texts + 1) * sizeof(*p->texts));
+	p->texts[p->nr_texts++] = (struct sweep_plan_text){ .text = xstrdup(text),
+							    .what = xstrdup(what),
+							    .line = line, .col = col, .shell = shell };
+}
+
 struct parse {
 	struct jf_items *it;
 	struct sweep_plan *p;
@@ -237,8 +247,12 @@ static void add_factor(struct parse *ps, const struct jf_item *item)
 			else if (f.kind == SWF_FS && !have_mkfs(lvl))
 				plan_error(ps, item, lcol, "filesystem '%s': there is no mkfs.%s on this "
 					   "machine", lvl, lvl);
-			else
+			else {
 				add_str(&f.levels, &f.nr_levels, lvl);
+				char *what = xasprintf("factor '%s', level '%s'", f.name, lvl);
+				add_text(p, lvl, what, item->loc.line, lcol, false);
+				free(what);
+			}
 		}
 		free(raw);
 		if (!bar)
@@ -314,11 +328,13 @@ static void target_item(struct parse *ps, const struct jf_item *item)
 		} else {
 			char *e = xasprintf("%s\t%s", k + 5, v);
 			add_str(&p->fixed_mkfs, &p->nr_fixed_mkfs, e);
+			add_text(p, v, "the mkfs options", item->loc.line, item->value_col, false);
 			free(e);
 		}
 	} else if (!strcmp(k, "mount")) {
 		free(p->fixed_mount);
 		p->fixed_mount = xstrdup(v);
+		add_text(p, v, "the mount options", item->loc.line, item->value_col, false);
 	} else {
 		plan_error(ps, item, 0, "unknown key '%s' in [target] (image, image_size, "
 			   "direct_io, device, dir, fs, mkfs.FS, mount)", k);
@@ -425,6 +441,7 @@ static void workload_item(struct parse *ps, const struct jf_item *item)
 		free(abs);
 	} else if (kind == SWW_BONNIE) {
 		add_str(&p->bonnie, &p->nr_bonnie, v);
+		add_text(p, v, "bonnie's arguments", item->loc.line, item->value_col, false);
 	} else if (kind == SWW_COMMAND) {
 		if (!*v)
 			plan_error(ps, item, 0, "command = needs a shell command, e.g. command = dd "
@@ -432,14 +449,17 @@ static void workload_item(struct parse *ps, const struct jf_item *item)
 		else if (p->command)
 			plan_error(ps, item, 0, "command = is given twice (one command a plan: time "
 				   "another in a plan of its own)");
-		else
+		else {
 			p->command = raw_value(p, item);
+			add_text(p, p->command, "the command", item->loc.line, item->value_col, true);
+		}
 	} else {
 		if (p->quick) {
 			plan_error(ps, item, 0, "quick = is given twice");
 			return;
 		}
 		p->quick = xstrdup(v);
+		add_text(p, v, "quick's arguments", item->loc.line, item->value_col, false);
 	}
 }
 
@@ -522,6 +542,9 @@ static void item(struct parse *ps, enum section sec, const struct jf_item *it)
 				add_str(&ps->p->setup, &ps->p->nr_setup, it->value);
 			else
 				add_str(&ps->p->teardown, &ps->p->nr_teardown, it->value);
+			if (it->value && *it->value)
+				add_text(ps->p, it->value, it->name[0] == 's' ? "a setup template"
+					 : "a teardown template", it->loc.line, it->value_col, true);
 		} else {
 			add_factor(ps, it);
 		}
@@ -721,6 +744,11 @@ void sweep_plan_release(struct sweep_plan *p)
 	free(p->repeat);
 	free(p->design_text);
 	free(p->goal);
+	for (size_t i = 0; i < p->nr_texts; i++) {
+		free(p->texts[i].text);
+		free(p->texts[i].what);
+	}
+	free(p->texts);
 	memset(p, 0, sizeof(*p));
 }
 

@@ -67,6 +67,18 @@ struct sweep_factor {
 	unsigned line, col; /* where the plan names it */
 };
 
+/* A text of the plan that reaches a program as its operands (a factor's
+ * level, a setup or teardown template, the command, bonnie's and quick's
+ * arguments, the fixed mkfs and mount options), where it starts, for the
+ * check that none names a block device but the sweep's own
+ * (sweep_operands.h). */
+struct sweep_plan_text {
+	char *text;
+	char *what;         /* "factor 'mkfs.btrfs'", "a setup template" ... */
+	unsigned line, col;
+	bool shell;         /* a shell command line ({FACTOR}s expanded) */
+};
+
 enum sweep_target_kind { SWT_NONE, SWT_IMAGE, SWT_DEVICE, SWT_DIR };
 
 enum sweep_design_kind { SWD_FULL, SWD_OFAT, SWD_LHS, SWD_RACE };
@@ -113,6 +125,8 @@ struct sweep_plan {
 	unsigned race_min, race_max; /* race: the runs per point before a drop, at most */
 	uint64_t seed;
 	bool seed_given;
+	struct sweep_plan_text *texts; /* what reaches programs, in plan order */
+	size_t nr_texts;
 };
 
 /* Parse the plan text (name for messages and relative paths). 0, or

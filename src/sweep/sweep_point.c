@@ -14,14 +14,34 @@
 #include <string.h>
 
 #include "sweep/sweep_exec.h"
+#include "sweep/sweep_journal_int.h"
+#include "sweep/sweep_operands.h"
 #include "sys/dev/devguard.h"
 #include "sys/dropcache.h"
 #include "sys/sysknob.h"
 #include "util/error.h"
 #include "util/xmalloc.h"
 
-int sweep_step_exec(struct sweep_ctx *c, char *const *argv, const char *what, char *why,
-		    size_t whylen)
+/* argv's operands name no block device but the sweep's own (checked
+ * again as it runs: the plan's check saw the machine before the loop
+ * devices were attached). */
+static int operands_ok(struct sweep_ctx *c, char *const *argv, bool shell, char *why,
+		       size_t whylen)
+{
+	if (c->dry)
+		return 0;
+	struct devoperand_allow al = { .devs = (const char *const *)c->devs, .ndev = c->ndev,
+				       .allow = &c->allow, .whose = "a device of the sweep" };
+	for (size_t i = 1; argv[i]; i++) {
+		bool sh = shell && i == 2 && !strcmp(argv[1], "-c");
+		if (devoperand_check(argv[i], sh, &al, NULL, why, whylen) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int step_exec(struct sweep_ctx *c, char *const *argv, const char *what, bool keep,
+		     char *why, size_t whylen)
 {
 	if (c->dry) {
 		char *t = sweep_argv_text(argv);
@@ -29,8 +49,17 @@ int sweep_step_exec(struct sweep_ctx *c, char *const *argv, const char *what, ch
 		free(t);
 		return 0;
 	}
-	struct sweep_cmd cmd = { .argv = argv, .what = what, .stop = c->stop };
+	if (operands_ok(c, argv, !strcmp(argv[0], "/bin/sh"), why, whylen) < 0)
+		return -1;
+	struct sweep_cmd cmd = { .argv = argv, .what = what, .stop = c->stop, .journal = &c->j,
+				 .keep_group = keep };
 	return sweep_exec(&cmd, why, whylen);
+}
+
+int sweep_step_exec(struct sweep_ctx *c, char *const *argv, const char *what, char *why,
+		    size_t whylen)
+{
+	return step_exec(c, argv, what, false, why, whylen);
 }
 
 int sweep_set_knob(struct sweep_ctx *c, const char *file, const char *value, char *why,
@@ -190,12 +219,20 @@ static int mount_fs(struct sweep_ctx *c, size_t i, const char *fs, char *why, si
 		argv[5] = NULL;
 	}
 	int rc = 0;
-	if (!c->dry && sweep_journal_add(&c->j, "mount", c->mnt, NULL, NULL) < 0) {
+	size_t e = 0;
+	if (!c->dry && sweep_journal_add(&c->j, "mount", c->mnt, c->devs[0], &e) < 0) {
 		snprintf(why, whylen, "cannot journal the mount of '%s'", c->mnt);
 		rc = -1;
 	}
 	if (!rc)
 		rc = sweep_step_exec(c, argv, "mount", why, whylen);
+	char proof[PATH_MAX + 32];
+	if (!rc && !c->dry &&
+	    (sweep_mount_proof(c->mnt, proof, sizeof(proof)) < 0 ||
+	     sweep_journal_prove(&c->j, e, proof) < 0)) {
+		snprintf(why, whylen, "cannot record the mount id of '%s' in the journal", c->mnt);
+		rc = -1;
+	}
 	free(opts);
 	return rc;
 }
@@ -338,7 +375,7 @@ static int workload(struct sweep_ctx *c, size_t i, char *why, size_t whylen)
 			const char *what = p->workload == SWW_JOB ? "iobench run"
 					   : p->workload == SWW_BONNIE ? "iobench bonnie" : "iobench quick";
 			struct sweep_cmd cmd = { .argv = cmds[k], .what = what, .cwd = c->mnt,
-						 .env_add = env, .stop = c->stop };
+						 .env_add = env, .stop = c->stop, .journal = &c->j };
 			rc = sweep_exec(&cmd, why, whylen);
 		}
 		for (char **w = cmds[k]; *w; w++)
@@ -352,23 +389,27 @@ static int workload(struct sweep_ctx *c, size_t i, char *why, size_t whylen)
 	return rc;
 }
 
-static void dry_teardown(struct sweep_ctx *c, size_t mark)
+static void dry_teardown(struct sweep_ctx *c, size_t i, size_t mark)
 {
-	for (size_t e = c->j.n; e > mark; e--) {
-		struct sweep_jentry *x = &c->j.v[e - 1];
-		if (!strcmp(x->kind, "cmd"))
-			fprintf(c->out, "  sh -c '%s'\n", x->a);
-		x->undone = true;
+	for (size_t t = 0; t < c->p->nr_teardown; t++) {
+		char *cmd = sweep_expand(c, i, c->p->teardown[t]);
+		fprintf(c->out, "  sh -c '%s'\n", cmd);
+		free(cmd);
 	}
+	for (size_t e = c->j.n; e > mark; e--)
+		c->j.v[e - 1].undone = true;
 }
 
 static int setup(struct sweep_ctx *c, size_t i, char *why, size_t whylen)
 {
 	const struct sweep_plan *p = c->p;
-	for (size_t t = p->nr_teardown; t > 0; t--) { /* undone in the order written */
-		char *cmd = sweep_expand(c, i, p->teardown[t - 1]);
-		int rc = sweep_journal_add(&c->j, "cmd", cmd, NULL, NULL);
-		free(cmd);
+	for (size_t t = p->nr_teardown; t > 0 && !c->dry; t--) { /* undone in the order written */
+		/* the journal names the template; restore looks it up in the
+		 * stored plan */
+		char id[32], at[48];
+		snprintf(id, sizeof(id), "%" PRId64, c->sweep_id);
+		snprintf(at, sizeof(at), "%zu:%zu", i, t - 1);
+		int rc = sweep_journal_add(&c->j, "teardown", id, at, NULL);
 		if (rc < 0) {
 			snprintf(why, whylen, "cannot journal a teardown command");
 			return -1;
@@ -377,7 +418,8 @@ static int setup(struct sweep_ctx *c, size_t i, char *why, size_t whylen)
 	for (size_t t = 0; t < p->nr_setup; t++) {
 		char *cmd = sweep_expand(c, i, p->setup[t]);
 		char *argv[] = { "/bin/sh", "-c", cmd, NULL };
-		int rc = sweep_step_exec(c, argv, "setup command", why, whylen);
+		/* what it starts stays until the point's teardown ends it */
+		int rc = step_exec(c, argv, "setup command", true, why, whylen);
 		free(cmd);
 		if (rc < 0)
 			return -1;
@@ -401,7 +443,7 @@ int sweep_point_run(struct sweep_ctx *c, size_t i, char *why, size_t whylen)
 			fprintf(c->out, "  then: every knob written back, umount %s\n", c->mnt);
 		else
 			fprintf(c->out, "  then: every knob written back\n");
-		dry_teardown(c, mark);
+		dry_teardown(c, i, mark);
 		return rc;
 	}
 	if (sweep_journal_rollback(&c->j, mark) < 0 && !rc) {
@@ -409,5 +451,9 @@ int sweep_point_run(struct sweep_ctx *c, size_t i, char *why, size_t whylen)
 			 "'iobench sweep --restore' tries again)");
 		rc = -1;
 	}
+	/* what the point's writes made the kernel change beside them
+	 * (read_ahead_kb after max_sectors_kb, the iosched/ knobs after a
+	 * scheduler switch): every saved queue put back, said when not */
+	sweep_knobs_restore(c, false);
 	return rc;
 }

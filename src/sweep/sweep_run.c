@@ -9,11 +9,13 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "store/store_sweep.h"
+#include "sweep/sweep_operands.h"
 #include "util/error.h"
 #include "util/xmalloc.h"
 
@@ -140,6 +142,7 @@ static void ctx_release(struct sweep_ctx *c)
 	free(c->allow_v);
 	free(c->mnt);
 	free(c->exe);
+	sweep_knobs_end(c);
 }
 
 static void dry_header(const struct sweep_ctx *c, size_t n)
@@ -224,6 +227,9 @@ int sweep_run(const struct sweep_opts *o)
 	p.seed &= INT64_MAX; /* stored as SQLite's signed integer */
 	if (sweep_design(&p, p.seed, &pts) < 0)
 		goto out;
+	/* no operand handed to a program may name a device not offered */
+	if (sweep_operands_check(&p, o->allow) < 0)
+		goto out;
 	texts = point_texts(&p, &pts);
 	names = xcalloc(p.nr_factors ? p.nr_factors : 1, sizeof(*names));
 	for (size_t f = 0; f < p.nr_factors; f++)
@@ -258,6 +264,7 @@ int sweep_run(const struct sweep_opts *o)
 		if (rc < 0)
 			goto out;
 		journal_open = true;
+		c.j.store = o->store;
 		if (sweep_journal_pending(&c.j)) {
 			fprintf(stderr, "sweep: restoring what an interrupted sweep left (its journal "
 				"'%s') first\n", c.j.path);
@@ -298,16 +305,22 @@ int sweep_run(const struct sweep_opts *o)
 			c.sweep_id, pts.n, p.design_text, p.seed);
 	}
 	if (!c.dry) {
-		char id[32];
+		char id[32], pid[24];
 		snprintf(id, sizeof(id), "%" PRId64, c.sweep_id);
-		if (sweep_journal_add(&c.j, "sweep", id, NULL, NULL) < 0)
+		snprintf(pid, sizeof(pid), "%d", (int)getpid());
+		if (sweep_journal_add(&c.j, "sweep", id, pid, NULL) < 0)
 			goto out;
+		/* what a command leaves when it exits becomes ours to end
+		 * (sweep_group.h) */
+		prctl(PR_SET_CHILD_SUBREAPER, 1);
 	}
 	install_signals();
 	size_t done = 0, failed = 0;
 	if (c.dry)
 		fprintf(c.out, "setup:\n");
 	int rc = sweep_target_setup(&c);
+	if (rc == 0)
+		rc = sweep_knobs_begin(&c);
 	if (rc < 0) {
 		if (!c.dry && o->store)
 			store_sweep_set_state(o->store, c.sweep_id, STORE_SWEEP_FAILED, now_ms());
@@ -326,7 +339,11 @@ int sweep_run(const struct sweep_opts *o)
 		status = rc < 0 ? 1 : 0;
 		goto out;
 	}
+	/* the saved queues first, checked (the journal's entry for them then finds
+	 * nothing to write) */
+	int kr = sweep_knobs_restore(&c, true);
 	int rr = sweep_journal_rollback(&c.j, 0);
+	sweep_knobs_end(&c);
 	if (rr < 0)
 		error("the sweep could not restore everything: run 'iobench sweep --restore'");
 	if (stop_signal) {
@@ -340,7 +357,7 @@ int sweep_run(const struct sweep_opts *o)
 				      failed ? STORE_SWEEP_FAILED : STORE_SWEEP_DONE, now_ms());
 		fprintf(stderr, "sweep %" PRId64 ": %zu point%s done, %zu failed\n", c.sweep_id, done,
 			done == 1 ? "" : "s", failed);
-		status = failed || rr < 0 ? 1 : 0;
+		status = failed || rr < 0 || kr < 0 ? 1 : 0;
 		if (done && p.goal && o->analyse &&
 		    o->analyse(o->store, c.sweep_id, p.goal, (const char *const *)names, 0, o->out) < 0)
 			status = 1;

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "sweep/sweep_exec.h"
+#include "sweep/sweep_journal_int.h"
 #include "sys/dev/devguard.h"
 #include "sys/dev/devres.h"
 #include "sys/dev/guardopen.h"
@@ -117,6 +118,33 @@ int sweep_target_check(struct sweep_ctx *c, bool state)
 	return rc;
 }
 
+/* The proof of what the sweep just made at path: its device and inode. */
+static int prove_inode(struct sweep_ctx *c, size_t e, const struct stat *st)
+{
+	char proof[64];
+	snprintf(proof, sizeof(proof), "%u:%u:%" PRIu64, major(st->st_dev), minor(st->st_dev),
+		 (uint64_t)st->st_ino);
+	return sweep_journal_prove(&c->j, e, proof);
+}
+
+/* mkdir path (journaled, then its inode recorded). */
+static int make_dir(struct sweep_ctx *c, const char *dir, mode_t mode)
+{
+	size_t e;
+	int rc = sweep_journal_add(&c->j, "mkdir", dir, NULL, &e);
+	if (rc < 0)
+		return rc;
+	if (mkdir(dir, mode) < 0) {
+		rc = error_errno(errno, "cannot make the directory '%s'", dir);
+		sweep_journal_forget(&c->j, e);
+		return rc;
+	}
+	struct stat st;
+	if (lstat(dir, &st) < 0 || prove_inode(c, e, &st) < 0)
+		return error("cannot record the inode of the directory '%s' in the journal", dir);
+	return 0;
+}
+
 static void add(char ***v, size_t *n, const char *s)
 {
 	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
@@ -128,7 +156,6 @@ static int make_parents(struct sweep_ctx *c, const char *path)
 {
 	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
 	int rc = 0;
-	size_t e;
 	if (slash && slash != dir) {
 		*slash = '\0';
 		struct stat st;
@@ -136,11 +163,8 @@ static int make_parents(struct sweep_ctx *c, const char *path)
 			if ((rc = make_parents(c, dir)) == 0) {
 				if (c->dry)
 					fprintf(c->out, "  mkdir %s\n", dir);
-				else if ((rc = sweep_journal_add(&c->j, "mkdir", dir, NULL, &e)) == 0 &&
-					 mkdir(dir, 0755) < 0) {
-					rc = error_errno(errno, "cannot make the directory '%s'", dir);
-					sweep_journal_forget(&c->j, e);
-				}
+				else
+					rc = make_dir(c, dir, 0755);
 			}
 		}
 	}
@@ -168,6 +192,12 @@ static int make_image(struct sweep_ctx *c, const char *path)
 	if ((rc = devguard_open(path, O_RDWR | O_CREAT | O_EXCL, 0600, &u, &g, why, sizeof(why))) < 0) {
 		sweep_journal_forget(&c->j, e); /* not ours: it must stay */
 		return error("cannot create the image '%s': %s", path, why);
+	}
+	struct stat st;
+	if (fstat(g.fd, &st) < 0 || prove_inode(c, e, &st) < 0) {
+		rc = error("cannot record the inode of the image '%s' in the journal", path);
+		close(g.fd);
+		return rc;
 	}
 	if (ftruncate(g.fd, (off_t)p->image_size) < 0 || fsync(g.fd) < 0) {
 		rc = error_errno(errno, "cannot size the image '%s' to %s", path, size);
@@ -202,7 +232,7 @@ static int attach(struct sweep_ctx *c, const char *image)
 	int rc = sweep_journal_add(&c->j, "loop", devino, image, NULL);
 	if (rc < 0)
 		return rc;
-	struct sweep_cmd cmd = { .argv = argv, .out = out, .outlen = sizeof(out) };
+	struct sweep_cmd cmd = { .argv = argv, .out = out, .outlen = sizeof(out), .journal = &c->j };
 	if (sweep_exec(&cmd, why, sizeof(why)) < 0)
 		return error("cannot attach '%s' as a loop device: %s", image, why);
 	out[strcspn(out, "\n")] = '\0';
@@ -260,13 +290,5 @@ int sweep_target_setup(struct sweep_ctx *c)
 		fprintf(c->out, "  mkdir %s\n", c->mnt);
 		return 0;
 	}
-	size_t e;
-	if ((rc = sweep_journal_add(&c->j, "mkdir", c->mnt, NULL, &e)) < 0)
-		return rc;
-	if (mkdir(c->mnt, 0700) < 0) {
-		rc = error_errno(errno, "cannot make the mount point '%s'", c->mnt);
-		sweep_journal_forget(&c->j, e);
-		return rc;
-	}
-	return 0;
+	return make_dir(c, c->mnt, 0700);
 }

@@ -69,7 +69,8 @@ int iosched_get(const char *file, char *cur, size_t len)
 
 int iosched_set(const char *file, const char *name, char *why, size_t whylen)
 {
-	int fd = open(file, O_WRONLY | O_CLOEXEC);
+	/* O_TRUNC: sysfs ignores it, a test's fake file is rewritten whole */
+	int fd = open(file, O_WRONLY | O_TRUNC | O_CLOEXEC);
 	if (fd < 0) {
 		int e = errno;
 		snprintf(why, whylen, "cannot open '%s': %s", file, strerror(e));

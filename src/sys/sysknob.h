@@ -7,7 +7,8 @@
  * files under those roots, named without "..", can be read or written here, and
  * never created: the caller (the sweep) has the device itself through the
  * device guard before it turns the device's knobs, and journals every old
- * value before the write.
+ * value before the write. The whole queue saved and put back in order:
+ * sysknob_snap.h; one iobench per device at a time: sysknob_lock.h.
  */
 #ifndef IOBENCH_SYS_SYSKNOB_H
 #define IOBENCH_SYS_SYSKNOB_H

@@ -407,6 +407,12 @@ void run_sync_stop(struct run_sync *s);
  * through the device guard). 0 when it exited 0, 1 when it failed (said in
  * the notes), -errno after the message when it could not run (the guard
  * refused the file, no /bin/sh). */
+/* Before anything runs: exec_prerun and exec_postrun name no block device
+ * but the job's own and those --allow-destroy names (sys/dev/devoperand.h);
+ * 0, or -EPERM said. */
+int job_exec_check(const struct job *j);
+/* The same for the run's trigger command, against every job's devices. */
+int job_trigger_check(const struct job *jobs, size_t nr, const char *cmd);
 int job_exec(struct job *j, const char *cmd, const char *mode);
 /* The job has finished: with exitall (any job's) or exitall_on_error and
  * an error, stop the jobs its exit_what names and wake those that sleep. */
@@ -418,8 +424,8 @@ void job_exit_others(struct job *j);
  * 0, or -errno after the message, with what was switched already put back. */
 struct iosched_saved;
 /* Before any layout: can job j's ioscheduler= be set (a device under its
- * first file, or its directory while the file is still to be made)? 0 or
- * -errno after the message. */
+ * first file, or its directory while the file is still to be made, whose
+ * knob lock no other iobench holds)? 0 or -errno after the message. */
 int job_iosched_check(const struct job *j);
 int job_iosched_apply(struct job *jobs, size_t from, size_t to, struct iosched_saved **saved);
 void job_iosched_restore(struct iosched_saved *saved);

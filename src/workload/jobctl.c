@@ -10,8 +10,10 @@
  * its reporting group, every job running now (the next stonewall batch
  * still runs) or every job of the run, those not started yet included
  * (they start, do nothing and are reported with no I/O, as in fio).
- * ioscheduler= switches the queue under a job's first file for its batch
- * and puts the old scheduler back after it (fio 3.33 leaves it switched).
+ * ioscheduler= switches the queue under a job's first file for its batch,
+ * holding the queue's knob lock, and puts the whole queue back after it
+ * (the scheduler, then nr_requests and the iosched/ knobs the switch
+ * reset: sys/sysknob_snap.h); fio 3.33 leaves it switched.
  */
 #include "workload/job.h"
 
@@ -24,7 +26,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "sys/dev/devoperand.h"
 #include "sys/iosched.h"
+#include "sys/sysknob_lock.h"
+#include "sys/sysknob_snap.h"
 #include "util/error.h"
 #include "util/xmalloc.h"
 
@@ -63,6 +68,49 @@ static int spawn_sh(const char *cmd, int fd)
 		if (errno != EINTR)
 			return -errno;
 	return st;
+}
+
+/* cmd names no block device but those of jobs[0..nr) and --allow-destroy. */
+static int operands_check(const struct job *jobs, size_t nr, const char *cmd, const char *what,
+			  const char *job)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < nr; i++)
+		n += jobs[i].nr_files;
+	const char **devs = xcalloc(n + 1, sizeof(*devs));
+	size_t nd = 0;
+	for (size_t i = 0; i < nr; i++)
+		for (unsigned f = 0; f < jobs[i].nr_files; f++)
+			if (jobs[i].files[f].is_bdev)
+				devs[nd++] = jobs[i].files[f].path;
+	struct devoperand_allow al = { .devs = devs, .ndev = nd, .allow = &jobs[0].guard,
+				       .whose = nr == 1 ? "a device of the job" : "a device of a job" };
+	char why[1024];
+	int rc = 0;
+	if (devoperand_check(cmd, true, &al, NULL, why, sizeof(why)) < 0) {
+		if (job)
+			error("job '%s': refusing %s '%s': %s", job, what, cmd, why);
+		else
+			error("refusing %s '%s': %s", what, cmd, why);
+		rc = -EPERM;
+	}
+	free(devs);
+	return rc;
+}
+
+int job_exec_check(const struct job *j)
+{
+	const struct job_spec *s = j->spec;
+	if (s->exec_prerun && operands_check(j, 1, s->exec_prerun, "exec_prerun", s->name) < 0)
+		return -EPERM;
+	if (s->exec_postrun && operands_check(j, 1, s->exec_postrun, "exec_postrun", s->name) < 0)
+		return -EPERM;
+	return 0;
+}
+
+int job_trigger_check(const struct job *jobs, size_t nr, const char *cmd)
+{
+	return nr && cmd && *cmd ? operands_check(jobs, nr, cmd, "the trigger command", NULL) : 0;
 }
 
 int job_exec(struct job *j, const char *cmd, const char *mode)
@@ -133,16 +181,43 @@ void job_exit_others(struct job *j)
 	}
 }
 
-/* ioscheduler=: what a batch switched, to put back after it */
+/* ioscheduler=: what a batch switched, to put back after it: the queue's
+ * whole state before (a switch resets nr_requests and the iosched/ knobs),
+ * under the queue's knob lock (no sweep or other run turns it meanwhile) */
 struct iosched_saved {
 	size_t nr;
 	struct {
 		char file[PATH_MAX];
-		char was[64];
+		struct sysknob_snap snap;
+		struct sysknob_lock lock;
 		const char *want;   /* the spec's string */
 		const char *job;    /* the job that asked first */
 	} q[];
 };
+
+/* Lock and save the queue of disk, then switch its scheduler (file) to
+ * name: 0, or -errno with why and nothing held. */
+static int switch_queue(const char *disk, const char *file, const char *name,
+			struct sysknob_snap *snap, struct sysknob_lock *lock, char *why, size_t whylen)
+{
+	int rc = sysknob_lock_disk(NULL, disk, lock, why, whylen);
+	if (rc < 0)
+		return rc;
+	if ((rc = sysknob_snap_take(NULL, disk, snap, why, whylen)) < 0) {
+		sysknob_lock_release(lock);
+		return rc;
+	}
+	free(snap->excluded); /* the read-only ones: nothing to put back */
+	snap->excluded = NULL;
+	if ((rc = iosched_set(file, name, why, whylen)) < 0) {
+		char *report;
+		sysknob_snap_restore(NULL, snap, &report); /* a failed switch may still reset */
+		free(report);
+		sysknob_snap_release(snap);
+		sysknob_lock_release(lock);
+	}
+	return rc;
+}
 
 int job_iosched_check(const struct job *j)
 {
@@ -169,6 +244,9 @@ int job_iosched_check(const struct job *j)
 	}
 	int rc = iosched_find(path, file, disk, why, sizeof(why));
 	free(dir);
+	struct sysknob_lock l;
+	if (rc == 0 && (rc = sysknob_lock_disk(NULL, disk, &l, why, sizeof(why))) == 0)
+		sysknob_lock_release(&l); /* free now: refused before any layout if not */
 	if (rc < 0)
 		return error("job '%s': ioscheduler=%s: %s", s->name, s->ioscheduler, why);
 	return 0;
@@ -208,8 +286,8 @@ int job_iosched_apply(struct job *jobs, size_t from, size_t to, struct iosched_s
 			if (!rc)
 				continue;
 		}
-		if (!rc && !(rc = iosched_get(file, sv->q[k].was, sizeof(sv->q[k].was))) &&
-		    !(rc = iosched_set(file, s->ioscheduler, why, sizeof(why)))) {
+		if (!rc && !(rc = switch_queue(disk, file, s->ioscheduler, &sv->q[k].snap,
+					       &sv->q[k].lock, why, sizeof(why)))) {
 			snprintf(sv->q[k].file, sizeof(sv->q[k].file), "%s", file);
 			sv->q[k].want = s->ioscheduler;
 			sv->q[k].job = s->name;
@@ -228,9 +306,14 @@ void job_iosched_restore(struct iosched_saved *sv)
 	if (!sv)
 		return;
 	for (size_t k = sv->nr; k-- > 0;) {
-		char why[PATH_MAX + 256];
-		if (iosched_set(sv->q[k].file, sv->q[k].was, why, sizeof(why)) < 0)
-			warning("cannot put the I/O scheduler back: %s", why);
+		char *report;
+		/* the scheduler first, then what the switch reset, in the order that sticks */
+		if (sysknob_snap_restore(NULL, &sv->q[k].snap, &report) < 0)
+			warning("ioscheduler=: the queue of %s did not all go back: %s",
+				sv->q[k].snap.disk, report);
+		free(report);
+		sysknob_snap_release(&sv->q[k].snap);
+		sysknob_lock_release(&sv->q[k].lock);
 	}
 	free(sv);
 }

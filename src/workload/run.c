@@ -117,8 +117,10 @@ static int setup_jobs(struct job *jobs, size_t nr, const struct job_list *l,
 		    (rc = job_write_opts_check(&jobs[i])) < 0 ||
 		    (rc = job_check_direct_alignment(&jobs[i])) < 0 || (rc = job_sys_check(&jobs[i])) < 0 ||
 		    (rc = job_iosched_check(&jobs[i])) < 0 || (rc = submitq_check(&jobs[i])) < 0 ||
-		    (rc = job_blocks_init(&jobs[i])) < 0)
+		    (rc = job_exec_check(&jobs[i])) < 0 || (rc = job_blocks_init(&jobs[i])) < 0)
 			return rc;
+	if ((rc = job_trigger_check(jobs, nr, cfg->ctl.trigger_cmd)) < 0)
+		return rc;
 	if ((rc = job_files_check_space(jobs, nr)) < 0)
 		return rc;
 	for (size_t i = 0; i < nr; i++) {

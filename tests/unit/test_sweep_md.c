@@ -81,6 +81,8 @@ static void fake_tree(char sysfs[256], size_t len)
 	}
 	snprintf(p, sizeof(p), "%s/block/md3/md/stripe_cache_size", sysfs);
 	put(p, "256\n");
+	snprintf(p, sizeof(p), "%s/block/md3/dev", sysfs); /* its knob lock's key */
+	put(p, "9:3\n");
 	snprintf(p, sizeof(p), "%s/block/loop7/queue/read_ahead_kb", sysfs);
 	put(p, "128\n");
 }

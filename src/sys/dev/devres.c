@@ -203,6 +203,7 @@ int devres_parse_mountinfo(char *line, struct devres_mount *m)
 	if (!m->source || sscanf(tok[2], "%u:%u", &maj, &min) != 2)
 		return -EINVAL;
 	m->dev = makedev(maj, min);
+	m->id = atoi(tok[0]);
 	m->root = tok[3];
 	m->mountpoint = tok[4];
 	devres_unescape(m->root);

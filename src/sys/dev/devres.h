@@ -50,6 +50,7 @@ void devres_unescape(char *s);
 
 /* One line of /proc/self/mountinfo, split in place (pointers into it). */
 struct devres_mount {
+	int id;           /* field 1, the mount id */
 	dev_t dev;        /* field 3, MAJ:MIN (anonymous 0:N for btrfs, overlay...) */
 	char *mountpoint; /* unescaped */
 	char *fstype;
