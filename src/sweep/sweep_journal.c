@@ -347,11 +347,8 @@ int sweep_journal_entry_check(const struct sweep_jentry *e, char *why, size_t wh
 			goto bad;
 		return 0;
 	}
-	if (!strcmp(k, "knob")) {
-		if (!a || a[0] != '/' || !b)
-			goto bad;
-		return 0;
-	}
+	if (!strcmp(k, "knob")) /* sys/sysknob.h checks what a knob entry may write */
+		return a && *a ? 0 : (snprintf(why, whylen, "a knob entry needs its file"), -EINVAL);
 	if (!strcmp(k, "teardown")) {
 		unsigned long pt, st;
 		int used = 0;
