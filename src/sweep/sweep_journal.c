@@ -150,8 +150,9 @@ static int check_owned(const char *what, const char *path, const struct stat *st
 	owner_text(st->st_uid, owner, sizeof(owner));
 	owner_text(me, mine, sizeof(mine));
 	error("refusing the sweep's restore journal: %s '%s' is owned by %s with mode %04o; "
-	      "a journal tells root what to undo, so it and its folder must be owned by %s "
-	      "(who runs iobench) and writable by nobody else: nothing in it was read or done",
+	      "a journal tells root what to undo, so it and its folder must be owned by the "
+	      "user running iobench, %s, and writable by nobody else: nothing in it was read "
+	      "or done",
 	      what, path, owner, (unsigned)(st->st_mode & 07777), mine);
 	return -EPERM;
 }
@@ -348,11 +349,8 @@ int sweep_journal_entry_check(const struct sweep_jentry *e, char *why, size_t wh
 			goto bad;
 		return 0;
 	}
-	if (!strcmp(k, "knob")) {
-		if (!a || a[0] != '/' || !b)
-			goto bad;
-		return 0;
-	}
+	if (!strcmp(k, "knob")) /* sys/sysknob.h checks what a knob entry may write */
+		return a && *a ? 0 : (snprintf(why, whylen, "a knob entry needs its file"), -EINVAL);
 	if (!strcmp(k, "qsnap")) { /* writes only queue/ knobs of the disk it names */
 		struct sysknob_snap q;
 		if (!a || !b)

@@ -71,10 +71,15 @@ static char *plan_relative(const char *plan, const char *name)
 	const char *slash = strrchr(plan, '/');
 	char *dir = slash ? xstrndup(plan, (size_t)(slash - plan)) : NULL;
 	char cwd[PATH_MAX];
-	char *base = dir && dir[0] == '/' ? xstrdup(dir)
+	/* the plan's folder resolved, so a plan named through a symlink or
+	 * '..' gives the same paths as the stored plan (its real path) does:
+	 * restore compares the journal's paths with the stored plan's */
+	char *real = realpath(dir ? (*dir ? dir : "/") : ".", NULL);
+	char *base = real ? real
+		     : dir && dir[0] == '/' ? xstrdup(dir)
 		     : xasprintf("%s%s%s", getcwd(cwd, sizeof(cwd)) ? cwd : ".", dir ? "/" : "",
 				 dir ? dir : "");
-	char *out = xasprintf("%s/%s", base, name);
+	char *out = xasprintf("%s%s%s", base, strcmp(base, "/") ? "/" : "", name);
 	free(base);
 	free(dir);
 	return out;

@@ -90,9 +90,9 @@ command_group() {
   done
   return 1
 }
-# kill_sweep: start the sweep, SIGKILL it once its command runs; sets PG, PID
+# kill_sweep [PLAN]: start the sweep, SIGKILL it once its command runs; sets PG, PID
 kill_sweep() {
-  "$IOBENCH" sweep kill.plan --db="$db" >kill.out 2>kill.err &
+  "$IOBENCH" sweep "${1:-kill.plan}" --db="$db" >kill.out 2>kill.err &
   PID=$!
   SWEEP_PIDS="$SWEEP_PIDS $PID"
   local i
@@ -163,8 +163,12 @@ check "the journal keeps the refused entries (5 to undo)" \
 rm -f "$journal"
 
 # --- the same without cgroups: the process group, verified by start time ------
+# (the plan named through a symbolic link, its image relative to it: the
+# journal's paths are those of the stored plan)
+ln -s "$d" "$d/link"
+sed "s|^image = .*|image = img/disk.img|" kill.plan >kill2.plan
 export IOBENCH_SWEEP_CGROUP=0
-kill_sweep
+kill_sweep link/kill2.plan
 unset IOBENCH_SWEEP_CGROUP
 check "without a cgroup: the command's group ($PG) runs after the SIGKILL" \
   test -n "$PG" -a -n "$(procs_left)" -a -z "$(grep '^procs .*/iobench-sweep-' "$journal")"
