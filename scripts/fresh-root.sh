@@ -149,6 +149,12 @@ finish() {
 	trap - EXIT INT TERM HUP
 	set +e
 	[ ${#hogs[@]} -gt 0 ] && kill "${hogs[@]}" 2>/dev/null
+	# the suite's logs outlive the root: the last run's are kept
+	if ls -d "$root"/tmp/iobench-tests.* >/dev/null 2>&1; then
+		rm -rf "$cache/last-logs" && mkdir -p "$cache/last-logs"
+		cp -r "$root"/tmp/iobench-tests.*/. "$cache/last-logs/" 2>/dev/null
+		say "the suite's logs: $cache/last-logs"
+	fi
 	if [ $keep = 1 ]; then
 		for m in $(mounts_in "$root"); do [ "$m" = "$root" ] || umount -R "$m" 2>/dev/null || umount -l "$m"; done
 		say "root kept at $root"
