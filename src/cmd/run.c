@@ -235,7 +235,8 @@ static int run_run(struct cmd_ctx *ctx, int argc, char **argv)
 	ra.nr_allow_destroy = na;
 	struct devguard_allow ga = { .devices = allow, .nr_devices = na };
 	struct job_list list = { 0 };
-	struct jobfile_ctx jctx = { .set_opts = sets, .nr_set = ns, .parse_only = cl.parse_only };
+	struct jobfile_ctx jctx = { .set_opts = sets, .nr_set = ns, .parse_only = cl.parse_only,
+				   .readonly = ra.readonly };
 	if (devguard_allow_validate(&ga, why, sizeof(why)) < 0) {
 		error("%s", why);
 		rc = -EINVAL;

@@ -128,6 +128,7 @@ struct engine_params {
 	bool reads, writes;   /* the job's rw= reads, writes (net: one of them) */
 	bool verify;          /* verify= is set (the buffers carry its headers) */
 	const char *directory; /* the job's directory=, NULL when unset (e4defrag's donor) */
+	bool unlink;          /* unlink=1: the job removes the files it made (e4defrag's donor) */
 	/* Set when the run is told to stop (a signal): an engine that may wait
 	 * on someone else (net's accept and receive) looks at it while it
 	 * waits. NULL when the engine runs alone. */

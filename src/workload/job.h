@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/stat.h>
 
 #include "engines/engine.h"
 #include "spec/verify_opts.h"
@@ -137,7 +138,8 @@ struct job {
 	void *buf_map;                  /* the mapping holding them */
 	size_t buf_map_len;
 	bool buf_shm;                   /* buf_map is a System V segment (mem=shm, shmhuge) */
-	char *buf_file;                 /* mem=mmap:FILE: unlinked with the buffers */
+	char *buf_file;                 /* mem=mmap:FILE: removed with the buffers */
+	struct stat buf_file_st;        /* its inode as created (removed only while the name has it) */
 	void *lock_map;                 /* lockmem: the mlock'ed mapping */
 	size_t lock_len;
 	uint64_t buf_size;              /* bytes per unit buffer */

@@ -61,6 +61,9 @@ void devguard_claims_release(struct devguard_claims *c)
 	free(c->v);
 	c->v = NULL;
 	c->n = c->cap = 0;
+	free(c->made);
+	c->made = NULL;
+	c->nmade = c->capmade = 0;
 	pthread_mutex_destroy(&c->lock);
 }
 
