@@ -9,7 +9,8 @@
 #  - e4defrag's donorname: a donor that exists is refused and keeps its
 #    content and size; a donor the job creates is removed with unlink=1 and
 #    left without it (as fio leaves it); two jobs of one run share the donor
-#    the first created; under --readonly it is refused;
+#    the first created; a block device as the donor is refused, unchanged;
+#    under --readonly it is refused;
 #  - ioengine=exec, exec_prerun and exec_postrun are refused under
 #    --readonly and readonly=1 at the option's file:line:col, with the
 #    reason, and no canary command runs;
@@ -136,6 +137,16 @@ printf '[global]\nioengine=e4defrag\ndirectory=%s\ndonorname=shared.def\nfilesiz
 "$IOBENCH" run "$d/two.fio" --no-store --output-format=terse >/dev/null 2>"$d/two.err"
 check "two jobs of a run share the donor the first created, and it goes after (unlink=1)" \
   test $? -eq 0 -a ! -e "$M/e/shared.def"
+L=$(mkloop 16M)
+head -c 65536 /dev/urandom | dd of="$L" conv=notrunc status=none
+lsum=$(head -c 1048576 "$L" | sha256sum | cut -d' ' -f1)
+timeout 30 "$IOBENCH" run --name=d --ioengine=e4defrag --filename="$M/e/file2" --filesize=256k \
+  --size=256k --bs=32k --rw=randwrite --buffered=0 --donorname="$L" --no-store >/dev/null 2>"$d/e4l.err"
+rc=$?
+check "e4defrag donor that is a block device: refused (exit $rc, no hang)" test $rc -eq 1
+says "e4defrag donor that is a block device: the message says why" "$d/e4l.err" "exists and this run did not make it"
+check "e4defrag donor that is a block device: the device is unchanged" \
+  test "$(head -c 1048576 "$L" | sha256sum | cut -d' ' -f1)" = "$lsum"
 mkdir "$M/r"
 "$IOBENCH" run --readonly --name=d --ioengine=e4defrag --directory="$M/r" --filename=file1 \
   --size=256k --rw=read --donorname=ro.def --no-store >/dev/null 2>"$d/e4r.err"

@@ -43,7 +43,7 @@ int devguard_create_shared(struct devguard_claims *c, const char *path, int flag
 {
 	flags &= ~O_TRUNC;
 	if (c)
-		pthread_mutex_lock(&c->lock);
+		pthread_mutex_lock(&c->made_lock);
 	int rc = devguard_open(path, flags | O_CREAT | O_EXCL, mode, u, out, why, whylen);
 	struct stat st;
 	if (rc == 0 && c) {
@@ -58,6 +58,8 @@ int devguard_create_shared(struct devguard_claims *c, const char *path, int flag
 		/* the run's own from an earlier job, or somebody's */
 		rc = devguard_open(path, flags & ~(O_CREAT | O_EXCL), mode, u, out, why, whylen);
 		if (rc == 0 && (fstat(out->fd, &st) < 0 || !S_ISREG(st.st_mode) || !made_has(c, &st))) {
+			if (out->claimed && u->claims)
+				devguard_unclaim(u->claims, out->claimed);
 			close(out->fd);
 			out->fd = -1;
 			rc = -EEXIST;
@@ -67,7 +69,7 @@ int devguard_create_shared(struct devguard_claims *c, const char *path, int flag
 		snprintf(why, whylen, "'%s' exists and this run did not make it: iobench writes only "
 			 "a file it creates, and never truncates or removes one it did not make", path);
 	if (c)
-		pthread_mutex_unlock(&c->lock);
+		pthread_mutex_unlock(&c->made_lock);
 	return rc;
 }
 

@@ -76,7 +76,9 @@ struct devguard_claims {
 	struct devguard_claim *v;
 	size_t n, cap;
 	/* the files the run created through devguard_create_shared: a later
-	 * job of the run may use one again (e4defrag's donor of several jobs) */
+	 * job of the run may use one again (e4defrag's donor of several jobs);
+	 * made_lock of their own (the open under it may take a claim) */
+	pthread_mutex_t made_lock;
 	struct devguard_made *made;
 	size_t nmade, capmade;
 };
