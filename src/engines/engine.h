@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <signal.h>
 #include <time.h>
@@ -40,6 +41,8 @@ struct job_file {
 	uint64_t io_size;     /* bytes from io_offset this job uses */
 	uint64_t last_pos[DDIR_RWDIR_CNT]; /* sequential position per direction */
 	bool laid_out_here;   /* created by this run (unlink may remove it) */
+	struct stat made_st;  /* when laid_out_here: its inode as created (removed only
+				 while the name has it: devguard_unlink_created) */
 	bool sfr_dirty;       /* sync_file_range=: written since the last call, */
 	uint64_t sfr_lo, sfr_hi; /* over [sfr_lo, sfr_hi) */
 	void *engine_data;

@@ -338,6 +338,10 @@ void job_files_release(struct job *j);
 int job_files_check_present(struct job *j);
 /* unlink=1: remove the job's regular files after the run. */
 void job_files_unlink(struct job *j);
+/* Remove f, a file this run laid out (laid_out_here), only while its name
+ * still has the inode made (devguard_unlink_created); a file put in its
+ * place is left alone. */
+void job_file_remove_made(struct job_file *f);
 /* In the job's thread (create_serialize=0, unlink_each_loop): plan and lay
  * out its files again, as they are on disk now (the files closed first). */
 int job_files_replan(struct job *j);

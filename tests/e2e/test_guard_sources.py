@@ -28,14 +28,11 @@ FUNC_HEAD = re.compile(r"^[A-Za-z_][^\n;{}=]*?\b(\w+)\s*\([^;]*$", re.M)
 
 # (file, functions) -> why their calls of MUTATORS are safe
 MUTATORS_ALLOWED = {
-    ("src/workload/files.c", ("layout", "job_files_layout", "layout_alloc")):
-        "the job's own target: ftruncate sizes the file the job lays out and writes; "
-        "unlink removes only a file this run created (laid_out_here is the guarded "
-        "open's O_CREAT|O_EXCL 'created'), never one that was there",
+    ("src/workload/files.c", ("layout", "layout_alloc")):
+        "the job's own target: ftruncate sizes the file the job lays out and writes (the "
+        "files this run created are removed through devguard_unlink_created)",
     ("src/workload/files.c", ("make_parent_dirs",)):
         "mkdir of the missing folders above a job's file: creates only, removes nothing",
-    ("src/workload/run.c", ("remove_laid_out",)):
-        "a failed setup with unlink=1 removes the files this run created (laid_out_here)",
     ("src/workload/fileopen.c", ("job_files_unlink",)):
         "unlink=1: the job's own target files, regular files only (fio's unlink)",
     ("src/workload/bufmem.c", ("job_bufmem_map",)):
