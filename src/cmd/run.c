@@ -200,6 +200,12 @@ static int run_run(struct cmd_ctx *ctx, int argc, char **argv)
 	ra.terse_version = cl.terse_version;
 	if (rc == 0 && (rc = cmd_common_check_repeat(&common.repeat, geteuid(), why, sizeof(why))) > 0)
 		rc = 0;
+	if (rc == 0 && common.readonly && cl.ctl.trigger_cmd) {
+		snprintf(why, sizeof(why), "--trigger runs a command, but read-only mode (--readonly) "
+			 "runs nothing that could change the system: iobench cannot hold a command to "
+			 "read-only");
+		rc = -EINVAL;
+	}
 	if (rc == 0 && cl.ctl.status_interval_ns && repeat_wanted(&common.repeat)) {
 		snprintf(why, sizeof(why), "--status-interval and --repeat do not go together: each "
 			 "repetition is a report of its own; give one of them");

@@ -13,7 +13,8 @@
 #    under --readonly it is refused;
 #  - ioengine=exec, exec_prerun and exec_postrun are refused under
 #    --readonly and readonly=1 at the option's file:line:col, with the
-#    reason, and no canary command runs;
+#    reason, and so is --trigger, and no canary command runs; a
+#    --trigger-file that holds data is left (an empty one is consumed);
 #  - a read job under --readonly creates nothing in its folder.
 . "$(dirname "$0")/lib.sh"
 need_root
@@ -108,6 +109,17 @@ says "readonly=1 exec_prerun: refused at its line" "$d/pre1.err" \
 "$IOBENCH" run --readonly --parse-only "$d/exec.fio" >/dev/null 2>"$d/po.err"
 says "--parse-only --readonly: the same refusal" "$d/po.err" "$d/exec.fio:5:10: error:"
 check "no canary command ran, no output file was made" test -z "$(ls -A "$d/canary")"
+(cd "$d/canary" && "$IOBENCH" run --readonly --trigger="touch $d/canary/trig" --trigger-timeout=1 \
+  --name=t --filename="$d/data" --size=64k --rw=read --no-store >/dev/null 2>"$d/trig.err")
+check "--readonly --trigger: refused" test $? -eq 1
+says "--readonly --trigger: saying why" "$d/trig.err" \
+  "--trigger runs a command, but read-only mode (--readonly) runs nothing"
+# a trigger file with data fires the trigger but is left
+printf 'keep me\n' >"$d/trigfile"
+"$IOBENCH" run --trigger-file="$d/trigfile" --name=t --ioengine=null --size=1m --time_based \
+  --runtime=20 --no-store --output-format=terse >/dev/null 2>"$d/tf.err"
+check "a --trigger-file that holds data: the run stops and exits 0" test $? -eq 0
+check "a --trigger-file that holds data: it is left, content kept" test "$(cat "$d/trigfile")" = "keep me"
 # without read-only mode the same job files run their programs
 (cd "$d/canary" && "$IOBENCH" run "$d/pre.fio" --no-store >/dev/null 2>&1)
 check "without --readonly exec_prerun and exec_postrun run (the canary works)" \

@@ -42,7 +42,8 @@ MUTATORS_ALLOWED = {
     ("src/workload/meta.c", ("item", "tree", "clean_up", "meta_run")):
         "the metadata workload's tree, inside the folder meta_run creates for it",
     ("src/workload/trigger.c", ("trigger_check",)):
-        "--trigger-file: the file the user makes as the signal, consumed as fio consumes it",
+        "--trigger-file: the file the user makes as the signal, consumed as fio consumes it, "
+        "only when it is an empty regular file (lstat)",
     ("src/engines/fileops.c", ("filedelete_queue",)):
         "the filedelete engine deletes the job's own files: what the job asks for",
     ("src/engines/ftruncate.c", ("ftruncate_queue",)):
