@@ -147,8 +147,10 @@ static bool direct_supported(const char *dir)
 	bool ok = devguard_open(p, O_RDWR | O_CREAT | O_EXCL | O_DIRECT, 0600, &u, &g, why,
 				sizeof(why)) == 0;
 	if (ok) {
+		struct stat st;
+		if (fstat(g.fd, &st) == 0)
+			devguard_unlink_created(AT_FDCWD, p, &st, why, sizeof(why));
 		close(g.fd);
-		unlink(p);
 	}
 	free(p);
 	return ok;

@@ -200,6 +200,12 @@ static int run_run(struct cmd_ctx *ctx, int argc, char **argv)
 	ra.terse_version = cl.terse_version;
 	if (rc == 0 && (rc = cmd_common_check_repeat(&common.repeat, geteuid(), why, sizeof(why))) > 0)
 		rc = 0;
+	if (rc == 0 && common.readonly && cl.ctl.trigger_cmd) {
+		snprintf(why, sizeof(why), "--trigger runs a command, but read-only mode (--readonly) "
+			 "runs nothing that could change the system: iobench cannot hold a command to "
+			 "read-only");
+		rc = -EINVAL;
+	}
 	if (rc == 0 && cl.ctl.status_interval_ns && repeat_wanted(&common.repeat)) {
 		snprintf(why, sizeof(why), "--status-interval and --repeat do not go together: each "
 			 "repetition is a report of its own; give one of them");
@@ -235,7 +241,8 @@ static int run_run(struct cmd_ctx *ctx, int argc, char **argv)
 	ra.nr_allow_destroy = na;
 	struct devguard_allow ga = { .devices = allow, .nr_devices = na };
 	struct job_list list = { 0 };
-	struct jobfile_ctx jctx = { .set_opts = sets, .nr_set = ns, .parse_only = cl.parse_only };
+	struct jobfile_ctx jctx = { .set_opts = sets, .nr_set = ns, .parse_only = cl.parse_only,
+				   .readonly = ra.readonly };
 	if (devguard_allow_validate(&ga, why, sizeof(why)) < 0) {
 		error("%s", why);
 		rc = -EINVAL;

@@ -390,7 +390,9 @@ const struct cmdopt_help run_help_for[] = {
 	{ "allow-destroy", "let jobs write to and trim DEVICE although it carries a filesystem, "
 			   "RAID, LVM, swap or partition-table signature (repeatable; one device "
 			   "each)" },
-	{ "readonly", "refuse any job that writes, trims, lays out or deletes files (the job "
-		      "option readonly=1 does the same for one job)" },
+	{ "readonly", "refuse any job that writes, trims, lays out or deletes files, runs a "
+		      "program (ioengine=exec, exec_prerun, exec_postrun) or creates one "
+		      "(e4defrag's donor, mem=mmap:FILE) (the job option readonly=1 does the "
+		      "same for one job)" },
 	{ NULL, NULL },
 };

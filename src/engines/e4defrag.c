@@ -4,7 +4,10 @@
  * file with EXT4_IOC_MOVE_EXT (what e4defrag(8) does), in units of the
  * donor's block size; the file's data stay what they were, its layout
  * changes. donorname= is required: the donor is that name in the job's
- * directory=, created (0644) if missing, through the guarded open. With
+ * directory= (NAME.N for clone N), created through the guarded open with
+ * O_EXCL (a file that exists is refused, never truncated, unless this run
+ * created it for an earlier job: fio's examples share one donor) and
+ * removed after the job with unlink=1, only while the name still has it. With
  * inplace=0 the donor is allocated once over the job's range when the file
  * opens; with inplace=1 each unit allocates its range of the donor first
  * and empties the donor after. Reads and trims fail with EINVAL, as in fio
@@ -70,6 +73,8 @@ struct e4defrag_priv {
 	int donor_fd;      /* -1 until opened */
 	unsigned bsz;      /* the donor's st_blksize */
 	bool allocated;    /* inplace=0: the donor's range is allocated */
+	struct stat donor_st;                /* the donor as created */
+	char donor_path[2 * DONOR_MAX + 2];
 };
 
 static int e4defrag_init(struct engine_ctx *ctx)
@@ -84,13 +89,26 @@ static int e4defrag_init(struct engine_ctx *ctx)
 		snprintf(path, sizeof(path), "%s/%s", ctx->params.directory, o->donorname);
 	else
 		snprintf(path, sizeof(path), "%s", o->donorname);
+	if (ctx->params.clone) {
+		/* a clone (numjobs) has a donor of its own: NAME.N */
+		size_t n = strlen(path);
+		snprintf(path + n, sizeof(path) - n, ".%u", ctx->params.clone);
+	}
 	struct devguard_use use = { .kind = DEVGUARD_DATA, .what = DEVGUARD_WRITE,
 				    .allow = ctx->params.guard, .claims = ctx->params.claims };
 	struct devguard_fd g;
-	int rc = devguard_open(path, O_WRONLY | O_CREAT, 0644, &use, &g, why, sizeof(why));
+	/* the donor is iobench's: created here (O_EXCL) or by an earlier job
+	 * of the run, never one that exists otherwise (its blocks would be
+	 * swapped with the job's file and then emptied); removed after with
+	 * unlink=1 */
+	int rc = devguard_create_shared(ctx->params.claims, path, O_WRONLY, 0644, &use, &g, why,
+					sizeof(why));
+	if (rc == -EEXIST)
+		return error("e4defrag: refusing the donor file: %s (remove it, name another, or set "
+			     "unlink=1 so the donor goes after the job)", why);
 	if (rc < 0)
-		return why[0] ? error("e4defrag: refusing to open the donor file '%s': %s", path, why)
-			      : error_errno(rc, "e4defrag: cannot open the donor file '%s'", path);
+		return why[0] ? error("e4defrag: refusing to create the donor file '%s': %s", path, why)
+			      : error_errno(rc, "e4defrag: cannot create the donor file '%s'", path);
 	if (g.claimed)
 		devguard_unclaim(ctx->params.claims, g.claimed);
 	struct stat st;
@@ -99,6 +117,8 @@ static int e4defrag_init(struct engine_ctx *ctx)
 		return error("e4defrag: the donor '%s' is not a regular file", path);
 	}
 	p->donor_fd = g.fd;
+	p->donor_st = st;
+	snprintf(p->donor_path, sizeof(p->donor_path), "%s", path);
 	p->bsz = st.st_blksize ? (unsigned)st.st_blksize : 4096;
 	return 0;
 }
@@ -153,9 +173,16 @@ static int e4defrag_queue(struct engine_ctx *ctx, struct io_unit *u)
 static void e4defrag_cleanup(struct engine_ctx *ctx)
 {
 	struct e4defrag_priv *p = ctx->priv;
-	if (p->donor_fd >= 0)
-		close(p->donor_fd);
+	if (p->donor_fd < 0)
+		return;
+	close(p->donor_fd);
 	p->donor_fd = -1;
+	char why[2560];
+	/* a donor shared by jobs of the run: the first to end removes it */
+	int rc = ctx->params.unlink ? devguard_unlink_created(AT_FDCWD, p->donor_path, &p->donor_st,
+							     why, sizeof(why)) : 0;
+	if (rc < 0 && rc != -ENOENT)
+		error("e4defrag: the donor file: %s", why);
 }
 
 const struct engine_ops engine_e4defrag = {

@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <signal.h>
 #include <time.h>
@@ -40,6 +41,8 @@ struct job_file {
 	uint64_t io_size;     /* bytes from io_offset this job uses */
 	uint64_t last_pos[DDIR_RWDIR_CNT]; /* sequential position per direction */
 	bool laid_out_here;   /* created by this run (unlink may remove it) */
+	struct stat made_st;  /* when laid_out_here: its inode as created (removed only
+				 while the name has it: devguard_unlink_created) */
 	bool sfr_dirty;       /* sync_file_range=: written since the last call, */
 	uint64_t sfr_lo, sfr_hi; /* over [sfr_lo, sfr_hi) */
 	void *engine_data;
@@ -128,6 +131,7 @@ struct engine_params {
 	bool reads, writes;   /* the job's rw= reads, writes (net: one of them) */
 	bool verify;          /* verify= is set (the buffers carry its headers) */
 	const char *directory; /* the job's directory=, NULL when unset (e4defrag's donor) */
+	bool unlink;          /* unlink=1: the job removes the files it made (e4defrag's donor) */
 	/* Set when the run is told to stop (a signal): an engine that may wait
 	 * on someone else (net's accept and receive) looks at it while it
 	 * waits. NULL when the engine runs alone. */

@@ -107,6 +107,9 @@ static int exec_init(struct engine_ctx *ctx)
 	const struct exec_opts *o = engine_options(ctx);
 	if (!o->program[0])
 		return error("the exec engine needs program= (no program is defined), as fio's");
+	if (ctx->params.guard && ctx->params.guard->readonly_by)
+		return error("the exec engine runs no program in read-only mode (%s): iobench cannot "
+			     "hold a program to read-only", ctx->params.guard->readonly_by);
 	return 0;
 }
 

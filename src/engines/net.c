@@ -27,6 +27,7 @@
 #include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -246,6 +247,15 @@ static int join_group(const struct net_opts *o, int fd)
 	return 0;
 }
 
+/* A unix socket's path is removed (before bind, as fio does, and after)
+ * only when it is a socket: a file that has the name is somebody's. */
+static void unlink_socket(const char *path)
+{
+	struct stat st;
+	if (lstat(path, &st) == 0 && S_ISSOCK(st.st_mode))
+		unlink(path);
+}
+
 static int net_init(struct engine_ctx *ctx)
 {
 	const struct net_opts *o = engine_options(ctx);
@@ -278,7 +288,7 @@ static int net_init(struct engine_ctx *ctx)
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 	setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof(one));
 	if (o->proto == P_UNIX)
-		unlink(o->hostname);
+		unlink_socket(o->hostname);
 	if (tune(o, fd) < 0 || bind(fd, (struct sockaddr *)&ss, len) < 0) {
 		rc = errno ? -errno : -EINVAL;
 		close(fd);
@@ -538,7 +548,7 @@ static void net_cleanup(struct engine_ctx *ctx)
 	if (p->listenfd >= 0) {
 		close(p->listenfd);
 		if (o->proto == P_UNIX)
-			unlink(o->hostname);
+			unlink_socket(o->hostname);
 	}
 	if (p->pipe[0] >= 0) {
 		close(p->pipe[0]);

@@ -113,8 +113,9 @@ static int plot_row(struct rp_doc *d, const struct cmp_row *r)
 	p.wide = wide;
 	int kind_seen[3] = { 0 };
 	double lowest_conf = 1;
-	/* $d: label x median colour value-text top; $e: x median lo hi, for
-	 * the selections that have an interval */
+	/* $d: label-index x median colour value-text top, the labels in the
+	 * array L; $e: x median lo hi, for the selections that have an
+	 * interval */
 	char *ebuf = NULL;
 	size_t elen = 0;
 	FILE *e = open_memstream(&ebuf, &elen);
@@ -122,7 +123,16 @@ static int plot_row(struct rp_doc *d, const struct cmp_row *r)
 		rp_plot_discard(&p);
 		return -ENOMEM;
 	}
-	fputs("$d << EOD\n", p.f);
+	char *dbuf = NULL;
+	size_t dlen = 0;
+	FILE *db = open_memstream(&dbuf, &dlen);
+	if (!db) {
+		fclose(e);
+		free(ebuf);
+		rp_plot_discard(&p);
+		return -ENOMEM;
+	}
+	fprintf(p.f, "array L[%zu]\n", res->nsel ? res->nsel : 1);
 	size_t x = 0;
 	for (size_t s = 0; s < res->nsel; s++) {
 		const struct cmp_cell *c = &r->cells[s];
@@ -133,18 +143,18 @@ static int plot_row(struct rp_doc *d, const struct cmp_row *r)
 		kind_seen[k]++;
 		if (k == 1 && conf < lowest_conf)
 			lowest_conf = conf;
-		rp_plot_str(&p, res->sels[s].label);
-		fprintf(p.f, " %zu %.6g %zu ", x, med / sc.div, s + 1);
-		char v[64];
+		rp_plot_text_at(&p, "L", x + 1, res->sels[s].label);
 		double m = med / sc.div;
-		snprintf(v, sizeof(v), fabs(m) >= 100 ? "%.0f" : fabs(m) >= 10 ? "%.1f" : "%.2f", m);
-		rp_plot_str(&p, v);
-		fprintf(p.f, " %.6g\n", fmax(med, hi) / sc.div);
+		fprintf(db, "%zu %zu %.6g %zu ", x + 1, x, m, s + 1);
+		fprintf(db, fabs(m) >= 100 ? "%.0f" : fabs(m) >= 10 ? "%.1f" : "%.2f", m);
+		fprintf(db, " %.6g\n", fmax(med, hi) / sc.div);
 		if (k != 2)
 			fprintf(e, "%zu %.6g %.6g %.6g\n", x, med / sc.div, lo / sc.div, hi / sc.div);
 		x++;
 	}
-	fputs("EOD\n", p.f);
+	fclose(db);
+	fprintf(p.f, "$d << EOD\n%sEOD\n", dbuf ? dbuf : "");
+	free(dbuf);
 	fclose(e);
 	bool have_e = elen > 0;
 	if (have_e)
@@ -156,7 +166,7 @@ static int plot_row(struct rp_doc *d, const struct cmp_row *r)
 	fputs("\nset xlabel \"selection\" textcolor rgb '#666666'\n", p.f);
 	if (x > 4 && !wide)
 		fputs("set xtics rotate by -25\n", p.f);
-	fputs("set bmargin 4\nplot $d using 2:3:4:xtic(1) with boxes lc variable notitle", p.f);
+	fputs("set bmargin 4\nplot $d using 2:3:4:xtic(L[int($1)]) with boxes lc variable notitle", p.f);
 	if (have_e)
 		/* the interval as a line with whiskers (yerrorbars would put
 		 * a marker on the median) */

@@ -37,7 +37,11 @@ extern const struct rp_section rp_sec_summary, rp_sec_figures, rp_sec_latency, r
 
 /* --- text -------------------------------------------------------------- */
 
-/* s escaped for HTML text and attributes. */
+/* The length of the UTF-8 sequence at s (2 to 4 bytes, no overlong form,
+ * no surrogate, at most U+10FFFF), or 0 when it is not one. */
+size_t rp_utf8_len(const unsigned char *s);
+/* s escaped for HTML text and attributes (& < > " ' as entities, control
+ * bytes as spaces, invalid UTF-8 as U+FFFD). */
 void rp_esc(FILE *out, const char *s);
 /* A paragraph of plain text (escaped in HTML); cls is its HTML class or NULL. */
 void rp_para(struct rp_doc *d, const char *cls, const char *fmt, ...)
@@ -92,8 +96,14 @@ struct rp_plot {
 };
 /* Start a plot of w x h pixels (the terminal and the house style set). */
 void rp_plot_begin(struct rp_plot *p, unsigned w, unsigned h);
-/* Text quoted for gnuplot ("..." with \ and " escaped). */
+/* Text as a gnuplot string constant: "..." of letters, digits, a few
+ * punctuation bytes and octal escapes, whatever s holds (no backquote,
+ * '@', '$', quote or line end reaches gnuplot's command language). Every
+ * text of a plot goes through here; datablocks carry numbers only. */
 void rp_plot_str(struct rp_plot *p, const char *s);
+/* The line "array[i] = <s as rp_plot_str>": tic labels are an array the
+ * plot's using spec indexes (xtic(L[int($1)])), never datablock text. */
+void rp_plot_text_at(struct rp_plot *p, const char *array, size_t i, const char *s);
 /* Run gnuplot on it and put its SVG in the page inside a figure with the
  * caption (HTML only; md and txt draw nothing). A plot gnuplot fails on
  * is said in the page and on stderr, and the report goes on. Releases p. */

@@ -14,6 +14,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -46,7 +47,7 @@ void rp_plot_begin(struct rp_plot *p, unsigned w, unsigned h)
 	if (!p->f)
 		return;
 	fprintf(p->f,
-		"set terminal svg size %u,%u dynamic font 'Helvetica,11' background '#ffffff'\n"
+		"set terminal svg size %u,%u dynamic noenhanced font 'Helvetica,11' background '#ffffff'\n"
 		"set encoding utf8\n"
 		"set border 3 lc rgb '#888888'\n"
 		"set tics nomirror textcolor rgb '#444444'\n"
@@ -59,20 +60,58 @@ void rp_plot_begin(struct rp_plot *p, unsigned w, unsigned h)
 		fprintf(p->f, "set linetype %zu lc rgb '%s' lw 1.8 pt 7 ps 0.5\n", i + 1, palette[i]);
 }
 
+/* The bytes that stand for themselves inside the string constant: none of
+ * them means anything to gnuplot's scanner (no quote, backslash,
+ * backquote, '@', '$' or line end) */
+static bool plain(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       (c && strchr(" .,:-+/=%()[]_#*", c));
+}
+
+/*
+ * Every text of a plot reaches gnuplot through here, as a double-quoted
+ * string constant made of plain bytes and octal escapes only: gnuplot
+ * substitutes backquotes and expands macros on the raw line before it
+ * reads the string, and an escape is not a backquote or '@' then, so the
+ * text is data whatever it holds. Control bytes become spaces (a key or a
+ * label is one line), a byte that is not part of valid UTF-8 becomes '?'
+ * (the SVG stays valid); the terminal is noenhanced, so no byte is markup.
+ */
 void rp_plot_str(struct rp_plot *p, const char *s)
 {
 	if (!p->f)
 		return;
 	fputc('"', p->f);
-	for (; s && *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fputc('\\', p->f);
-		/* gnuplot's enhanced text: _ ^ @ & { } are markup */
-		if (strchr("_^@&{}", *s))
-			fputs("\\\\", p->f);
-		fputc(*s == '\n' ? ' ' : *s, p->f);
+	const unsigned char *u = (const unsigned char *)(s ? s : "");
+	while (*u) {
+		if (plain(*u)) {
+			fputc(*u++, p->f);
+		} else if (*u < 0x20 || *u == 0x7f) {
+			fputc(' ', p->f);
+			u++;
+		} else if (*u < 0x80) {
+			fprintf(p->f, "\\%03o", *u++);
+		} else {
+			size_t n = rp_utf8_len(u);
+			if (!n) {
+				fputc('?', p->f);
+				u++;
+			}
+			for (; n; n--)
+				fprintf(p->f, "\\%03o", *u++);
+		}
 	}
 	fputc('"', p->f);
+}
+
+void rp_plot_text_at(struct rp_plot *p, const char *array, size_t i, const char *s)
+{
+	if (!p->f)
+		return;
+	fprintf(p->f, "%s[%zu] = ", array, i);
+	rp_plot_str(p, s);
+	fputc('\n', p->f);
 }
 
 void rp_plot_discard(struct rp_plot *p)
@@ -194,19 +233,32 @@ static int run_gnuplot(const char *prog, const char *script, size_t len, struct 
 	return 0;
 }
 
-/* The SVG inline: from "<svg", ids prefixed "pN", gnuplot's own titles out. */
+/* The SVG inline: from "<svg", ids prefixed "pN", gnuplot's own titles
+ * out. gnuplot writes < and & of a text as entities but " ' > as they
+ * are: between tags they are written as entities too, so no text of the
+ * plots is left raw in the page. */
 static void put_svg(struct rp_doc *d, const char *svg)
 {
 	const char *s = strstr(svg, "<svg");
 	char pre[16];
 	snprintf(pre, sizeof(pre), "p%u", d->nr_plots);
+	bool in_tag = false;
 	for (; s && *s; s++) {
+		if (*s == '<')
+			in_tag = true;
+		if (!in_tag && (*s == '"' || *s == '\'' || *s == '>')) {
+			fputs(*s == '"' ? "&quot;" : *s == '>' ? "&gt;" : "&#39;", d->out);
+			continue;
+		}
+		if (in_tag && *s == '>')
+			in_tag = false;
 		/* gnuplot's own titles ("Gnuplot", "gnuplot_plot_3") would be
 		 * the plots' hover texts: left out; a line's title stays */
 		if (!strncmp(s, "<title>", 7)) {
 			const char *e = strstr(s, "</title>");
 			if (e && (!strncmp(s + 7, "Gnuplot<", 8) || !strncmp(s + 7, "gnuplot_plot_", 13))) {
 				s = e + 7;
+				in_tag = false;
 				continue;
 			}
 		}

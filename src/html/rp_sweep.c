@@ -105,15 +105,17 @@ static int plot_factor(struct rp_doc *d, const struct page_sweep *s, const struc
 	if (!p.f)
 		return -ENOMEM;
 	bool any_ci = false;
+	/* $d: level-index x mean colour value-text top, the levels' names in
+	 * the array L */
+	fprintf(p.f, "array L[%zu]\n", f->nr_levels ? f->nr_levels : 1);
+	for (size_t l = 0; l < f->nr_levels; l++)
+		rp_plot_text_at(&p, "L", l + 1, f->levels[l].name);
 	fputs("$d << EOD\n", p.f);
 	for (size_t l = 0; l < f->nr_levels; l++) {
 		const struct page_sweep_level *v = &f->levels[l];
-		rp_plot_str(&p, v->name);
 		double m = v->mean / sc.div;
-		char t[48];
-		snprintf(t, sizeof(t), fabs(m) >= 100 ? "%.0f" : fabs(m) >= 10 ? "%.1f" : "%.2f", m);
-		fprintf(p.f, " %zu %.6g %d ", l, m, l == f->best ? 3 : 1);
-		rp_plot_str(&p, t);
+		fprintf(p.f, "%zu %zu %.6g %d ", l + 1, l, m, l == f->best ? 3 : 1);
+		fprintf(p.f, fabs(m) >= 100 ? "%.0f" : fabs(m) >= 10 ? "%.1f" : "%.2f", m);
 		fprintf(p.f, " %.6g\n", fmax(v->mean, v->conf > 0 ? v->hi : v->mean) / sc.div);
 		any_ci |= v->conf > 0;
 	}
@@ -137,7 +139,7 @@ static int plot_factor(struct rp_doc *d, const struct page_sweep *s, const struc
 	fputs(" textcolor rgb '#666666'\n", p.f);
 	if (f->nr_levels > 4)
 		fputs("set xtics rotate by -25\n", p.f);
-	fputs("set bmargin 4\nplot $d using 2:3:4:xtic(1) with boxes lc variable notitle", p.f);
+	fputs("set bmargin 4\nplot $d using 2:3:4:xtic(L[int($1)]) with boxes lc variable notitle", p.f);
 	if (any_ci)
 		fputs(whiskers_v, p.f);
 	fputs(", $d using 2:6:5 with labels offset char 0,0.7 font ',9' textcolor rgb '#333333' "
@@ -163,17 +165,20 @@ static int plot_ranking(struct rp_doc *d, const struct page_sweep *s)
 		return -ENOMEM;
 	p.wide = true;
 	bool any_ci = false;
+	/* $d: name-index y median colour value-text right-end, the points'
+	 * names in the array L */
+	fprintf(p.f, "array L[%zu]\n", s->nr_points ? s->nr_points : 1);
+	for (size_t i = 0; i < s->nr_points; i++) {
+		char name[300];
+		snprintf(name, sizeof(name), "%zu. %s", i + 1, s->points[i].name);
+		rp_plot_text_at(&p, "L", i + 1, name);
+	}
 	fputs("$d << EOD\n", p.f);
 	for (size_t i = 0; i < s->nr_points; i++) {
 		const struct page_sweep_point *v = &s->points[i];
-		char name[300];
-		snprintf(name, sizeof(name), "%zu. %s", i + 1, v->name);
-		rp_plot_str(&p, name);
 		double m = v->median / sc.div;
-		char t[48];
-		snprintf(t, sizeof(t), fabs(m) >= 100 ? "%.0f" : fabs(m) >= 10 ? "%.1f" : "%.2f", m);
-		fprintf(p.f, " %zu %.6g %d ", i + 1, m, i == 0 ? 3 : 1);
-		rp_plot_str(&p, t);
+		fprintf(p.f, "%zu %zu %.6g %d ", i + 1, i + 1, m, i == 0 ? 3 : 1);
+		fprintf(p.f, fabs(m) >= 100 ? "%.0f" : fabs(m) >= 10 ? "%.1f" : "%.2f", m);
 		fprintf(p.f, " %.6g\n", fmax(v->median, v->conf > 0 ? v->hi : v->median) / sc.div);
 		any_ci |= v->conf > 0;
 	}
@@ -193,7 +198,7 @@ static int plot_ranking(struct rp_doc *d, const struct page_sweep *s)
 	fputs("set xlabel ", p.f);
 	rp_plot_str(&p, sc.unit);
 	fputs("\nset ytics font ',10'\n", p.f);
-	fputs("plot $d using ($3/2):2:(0):3:($2-0.32):($2+0.32):4:ytic(1) with boxxyerror "
+	fputs("plot $d using ($3/2):2:(0):3:($2-0.32):($2+0.32):4:ytic(L[int($1)]) with boxxyerror "
 	      "lc variable notitle", p.f);
 	if (any_ci)
 		fputs(", $e using 3:1:($4-$3):(0) with vectors nohead lc rgb '#222222' lw 1.3 notitle"

@@ -11,17 +11,58 @@
 
 #include "util/xmalloc.h"
 
+size_t rp_utf8_len(const unsigned char *s)
+{
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		return (s[1] & 0xc0) == 0x80 ? 2 : 0;
+	if (s[0] >= 0xe0 && s[0] <= 0xef) {
+		if ((s[1] & 0xc0) != 0x80 || (s[2] & 0xc0) != 0x80)
+			return 0;
+		if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] > 0x9f))
+			return 0;
+		return 3;
+	}
+	if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+		if ((s[1] & 0xc0) != 0x80 || (s[2] & 0xc0) != 0x80 || (s[3] & 0xc0) != 0x80)
+			return 0;
+		if ((s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] > 0x8f))
+			return 0;
+		return 4;
+	}
+	return 0;
+}
+
+/* Control bytes other than tab and line feed become spaces and a byte
+ * that is not part of valid UTF-8 becomes U+FFFD: the page stays valid
+ * HTML whatever a job, label, file or host name holds. */
 void rp_esc(FILE *out, const char *s)
 {
-	for (; s && *s; s++) {
-		switch (*s) {
+	const unsigned char *u = (const unsigned char *)(s ? s : "");
+	while (*u) {
+		switch (*u) {
 		case '&': fputs("&amp;", out); break;
 		case '<': fputs("&lt;", out); break;
 		case '>': fputs("&gt;", out); break;
 		case '"': fputs("&quot;", out); break;
 		case '\'': fputs("&#39;", out); break;
-		default: fputc(*s, out);
+		case '\t':
+		case '\n': fputc(*u, out); break;
+		default:
+			if (*u < 0x20 || *u == 0x7f) {
+				fputc(' ', out);
+			} else if (*u >= 0x80) {
+				size_t n = rp_utf8_len(u);
+				if (!n) {
+					fputs("\xef\xbf\xbd", out);
+				} else {
+					fwrite(u, 1, n, out);
+					u += n - 1;
+				}
+			} else {
+				fputc(*u, out);
+			}
 		}
+		u++;
 	}
 }
 

@@ -26,6 +26,9 @@ struct jobfile_ctx {
 	/* --parse-only: leave the filesystem alone (directory= need not
 	 * exist), as fio's dry run does */
 	bool parse_only;
+	/* --readonly: each job is refused at its option's line when it runs a
+	 * program or creates a file (SPEC_VALIDATE_READONLY) */
+	bool readonly;
 };
 
 /*

@@ -40,6 +40,7 @@ struct builder {
 	unsigned file_index;
 	unsigned jobs_here;
 	bool dry; /* jobfile_ctx.parse_only */
+	bool readonly; /* jobfile_ctx.readonly */
 };
 
 static void locs_add(struct locs *l, const char *canon, const struct jf_item *item)
@@ -208,7 +209,9 @@ static void build_job(struct builder *b, size_t sec, size_t to)
 		js.stonewall = true;
 	job_spec_finalize(&js);
 	struct vctx v = { .b = b, .l = &l, .section = &hdr->loc };
-	job_spec_validate_flags(&js, b->dry ? SPEC_VALIDATE_NO_FS : 0, report_problem, &v);
+	job_spec_validate_flags(&js, (b->dry ? SPEC_VALIDATE_NO_FS : 0) |
+					     (b->readonly ? SPEC_VALIDATE_READONLY : 0),
+				report_problem, &v);
 	free(l.v);
 	struct job_spec *dst = job_list_add(b->list);
 	job_spec_release(dst);
@@ -292,7 +295,8 @@ int jf_build_jobs(struct jf_items *it, unsigned file_index, bool record_globals,
 		  struct job_list *list, const struct jobfile_ctx *ctx)
 {
 	struct builder b = { .it = it, .list = list, .record_globals = record_globals,
-			     .file_index = file_index, .dry = ctx && ctx->parse_only };
+			     .file_index = file_index, .dry = ctx && ctx->parse_only,
+			     .readonly = ctx && ctx->readonly };
 	size_t first_job = list->nr, first_global = list->nr_global_opts;
 	job_spec_defaults(&b.global);
 	read_sets(&b, ctx);

@@ -88,6 +88,10 @@ int job_spec_validate(const struct job_spec *s, spec_problem_fn report, void *ar
 /* The same with flags: SPEC_VALIDATE_NO_FS skips what looks at the
  * filesystem (that directory= exists), for --parse-only as fio's. */
 #define SPEC_VALIDATE_NO_FS 1u
+/* SPEC_VALIDATE_READONLY: the run is in read-only mode (--readonly), as
+ * if the job said readonly=1 for what it runs and creates: a program
+ * (ioengine=exec, exec_prerun, exec_postrun), a donor, a buffer file */
+#define SPEC_VALIDATE_READONLY 2u
 int job_spec_validate_flags(const struct job_spec *s, unsigned flags, spec_problem_fn report, void *arg);
 
 /* `iobench help options`: a table of name, type, default and help, then

@@ -97,6 +97,7 @@ void engine_ctx_setup(struct engine_ctx *ctx, const struct job_spec *s)
 		.clone = s->jobnum,
 		.job_name = s->name,
 		.directory = s->directory,
+		.unlink = s->unlink,
 		.reads = spec_reads(s),
 		.writes = spec_writes(s),
 		.verify = s->verify != VERIFY_NONE,

@@ -55,7 +55,7 @@ const struct option_def option_table[] = {
 	BOOL("unlink", unlink, "0", "delete the files when the job is done"),
 	BOOL("invalidate", invalidate, "1", "drop the page cache of the files and devices at the start of every pass"),
 	BOOL("fadvise_hint", fadvise_hint, "1", "tell the kernel the access pattern (random: no readahead)"),
-	BOOL("readonly", readonly, "0", "refuse the job if it writes, trims or lays out files (fio's --readonly, per job)"),
+	BOOL("readonly", readonly, "0", "refuse the job if it writes, trims or lays out files, runs a program or creates a file (fio's --readonly, per job)"),
 	STR("filename_format", filename_format, "$jobname.$jobnum.$filenum", "names of the files when filename= is not given: $jobname (the section), $jobnum (the clone), $filenum, $clientuid (empty: no client mode); a '/' in it makes the directories"),
 	BOOL("unique_filename", unique_filename, "1", "accepted as fio: fio prefixes generated names with the client's address in client/server mode, which iobench does not have, so names are never prefixed"),
 	STR("opendir", opendir, NULL, "add every regular file under this directory tree to the job's files"),

@@ -170,6 +170,40 @@ static void check_readonly(struct vstate *v)
 			"mode (readonly=1) forbids every write", name);
 }
 
+/* Read-only mode (readonly=1, or --readonly for the whole run) means
+ * iobench changes nothing: it runs no program (what a program does cannot
+ * be held to read-only) and creates no file. Refused where the option is
+ * written, before anything runs. */
+static void check_readonly_runs(struct vstate *v)
+{
+	const struct job_spec *s = v->s;
+	const char *by = s->readonly ? "readonly=1" : (v->flags & SPEC_VALIDATE_READONLY) ? "--readonly"
+										    : NULL;
+	if (!by)
+		return;
+	const char *name = s->name ? s->name : "?";
+	if (s->ioengine && !strcmp(s->ioengine, "exec"))
+		problem(v, "ioengine|readonly", "job '%s' runs a program (ioengine=exec), but read-only "
+			"mode (%s) runs nothing that could change the system: iobench cannot hold a "
+			"program to read-only", name, by);
+	if (s->exec_prerun)
+		problem(v, "exec_prerun|readonly", "job '%s' runs a command before its I/O "
+			"(exec_prerun), but read-only mode (%s) runs nothing that could change the "
+			"system: iobench cannot hold a command to read-only", name, by);
+	if (s->exec_postrun)
+		problem(v, "exec_postrun|readonly", "job '%s' runs a command after its I/O "
+			"(exec_postrun), but read-only mode (%s) runs nothing that could change the "
+			"system: iobench cannot hold a command to read-only", name, by);
+	if (s->ioengine && !strcmp(s->ioengine, "e4defrag"))
+		problem(v, "ioengine|readonly", "job '%s' uses ioengine=e4defrag, which creates a donor "
+			"file and moves the job's blocks onto it, but read-only mode (%s) creates and "
+			"writes nothing", name, by);
+	if (s->mem_file)
+		problem(v, "mem|readonly", "job '%s' maps its buffers on a file it creates (mem=...:%s), "
+			"but read-only mode (%s) creates and writes nothing: leave the file out (mem=mmap "
+			"maps anonymous memory)", name, s->mem_file, by);
+}
+
 /* fio 3.33: the working set's own blocks are unique, so they cap the share of duplicates */
 static void check_dedupe(struct vstate *v)
 {
@@ -272,6 +306,7 @@ int job_spec_validate_flags(const struct job_spec *s, unsigned flags, spec_probl
 	check_block_sizes(&v);
 	check_offsets(&v);
 	check_readonly(&v);
+	check_readonly_runs(&v);
 	check_dedupe(&v);
 	check_files(&v);
 	check_sched(&v);

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/shm.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sys/dev/guardopen.h"
@@ -60,22 +61,37 @@ int job_bufmem_map(struct job *j, size_t *len, void **out)
 	int flags = m == MEM_MMAPSHARED ? MAP_SHARED : MAP_PRIVATE;
 	int fd = -1;
 	if (s->mem_file && m != MEM_MALLOC) {
-		/* a file iobench writes: through the device guard, never a device */
+		/* a file iobench creates (O_CREAT|O_EXCL: one that exists is
+		 * somebody's, never truncated or removed), through the device
+		 * guard; a clone maps FILE.N of its own */
 		struct devguard_use use = { .kind = DEVGUARD_OWN, .what = DEVGUARD_WRITE };
 		struct devguard_fd gfd;
-		char why[512];
-		int grc = devguard_open(s->mem_file, O_RDWR | O_CREAT, 0644, &use, &gfd, why, sizeof(why));
-		if (grc < 0)
-			return error_errno(grc, "job '%s': mem=%s: cannot open '%s': %s", s->name,
-					   kind_names[m], s->mem_file, why);
+		char why[512], *path;
+		if (s->jobnum)
+			path = xasprintf("%s.%u", s->mem_file, s->jobnum);
+		else
+			path = xstrdup(s->mem_file);
+		int grc = devguard_open(path, O_RDWR | O_CREAT | O_EXCL, 0600, &use, &gfd, why, sizeof(why));
+		if (grc < 0) {
+			if (grc == -EEXIST)
+				snprintf(why, sizeof(why), "it exists, and iobench maps only a file it "
+					 "creates (and removes after): name a file that does not exist");
+			error_errno(grc, "job '%s': mem=%s: cannot create '%s': %s", s->name,
+				    kind_names[m], path, why);
+			free(path);
+			return grc;
+		}
 		fd = gfd.fd;
-		j->buf_file = xstrdup(s->mem_file);
-		if (ftruncate(fd, (off_t)*len) < 0) {
+		if (fstat(fd, &j->buf_file_st) < 0 || ftruncate(fd, (off_t)*len) < 0) {
 			int err = -errno;
 			close(fd);
-			return error_errno(err, "job '%s': mem=%s: cannot size '%s' to %zu bytes", s->name,
-					   kind_names[m], s->mem_file, *len);
+			unlink(path); /* just made by O_CREAT|O_EXCL, still empty */
+			error_errno(err, "job '%s': mem=%s: cannot size '%s' to %zu bytes", s->name,
+				    kind_names[m], path, *len);
+			free(path);
+			return err;
 		}
+		j->buf_file = path;
 	} else {
 		flags |= MAP_ANONYMOUS | (m == MEM_MMAPHUGE ? MAP_HUGETLB : 0);
 	}
@@ -100,7 +116,9 @@ void job_bufmem_unmap(struct job *j, void *mem, size_t len)
 		munmap(mem, len);
 	j->buf_shm = false;
 	if (j->buf_file) {
-		unlink(j->buf_file);
+		char why[512];
+		if (devguard_unlink_created(AT_FDCWD, j->buf_file, &j->buf_file_st, why, sizeof(why)) < 0)
+			error("job '%s': mem=%s: %s", j->spec->name, kind_names[j->spec->mem], why);
 		free(j->buf_file);
 		j->buf_file = NULL;
 	}

@@ -226,3 +226,11 @@ void job_files_release(struct job *j)
 	j->nr_open = 0;
 	j->nr_files = 0;
 }
+
+void job_file_remove_made(struct job_file *f)
+{
+	char why[512];
+	int rc = f->path ? devguard_unlink_created(AT_FDCWD, f->path, &f->made_st, why, sizeof(why)) : 0;
+	if (rc < 0 && rc != -ENOENT)
+		warning("%s", why);
+}

@@ -221,7 +221,7 @@ static int layout(struct job *j, struct job_file *f, struct job_file_plan *p, FI
 		}
 		size = 0;
 	}
-	f->laid_out_here = g.created;
+	f->laid_out_here = g.created && fstat(g.fd, &f->made_st) == 0;
 	if (p->fills && !(s->rw & RW_WRITE)) {
 		/* as fio: a job that only reads fills the filesystem with its
 		 * file first, then reads all of it. fio's size is "all of
@@ -264,7 +264,7 @@ static int layout(struct job *j, struct job_file *f, struct job_file_plan *p, FI
 	close(g.fd);
 	if (rc < 0) {
 		if (f->laid_out_here)
-			unlink(f->path);
+			job_file_remove_made(f);
 		f->laid_out_here = false;
 		return rc;
 	}
@@ -619,7 +619,7 @@ int job_files_layout(struct job *j, FILE *notes)
 	while (j->nr_files > 1 && !j->files[j->nr_files - 1].io_size) {
 		struct job_file *f = &j->files[--j->nr_files];
 		if (j->spec->unlink && f->laid_out_here)
-			unlink(f->path);
+			job_file_remove_made(f);
 		free(f->path);
 		f->path = NULL;
 	}

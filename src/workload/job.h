@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/stat.h>
 
 #include "engines/engine.h"
 #include "spec/verify_opts.h"
@@ -137,7 +138,8 @@ struct job {
 	void *buf_map;                  /* the mapping holding them */
 	size_t buf_map_len;
 	bool buf_shm;                   /* buf_map is a System V segment (mem=shm, shmhuge) */
-	char *buf_file;                 /* mem=mmap:FILE: unlinked with the buffers */
+	char *buf_file;                 /* mem=mmap:FILE: removed with the buffers */
+	struct stat buf_file_st;        /* its inode as created (removed only while the name has it) */
 	void *lock_map;                 /* lockmem: the mlock'ed mapping */
 	size_t lock_len;
 	uint64_t buf_size;              /* bytes per unit buffer */
@@ -336,6 +338,10 @@ void job_files_release(struct job *j);
 int job_files_check_present(struct job *j);
 /* unlink=1: remove the job's regular files after the run. */
 void job_files_unlink(struct job *j);
+/* Remove f, a file this run laid out (laid_out_here), only while its name
+ * still has the inode made (devguard_unlink_created); a file put in its
+ * place is left alone. */
+void job_file_remove_made(struct job_file *f);
 /* In the job's thread (create_serialize=0, unlink_each_loop): plan and lay
  * out its files again, as they are on disk now (the files closed first). */
 int job_files_replan(struct job *j);

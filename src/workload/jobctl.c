@@ -115,6 +115,11 @@ int job_trigger_check(const struct job *jobs, size_t nr, const char *cmd)
 
 int job_exec(struct job *j, const char *cmd, const char *mode)
 {
+	/* validation refuses it first, at the option's line; this holds for
+	 * every way a job gets here */
+	if (j->guard.readonly_by)
+		return error("job '%s': exec_%s is not run: read-only mode (%s) runs nothing that "
+			     "could change the system", j->spec->name, mode, j->guard.readonly_by);
 	char *path = xasprintf("%s.%s.txt", j->spec->name, mode);
 	char why[512];
 	FILE *fp;

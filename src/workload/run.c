@@ -434,7 +434,7 @@ static void remove_laid_out(struct job *jobs, size_t nr)
 			continue;
 		for (unsigned f = 0; f < j->nr_files; f++)
 			if (j->files[f].laid_out_here && j->files[f].path)
-				unlink(j->files[f].path);
+				job_file_remove_made(&j->files[f]);
 	}
 }
 

@@ -1,7 +1,8 @@
 /*
  * The local trigger (trigger.h): a stat of the trigger file or a look at
  * the clock on every pass of the main thread's wait loop, and system(3)
- * for the command, as fio runs its own.
+ * for the command, as fio runs its own. The trigger file is removed when
+ * it fires, as fio does, only when it is an empty regular file.
  */
 #include "workload/trigger.h"
 
@@ -29,8 +30,13 @@ bool trigger_check(struct trigger *t, uint64_t now_ns)
 	if (t->fired)
 		return false;
 	struct stat st;
-	if (t->file && stat(t->file, &st) == 0) {
-		if (unlink(t->file) < 0)
+	if (t->file && lstat(t->file, &st) == 0) {
+		/* consumed as fio consumes it, but only an empty regular file
+		 * (what `touch` makes): one with data is somebody's, left */
+		if (!S_ISREG(st.st_mode) || st.st_size)
+			warning("the trigger file '%s' is there, but it is %s: it is left alone",
+				t->file, S_ISREG(st.st_mode) ? "not empty" : "not a regular file");
+		else if (unlink(t->file) < 0)
 			warning("cannot remove the trigger file '%s': %s", t->file, strerror(errno));
 		t->fired = true;
 	} else if (t->deadline_ns && now_ns >= t->deadline_ns) {

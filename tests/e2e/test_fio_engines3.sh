@@ -221,6 +221,8 @@ for t in i f; do
   mkdir -p "$M/$t"
   if [ $t = i ]; then cmd=("$IOBENCH" run); else cmd=(fio); fi
   for ip in 0 1; do
+    # each run makes its donor: iobench refuses one it did not create
+    rm -f "$M/$t/file.def"
     "${cmd[@]}" --name=d --ioengine=e4defrag --directory="$M/$t" --donorname=file.def --filename=file1 \
       --filesize=1m --size=1m --bs=32k --rw=randwrite --inplace=$ip --buffered=0 \
       --output-format=json >"$W/e4.$t$ip.json" 2>/dev/null
@@ -236,7 +238,7 @@ done
 check "e4defrag: the JSON key set is fio's" same_keys "$W/e4.f0.json" "$W/e4.i0.json"
 "$IOBENCH" run --name=d --ioengine=e4defrag --directory="$M/i" --filename=file1 --size=1m >/dev/null 2>"$W/e40.err"
 check "e4defrag without donorname: refused as fio refuses it" grep -q "the e4defrag engine needs donorname=" "$W/e40.err"
-"$IOBENCH" run --name=d --ioengine=e4defrag --directory="$M/i" --donorname=file.def --filename=file1 --size=1m \
+"$IOBENCH" run --name=d --ioengine=e4defrag --directory="$M/i" --donorname=file.r --filename=file1 --size=1m \
   --rw=read >/dev/null 2>"$W/e4r.err"
 check "e4defrag rw=read: fails with EINVAL, as fio" grep -q "Invalid argument" "$W/e4r.err"
 # the examples as fio runs them: their aio clones verify one file that

@@ -206,7 +206,7 @@ PY
 # --- mem / iomem, hugepage-size, lockmem: the system calls (fio 3.33 makes the same) --
 if [ $have_strace = 1 ]; then
   mems() { # KIND: strace of a 128k write job with buffers of that kind and lockmem=1m
-    strace -f -qq -e trace=shmget,shmat,mmap,mlock,openat,unlink -o "$d/mem.st" "$IOBENCH" run --no-store \
+    strace -f -qq -e trace=shmget,shmat,mmap,mlock,openat,unlink,unlinkat -o "$d/mem.st" "$IOBENCH" run --no-store \
       --name=m --filename="$d/m.dat" --size=256k --bs=128k --rw=write --buffer_pattern=0x5a --lockmem=1m \
       --mem="$1" >/dev/null 2>"$d/mem.err"; }
   # mem_ok FILE: 256 KiB of 'Z' (0x5a); check's own $d shadows ours, hence the argument
@@ -221,8 +221,10 @@ if [ $have_strace = 1 ]; then
     grep -q 'mmap(NULL, 131072, PROT_READ|PROT_WRITE, MAP_SHARED|MAP_ANONYMOUS' "$d/mem.st"
   check "mem=mmapshared: 256 KiB of 0x5a on disk" mem_ok "$d/m.dat"
   mems "mmap:$d/mem.buf"
-  check "mem=mmap:FILE: the buffers map FILE, which is unlinked at the end" \
-    bash -c "grep -q 'openat(AT_FDCWD, \"$d/mem.buf\", O_RDWR|O_CREAT' '$d/mem.st' && grep -q 'unlink(\"$d/mem.buf\")' '$d/mem.st' && ! test -e '$d/mem.buf'"
+  # (fio opens it O_RDWR|O_CREAT; iobench creates it, O_EXCL, and never takes
+  # over a file that exists)
+  check "mem=mmap:FILE: the buffers map FILE, created (O_EXCL) and unlinked at the end" \
+    bash -c "grep -q 'openat(AT_FDCWD, \"$d/mem.buf\", O_RDWR|O_CREAT|O_EXCL' '$d/mem.st' && grep -q 'unlinkat(AT_FDCWD, \"$d/mem.buf\", 0)' '$d/mem.st' && ! test -e '$d/mem.buf'"
   check "mem=mmap:FILE: 256 KiB of 0x5a on disk" mem_ok "$d/m.dat"
   if [ "$(cat /proc/sys/vm/nr_hugepages)" = 0 ]; then
     # no huge pages reserved here: the request is made, rounded to hugepage-size, and refused clearly

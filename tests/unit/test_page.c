@@ -9,7 +9,10 @@
  * tables with the install hint and no SVG, and a histogram's curve is
  * exact at its marks; a sweep's analysis is written as its tables, in its
  * order, with its notes, or why there is none; the jobs' timelines and
- * bonnie's phases are tabled with their boundaries.
+ * bonnie's phases are tabled with their boundaries. A text for gnuplot of
+ * every byte 0x01-0xFF is one string constant of plain bytes and octal
+ * escapes (no backquote, '@', '$', quote or line end), and the page's
+ * escaper leaves no control byte or invalid UTF-8.
  */
 #include <json-c/json.h>
 #include <math.h>
@@ -20,6 +23,7 @@
 #include "check.h"
 #include "compare/cmp_engine.h"
 #include "html/page.h"
+#include "html/rp_int.h"
 #include "stats/hist.h"
 #include "stats/median_ci.h"
 #include "store/store_hist.h"
@@ -322,8 +326,67 @@ static void test_timeline(void)
 	cmp_sel_release(&s);
 }
 
+static void test_plot_str(void)
+{
+	char all[256];
+	for (int i = 1; i < 256; i++)
+		all[i - 1] = (char)i;
+	all[255] = '\0';
+	struct rp_plot p = { 0 };
+	p.f = open_memstream(&p.buf, &p.len);
+	rp_plot_str(&p, all);
+	rp_plot_str(&p, "a\xc3\xa9`x`@m$(y)\n;");
+	fclose(p.f);
+	p.f = NULL;
+	const char *s = p.buf;
+	size_t quotes = 0, escapes = 0;
+	bool plain = true;
+	for (size_t i = 0; i < p.len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == '"') {
+			quotes++;
+		} else if (c == '\\') {
+			bool oct = i + 3 < p.len && s[i + 1] >= '0' && s[i + 1] <= '3' && s[i + 2] >= '0' &&
+				   s[i + 2] <= '7' && s[i + 3] >= '0' && s[i + 3] <= '7';
+			plain &= oct;
+			escapes++;
+			i += 3;
+		} else {
+			plain &= c >= 0x20 && c < 0x7f && !strchr("`@$'\\", c);
+		}
+	}
+	CHECK(quotes == 4 && plain, "rp_plot_str: two string constants of plain bytes and octal "
+	      "escapes only (%zu quotes): %s", quotes, s);
+	/* every ASCII byte but the plain set, and 0xc3 0xa9 (valid UTF-8), are
+	 * escaped; 0x80-0xff alone are not UTF-8 and become '?' */
+	CHECK(strstr(s, "a\\303\\251\\140x\\140\\100m\\044(y) \\073\"") != NULL,
+	      "rp_plot_str: UTF-8 kept as escapes, ` @ $ escaped, the line end a space: %s", s);
+	CHECK(escapes > 20, "rp_plot_str: %zu escapes", escapes);
+	free(p.buf);
+
+	char *h = NULL;
+	size_t hl = 0;
+	FILE *f = open_memstream(&h, &hl);
+	rp_esc(f, all);
+	fclose(f);
+	bool clean = true;
+	for (size_t i = 0; i < hl; i++) {
+		unsigned char c = (unsigned char)h[i];
+		clean &= (c >= 0x20 && c != 0x7f && !strchr("<>\"'", c)) || c == '\t' || c == '\n';
+		if (c >= 0x80) {
+			size_t n = rp_utf8_len((const unsigned char *)h + i);
+			clean &= n > 0;
+			i += n ? n - 1 : 0;
+		}
+	}
+	CHECK(clean, "rp_esc: every byte 0x01-0xff gives no control byte, no < > \" ' and valid "
+	      "UTF-8");
+	free(h);
+}
+
 int main(void)
 {
+	test_plot_str();
 	test_two();
 	test_one();
 	test_curve();

@@ -52,6 +52,7 @@ void devguard_claims_init(struct devguard_claims *c)
 {
 	memset(c, 0, sizeof(*c));
 	pthread_mutex_init(&c->lock, NULL);
+	pthread_mutex_init(&c->made_lock, NULL);
 }
 
 void devguard_claims_release(struct devguard_claims *c)
@@ -61,7 +62,11 @@ void devguard_claims_release(struct devguard_claims *c)
 	free(c->v);
 	c->v = NULL;
 	c->n = c->cap = 0;
+	free(c->made);
+	c->made = NULL;
+	c->nmade = c->capmade = 0;
 	pthread_mutex_destroy(&c->lock);
+	pthread_mutex_destroy(&c->made_lock);
 }
 
 void devguard_unclaim(struct devguard_claims *c, dev_t dev)

@@ -367,6 +367,12 @@ int devguard_openat(int dirfd, const char *path, int flags, mode_t mode,
 				return rc;
 			}
 		}
+		/* O_EXCL on a name that is there: it exists (a device in /dev
+		 * too), whatever the /dev rule below would say of a new name */
+		if ((flags & O_EXCL) && faccessat(dirfd, path, F_OK, AT_SYMLINK_NOFOLLOW) == 0) {
+			say(why, whylen, "'%s' exists", path);
+			return -EEXIST;
+		}
 		if (!u->dir_checked && (rc = devguard_may_create(dirfd, path, why, whylen)) < 0) {
 			if (rc != -ENOENT || !why[0])
 				say(why, whylen, "cannot create '%s': %s", path, strerror(-rc));

@@ -67,10 +67,20 @@ struct devguard_claim {
 	int fd;
 	unsigned refs;
 };
+struct devguard_made {
+	dev_t dev;
+	ino_t ino;
+};
 struct devguard_claims {
 	pthread_mutex_t lock;
 	struct devguard_claim *v;
 	size_t n, cap;
+	/* the files the run created through devguard_create_shared: a later
+	 * job of the run may use one again (e4defrag's donor of several jobs);
+	 * made_lock of their own (the open under it may take a claim) */
+	pthread_mutex_t made_lock;
+	struct devguard_made *made;
+	size_t nmade, capmade;
 };
 void devguard_claims_init(struct devguard_claims *c);
 /* Closes every claim still held. */
@@ -140,5 +150,27 @@ int devguard_fopen(const char *path, bool append, const struct devguard_allow *a
  * the directory cannot be examined: creating would fail the same way).
  */
 int devguard_may_create(int dirfd, const char *path, char *why, size_t whylen);
+
+/*
+ * Create path (O_CREAT|O_EXCL with flags and mode, through devguard_open
+ * with u) as a file of the run's own, or open it when the run created it
+ * before (its inode is in c's list: jobs of one run that share a donor);
+ * one that exists otherwise is somebody's: -EEXIST, why says so. c NULL:
+ * only a new file will do. 0 with *out (out->created says which), or
+ * -errno with why.
+ */
+int devguard_create_shared(struct devguard_claims *c, const char *path, int flags, mode_t mode,
+			   const struct devguard_use *u, struct devguard_fd *out, char *why,
+			   size_t whylen);
+
+/*
+ * Remove path (relative to dirfd, or AT_FDCWD), a file this run created,
+ * only when the name still reaches the inode made describes (fstat of the
+ * descriptor the O_CREAT|O_EXCL open returned): 0, -ESTALE when the name
+ * is now another file or no regular file (left alone), or -errno; why
+ * says what was found. Every removal of a file iobench made goes here.
+ */
+int devguard_unlink_created(int dirfd, const char *path, const struct stat *made, char *why,
+			    size_t whylen);
 
 #endif
