@@ -81,8 +81,20 @@ MUTATORS_ALLOWED = {
         "memory cgroups iobench created (named iobench-PID), removed when empty",
     ("src/sweep/sweep_journal.c", ("undo_one", "sweep_journal_reset", "sweep_journal_close")):
         "the sweep's restore journal (its own file) and what it records the sweep made",
-    ("src/sweep/sweep_target.c", ("make_parents", "make_image", "sweep_target_setup")):
+    ("src/sweep/sweep_target.c", ("make_parents", "make_image", "sweep_target_setup",
+                                   "make_dir")):
         "a sweep's image file and work folders, which the sweep creates",
+    ("src/sweep/sweep_journal.c", ("load",)):
+        "ftruncate cuts a torn last line off the sweep's own journal (its owner and mode "
+        "checked on the descriptor first)",
+    ("src/sweep/sweep_jproof.c", ("remove_proven",)):
+        "unlinkat of an image only while it has the device and inode recorded when the "
+        "sweep created it",
+    ("src/sweep/sweep_group.c", ("make_cgroup", "sweep_group_end")):
+        "the cgroup iobench-sweep-PID-N the sweep makes for one command, removed when empty",
+    ("src/sys/sysknob_lock.c", ("check_dir",)):
+        "mkdir of /run/iobench, the knob locks' folder: creates only; its owner and mode "
+        "are checked after",
 }
 
 # (file, text the call's arguments contain) -> why the site is safe
@@ -106,6 +118,9 @@ ALLOWED = {
     ("src/sys/sysknob.c", "O_WRONLY"):
         "a block queue knob (/sys/block/DISK/queue/...) or a vm sysctl (/proc/sys/vm/...) a "
         "sweep turns, never created, the path checked against those roots",
+    ("src/sweep/sweep_group.c", "O_WRONLY"):
+        "cgroup.procs and cgroup.kill of the cgroup the sweep made for one command, "
+        "opened without O_CREAT",
     ("src/sys/dropcache.c", "DROPCACHE_PATH"):
         "/proc/sys/vm/drop_caches",
     ("src/store/store_open.c", "st->vfs_name"):
@@ -141,8 +156,9 @@ def writable(name, args):
     if name in ("fopen", "freopen"):
         modes = re.findall(r'"([^"]*)"', args)
         return not modes or any(re.search(r"[wa+]", m) for m in modes[-1:])
-    # open/openat/open64: read-only only when it says O_RDONLY and nothing that writes
-    return bool(WRITE_FLAGS.search(args)) or "O_RDONLY" not in args
+    # open/openat/open64: read-only only when it says O_RDONLY (or O_PATH, which
+    # opens for no I/O at all) and nothing that writes
+    return bool(WRITE_FLAGS.search(args)) or ("O_RDONLY" not in args and "O_PATH" not in args)
 
 
 def scan(root):
