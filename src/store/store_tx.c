@@ -8,6 +8,7 @@
 #include "store/store_int.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -204,6 +205,10 @@ int store_tx_figure(struct store_tx *t, int job_idx, const char *job_name, int64
 	if (ready(t, &t->fig, "INSERT INTO figure_values (run_id, job_idx, direction, name, "
 		  "groupid, job_name, value) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"))
 		return t->err_code;
+	/* SQLite would store NaN as NULL: a figure that is no number is absent
+	 * (the importers warn of it with its file and field) */
+	if (!isfinite(value))
+		return 0;
 	int64_t dir = store_tx_text(t, direction);
 	if (t->err_code)
 		return t->err_code;
