@@ -469,9 +469,13 @@ static void workload_item(struct parse *ps, const struct jf_item *item)
 			return;
 		}
 		char *abs = plan_relative(ps->name, v);
+		const char *what = NULL;
 		if (access(abs, R_OK) < 0)
 			plan_error(ps, item, item->value_col, "job file '%s' cannot be read: %s", abs,
 				   strerror(errno));
+		else if ((what = jobfile_not_regular(abs)))
+			plan_error(ps, item, item->value_col, "job file '%s' is %s, not a regular "
+				   "file", abs, what);
 		else
 			add_str(&p->jobs, &p->nr_jobs, abs);
 		free(abs);
@@ -742,8 +746,11 @@ int sweep_plan_load(const char *path, struct sweep_plan *p)
 	size_t len;
 	memset(p, 0, sizeof(*p));
 	int rc = jobfile_read_text(path, &text, &len);
+	const char *kind = rc == -EINVAL ? jobfile_not_regular(path) : NULL;
 	if (rc < 0)
-		return error("%s: cannot read the plan: %s", path, strerror(-rc));
+		return error("%s: cannot read the plan: %s%s", path,
+			     rc == -EINVAL ? (kind ? kind : "not a regular file") : strerror(-rc),
+			     rc == -EINVAL ? ", not a regular file" : "");
 	rc = sweep_plan_parse(path, text, len, p);
 	free(text);
 	return rc;

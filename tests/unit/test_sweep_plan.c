@@ -12,6 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sys/stat.h>
+
 #include "check.h"
 #include "sweep/sweep_design.h"
 #include "sweep/sweep_plan.h"
@@ -301,6 +303,38 @@ static void test_knob_names(void)
 	error_capture_release(&cap);
 }
 
+/* A plan file, a plan's include and its job = file must be regular files:
+ * a FIFO is refused at once (it would block the parse forever). */
+static void test_not_regular(void)
+{
+	struct sweep_plan p;
+	struct error_capture cap;
+	char *fifo = NULL;
+	if (asprintf(&fifo, "%s/p.fifo", dir) < 0)
+		return;
+	CHECK(mkfifo(fifo, 0600) == 0, "a FIFO");
+	alarm(10); /* a hang fails the test */
+	memset(&cap, 0, sizeof(cap));
+	error_capture_begin(&cap);
+	int rc = sweep_plan_load(fifo, &p);
+	error_capture_end();
+	CHECK(rc < 0 && said(&cap, "p.fifo", "a FIFO, not a regular file"), "a FIFO as the plan");
+	error_capture_release(&cap);
+	static const char inc[] = "[target]\nimage = x.img\nimage_size = 1g\n[factors]\n"
+				  "include p.fifo\nfs = ext4\n[workload]\nquick =\n";
+	CHECK(parse(inc, &p, &cap) == -EINVAL && said(&cap, "t.plan:5:9:", "is a FIFO"),
+	      "include of a FIFO refused at 5:9");
+	error_capture_release(&cap);
+	static const char job[] = "[target]\nimage = x.img\nimage_size = 1g\n[factors]\n"
+				  "fs = ext4\n[workload]\njob = p.fifo\n";
+	CHECK(parse(job, &p, &cap) == -EINVAL && said(&cap, "t.plan:7:7:", "is a FIFO"),
+	      "job = a FIFO refused at 7:7");
+	error_capture_release(&cap);
+	alarm(0);
+	unlink(fifo);
+	free(fifo);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir))
@@ -318,6 +352,7 @@ int main(void)
 	test_errors();
 	test_command();
 	test_knob_names();
+	test_not_regular();
 	unlink(job);
 	free(job);
 	rmdir(dir);
