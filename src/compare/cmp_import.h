@@ -42,6 +42,14 @@ int cmp_import_text(const char *name, const char *text, size_t len, struct cmp_r
 /* The same for the file at path (read whole). -errno when it cannot be read. */
 int cmp_import_file(const char *path, struct cmp_runs *out);
 
+/* cmp_nonfinite.c: a copy of JSON text in which each bare non-finite
+ * number (fio's nan, -nan, inf, -inf; NaN, Infinity) is a marked string,
+ * so that it parses and is no figure; NULL when the text has none. */
+char *cmp_json_mark_nonfinite(const char *text, size_t len, size_t *out_len);
+/* Warn of each marked value under root: "FILE: jobs[0].read.lat_ns.mean
+ * is nan, not a finite number: the figure is left out"; returns how many. */
+int cmp_json_warn_nonfinite(const char *file, struct json_object *root);
+
 /* The bonnie++ CSV part of cmp_import_text (text is not JSON). */
 int cmp_bonnie_csv_text(const char *name, const char *text, size_t len, struct cmp_runs *out);
 

@@ -211,7 +211,23 @@ static int bonnie_doc(const char *name, struct json_object *root, struct json_ob
 	return 0;
 }
 
+static int json_doc(const char *name, const char *text, size_t len, const char *raw,
+		    size_t raw_len, struct cmp_runs *out);
+
 static int json_text(const char *name, const char *text, size_t len, struct cmp_runs *out)
+{
+	/* fio's nan and inf: parsed as marked strings, said below */
+	size_t mlen = 0;
+	char *marked = cmp_json_mark_nonfinite(text, len, &mlen);
+	int rc = marked ? json_doc(name, marked, mlen, text, len, out)
+			: json_doc(name, text, len, text, len, out);
+	free(marked);
+	return rc;
+}
+
+/* text as parsed, raw as read (kept by the runs) */
+static int json_doc(const char *name, const char *text, size_t len, const char *raw,
+		    size_t raw_len, struct cmp_runs *out)
 {
 	struct json_tokener *tok = json_tokener_new();
 	struct json_object *root = json_tokener_parse_ex(tok, text, (int)len), *jobs, *runs;
@@ -240,16 +256,18 @@ static int json_text(const char *name, const char *text, size_t len, struct cmp_
 		json_object_put(root);
 		return error("%s:%zu:%zu: text after the JSON document", name, line, col);
 	}
+	if (text != raw)
+		cmp_json_warn_nonfinite(name, root);
 	if (!json_object_is_type(root, json_type_object))
 		rc = error("%s:1: a JSON document, but not fio's, iobench's or bonnie's output "
 			   "(not an object)", name);
 	else if (json_object_object_get_ex(root, "jobs", &jobs) &&
 		 json_object_is_type(jobs, json_type_array))
-		rc = fio_doc(name, root, jobs, text, len, out);
+		rc = fio_doc(name, root, jobs, raw, raw_len, out);
 	else if (json_object_object_get_ex(root, "runs", &runs) &&
 		 json_object_is_type(runs, json_type_array) &&
 		 json_object_object_get_ex(root, "bonnie++ semantics", &jobs))
-		rc = bonnie_doc(name, root, runs, text, len, out);
+		rc = bonnie_doc(name, root, runs, raw, raw_len, out);
 	else
 		rc = error("%s:1: a JSON document, but not fio's, iobench's or bonnie's output "
 			   "(no \"jobs\" array)", name);

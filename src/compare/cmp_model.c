@@ -4,10 +4,50 @@
  */
 #include "compare/cmp_model.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util/xmalloc.h"
+
+static size_t key_hash(const char *k)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (; *k; k++) {
+		h ^= (unsigned char)*k;
+		h *= 1099511628211ull;
+	}
+	return (size_t)h;
+}
+
+/* The slot of key: the one holding it, or the free one where it goes. */
+static size_t *slot_of(const struct cmp_kvs *l, const char *key)
+{
+	for (size_t i = key_hash(key) & (l->nslots - 1);; i = (i + 1) & (l->nslots - 1))
+		if (!l->slots[i] || !strcmp(l->v[l->slots[i] - 1].key, key))
+			return &l->slots[i];
+}
+
+/* Index entry i (the first entry of a key keeps the slot, as get finds it). */
+static void index_entry(struct cmp_kvs *l, size_t i)
+{
+	if ((l->n + 1) * 2 > l->nslots) {
+		free(l->slots);
+		l->nslots = l->nslots ? l->nslots * 2 : 16;
+		while ((l->n + 1) * 2 > l->nslots)
+			l->nslots *= 2;
+		l->slots = xcalloc(l->nslots, sizeof(*l->slots));
+		for (size_t k = 0; k < l->n; k++)
+			if (k != i) {
+				size_t *sl = slot_of(l, l->v[k].key);
+				if (!*sl)
+					*sl = k + 1;
+			}
+	}
+	size_t *sl = slot_of(l, l->v[i].key);
+	if (!*sl)
+		*sl = i + 1;
+}
 
 void cmp_kvs_add(struct cmp_kvs *l, const char *key, const char *value)
 {
@@ -15,26 +55,25 @@ void cmp_kvs_add(struct cmp_kvs *l, const char *key, const char *value)
 	l->v[l->n].key = xstrdup(key);
 	l->v[l->n].value = xstrdup(value ? value : "");
 	l->n++;
+	index_entry(l, l->n - 1);
 }
 
 void cmp_kvs_set(struct cmp_kvs *l, const char *key, const char *value)
 {
-	for (size_t i = 0; i < l->n; i++) {
-		if (!strcmp(l->v[i].key, key)) {
-			free(l->v[i].value);
-			l->v[i].value = xstrdup(value ? value : "");
-			return;
-		}
+	size_t *sl = l->nslots ? slot_of(l, key) : NULL;
+	if (sl && *sl) {
+		struct cmp_kv *e = &l->v[*sl - 1];
+		free(e->value);
+		e->value = xstrdup(value ? value : "");
+		return;
 	}
 	cmp_kvs_add(l, key, value);
 }
 
 const char *cmp_kvs_get(const struct cmp_kvs *l, const char *key)
 {
-	for (size_t i = 0; i < l->n; i++)
-		if (!strcmp(l->v[i].key, key))
-			return l->v[i].value;
-	return NULL;
+	size_t *sl = l->nslots ? slot_of(l, key) : NULL;
+	return sl && *sl ? l->v[*sl - 1].value : NULL;
 }
 
 void cmp_kvs_release(struct cmp_kvs *l)
@@ -44,6 +83,7 @@ void cmp_kvs_release(struct cmp_kvs *l)
 		free(l->v[i].value);
 	}
 	free(l->v);
+	free(l->slots);
 	memset(l, 0, sizeof(*l));
 }
 

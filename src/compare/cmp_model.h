@@ -26,6 +26,9 @@ struct cmp_kv {
 struct cmp_kvs {
 	struct cmp_kv *v;
 	size_t n, alloc;
+	/* a hash index of v by key (an entry's index + 1, 0: free), so a set
+	 * or get costs the same however many keys a file has */
+	size_t *slots, nslots;
 };
 
 struct cmp_fig {

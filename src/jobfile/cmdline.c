@@ -100,6 +100,12 @@ int jobfile_parse_file(const char *path, unsigned file_index, struct job_list *l
 	char *text;
 	size_t len;
 	int ret = jf_read_file(path, &text, &len);
+	if (ret == -EINVAL) {
+		const char *kind = jobfile_not_regular(path);
+		fprintf(stderr, "%s: error: the job file is %s, not a regular file: not read\n", path,
+			kind ? kind : "not a regular file");
+		return -EINVAL;
+	}
 	if (ret) {
 		fprintf(stderr, "%s: error: cannot open: %s\n", path, strerror(-ret));
 		return -EINVAL;

@@ -2,7 +2,9 @@
  * Reading job files and `include FILE`: a relative path is taken from the
  * including file's directory; a file already on the include stack (compared
  * by realpath) is an include loop, reported at the include line, and the
- * nesting depth is bounded.
+ * nesting depth is bounded. Only regular files are read: a FIFO, a
+ * device or a directory is refused at once (opened without blocking, so a
+ * FIFO with no writer cannot hang the parse).
  */
 #include "jobfile/jobfile_int.h"
 #include "util/xmalloc.h"
@@ -12,13 +14,29 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+const char *jobfile_not_regular(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) < 0 || S_ISREG(st.st_mode))
+		return NULL;
+	return S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISDIR(st.st_mode) ? "a directory"
+	       : S_ISCHR(st.st_mode) ? "a character device" : S_ISBLK(st.st_mode) ? "a block device"
+	       : S_ISSOCK(st.st_mode) ? "a socket" : "not a regular file";
+}
 
 int jf_read_file(const char *path, char **text, size_t *len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return -errno;
+	struct stat st;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -EINVAL;
+	}
 	size_t alloc = 4096, n = 0;
 	char *buf = xmalloc(alloc);
 	for (;;) {
@@ -84,6 +102,12 @@ void jf_include(struct jf_items *it, const struct jf_loc *loc, unsigned path_col
 	char *text;
 	size_t len;
 	int ret = jf_read_file(full, &text, &len);
+	if (ret == -EINVAL) {
+		const char *kind = jobfile_not_regular(full);
+		jf_error(it, loc, path_col, "include file '%s' is %s, not a regular file: not read",
+			 full, kind ? kind : "not a regular file");
+		goto out;
+	}
 	if (ret) {
 		jf_error(it, loc, path_col, "cannot read include file '%s': %s", full, strerror(-ret));
 		goto out;

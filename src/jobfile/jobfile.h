@@ -40,8 +40,12 @@ struct jobfile_ctx {
 int jobfile_check_sets(const struct jobfile_ctx *ctx);
 
 /* The whole text of a job file, as jobfile_parse_file reads it (*text
- * xmalloc'ed). 0 or -errno. */
+ * xmalloc'ed). 0 or -errno; -EINVAL: not a regular file (a FIFO, a device,
+ * a directory: refused without blocking). */
 int jobfile_read_text(const char *path, char **text, size_t *len);
+/* What path is when it is not a regular file ("a FIFO", "a directory",
+ * "a character device", ...), else NULL. */
+const char *jobfile_not_regular(const char *path);
 
 /*
  * Parse one job file and append its jobs to list in order (numjobs is not

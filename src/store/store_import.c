@@ -36,10 +36,22 @@ static bool has_bins(const char *raw)
 	return strstr(raw, "\"bins\"") != NULL;
 }
 
+/* Parse the run's text as cmp_import parsed it (fio's nan and inf as marked
+ * strings, no figures: cmp_import said which). */
+static int parse(const struct cmp_run *r, struct json_object **root)
+{
+	size_t len = 0;
+	char *marked = cmp_json_mark_nonfinite(r->raw, r->raw_len, &len);
+	int rc = store_json_parse(r->source, marked ? marked : r->raw, marked ? len : r->raw_len,
+				  root);
+	free(marked);
+	return rc;
+}
+
 static void fio_doc(struct store_tx *t, const struct cmp_run *r)
 {
 	struct json_object *root, *ib;
-	if (store_json_parse(r->source, r->raw, r->raw_len, &root) < 0) {
+	if (parse(r, &root) < 0) {
 		store_tx_fail(t, -EINVAL);
 		return;
 	}
@@ -53,7 +65,7 @@ static void fio_doc(struct store_tx *t, const struct cmp_run *r)
 static void bonnie_doc(struct store_tx *t, const struct cmp_run *r)
 {
 	struct json_object *root;
-	if (store_json_parse(r->source, r->raw, r->raw_len, &root) < 0) {
+	if (parse(r, &root) < 0) {
 		store_tx_fail(t, -EINVAL);
 		return;
 	}

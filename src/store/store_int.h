@@ -32,7 +32,7 @@ int store_vfs_register(struct store *st);
 void store_vfs_unregister(struct store *st);
 
 /* store_schema.c: the migration steps 1..STORE_SCHEMA_STEPS. */
-#define STORE_SCHEMA_STEPS 5
+#define STORE_SCHEMA_STEPS 6
 #define STORE_APPLICATION_ID 0x696f6265 /* "iobe": PRAGMA application_id */
 /* The SQL of step v (1-based). */
 const char *store_schema_step(unsigned v);
@@ -70,6 +70,15 @@ struct store_tx {
 	sqlite3_stmt *job, *opt, *fig, *hist, *file, *warn, *err, *rend;
 	int job_opt_seq; /* next seq of job_options for the current job */
 	int err_code;
+	/* store_texts.c: the texts rows of this run (text -> id), the jobs'
+	 * names by idx (a figure's job_name equal to its job's is stored as
+	 * NULL), the last text looked up */
+	struct store_text_slot *texts;
+	size_t texts_cap, texts_len;
+	char **job_names;
+	size_t nr_job_names;
+	const struct store_text_slot *last_text;
+	sqlite3_stmt *text;
 };
 /* The run's row as the runs table has it. */
 struct store_run_row {
@@ -106,6 +115,14 @@ int store_tx_error(struct store_tx *t, int seq, const char *message);
 int store_tx_rendering(struct store_tx *t, const char *format, const char *text, size_t len,
 		       bool printed);
 int store_tx_env(struct store_tx *t, const char *env_json);
+/* store_texts.c: the id of text among this run's texts (inserted the
+ * first time), 0 after a failure. */
+int64_t store_tx_text(struct store_tx *t, const char *text);
+/* Remember job idx's name, for store_tx_same_job_name. */
+void store_tx_note_job(struct store_tx *t, int idx, const char *name);
+/* Whether name is the name store_tx_job gave job idx. */
+bool store_tx_same_job_name(const struct store_tx *t, int idx, const char *name);
+void store_tx_texts_release(struct store_tx *t);
 /* Record a failure found outside SQL (a bad input file); returns err. */
 int store_tx_fail(struct store_tx *t, int err);
 

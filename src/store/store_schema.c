@@ -17,6 +17,15 @@
  *      AUTOINCREMENT counter, and its indexes made again; the step runs
  *      with foreign keys off (store_migrate), so the tables that reference
  *      runs keep their rows, and it checks them before it commits
+ *   6  a text per figure costs its length once per run, not per figure:
+ *      the figures' directions become ids of the run's texts, and a
+ *      figure's job_name is NULL when it is its job's name (the jobs
+ *      table has it once); the tall table is figure_values, and
+ *      "figures" is a view with the columns, rows and order of the old
+ *      table (queries written for it keep their results); the index by
+ *      figure name goes (every reader reads a run's figures by run id, and
+ *      its inserts in name order made storing a run cost more than its
+ *      size: a run of N jobs took N log N)
  */
 #include "store/store_int.h"
 
@@ -197,6 +206,36 @@ static const char step5[] =
 	"CREATE INDEX runs_rep ON runs (rep_group) WHERE rep_group IS NOT NULL;\n"
 	"CREATE INDEX runs_sweep ON runs (sweep_id) WHERE sweep_id IS NOT NULL;\n";
 
+static const char step6[] =
+	"CREATE TABLE texts (\n"
+	"  id INTEGER PRIMARY KEY,\n"
+	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"
+	"  text TEXT NOT NULL\n"         /* a direction: read, a device, a bonnie phase */
+	");\n"
+	"CREATE INDEX texts_run ON texts (run_id);\n"
+	"CREATE TABLE figure_values (\n"
+	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"
+	"  job_idx INTEGER NOT NULL,\n"  /* -1: the run's devices (disk_util) */
+	"  direction INTEGER NOT NULL,\n" /* texts.id, a text of the same run */
+	"  name TEXT NOT NULL,\n"        /* bw_bytes, clat_ns.p99, rate, cpu_pct, ... */
+	"  groupid INTEGER,\n"
+	"  job_name TEXT,\n"             /* NULL: the name of job (run_id, job_idx) */
+	"  value REAL NOT NULL,\n"
+	"  PRIMARY KEY (run_id, job_idx, direction, name)\n"
+	") WITHOUT ROWID;\n"
+	"INSERT INTO texts (run_id, text) SELECT DISTINCT run_id, direction FROM figures\n"
+	"  ORDER BY run_id, direction;\n"
+	"INSERT INTO figure_values (run_id, job_idx, direction, name, groupid, job_name, value)\n"
+	"  SELECT f.run_id, f.job_idx, d.id, f.name, f.groupid,\n"
+	"  CASE WHEN j.name IS f.job_name THEN NULL ELSE f.job_name END, f.value\n"
+	"  FROM figures f JOIN texts d ON d.run_id = f.run_id AND d.text = f.direction\n"
+	"  LEFT JOIN jobs j ON j.run_id = f.run_id AND j.idx = f.job_idx;\n"
+	"DROP TABLE figures;\n"
+	"CREATE VIEW figures (run_id, job_idx, job_name, groupid, direction, name, value) AS\n"
+	"  SELECT f.run_id, f.job_idx, coalesce(f.job_name, j.name), f.groupid, d.text, f.name,\n"
+	"  f.value FROM figure_values f JOIN texts d ON d.id = f.direction\n"
+	"  LEFT JOIN jobs j ON j.run_id = f.run_id AND j.idx = f.job_idx;\n";
+
 /* Steps that rebuild a table that others reference: run with foreign keys
  * off (DROP TABLE would delete what the rows own), checked before commit. */
 static bool rebuilds(unsigned v)
@@ -204,7 +243,8 @@ static bool rebuilds(unsigned v)
 	return v == 5;
 }
 
-static const char *const steps[STORE_SCHEMA_STEPS] = { step1, step2, step3, step4, step5 };
+static const char *const steps[STORE_SCHEMA_STEPS] = { step1, step2, step3, step4, step5,
+								 step6 };
 
 _Static_assert(STORE_APPLICATION_ID == 1768907365, "step 1 sets this application_id");
 

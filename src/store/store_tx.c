@@ -8,6 +8,7 @@
 #include "store/store_int.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -129,6 +130,7 @@ int store_tx_end(struct store_tx *t, bool ok)
 	sqlite3_stmt *all[] = { t->job, t->opt, t->fig, t->hist, t->file, t->warn, t->err, t->rend };
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		sqlite3_finalize(all[i]);
+	store_tx_texts_release(t);
 	int rc = t->err_code;
 	if (ok && !rc)
 		rc = store_commit(t->st);
@@ -179,6 +181,7 @@ int store_tx_job(struct store_tx *t, int idx, const char *name, int64_t groupid,
 		sqlite3_bind_int64(s, 5, nr_jobs);
 	sqlite3_bind_int(s, 6, error);
 	store_bind_text(s, 7, error_msg);
+	store_tx_note_job(t, idx, name);
 	return done(t, s, "cannot store a job");
 }
 
@@ -199,17 +202,26 @@ int store_tx_option(struct store_tx *t, int job_idx, int seq, const char *key, c
 int store_tx_figure(struct store_tx *t, int job_idx, const char *job_name, int64_t groupid,
 		    const char *direction, const char *name, double value)
 {
-	if (ready(t, &t->fig, "INSERT INTO figures (run_id, job_idx, job_name, groupid, direction, "
-		  "name, value) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"))
+	if (ready(t, &t->fig, "INSERT INTO figure_values (run_id, job_idx, direction, name, "
+		  "groupid, job_name, value) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"))
+		return t->err_code;
+	/* SQLite would store NaN as NULL: a figure that is no number is absent
+	 * (the importers warn of it with its file and field) */
+	if (!isfinite(value))
+		return 0;
+	int64_t dir = store_tx_text(t, direction);
+	if (t->err_code)
 		return t->err_code;
 	sqlite3_stmt *s = t->fig;
 	sqlite3_bind_int64(s, 1, t->run_id);
 	sqlite3_bind_int(s, 2, job_idx);
-	store_bind_text(s, 3, job_name ? job_name : "");
+	sqlite3_bind_int64(s, 3, dir);
+	store_bind_text(s, 4, name);
 	if (groupid >= 0)
-		sqlite3_bind_int64(s, 4, groupid);
-	store_bind_text(s, 5, direction);
-	store_bind_text(s, 6, name);
+		sqlite3_bind_int64(s, 5, groupid);
+	/* NULL: the name of its job (the view "figures" joins jobs) */
+	if (!store_tx_same_job_name(t, job_idx, job_name))
+		store_bind_text(s, 6, job_name ? job_name : "");
 	sqlite3_bind_double(s, 7, value);
 	return done(t, s, "cannot store a figure");
 }

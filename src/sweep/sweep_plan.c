@@ -122,6 +122,33 @@ static bool is_queue_knob(const char *k)
 	return false;
 }
 
+/* A knob's word: [a-z0-9_]+ (sysctl and sysfs names; no '.', '/', blank). */
+static bool knob_word(const char *s, size_t n)
+{
+	if (!n)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '_'))
+			return false;
+	return true;
+}
+
+/* The column of the first byte of k that breaks a knob word (k at col). */
+static unsigned bad_col(const struct jf_item *item, const char *k)
+{
+	size_t i = 0;
+	while (k[i] && knob_word(k + i, 1))
+		i++;
+	return item->loc.col + (unsigned)(k - item->name) + (unsigned)i;
+}
+
+static void known_queue(char *out, size_t len)
+{
+	out[0] = '\0';
+	for (size_t i = 0; i < sizeof(queue_knobs) / sizeof(queue_knobs[0]); i++)
+		snprintf(out + strlen(out), len - strlen(out), "%s%s", i ? ", " : "", queue_knobs[i]);
+}
+
 /* The kind of factor key, or -1 after reporting why it cannot be one
  * (md, the kernel's boot line). *param: it may be a template's {NAME}. */
 static int classify(struct parse *ps, const struct jf_item *item, struct sweep_factor *f,
@@ -147,16 +174,41 @@ static int classify(struct parse *ps, const struct jf_item *item, struct sweep_f
 		return SWF_SCHED;
 	if (is_queue_knob(k))
 		return SWF_QUEUE;
-	if ((!strncmp(k, "iosched/", 8) || !strncmp(k, "iosched.", 8)) && k[8] &&
-	    !strchr(k + 8, '/') && !strchr(k + 8, '.')) {
+	if (!strncmp(k, "queue/", 6) || !strncmp(k, "queue.", 6)) {
+		char known[256];
+		known_queue(known, sizeof(known));
+		if (is_queue_knob(k + 6))
+			plan_error(ps, item, 0, "'%s': name the queue knob without its folder: %s",
+				   k, k + 6);
+		else
+			plan_error(ps, item, 0, "'%s' is not a queue knob a sweep changes (%s, "
+				   "iosched.NAME, scheduler)", k, known);
+		return -1;
+	}
+	if (!strncmp(k, "iosched/", 8) || !strncmp(k, "iosched.", 8)) {
+		if (!knob_word(k + 8, strlen(k + 8))) {
+			plan_error(ps, item, bad_col(item, k + 8), "'%s' is not an I/O scheduler "
+				   "knob: iosched.NAME, NAME made of a-z, 0-9 and _ (a file of the "
+				   "queue's iosched/ folder)", k);
+			return -1;
+		}
 		free(f->knob);
 		free(f->name);
 		f->knob = xasprintf("iosched/%s", k + 8);
 		f->name = xasprintf("iosched.%s", k + 8);
 		return SWF_QUEUE;
 	}
-	if (!strncmp(k, "vm.", 3) && k[3])
+	if (!strncmp(k, "vm.", 3) || !strncmp(k, "vm/", 3)) {
+		char file[PATH_MAX], why[256];
+		if (k[2] != '.' || !knob_word(k + 3, strlen(k + 3)) ||
+		    sysknob_vm_path(k, file, why, sizeof(why)) < 0) {
+			plan_error(ps, item, k[2] == '.' ? bad_col(item, k + 3) : item->loc.col + 2,
+				   "'%s' is not a vm sysctl: vm.NAME, NAME one word of a-z, 0-9 and _ "
+				   "(a file of /proc/sys/vm: no '.', '..' or '/' in it)", k);
+			return -1;
+		}
 		return SWF_VM;
+	}
 	if (!strcmp(k, "btrfs.data") || !strcmp(k, "btrfs.metadata")) {
 		f->fsname = xstrdup("btrfs");
 		return k[6] == 'd' ? SWF_BTRFS_DATA : SWF_BTRFS_META;
@@ -438,9 +490,13 @@ static void workload_item(struct parse *ps, const struct jf_item *item)
 			return;
 		}
 		char *abs = plan_relative(ps->name, v);
+		const char *what = NULL;
 		if (access(abs, R_OK) < 0)
 			plan_error(ps, item, item->value_col, "job file '%s' cannot be read: %s", abs,
 				   strerror(errno));
+		else if ((what = jobfile_not_regular(abs)))
+			plan_error(ps, item, item->value_col, "job file '%s' is %s, not a regular "
+				   "file", abs, what);
 		else
 			add_str(&p->jobs, &p->nr_jobs, abs);
 		free(abs);
@@ -718,8 +774,11 @@ int sweep_plan_load(const char *path, struct sweep_plan *p)
 	size_t len;
 	memset(p, 0, sizeof(*p));
 	int rc = jobfile_read_text(path, &text, &len);
+	const char *kind = rc == -EINVAL ? jobfile_not_regular(path) : NULL;
 	if (rc < 0)
-		return error("%s: cannot read the plan: %s", path, strerror(-rc));
+		return error("%s: cannot read the plan: %s%s", path,
+			     rc == -EINVAL ? (kind ? kind : "not a regular file") : strerror(-rc),
+			     rc == -EINVAL ? ", not a regular file" : "");
 	rc = sweep_plan_parse(path, text, len, p);
 	free(text);
 	return rc;

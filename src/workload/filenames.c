@@ -120,7 +120,8 @@ static size_t named_paths(const struct job_spec *s, char **dirs, size_t nd, char
  * with the same section share their files. A single-file job whose section
  * names an existing non-regular file (a device, a directory) uses it.
  * NULL when nrfiles= asks for more names than memory holds. */
-char **job_file_paths(const struct job_spec *s, unsigned *n, bool *bad)
+char **job_file_paths(const struct job_spec *s, unsigned *n, bool *bad,
+		      volatile sig_atomic_t *stop)
 {
 	char **paths;
 	char **dirs = NULL;
@@ -156,6 +157,11 @@ char **job_file_paths(const struct job_spec *s, unsigned *n, bool *bad)
 			paths[0] = dir ? xasprintf("%s/%s", dir, job) : xstrdup(job);
 		else
 			for (unsigned i = 0; paths && i < *n; i++) {
+				if (stop && *stop) {
+					str_list_free(paths); /* the caller says it */
+					paths = NULL;
+					break;
+				}
 				char *base = format_name(s, job, i);
 				int r = !base ? -1 : dir ? asprintf(&paths[i], "%s/%s", dir, base)
 						       : asprintf(&paths[i], "%s", base);

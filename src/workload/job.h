@@ -308,8 +308,10 @@ int job_files_layout(struct job *j, FILE *notes);
  * file is empty and, as fio, the job reads nothing. */
 bool job_files_nothing_to_read(const struct job *j);
 /* filenames.c: the job's file names, NULL-terminated, their count in *n;
- * NULL (*bad set when the spec is at fault, with its message) when none */
-char **job_file_paths(const struct job_spec *s, unsigned *n, bool *bad);
+ * NULL (*bad set when the spec is at fault, with its message) when none,
+ * or when *stop (may be NULL) is set while they are made */
+char **job_file_paths(const struct job_spec *s, unsigned *n, bool *bad,
+		      volatile sig_atomic_t *stop);
 int job_files_open(struct job *j);
 /* openfiles= is below the number of files: they are opened as used. */
 static inline bool job_files_limited(const struct job *j)

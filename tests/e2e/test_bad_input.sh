@@ -139,7 +139,13 @@ run_iobench "$jobs/does-not-exist.fio"
 check missing-job-file "$open_re" "cannot open: No such file or directory" "$status" "$out" "$err"
 mkdir -p "$jobs/adir.fio"
 run_iobench "$jobs/adir.fio"
-check unreadable-job-file "$open_re" "cannot open" "$status" "$out" "$err"
+check unreadable-job-file "$open_re" "the job file is a directory, not a regular file" "$status" "$out" "$err"
+# a FIFO (no writer: reading it would block forever) and /dev/zero, refused at once
+mkfifo "$jobs/fifo.fio"
+run_iobench "$jobs/fifo.fio"
+check fifo-job-file "$open_re" "the job file is a FIFO, not a regular file" "$status" "$out" "$err"
+file_case include-fifo "include file '$jobs/fifo.fio' is a FIFO, not a regular file" "${J}size=1m\ninclude fifo.fio\n"
+file_case include-dev-zero "include file '/dev/zero' is a character device" "${J}size=1m\ninclude /dev/zero\n"
 
 # fio's command-line form; a misspelt --KEY is neither one of run's flags
 # nor a job option: refused as a flag, with the nearest of both

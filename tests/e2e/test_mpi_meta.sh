@@ -213,7 +213,7 @@ nsvg=$(grep -o '<svg' "$d/rep.html" 2>/dev/null | wc -l)
 # a database of schema version 4 (before the kind meta) is migrated and takes the run
 sqlite3 "$d/v4.db" <"$TOP/tests/store/schema_v4.sql"
 "$MPI_BIN" meta -d "$d/st" -n 5 -F --db="$d/v4.db" >"$d/v4.out" 2>&1; rc=$?
-[ $rc = 0 ] && [ "$(sqlite3 "$d/v4.db" 'PRAGMA user_version')" = 5 ] &&
+[ $rc = 0 ] && [ "$(sqlite3 "$d/v4.db" 'PRAGMA user_version')" = 6 ] &&
   [ "$(sqlite3 "$d/v4.db" "SELECT group_concat(id || ':' || kind, ' ') FROM runs")" = "1:run 2:bonnie 8:meta" ] &&
   ok "a version-4 database is migrated: its runs kept, the meta run stored as 8 (ids never reused)" \
   || not_ok "v4 database: rc $rc $(sqlite3 "$d/v4.db" 'PRAGMA user_version; SELECT id, kind FROM runs') $(tail -3 "$d/v4.out")"

@@ -191,7 +191,7 @@ sha_before=$(sha256sum <"$d/future.db")
 "$IOBENCH" run "${job[@]}" --db "$d/future.db" --output-format=json >"$d/fut.json" 2>"$d/fut.err"
 rc=$?
 check "a newer schema: exit 1 after the results were printed" test $rc -eq 1 -a "$(json_get "$d/fut.json" 'len(d["jobs"])')" = 1
-check "  the message names the versions" grep -q "has schema version 99, newer than this iobench's (5)" "$d/fut.err"
+check "  the message names the versions" grep -q "has schema version 99, newer than this iobench's (6)" "$d/fut.err"
 check "  and says the results were not stored" grep -q "the results above were not stored" "$d/fut.err"
 check "  the database is unchanged" test "$(sha256sum <"$d/future.db")" = "$sha_before" -a ! -e "$d/future.db-wal"
 "$IOBENCH" results list --db "$d/future.db" >/dev/null 2>&1

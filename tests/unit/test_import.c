@@ -6,6 +6,7 @@
  * line and leave nothing behind.
  */
 #include <errno.h>
+#include <json-c/json.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -229,8 +230,57 @@ static void test_compare_imports(void)
 	cmp_sel_release(&s[1]);
 }
 
+/* fio prints a float it could not compute with %f: nan, -nan, inf, -inf
+ * (others write NaN, Infinity): the file is read, those figures are left
+ * out (and said), strings and keys that spell them are kept. */
+static void test_nonfinite(void)
+{
+	static const char doc[] =
+		"{\"fio version\": \"fio-3.33\", \"jobs\": [{\"jobname\": \"j\", \"groupid\": 0,\n"
+		" \"job options\": {\"description\": \"nan\"},\n"
+		" \"read\": {\"io_bytes\": 4096, \"bw\": -nan, \"lat_ns\": {\"mean\": nan,\n"
+		"  \"max\":inf}, \"iops\":\t-inf, \"runtime\": 10},\n"
+		" \"usr_cpu\": NaN, \"sys_cpu\": Infinity, \"inf\": 1, \"ctx\": [nan, 2]}]}\n";
+	size_t len = 0;
+	char *m = cmp_json_mark_nonfinite(doc, strlen(doc), &len);
+	CHECK(m && len > strlen(doc), "the non-finite tokens are marked");
+	if (m) {
+		struct json_object *root = json_tokener_parse(m);
+		CHECK(root != NULL, "the marked copy parses");
+		fprintf(stderr, "(7 warnings of non-finite figures are expected next)\n");
+		CHECK(cmp_json_warn_nonfinite("nf.json", root) == 7, "each is said once");
+		json_object_put(root);
+	}
+	free(m);
+	const char *plain = "{\"jobs\": [{\"jobname\": \"nan inf\", \"x\": null, \"n\": -1}]}";
+	CHECK(cmp_json_mark_nonfinite(plain, strlen(plain), &len) == NULL,
+	      "a file without them is parsed as it is");
+	struct cmp_runs runs = { 0 };
+	fprintf(stderr, "(7 warnings of non-finite figures are expected next)\n");
+	CHECK(cmp_import_text("nf.json", doc, strlen(doc), &runs) == 0 && runs.n == 1,
+	      "a fio file with nan and inf is read");
+	if (runs.n == 1) {
+		const struct cmp_run *r = &runs.v[0];
+		CHECK(fig(r, "j", "read", "io_bytes") == 4096 && fig(r, "j", "read", "runtime") == 10,
+		      "its finite figures are there");
+		static const char *const gone[][2] = { { "read", "bw" }, { "read", "lat_ns.mean" },
+						       { "read", "lat_ns.max" }, { "read", "iops" },
+						       { "job", "usr_cpu" }, { "job", "sys_cpu" } };
+		for (size_t i = 0; i < sizeof(gone) / sizeof(gone[0]); i++)
+			CHECK(!cmp_run_fig(r, "j", gone[i][0], gone[i][1]), "%s %s is left out",
+			      gone[i][0], gone[i][1]);
+		CHECK(fig(r, "j", "job", "inf") == 1, "a key named inf is a figure");
+		const char *d = cmp_kvs_get(&r->context, "option.j.description");
+		CHECK(d && !strcmp(d, "nan"), "a string \"nan\" stays a string: %s", d ? d : "(none)");
+		CHECK(r->raw && r->raw_len == strlen(doc) && !memcmp(r->raw, doc, r->raw_len),
+		      "the text is kept as read");
+	}
+	cmp_runs_release(&runs);
+}
+
 int main(void)
 {
+	test_nonfinite();
 	test_fio();
 	test_bonnie();
 	test_iobench_json();

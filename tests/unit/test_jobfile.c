@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static char tmpdir[] = "/tmp/iobench-jobfile-XXXXXX";
@@ -239,6 +240,43 @@ static void test_include(void)
 	ret = parse_text("inc-missing.fio", "[a]\ninclude nothere.fio\n", 0, &l, NULL);
 	CHECK(ret == -EINVAL && strstr(errbuf, "inc-missing.fio:2:9: error: cannot open include file"), "missing include: %s", errbuf);
 	job_list_release(&l);
+}
+
+/* Only regular files are read: a FIFO (no writer: it would block forever),
+ * a directory and /dev/zero (endless) are refused at once, with the
+ * include's file:line:col, or naming the job file given. */
+static void test_not_regular(void)
+{
+	struct job_list l = { 0 };
+	char *fifo = xasprintf("%s/inc.fifo", tmpdir), *dir = xasprintf("%s/inc.dir", tmpdir);
+	CHECK(mkfifo(fifo, 0600) == 0 && mkdir(dir, 0700) == 0, "a FIFO and a directory");
+	alarm(10); /* a hang fails the test instead of blocking it */
+	static const char *const inc[][2] = { { "include inc.fifo", "is a FIFO" },
+					       { "include inc.dir", "is a directory" },
+					       { "include /dev/zero", "is a character device" } };
+	for (size_t i = 0; i < 3; i++) {
+		char *text = xasprintf("[a]\nrw=read\n%s\n", inc[i][0]);
+		int ret = parse_text("nreg.fio", text, 0, &l, NULL);
+		CHECK(ret == -EINVAL && strstr(errbuf, "nreg.fio:3:9: error: include file") &&
+		      strstr(errbuf, inc[i][1]) && strstr(errbuf, "not a regular file"),
+		      "'%s' is refused at 3:9: %s", inc[i][0], errbuf);
+		job_list_release(&l);
+		free(text);
+	}
+	const char *given[][2] = { { fifo, "is a FIFO" }, { dir, "is a directory" },
+				   { "/dev/zero", "is a character device" } };
+	for (size_t i = 0; i < 3; i++) {
+		struct pf a = { .path = given[i][0], .l = &l };
+		int ret = capture(errbuf, sizeof(errbuf), do_file, &a);
+		CHECK(ret == -EINVAL && strstr(errbuf, given[i][0]) && strstr(errbuf, given[i][1]),
+		      "the job file %s is refused: %s", given[i][0], errbuf);
+		job_list_release(&l);
+	}
+	alarm(0);
+	unlink(fifo);
+	rmdir(dir);
+	free(fifo);
+	free(dir);
 }
 
 static void test_multi_and_set(void)
@@ -510,6 +548,7 @@ int main(void)
 	test_globals();
 	test_values();
 	test_include();
+	test_not_regular();
 	test_multi_and_set();
 	test_cmdline();
 	test_errors();

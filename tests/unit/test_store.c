@@ -68,7 +68,8 @@ static char *shape(const char *path)
 			   "FROM sqlite_schema m, pragma_table_info(m.name) p WHERE m.type = "
 			   "'table' AND m.name NOT LIKE 'sqlite_%' UNION ALL SELECT 'index ' || "
 			   "name FROM sqlite_schema WHERE type = 'index' AND name NOT LIKE "
-			   "'sqlite_%' ORDER BY 1", -1, &s, NULL);
+			   "'sqlite_%' UNION ALL SELECT 'view ' || name FROM sqlite_schema WHERE "
+			   "type = 'view' ORDER BY 1", -1, &s, NULL);
 	while (sqlite3_step(s) == SQLITE_ROW) {
 		strcat(out, (const char *)sqlite3_column_text(s, 0));
 		strcat(out, " ");
@@ -76,6 +77,30 @@ static char *shape(const char *path)
 	sqlite3_finalize(s);
 	sqlite3_close(db);
 	return out;
+}
+
+/* The rows of sql in the database at path, one line each (raw SQLite). */
+static char *rows(const char *path, const char *sql)
+{
+	sqlite3 *db;
+	sqlite3_stmt *s;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+	    sqlite3_prepare_v2(db, sql, -1, &s, NULL) == SQLITE_OK) {
+		while (sqlite3_step(s) == SQLITE_ROW) {
+			for (int i = 0; i < sqlite3_column_count(s); i++)
+				fprintf(f, "%s%s:%s", i ? "|" : "",
+					sqlite3_column_type(s, i) == SQLITE_NULL ? "null" : "v",
+					(const char *)sqlite3_column_text(s, i));
+			fputc('\n', f);
+		}
+		sqlite3_finalize(s);
+	}
+	sqlite3_close(db);
+	fclose(f);
+	return buf;
 }
 
 static int64_t count(struct store *st, const char *sql)
@@ -124,6 +149,9 @@ static void test_migrate_each_version(void)
 	for (unsigned v = 1; v < store_schema_version(); v++) {
 		char fixture[512];
 		snprintf(fixture, sizeof(fixture), "%s/fixture%u.db", dir, v);
+		static const char figs[] = "SELECT * FROM figures ORDER BY run_id, job_idx, direction, name";
+		char *before = rows(fixture, figs);
+		CHECK(before && strstr(before, "seq-read"), "version %u: its figures read", v);
 		CHECK(store_open(fixture, &st) == 0, "version %u opens", v);
 		if (!st)
 			continue;
@@ -139,6 +167,11 @@ static void test_migrate_each_version(void)
 		CHECK(i.rep_group == 0 && i.rep_index == -1, "version %u: no repetition group", v);
 		store_run_info_release(&i);
 		CHECK(count(st, "SELECT count(*) FROM figures") == 3, "version %u: the figures", v);
+		char *after = rows(fixture, figs);
+		CHECK(before && after && !strcmp(before, after),
+		      "version %u: the figures read as before:\n%s\n%s", v, before, after);
+		free(before);
+		free(after);
 		CHECK(count(st, "SELECT count(*) FROM runs WHERE rep_group IS NULL") == 2,
 		      "version %u: new columns are NULL", v);
 		struct store_label l = { "disk", "nvme0" };
@@ -150,7 +183,7 @@ static void test_migrate_each_version(void)
 		      "version %u: deleting a run deletes what it owns", v);
 		CHECK(store_delete_run(st, 1) == -ENOENT, "version %u: deleting it twice", v);
 		/* step 5 rebuilt runs: the id counter and the sweeps survive it */
-		CHECK(count(st, "SELECT seq FROM sqlite_sequence WHERE name = 'runs'") == (v == 4 ? 7 : 2),
+		CHECK(count(st, "SELECT seq FROM sqlite_sequence WHERE name = 'runs'") == (v >= 4 ? 7 : 2),
 		      "version %u: the runs' id counter is kept", v);
 		if (v == 4)
 			CHECK(count(st, "SELECT count(*) FROM sweep_points") == 2,

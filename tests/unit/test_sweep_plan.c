@@ -12,6 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sys/stat.h>
+
 #include "check.h"
 #include "sweep/sweep_design.h"
 #include "sweep/sweep_plan.h"
@@ -266,6 +268,73 @@ static void test_errors(void)
 	error_capture_release(&cap);
 }
 
+/* Every knob name is checked for its shape when the plan is read, with its
+ * line and column (not when a point writes it). */
+static void test_knob_names(void)
+{
+	struct sweep_plan p;
+	struct error_capture cap;
+	static const char plan[] = "[target]\nimage = x.img\nimage_size = 1g\n[factors]\n"
+				   "vm.../kernel/x = 1 | 2\n"   /* 5 */
+				   "vm.dirty..ratio = 1 | 2\n"  /* 6 */
+				   "vm. = 1 | 2\n"              /* 7 */
+				   "vm/dirty_ratio = 1 | 2\n"   /* 8 */
+				   "iosched.../x = 1 | 2\n"     /* 9 */
+				   "iosched.fifo_batch = 8 | 16\n"
+				   "queue/nomerges = 0 | 1\n"   /* 11 */
+				   "queue.frob = 0 | 1\n"       /* 12 */
+				   "vm.dirty_ratio = 10 | 20\n"
+				   "vm.Dirty = 1 | 2\n"         /* 14 */
+				   "iosched. = 1 | 2\n"         /* 15 */
+				   "[workload]\nquick =\n";
+	CHECK(parse(plan, &p, &cap) == -EINVAL, "bad knob names fail the plan");
+	CHECK(said(&cap, "t.plan:5:4:", "'vm.../kernel/x' is not a vm sysctl"),
+	      "vm.../kernel/x refused at its first '.' after vm. (5:4)");
+	CHECK(said(&cap, "t.plan:6:9:", "not a vm sysctl"), "vm.dirty..ratio at its '..' (6:9)");
+	CHECK(said(&cap, "t.plan:7:4:", "not a vm sysctl"), "an empty vm. (7:4)");
+	CHECK(said(&cap, "t.plan:8:3:", "not a vm sysctl"), "vm/ (8:3)");
+	CHECK(said(&cap, "t.plan:9:9:", "not an I/O scheduler knob"), "iosched.../x (9:9)");
+	CHECK(said(&cap, "t.plan:11:1:", "without its folder: nomerges"), "queue/nomerges: its name");
+	CHECK(said(&cap, "t.plan:12:1:", "not a queue knob"), "queue.frob: not a known queue knob");
+	CHECK(said(&cap, "t.plan:14:4:", "not a vm sysctl"), "upper case (14:4)");
+	CHECK(said(&cap, "t.plan:15:9:", "not an I/O scheduler knob"), "an empty iosched. (15:9)");
+	CHECK(!said(&cap, "t.plan:10:", "") && !said(&cap, "t.plan:13:", ""),
+	      "iosched.fifo_batch and vm.dirty_ratio are accepted");
+	error_capture_release(&cap);
+}
+
+/* A plan file, a plan's include and its job = file must be regular files:
+ * a FIFO is refused at once (it would block the parse forever). */
+static void test_not_regular(void)
+{
+	struct sweep_plan p;
+	struct error_capture cap;
+	char *fifo = NULL;
+	if (asprintf(&fifo, "%s/p.fifo", dir) < 0)
+		return;
+	CHECK(mkfifo(fifo, 0600) == 0, "a FIFO");
+	alarm(10); /* a hang fails the test */
+	memset(&cap, 0, sizeof(cap));
+	error_capture_begin(&cap);
+	int rc = sweep_plan_load(fifo, &p);
+	error_capture_end();
+	CHECK(rc < 0 && said(&cap, "p.fifo", "a FIFO, not a regular file"), "a FIFO as the plan");
+	error_capture_release(&cap);
+	static const char inc[] = "[target]\nimage = x.img\nimage_size = 1g\n[factors]\n"
+				  "include p.fifo\nfs = ext4\n[workload]\nquick =\n";
+	CHECK(parse(inc, &p, &cap) == -EINVAL && said(&cap, "t.plan:5:9:", "is a FIFO"),
+	      "include of a FIFO refused at 5:9");
+	error_capture_release(&cap);
+	static const char job[] = "[target]\nimage = x.img\nimage_size = 1g\n[factors]\n"
+				  "fs = ext4\n[workload]\njob = p.fifo\n";
+	CHECK(parse(job, &p, &cap) == -EINVAL && said(&cap, "t.plan:7:7:", "is a FIFO"),
+	      "job = a FIFO refused at 7:7");
+	error_capture_release(&cap);
+	alarm(0);
+	unlink(fifo);
+	free(fifo);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir))
@@ -282,6 +351,8 @@ int main(void)
 	test_ofat_lhs();
 	test_errors();
 	test_command();
+	test_knob_names();
+	test_not_regular();
 	unlink(job);
 	free(job);
 	rmdir(dir);
