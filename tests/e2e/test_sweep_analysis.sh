@@ -149,12 +149,18 @@ fi
 check "compare f1=a f1=b: b's write bw 3x to 5x, real" grep -Eq '^  b: [34]\.[0-9]+× a write bw .*real, better' "$T/cmp"
 "$IOBENCH" compare f1=a,f2=x f1=b,f2=x --output-format=json >"$T/cmp.json" 2>"$T/err" ||
   not_ok "compare of two points: $(cat "$T/err")"
-check "compare of two points (label sets): write bw ratio 3 to 5, real" python3 -c '
+# Two runs a side: real when the runs of each side agree, as they do on a
+# quiet machine; a stall at the end of one 500 ms run (a loaded machine)
+# spreads a side by more than 5%, and then an interval that two runs
+# cannot bound must be said as such, never called real.
+check "compare of two points (label sets): write bw ratio 3 to 5, real (or unbounded when a side spread over 5%)" python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 r = [r for r in d["rows"] if r["direction"] == "write" and r["figure"] == "bw_bytes"][0]
-c = r["cells"][1]
-good = 3 < c["ratio"] < 5 and c["real"] and len(d["selections"][0]["runs"]) == 2
+a, c = r["cells"][0], r["cells"][1]
+spread = max(a["cv"], c["cv"]) > 0.05
+honest = c["real"] or (spread and c["status"] == "unbounded" and not c["real"])
+good = 3 < c["ratio"] < 5 and honest and len(d["selections"][0]["runs"]) == 2
 if not good:  # say what was measured, for a failure on a loaded machine
     print("    ratio %s real %s runs %s; cell %s" % (c.get("ratio"), c.get("real"),
           [len(s["runs"]) for s in d["selections"]], json.dumps(c)[:600]), file=sys.stderr)
