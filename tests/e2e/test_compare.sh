@@ -9,7 +9,7 @@
 # naming its line, and then nothing is imported.
 . "$(dirname "$0")/lib.sh"
 need_root
-command -v fio >/dev/null && command -v bonnie++ >/dev/null || { echo "skip: needs fio and bonnie++"; exit 77; }
+need_cmd fio fio && need_cmd bonnie++ bonnie++ || finish
 d=$(tmpdir)
 export IOBENCH_DB=$d/results.db
 J=(--name=seqw --filename="$d/f" --size=32m --bs=64k --rw=write)

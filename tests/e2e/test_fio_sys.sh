@@ -8,7 +8,7 @@
 # with the reason, a missing or read-only cgroup2 mount refused). Small
 # files, fractions of a second each.
 . "$(dirname "$0")/lib.sh"
-command -v fio >/dev/null || { echo "skip: no fio"; exit 77; }
+need_cmd fio fio || finish
 need_root
 d=$(tmpdir)
 chmod 755 "$d" # uid=65534 must reach its files
@@ -295,7 +295,7 @@ if [ "$(nproc)" -ge 2 ]; then
     eval '[ $vrc -eq 0 ] && echo "$vseen" | grep -q " 2 1;" && echo "$vseen" | tr ";" "\n" | grep -vq " 1$"'
   rm -f "$d/vac.dat"
 else
-  echo "# skip: log_compression_cpus and verify_async_cpus need two CPUs to tell their threads from the job's"
+  skip_check "log_compression_cpus and verify_async_cpus" "one CPU here: they need two to tell their threads from the job's"
 fi
 "$IOBENCH" run --parse-only --name=x --ioengine=null --size=1m --log_compression_cpus=9-x >/dev/null 2>"$d/lccbad.err"
 check "log_compression_cpus=9-x: refused naming the value" grep -q "invalid CPU list '9-x' for option 'log_compression_cpus'" "$d/lccbad.err"
