@@ -18,14 +18,30 @@ import sys
 LINE = re.compile(r'^(\d+) +(\w+)\((\d+)<([^>]*)>(.*)\) += (-?\d+)')
 
 
+def joined(trace):
+    """The trace's lines, a call another thread split into "PID call(args
+    <unfinished ...>" and "PID <... call resumed>rest" joined into one."""
+    pending = {}
+    for line in open(trace, errors='replace'):
+        line = line.rstrip('\n')
+        pid = line.split(' ', 1)[0]
+        if line.endswith('<unfinished ...>'):
+            pending[pid] = line[:-len('<unfinished ...>')]
+            continue
+        m = re.match(r'^(\d+) +<\.\.\. \w+ resumed>(.*)', line)
+        if m and pid in pending:
+            line = pending.pop(pid) + m.group(2)
+        yield line
+
+
 def from_trace(trace, path):
     main, out = None, []
-    for line in open(trace, errors='replace'):
+    for line in joined(trace):
         m = re.match(r'^(\d+) +execve\(', line)
         if m and main is None:
             main = m.group(1)
             continue
-        m = LINE.match(line.rstrip('\n'))
+        m = LINE.match(line)
         if not m or m.group(1) == main or m.group(4) != path:
             continue
         op, rest, ret = m.group(2), m.group(5), int(m.group(6))
