@@ -12,7 +12,11 @@ need_root
 need_cmd fio fio && need_cmd bonnie++ bonnie++ || finish
 d=$(tmpdir)
 export IOBENCH_DB=$d/results.db
-J=(--name=seqw --filename="$d/f" --size=32m --bs=64k --rw=write)
+# the file is on a tmpfs: on a disk other work keeps busy, the 150 MiB/s
+# runs fell short of their rate (147.8 MiB/s: a ratio of 1.476)
+tm=$(tmpdir)
+mount -t tmpfs -o size=64m tmpfs "$tm" && reg mount "$tm" || { not_ok "a tmpfs for the runs"; finish; }
+J=(--name=seqw --filename="$tm/f" --size=32m --bs=64k --rw=write)
 runs_ok=0
 for i in 1 2 3; do
   "$IOBENCH" run "${J[@]}" --rate=100m --label rate=100 --label cfg=a --output-format=terse >/dev/null 2>&1 && runs_ok=$((runs_ok + 1))
