@@ -34,10 +34,26 @@ def kind(names):
     return "other"
 
 
+def joined(path):
+    """The trace's lines, a call another thread split into "PID call(args
+    <unfinished ...>" and "PID <... call resumed>rest" joined into one."""
+    pending = {}
+    for line in open(path, errors="replace"):
+        line = line.rstrip("\n")
+        pid = line.split(" ", 1)[0]
+        if line.endswith("<unfinished ...>"):
+            pending[pid] = line[:-len("<unfinished ...>")]
+            continue
+        m = re.match(r"^(\d+) +<\.\.\. \w+ resumed>(.*)", line)
+        if m and pid in pending:
+            line = pending.pop(pid) + m.group(2)
+        yield line
+
+
 def main():
     path, n = sys.argv[1], int(sys.argv[2])
     test, phase, last = 0, [], "ran"
-    for line in open(path):
+    for line in joined(path):
         m = OPEN.search(line)
         if not m:
             continue

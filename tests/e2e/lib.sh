@@ -120,3 +120,17 @@ e2e_trace_helpers() {
 }
 
 finish() { exit $E2E_FAILED; }
+
+# Skips, counted and named by tests/run_all.sh. A skip is only for what the
+# README's commands cannot change (not root, a kernel without the feature,
+# no NUMA, one CPU); a missing tool that scripts/deps.sh installs is a
+# failure (need_cmd). skip_test REASON: the whole script is skipped (exit
+# 77 with a "skip: REASON" line); skip_check NAME REASON: one check is not
+# run, a "skip - NAME: REASON" line.
+skip_test() { echo "skip: $*"; exit 77; }
+skip_check() { local n=$1; shift; echo "skip - $n: $*"; }
+# need_cmd COMMAND PACKAGE: not ok (and returns 1) when COMMAND is missing
+need_cmd() {
+  command -v "$1" >/dev/null && return 0
+  not_ok "needs $1 (Debian package $2): install it with scripts/deps.sh"; return 1
+}

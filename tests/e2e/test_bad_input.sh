@@ -13,8 +13,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 IOBENCH=${IOBENCH:-$here/../../build/iobench}
 case $IOBENCH in /*) ;; *) IOBENCH=$PWD/$IOBENCH ;; esac
 if [ ! -x "$IOBENCH" ]; then
-	echo "test_bad_input.sh: no iobench binary at $IOBENCH (set IOBENCH)" >&2
-	exit 77
+	echo "not ok - an iobench binary at $IOBENCH (./scripts/build.sh makes it, or set IOBENCH)"
+	exit 1
 fi
 
 work=$(mktemp -d /tmp/iobench-bad-input.XXXXXX)

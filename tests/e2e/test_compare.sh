@@ -9,7 +9,7 @@
 # naming its line, and then nothing is imported.
 . "$(dirname "$0")/lib.sh"
 need_root
-command -v fio >/dev/null && command -v bonnie++ >/dev/null || { echo "skip: needs fio and bonnie++"; exit 77; }
+need_cmd fio fio && need_cmd bonnie++ bonnie++ || finish
 d=$(tmpdir)
 export IOBENCH_DB=$d/results.db
 # The rate-limited runs write into a tmpfs for a fixed second: no device
@@ -18,7 +18,7 @@ export IOBENCH_DB=$d/results.db
 # loaded machine does not move the ratio (on the disk, a 100 MiB/s run
 # fell to 95 under load and the 1.50 ratio read 1.58).
 fst=$(tmpdir)
-mount -t tmpfs -o size=64m iobench-e2e "$fst" && reg mount "$fst"
+mount -t tmpfs -o size=64m iobench-e2e "$fst" && reg mount "$fst" || { not_ok "a tmpfs for the runs"; finish; }
 J=(--name=seqw --filename="$fst/f" --size=32m --bs=64k --rw=write --time_based --runtime=1)
 runs_ok=0
 for i in 1 2 3; do

@@ -115,7 +115,7 @@ done
 
 # disk full on a 32 MiB ext4
 if [ "$(id -u)" -ne 0 ]; then
-  echo "skip: the ENOSPC checks need root"
+  skip_check "disk full (ENOSPC) on a 32 MiB ext4" "needs root for a loop device"
   finish
 fi
 mnt=$(mkfs_mount ext4 32M) || { not_ok "mount a 32 MiB ext4"; finish; }

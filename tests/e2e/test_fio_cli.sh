@@ -14,7 +14,7 @@
 # 14's acceptance script, which treats a non-empty stderr as failure, run
 # unchanged with fio and with a `fio` symlink to iobench.
 . "$(dirname "$0")/lib.sh"
-command -v fio >/dev/null || { echo "skip: no fio"; exit 77; }
+need_cmd fio fio || finish
 d=$(tmpdir)
 mkdir -p "$d/bin" "$d/fio" "$d/iob"
 ln -s "$IOBENCH" "$d/bin/fio"

@@ -6,7 +6,7 @@
 # and print something for a comparison to count (two empty outputs agree);
 # and that slat, clat and lat relate as in fio for sync and async engines.
 . "$(dirname "$0")/lib.sh"
-command -v fio >/dev/null || { echo "skip: no fio"; exit 77; }
+need_cmd fio fio || finish
 d=$(tmpdir)
 cases=(
   "psync-randrw|--name=a --ioengine=psync --rw=randrw --bs=4k --size=4m --filename=$d/a.dat"

@@ -15,8 +15,8 @@
 # with the JSON key set of fio's for the same job file.
 . "$(dirname "$0")/lib.sh"
 need_root
-command -v fio >/dev/null || { echo "skip: no fio"; exit 77; }
-command -v strace >/dev/null || { echo "skip: no strace"; exit 77; }
+need_cmd fio fio || finish
+need_cmd strace strace || finish
 FIO=$(command -v fio)
 EX=/usr/share/doc/fio/examples
 # seconds count here: no monitor, no results database (neither is what is tested)

@@ -11,7 +11,7 @@
 # job is one whose runtime is far below its 30 s time_based runtime (the
 # job that ends first runs 200 ms, so that the others have started).
 . "$(dirname "$0")/lib.sh"
-command -v fio >/dev/null || { echo "skip: no fio"; exit 77; }
+need_cmd fio fio || finish
 need_root
 d=$(tmpdir)
 E=/usr/share/doc/fio/examples

@@ -13,7 +13,7 @@
 # refuses is checked to be refused with the clear "not implemented yet" message;
 # once accepted its JSON is diffed like the others.
 . "$(dirname "$0")/lib.sh"
-command -v fio >/dev/null || { echo "skip: no fio"; exit 77; }
+need_cmd fio fio || finish
 need_root
 d=$(tmpdir)
 KEYS="$(dirname "$0")/json_keys.py"

@@ -9,7 +9,7 @@
 # group_reporting; values that are not a time, below 1 ms, or --repeat
 # together with it are refused.
 . "$(dirname "$0")/lib.sh"
-command -v fio >/dev/null || { echo "skip: no fio"; exit 77; }
+need_cmd fio fio || finish
 FIO=$(command -v fio)
 IOB=("$IOBENCH" run --no-monitor --no-store)
 d=$(tmpdir)

@@ -2,8 +2,8 @@
 # e2e: long
 # The libFuzzer targets of tests/fuzz run for a bounded time each without a
 # crash, leak, sanitizer report or timeout. Builds them first when needed
-# (tests/fuzz/build.sh into build-fuzz; skipped, exit 77, without clang and
-# its fuzzer runtime). The committed corpus tests/fuzz/corpus/NAME is only
+# (tests/fuzz/build.sh into build-fuzz; without clang or its fuzzer runtime,
+# which scripts/deps.sh installs, that is a failure). The committed corpus tests/fuzz/corpus/NAME is only
 # read: new inputs go to a temporary directory, and a check makes sure the
 # corpus is unchanged afterwards. A crash's reproducer is copied to
 # /tmp/iobench-fuzz-crashes/ and named in the "not ok" line.
@@ -17,9 +17,9 @@ corpus=$TOP/tests/fuzz/corpus
 keep=/tmp/iobench-fuzz-crashes
 d=$(tmpdir)
 
-command -v clang >/dev/null || { echo "skip: no clang"; exit 77; }
+need_cmd clang clang || finish
 "$TOP/tests/fuzz/build.sh" "$bdir" >"$d/build.log" 2>&1; rc=$?
-if [ $rc -eq 2 ]; then echo "skip: $(tail -1 "$d/build.log")"; exit 77; fi
+if [ $rc -eq 2 ]; then not_ok "$(head -1 "$d/build.log"): install it with scripts/deps.sh"; finish; fi
 if [ $rc -ne 0 ]; then not_ok "fuzz targets build"; sed -n 1,30p "$d/build.log"; finish; fi
 ok "fuzz targets build"
 

@@ -128,7 +128,7 @@ done
 if [ -n "$byid" ]; then
   refused "$byid" "$el" "it is $el: ext4 signature found" $(wjob "$byid")
 else
-  echo "# skip: no /dev/disk/by-* link to $el (no udev here); the symlink case above covers it"
+  skip_check "a /dev/disk/by-* link to the device" "no udev here to make one (the symlink case above covers the rule)"
 fi
 
 # 5. --allow-destroy: naming another device does not help; naming it (or a
@@ -159,7 +159,7 @@ if swapon "$sl" 2>"$d/swapon.err"; then
   refused "swap, even with --allow-destroy" "$sl" "first swapoff it" $(wjob "$sl" --allow-destroy="$sl")
   swapoff "$sl"
 else
-  echo "# skip: swapon $sl failed here: $(cat "$d/swapon.err")"
+  skip_check "an active swap device" "this kernel refused swapon $sl: $(cat "$d/swapon.err")"
 fi
 refused "swap signature (after swapoff)" "$sl" "swap signature found" $(wjob "$sl")
 
@@ -171,7 +171,7 @@ if dmsetup create "$dmname" --table "0 $(blockdev --getsz "$hl") linear $hl 0" 2
   refused "held by device-mapper" "$hl" "$hl is held by dm-" $(wjob "$hl")
   dmsetup remove "$dmname"
 else
-  echo "# skip: no device-mapper in this kernel: 'held by another device' cannot be set up here"
+  need_cmd dmsetup dmsetup && skip_check "held by another device (device-mapper)" "no device-mapper in this kernel"
 fi
 
 # 8. read-only mode refuses writes to a regular file too

@@ -113,7 +113,7 @@ if dmsetup create "$dmname" --table "0 $(blockdev --getsz "$hl") linear $hl 0" 2
   fi
   dmsetup remove "$dmname"
 else
-  echo "# skip: no device-mapper in this kernel: 'held by a mounted device' cannot be set up here"
+  need_cmd dmsetup dmsetup && skip_check "held by a mounted device-mapper target" "no device-mapper in this kernel"
 fi
 
 # 4. named through /proc/self/fd (iobench's own descriptor 9, inherited)
@@ -164,7 +164,7 @@ if setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$IOBENCH"; then
   says "cannot be examined" "cannot be examined: Permission denied"
   check "cannot be examined: sha256 of the image unchanged" test "$(sha "$d/priv/disk.img")" = "$before"
 else
-  echo "# skip: nobody cannot run $IOBENCH here"
+  skip_check "a loop device that cannot be examined (as nobody)" "user nobody cannot run $IOBENCH here (a folder above it is closed to others)"
 fi
 chmod "$mode" "$na"
 
@@ -177,7 +177,7 @@ if unshare -m true 2>/dev/null; then
   says "no mount table" "$bl: cannot check whether it is in use: cannot read /proc/self/mountinfo"
   check "no mount table: sha256 of the image unchanged" test "$(sha "$d/bl.img")" = "$before"
 else
-  echo "# skip: no mount namespaces here"
+  skip_check "no mount table (a mount namespace)" "no mount namespaces here (unshare -m fails)"
 fi
 
 # 10. a chain of loop devices over loop devices: eight above the device are

@@ -166,11 +166,11 @@ if swapon "$mw/swapfile" 2>"$d/swapon.err"; then
     "$s is backed by $mw/swapfile, which is used as swap" write 4096
   says "swap file" "first swapoff its backing file"
 else
-  echo "# skip: swapon of a file on ext4 failed here: $(cat "$d/swapon.err")"
+  skip_check "a loop device over an active swap file" "this kernel refused swapon of a file on ext4: $(cat "$d/swapon.err")"
 fi
 
 # 6. btrfs: files carry the subvolume's anonymous device number
-if command -v mkfs.btrfs >/dev/null; then
+if need_cmd mkfs.btrfs btrfs-progs; then
   mkdir "$d/six"; ti=$d/six/disk.img
   truncate -s 32M "$ti"
   t=$(attach "$ti") && mkfs.btrfs -q -f --mixed "$t" >/dev/null 2>&1 && mt=$(mnt "$t" rw) ||
@@ -180,13 +180,11 @@ if command -v mkfs.btrfs >/dev/null; then
   mount -o remount,ro "$mt" || setup_failed "remount the btrfs read-only"
   refused "btrfs holding an attached image" "$t" "$ti" \
     "$t holds the filesystem of $mt/y.img, the backing file of $u"
-else
-  echo "# skip: no mkfs.btrfs"
 fi
 
 # 6b. a filesystem mounted straight from a file (erofs, Linux 6.12+): a loop
 # device over that file, and the device holding the file
-if command -v mkfs.erofs >/dev/null && grep -qw erofs /proc/filesystems; then
+if need_cmd mkfs.erofs erofs-utils && grep -qw erofs /proc/filesystems; then
   mkdir -p "$d/erofs/src"; head -c 2M /dev/urandom >"$d/erofs/src/f"
   truncate -s 16M "$d/erofs/disk.img"
   e=$(attach "$d/erofs/disk.img") && mkfs4 "$e" && me=$(mnt "$e" noatime) || setup_failed "ext4 for an erofs image"
@@ -208,10 +206,10 @@ EOF
     refused "the device holding a file mounted as erofs" "$e" "$d/erofs/disk.img" \
       "$e holds the filesystem of $me/e.img, which is mounted at $mef"
   else
-    echo "# skip: this kernel cannot mount erofs from a file: $(tail -1 "$d/setup.err")"
+    skip_check "a filesystem mounted from a file (erofs)" "this kernel cannot mount erofs from a file: $(tail -1 "$d/setup.err")"
   fi
-else
-  echo "# skip: no mkfs.erofs (erofs-utils) or no erofs in this kernel"
+elif command -v mkfs.erofs >/dev/null; then
+  skip_check "a filesystem mounted from a file (erofs)" "no erofs in this kernel"
 fi
 
 # 7. negative controls: a copy of a mounted image is another inode, whatever

@@ -11,7 +11,7 @@
 . "$(dirname "$0")/lib.sh"
 need_root
 A=${IOBENCH_ASAN:-$TOP/build-asan/iobench}
-[ -x "$A" ] || { echo "skip: no sanitizer build at $A"; exit 77; }
+[ -x "$A" ] || { not_ok "a sanitizer build at $A (./scripts/build.sh --asan makes it)"; finish; }
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=99:allocator_may_return_null=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=99
 d=$(tmpdir)

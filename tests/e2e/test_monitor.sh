@@ -8,9 +8,7 @@
 # errors and exit 1, and a device given as /dev/NAME is found.
 . "$(dirname "$0")/lib.sh"
 need_root
-for t in iostat vmstat fio; do
-  command -v $t >/dev/null || { echo "skip: needs $t"; exit 77; }
-done
+need_cmd iostat sysstat && need_cmd vmstat procps && need_cmd fio fio || finish
 d=$(tmpdir)
 dev=$(mkloop 256M) || { not_ok "create a loop device"; finish; }
 name=${dev#/dev/}

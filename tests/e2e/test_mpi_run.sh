@@ -22,9 +22,7 @@
 . "$(dirname "$0")/lib.sh"
 need_root
 MPI=${IOBENCH_MPI:-$(dirname "$IOBENCH")/iobench-mpi}
-if ! command -v mpirun >/dev/null; then
-  echo "ok # skip mpirun is not installed (scripts/deps.sh installs openmpi-bin)"; exit 0
-fi
+need_cmd mpirun openmpi-bin || finish
 [ -x "$MPI" ] || { not_ok "iobench-mpi is built at $MPI (meson -Dmpi=enabled)"; finish; }
 d=$(tmpdir)
 H=$(hostname)
@@ -281,5 +279,7 @@ if [ -x "$A" ]; then
   check "the sanitizer build's iobench-mpi: 2 ranks, exit 0, no report" \
     bash -c "[ $rc = 0 ] && ! grep -qE 'ERROR: AddressSanitizer|runtime error:|assertion failed' '$d/asan.err'"
   [ "$rc" = 0 ] || sed -n 1,20p "$d/asan.err"
+else
+  not_ok "the sanitizer build's iobench-mpi at $A (./scripts/build.sh --asan makes it)"
 fi
 finish

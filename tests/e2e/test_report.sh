@@ -12,9 +12,8 @@
 # with the install hint; -o goes through the device guard.
 . "$(dirname "$0")/lib.sh"
 need_root
-command -v chromium >/dev/null && command -v gnuplot >/dev/null && command -v fio >/dev/null &&
-  /usr/bin/python3 -c 'import markdown' 2>/dev/null ||
-  { echo "skip: needs chromium, gnuplot, fio and python3-markdown"; exit 77; }
+need_cmd chromium chromium && need_cmd gnuplot gnuplot-nox && need_cmd fio fio && { /usr/bin/python3 -c 'import markdown' 2>/dev/null ||
+  { not_ok "needs python3-markdown: install it with scripts/deps.sh"; false; }; } || finish
 PY=/usr/bin/python3
 HELP="$(dirname "$0")/report_browser.py"
 CHROME=(timeout 60 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run

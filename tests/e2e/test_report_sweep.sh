@@ -21,9 +21,8 @@
 # helper who wrote this (bench figures are not asserted here).
 . "$(dirname "$0")/lib.sh"
 need_root
-command -v chromium >/dev/null && command -v gnuplot >/dev/null &&
-  /usr/bin/python3 -c 'import markdown' 2>/dev/null ||
-  { echo "skip: needs chromium, gnuplot and python3-markdown"; exit 77; }
+need_cmd chromium chromium && need_cmd gnuplot gnuplot-nox && { /usr/bin/python3 -c 'import markdown' 2>/dev/null ||
+  { not_ok "needs python3-markdown: install it with scripts/deps.sh"; false; }; } || finish
 PY=/usr/bin/python3
 HELP="$(dirname "$0")/report_browser.py"
 CHROME=(timeout 60 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run

@@ -61,7 +61,7 @@ fi
 # On a private loop device so nothing else on the machine adds to its counts.
 mnt=
 if [ "$(id -u)" -ne 0 ]; then
-  echo "# skipping the cache checks: they need root for a loop device"
+  skip_check "direct=1, buffered and invalidate reads on a loop device" "needs root for a loop device"
 else
   # mkfs_mount by hand: a loop device number can keep a read-only flag that
   # an earlier user set with blockdev --setro, so clear it on ours first

@@ -155,7 +155,7 @@ static void test_skips_and_links(void)
 	s.chunk_size = 4096;
 	rc = bonnie_run(&s, &stop, &r);
 	if (rc == -EINVAL && r.error_msg && strstr(r.error_msg, "O_DIRECT")) {
-		printf("# O_DIRECT not supported under %s: %s\n", base, r.error_msg);
+		SKIP("-D (O_DIRECT)", "the filesystem under %s refuses it: %s", base, r.error_msg);
 	} else {
 		CHECK(rc == 0, "-D --random-data: %d %s", rc, r.error_msg ? r.error_msg : "");
 		check_io_work(&r.total, &s, "direct");

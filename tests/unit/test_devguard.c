@@ -113,7 +113,7 @@ static void test_signatures(void)
 	CHECK(devsig_describe("/nonexistent/img", out, sizeof(out)) < 0, "missing file");
 
 	if (system("command -v mkfs.ext4 >/dev/null 2>&1")) {
-		printf("# mkfs.ext4 missing: ext4 description not checked\n");
+		CHECK(0, "needs mkfs.ext4 (e2fsprogs): install it with scripts/deps.sh");
 		return;
 	}
 	path_in(img, sizeof(img), "ext4.img");
@@ -176,15 +176,19 @@ static void test_loops(void)
 
 	CHECK(devres_loop_info("vda", &l) == -ENXIO, "not a loop device");
 	CHECK(devres_loop_info("loop-none", &l) == -ENXIO, "no such loop device");
-	if (geteuid() != 0 || system("command -v losetup >/dev/null 2>&1")) {
-		printf("# not root or no losetup: loop devices not attached\n");
+	if (geteuid() != 0) {
+		SKIP("loop device cases", "not root");
+		return;
+	}
+	if (system("command -v losetup >/dev/null 2>&1")) {
+		CHECK(0, "needs losetup (mount): install it with scripts/deps.sh");
 		return;
 	}
 	path_in(img, sizeof(img), "loop.img");
 	CHECK(make_image(img, 8 << 20) == 0 && stat(img, &st) == 0, "loop image");
 	snprintf(args, sizeof(args), "'%s'", img);
 	if (attach(args, a)) {
-		printf("# losetup failed: loop devices not attached\n");
+		CHECK(0, "losetup %s failed: loop devices not attached", args);
 		return;
 	}
 	snprintf(args, sizeof(args), "-o 4096 --sizelimit 1048576 '%s'", img);

@@ -15,7 +15,7 @@
 #include "util/distrib.h"
 
 #define NB 1000
-#define DRAWS 1000000
+#define DRAWS 400000
 
 static int cmp_desc(const void *a, const void *b)
 {

@@ -140,7 +140,7 @@ static void test_inflate(void)
 static void test_inflate_fio(void)
 {
 	if (system("command -v fio >/dev/null 2>&1") != 0) {
-		printf("# fio not installed: skipping the fio-written log\n");
+		CHECK(0, "needs fio (for a log fio writes): install it with scripts/deps.sh");
 		return;
 	}
 	char dir[] = "/tmp/test_fiolog_fio.XXXXXX";

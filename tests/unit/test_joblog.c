@@ -80,8 +80,10 @@ static off_t size_of(const char *path)
 int main(void)
 {
 	char dir[] = "/tmp/test_joblog.XXXXXX";
-	if (!mkdtemp(dir) || chdir(dir) != 0)
-		return 77;
+	if (!mkdtemp(dir) || chdir(dir) != 0) {
+		printf("not ok: a temporary directory %s: %s\n", dir, strerror(errno));
+		return 1;
+	}
 	static unsigned long long v[4096][8];
 	unsigned nf;
 
