@@ -36,7 +36,7 @@ TEST=(
   fuse3 python3-fusepy                          # a FUSE filesystem that injects errors
   strace gdb blktrace                           # syscall, struct and block traces
   python3 python3-pandas python3-numpy python3-markdown sqlite3  # checks' scripts
-  groff-base man-db bsdutils                    # the man page check, script(1)
+  groff-base man-db bsdutils bsdextrautils      # the man page check, script(1), column(1)
   gnuplot-nox chromium                          # the report's plots, and a browser to load it
 )
 case "$set_name" in
