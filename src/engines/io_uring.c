@@ -7,6 +7,13 @@
  * advances it once per batch. Trim is done synchronously, as fio does for
  * io_uring, since no opcode discards on every kind of file.
  *
+ * How many SQEs are queued and how many are in flight is read from the ring
+ * (the SQ head, or the tail with sqthread_poll; see kernel_has()), never
+ * taken from what a submit call returned: with SQPOLL that is a guess the
+ * kernel thread can make wrong at any instant. With sqthread_poll the SQ
+ * ring has twice iodepth entries, because the kernel thread frees an entry
+ * only after its completion can already be reaped.
+ *
  * The ring is created in init(), so a refused option fails before any job
  * starts, but disabled when the kernel allows a single issuer: the job's
  * thread enables it at its first open and so becomes that issuer, which lets
@@ -36,6 +43,7 @@
 
 #include <errno.h>
 #include <liburing.h>
+#include <poll.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -126,8 +134,13 @@ struct uring_priv {
 	int rw_flags;        /* RWF_ flags of every read and write (nowait, uncached) */
 	unsigned force_async, prepped; /* force_async=N; SQEs since the last IOSQE_ASYNC */
 	unsigned depth;      /* most I/Os queued + in flight */
-	unsigned queued;     /* SQEs filled, not yet submitted */
-	unsigned inflight;   /* submitted, not yet reaped */
+	/* free-running counters that wrap as the ring's indices do: SQEs the
+	 * engine filled and completions it reaped; sq0 is where kernel_has()
+	 * counts from. queued and inflight follow from them (recount()). */
+	unsigned filled, reaped, sq0;
+	unsigned queued;     /* filled, not yet the kernel's */
+	unsigned inflight;   /* the kernel's, not yet reaped */
+	bool wake_owed;      /* SQPOLL: entries published, but waking the thread failed */
 	/* READV/WRITEV: one iovec per slot; a unit's engine_data points at it */
 	struct iovec *vec;
 	unsigned *free_vec, nr_free_vec;
@@ -182,12 +195,18 @@ static int ring_setup(struct uring_priv *p, const struct uring_opts *o, unsigned
 		if (o->sqthread_poll_cpu_set)
 			base |= IORING_SETUP_SQ_AFF;
 	}
+	/* SQPOLL: the kernel thread moves the SQ head only once a whole batch
+	 * is issued, and a batch is at most what was in flight when it began
+	 * (iodepth), so the entries of up to iodepth reaped completions may
+	 * still be taken: with twice iodepth entries a free one is always
+	 * there below the depth */
+	unsigned ask = o->sqthread_poll ? 2 * entries : entries;
 	for (size_t i = 0;; i++) {
 		memset(&prm, 0, sizeof(prm));
 		prm.flags = base | want;
 		if (base & IORING_SETUP_SQ_AFF)
 			prm.sq_thread_cpu = o->sqthread_poll_cpu;
-		ret = io_uring_queue_init_params(entries, &p->ring, &prm);
+		ret = io_uring_queue_init_params(ask, &p->ring, &prm);
 		if (ret != -EINVAL || i == sizeof(droppable) / sizeof(droppable[0]))
 			break;
 		want &= ~droppable[i];
@@ -196,7 +215,9 @@ static int ring_setup(struct uring_priv *p, const struct uring_opts *o, unsigned
 		return ret;
 	p->setup_flags = prm.flags;
 	p->disabled = prm.flags & IORING_SETUP_R_DISABLED;
-	p->depth = entries < prm.sq_entries ? entries : prm.sq_entries;
+	unsigned room = o->sqthread_poll ? prm.sq_entries / 2 : prm.sq_entries;
+	p->depth = entries < room ? entries : room;
+	p->sq0 = o->sqthread_poll ? *p->ring.sq.ktail : *p->ring.sq.khead;
 	return 0;
 }
 
@@ -387,15 +408,10 @@ static int uring_queue(struct engine_ctx *ctx, struct io_unit *u)
 			     u->index);
 	if (p->queued + p->inflight >= p->depth)
 		return ENGINE_Q_BUSY;
-	if (!(sqe = io_uring_get_sqe(&p->ring))) {
-		/* SQPOLL: an entry is free again only once the kernel thread has
-		 * taken it, which can lag its completion; below the depth, wait
-		 * for it rather than say "busy" with nothing in flight */
-		if (p->sqpoll && io_uring_sqring_wait(&p->ring) >= 0)
-			sqe = io_uring_get_sqe(&p->ring);
-		if (!sqe)
-			return ENGINE_Q_BUSY;
-	}
+	/* below the depth an entry is free: the ring has iodepth entries, or
+	 * twice that with SQPOLL (ring_setup()) */
+	if (!(sqe = io_uring_get_sqe(&p->ring)))
+		return ENGINE_Q_BUSY;
 	if (u->ddir == DDIR_SYNC || u->ddir == DDIR_DATASYNC) {
 		io_uring_prep_fsync(sqe, fd, u->ddir == DDIR_DATASYNC ? IORING_FSYNC_DATASYNC : 0);
 	} else if (p->fixedbufs) {
@@ -431,30 +447,77 @@ static int uring_queue(struct engine_ctx *ctx, struct io_unit *u)
 		sqe->flags |= IOSQE_ASYNC;
 	}
 	io_uring_sqe_set_data(sqe, u);
+	p->filled++;
 	p->queued++;
 	IOB_ASSERT(p->queued + p->inflight <= p->depth);
 	return ENGINE_Q_QUEUED;
 }
 
-/* Submit everything queued; returns 0 or -errno (-EAGAIN/-EBUSY: retry later). */
+/*
+ * How many of the engine's SQEs the kernel has been given, read from the
+ * ring. Without SQPOLL the kernel takes SQEs only inside io_uring_enter and
+ * has moved the SQ head past every one it took by the time the call
+ * returns, whatever it returned: the head is the count. With SQPOLL the
+ * kernel thread takes an entry as soon as the published tail covers it and
+ * moves the head only after its batch is issued, so a completion can be
+ * reaped before the head passes its SQE: the tail the engine published is
+ * the count (every published entry is taken while the thread is awake,
+ * which submit_pending() sees to). Only the engine fills SQEs: a timed
+ * reap never lets liburing queue a timeout SQE of its own (wait_ring_fd()).
+ */
+static unsigned kernel_has(const struct uring_priv *p)
+{
+	const struct io_uring_sq *sq = &p->ring.sq;
+
+	if (p->sqpoll)
+		return IO_URING_READ_ONCE(*sq->ktail) - p->sq0;
+	return io_uring_smp_load_acquire(sq->khead) - p->sq0;
+}
+
+static void recount(struct uring_priv *p)
+{
+	unsigned has = kernel_has(p);
+
+	IOB_ASSERT(has - p->reaped <= p->filled - p->reaped); /* reaped <= has <= filled */
+	p->queued = p->filled - has;
+	p->inflight = has - p->reaped;
+	IOB_ASSERT(p->queued + p->inflight <= p->depth);
+}
+
+/*
+ * Give the kernel everything queued; returns 0 or -errno (-EAGAIN/-EBUSY:
+ * retry later). What io_uring_submit() returns is not trusted as a count:
+ * with SQPOLL it is the published tail minus the head it read after
+ * publishing, so when the kernel thread takes new entries in between (the
+ * job's thread preempted there, say) it says fewer than it handed over, and
+ * counting from it left entries "queued" that were in flight, whose
+ * completions then outnumbered the count. Whatever the call returns, the
+ * counts come from the ring (recount()).
+ */
 static int submit_pending(struct uring_priv *p)
 {
-	while (p->queued) {
+	for (unsigned tries = 0; p->queued || p->wake_owed; tries++) {
+		unsigned before = p->queued;
 		/* as fio: entering with GETEVENTS also makes the completions
 		 * that arrived meanwhile visible, so reap rarely needs a call;
 		 * with SQPOLL the point is not to enter at all */
 		int r = p->sqpoll ? io_uring_submit(&p->ring)
 				  : io_uring_submit_and_get_events(&p->ring);
-		if (r > 0) {
-			unsigned n = (unsigned)r > p->queued ? p->queued : (unsigned)r;
-			p->queued -= n;
-			p->inflight += n;
-			IOB_ASSERT(p->queued + p->inflight <= p->depth);
-			continue;
+		recount(p);
+		if (p->sqpoll) {
+			/* every entry is published now, whatever r says; a
+			 * failed call may not have woken a sleeping thread */
+			IOB_ASSERT(p->queued == 0);
+			p->wake_owed = r < 0 && io_uring_sq_ready(&p->ring) > 0;
+			if (r >= 0 || !p->wake_owed)
+				return 0;
 		}
-		if (r == -EINTR)
+		if (r == -EINTR && tries < 16)
 			continue;
-		return r ? r : -EAGAIN;
+		if (r < 0)
+			return r == -EINTR ? -EAGAIN : r;
+		if (p->queued == before) /* took none: out of resources */
+			return -EAGAIN;
 	}
 	return 0;
 }
@@ -514,11 +577,27 @@ static unsigned take_ready(struct uring_priv *p, unsigned n, unsigned max, struc
 		io_uring_cq_advance(&p->ring, got);
 		IOB_ASSERT(got <= p->inflight); /* only what was submitted completes */
 		p->inflight -= got;
+		p->reaped += got;
 		total += got;
 		if (got < want)
 			break;
 	}
 	return total;
+}
+
+/*
+ * A timed wait on a ring without IORING_FEAT_EXT_ARG (before Linux 5.11),
+ * where io_uring_wait_cqes() would queue a timeout SQE of liburing's own
+ * that the engine's counts know nothing of: the ring's descriptor polls
+ * readable while a completion is there. Returns 0, -ETIME or -errno.
+ */
+static int wait_ring_fd(struct uring_priv *p, const struct __kernel_timespec *ts)
+{
+	struct pollfd pfd = { .fd = p->ring.ring_fd, .events = POLLIN };
+	struct timespec t = { .tv_sec = (time_t)ts->tv_sec, .tv_nsec = (long)ts->tv_nsec };
+	int r = ppoll(&pfd, 1, &t, NULL);
+
+	return r > 0 ? 0 : r == 0 ? -ETIME : -errno;
 }
 
 static int uring_reap(struct engine_ctx *ctx, unsigned min, unsigned max,
@@ -530,7 +609,8 @@ static int uring_reap(struct engine_ctx *ctx, unsigned min, unsigned max,
 	unsigned n = 0;
 	int ret;
 
-	if (p->queued && (ret = submit_pending(p)) < 0 && ret != -EAGAIN && ret != -EBUSY)
+	if ((p->queued || p->wake_owed) && (ret = submit_pending(p)) < 0 && ret != -EAGAIN &&
+	    ret != -EBUSY)
 		return ret;
 	if (min > p->inflight)
 		min = p->inflight;
@@ -554,7 +634,21 @@ static int uring_reap(struct engine_ctx *ctx, unsigned min, unsigned max,
 			continue;
 		}
 		struct io_uring_cqe *cqe;
-		ret = io_uring_wait_cqes(&p->ring, &cqe, min - n, tsp, NULL);
+		/* SQPOLL with a wakeup that failed: the thread may sleep on
+		 * entries it holds, so wait a millisecond at a time and wake
+		 * it again in between */
+		struct __kernel_timespec owed = { .tv_nsec = 1000000 };
+		bool retry = p->wake_owed && !tsp;
+		struct __kernel_timespec *wts = retry ? &owed : tsp;
+		if (wts && !(p->ring.features & IORING_FEAT_EXT_ARG))
+			ret = wait_ring_fd(p, wts);
+		else
+			ret = io_uring_wait_cqes(&p->ring, &cqe, min - n, wts, NULL);
+		if (ret == -ETIME && retry) {
+			if ((ret = submit_pending(p)) < 0 && ret != -EAGAIN && ret != -EBUSY)
+				return n ? (int)n : ret;
+			continue;
+		}
 		if (ret == -ETIME)
 			n += take_ready(p, n, max, done);
 		if (ret == -ETIME || (ret < 0 && ret != -EINTR && ret != -EAGAIN))
