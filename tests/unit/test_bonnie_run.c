@@ -17,6 +17,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -251,9 +252,39 @@ static void test_precise(void)
 	bonnie_result_release(&r);
 }
 
+/* Whether a file under DIR (or one folder down) has data yet. */
+static bool data_written(const char *dir, int depth)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	bool found = false;
+	if (!d)
+		return false;
+	while (!found && (e = readdir(d))) {
+		char p[512];
+		struct stat st;
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+		if (lstat(p, &st) < 0)
+			continue;
+		if (S_ISREG(st.st_mode) && st.st_size > 0)
+			found = true;
+		else if (S_ISDIR(st.st_mode) && depth > 0)
+			found = data_written(p, depth - 1);
+	}
+	closedir(d);
+	return found;
+}
+
+/* Stops the run 100 ms into its per-char writes: not at a fixed time from
+ * the start, which a slow (sanitizer, loaded) machine may spend before
+ * the first phase begins. */
 static void *stopper(void *arg)
 {
-	usleep(200000);
+	for (int i = 0; i < 6000 && !data_written(base, 2); i++)
+		usleep(5000);
+	usleep(100000);
 	*(volatile sig_atomic_t *)arg = 1;
 	return NULL;
 }
