@@ -15,7 +15,7 @@ E2E_REG=$(mktemp /tmp/iobench-e2e-reg.XXXXXX)
 ok() { echo "ok - $*"; }
 not_ok() { echo "not ok - $*"; E2E_FAILED=1; }
 # check DESCRIPTION COMMAND...: ok when the command succeeds
-check() { local d=$1; shift; if "$@"; then ok "$d"; else not_ok "$d"; fi; }
+check() { local d=$1; shift; if "$@"; then ok "$d"; else not_ok "$d"; return 1; fi; }
 
 cleanup() {
   local kind path

@@ -200,7 +200,9 @@ check "--eta-interval=100ms and --eta-newline=0 refused, 250ms runs: both tools"
 "$IOB" --eta=always --name=x --ioengine=null --size=1m --time_based --runtime=3 \
   --output-format=json >/dev/null 2>"$d/eta.err"
 check "iobench --eta-newline=1: progress lines kept (newline-ended), without it one line redrawn" \
-  bash -c "[ \$(grep -c 'Jobs: .*\[eta [0-9]*m:[0-9]*s\]\$' '$d/etan.err') -ge 2 ] && [ \$(wc -l <'$d/eta.err') = 0 ] && grep -q \$'\rJobs:' '$d/eta.err'"
+  bash -c "[ \$(grep -c 'Jobs: .*\[eta [0-9]*m:[0-9]*s\]\$' '$d/etan.err') -ge 2 ] && [ \$(wc -l <'$d/eta.err') = 0 ] && grep -q \$'\rJobs:' '$d/eta.err'" ||
+  { echo "# with --eta-newline=1:"; tr '\r' '\n' <"$d/etan.err" | sed 's/^/#   /' | head -12
+    echo "# without:"; tr '\r' '\n' <"$d/eta.err" | sed 's/^/#   /' | head -12; }
 # --warnings-fatal: a clean job runs; what fio warns about (time_based
 # without runtime) fails with it and runs without it, both tools
 both wf1 --warnings-fatal --name=x --ioengine=null --size=1m
