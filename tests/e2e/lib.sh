@@ -119,6 +119,39 @@ e2e_trace_helpers() {
   command -v strace >/dev/null || { have_strace=0; not_ok "strace is installed (needed to see offsets, timing and syncs)"; }
 }
 
+# tracefs_dir: tracefs's mount point on stdout, by src/sys/tracefs.c's
+# rules: the first tracefs mount of /proc/self/mountinfo whose root is the
+# filesystem's top, the one at /sys/kernel/tracing preferred; when there is
+# none, tracefs is mounted there (nosuid,nodev,noexec) under an flock of
+# the directory (two tests at once mount it once), left mounted as perf
+# and trace-cmd leave it (tests side by side use it), and stderr says so.
+# Fails (1, with the reason on stderr) when it cannot be mounted.
+TRACEFS_DEFAULT=/sys/kernel/tracing
+tracefs_scan() { # [MOUNTINFO]
+  awk '{ for (i = 7; i <= NF && $i != "-"; i++); if ($(i + 1) == "tracefs" && $4 == "/") print $5 }' \
+    "${1:-/proc/self/mountinfo}" | while read -r m; do printf '%b\n' "$m"; done |
+    awk -v p="$TRACEFS_DEFAULT" 'NR == 1 { f = $0 } $0 == p { f = $0; exit } END { if (f == "") exit 1; print f }'
+}
+tracefs_dir() {
+  local m fd rc=0
+  m=$(tracefs_scan) && { echo "$m"; return 0; }
+  exec {fd}<"$TRACEFS_DEFAULT" ||
+    { echo "tracefs is not mounted and $TRACEFS_DEFAULT cannot be opened (a kernel without tracing?)" >&2; return 1; }
+  flock "$fd"
+  if ! m=$(tracefs_scan); then
+    m=$TRACEFS_DEFAULT
+    if [ "$(stat -f -c %T "$m")" = tracefs ]; then :
+    elif mount -t tracefs -o nosuid,nodev,noexec nodev "$m"; then
+      echo "# tracefs was not mounted: mounted it at $m (as perf and trace-cmd do)" >&2
+    else
+      echo "tracefs is not mounted and mounting it at $m failed" >&2; rc=1
+    fi
+  fi
+  exec {fd}<&-
+  [ $rc = 0 ] && echo "$m"
+  return $rc
+}
+
 finish() { exit $E2E_FAILED; }
 
 # Skips, counted and named by tests/run_all.sh. A skip is only for what the

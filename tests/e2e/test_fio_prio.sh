@@ -109,9 +109,10 @@ check "io_uring cmdprio_bssplit: the 3/7 entry counts the $n4 reads of 4k ($p37)
 # test creates, block_rq_issue (in a tracing instance of the test's own,
 # filtered on that device) shows idle/6 for exactly the reads the JSON
 # counts under 3/6, in both tools
-T=/sys/kernel/tracing/instances/iobench-prio-$$
+TR=$(tracefs_dir) || not_ok "tracefs mounted (lib.sh's tracefs_dir)"
+T=$TR/instances/iobench-prio-$$
 loop=$(mkloop 16M) || not_ok "a loop device"
-if [ -n "$loop" ] && [ -d /sys/kernel/tracing/instances ] && mkdir "$T" 2>/dev/null; then
+if [ -n "$loop" ] && [ -n "$TR" ] && [ -d "$TR/instances" ] && mkdir "$T" 2>/dev/null; then
   trap 'rmdir "$T" 2>/dev/null; cleanup' EXIT
   mm=$(lsblk -dno MAJ:MIN "$loop" | tr -d ' ')
   echo "dev == $(( (${mm%:*} << 20) | ${mm#*:} ))" >"$T/events/block/block_rq_issue/filter"
@@ -129,7 +130,7 @@ if [ -n "$loop" ] && [ -d /sys/kernel/tracing/instances ] && mkdir "$T" 2>/dev/n
   done
   rmdir "$T"
 else
-  not_ok "a tracing instance for block_rq_issue"
+  not_ok "a tracing instance for block_rq_issue (tracefs at '$TR')"
 fi
 
 # 5

@@ -276,14 +276,15 @@ fi
 # io_uring force_async=4: every 4th request flagged IOSQE_ASYNC (0x10 in
 # the io_uring_submit_req tracepoint), counted in a trace instance of the
 # test's own that it removes again
-tr=/sys/kernel/tracing/instances/iobench-e2e-$$
+TR=$(tracefs_dir) || not_ok "tracefs mounted (lib.sh's tracefs_dir)"
+tr=$TR/instances/iobench-e2e-$$
 tr_off() {
   [ -d "$tr" ] && { echo >"$tr/set_event_pid"; echo 0 >"$tr/events/io_uring/io_uring_submit_req/enable"; rmdir "$tr"; }
   return 0
 }
 trap 'tr_off; cleanup' EXIT
 # (only this process's children: other programs on the machine use io_uring too)
-if [ $fio_ok = 1 ] && mkdir "$tr" 2>/dev/null && echo 1 >"$tr/options/event-fork" &&
+if [ $fio_ok = 1 ] && [ -n "$TR" ] && mkdir "$tr" 2>/dev/null && echo 1 >"$tr/options/event-fork" &&
    echo 1 >"$tr/events/io_uring/io_uring_submit_req/enable"; then
   for tool in fio iobench; do
     if [ $tool = fio ]; then set -- fio; else set -- "$IOBENCH" run --no-store; fi
@@ -299,7 +300,7 @@ if [ $fio_ok = 1 ] && mkdir "$tr" 2>/dev/null && echo 1 >"$tr/options/event-fork
     eval '[ "$fa_iobench" = 16/64 ] && [ "$fa_fio" = "$fa_iobench" ]'
 else
   tr_off
-  not_ok "a trace instance for io_uring_submit_req (tracefs at /sys/kernel/tracing)"
+  not_ok "a trace instance for io_uring_submit_req (tracefs at '$TR')"
 fi
 
 # ---- zonemode=zbd: refused without a zoned device; its options parse --------
