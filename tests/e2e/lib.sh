@@ -119,6 +119,25 @@ e2e_trace_helpers() {
   command -v strace >/dev/null || { have_strace=0; not_ok "strace is installed (needed to see offsets, timing and syncs)"; }
 }
 
+# need_fio_examples [NAME.fio...]: fio's example job files, which Debian's
+# fio-examples installs (a test dependency: scripts/deps.sh installs it),
+# are there: the package's folder holds its examples and each NAME the test
+# reads. Each one missing is a failure naming the package, and the test
+# ends there (a missing dependency is never a skip).
+FIO_EXAMPLES=/usr/share/doc/fio/examples
+need_fio_examples() {
+  local n miss=0
+  if ! compgen -G "$FIO_EXAMPLES/*.fio" >/dev/null; then
+    not_ok "fio's example job files ($FIO_EXAMPLES/*.fio): none there; install the Debian package fio-examples (scripts/deps.sh)"
+    finish
+  fi
+  for n; do
+    [ -f "$FIO_EXAMPLES/$n" ] ||
+      { not_ok "fio's example $FIO_EXAMPLES/$n is missing; install the Debian package fio-examples (scripts/deps.sh)"; miss=1; }
+  done
+  [ $miss = 0 ] || finish
+}
+
 # tracefs_dir: tracefs's mount point on stdout, by src/sys/tracefs.c's
 # rules: the first tracefs mount of /proc/self/mountinfo whose root is the
 # filesystem's top, the one at /sys/kernel/tracing preferred; when there is

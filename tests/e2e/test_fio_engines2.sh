@@ -7,9 +7,11 @@
 # job file for the engine (fio-examples) with small --set overrides, and the
 # clear refusals (read-only mode, bad option values). Seconds in all.
 . "$(dirname "$0")/lib.sh"
+need_fio_examples filecreate-ioengine.fio filestat-ioengine.fio filedelete-ioengine.fio \
+  ftruncate.fio falloc.fio
 need_root
 W=$(tmpdir)
-EX=/usr/share/doc/fio/examples
+EX=$FIO_EXAMPLES
 SHAPE="$(dirname "$0")/fio_engine_shape.py"
 
 # both NAME ARGS...: the same command-line job with iobench (in $W/i) and fio

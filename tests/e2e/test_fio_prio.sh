@@ -20,6 +20,7 @@
 # 6. fio's examples cmdprio-percentage.fio and cmdprio-bssplit.fio run
 #    small on a file; the percentage one reports both priorities.
 . "$(dirname "$0")/lib.sh"
+need_fio_examples cmdprio-percentage.fio cmdprio-bssplit.fio
 command -v fio >/dev/null || { echo "skip: no fio"; exit 77; }
 command -v strace >/dev/null || { echo "skip: no strace"; exit 77; }
 need_root
@@ -149,7 +150,7 @@ check "cmdprio_percentage on psync: not an option of that engine" \
 # 6
 for x in cmdprio-percentage cmdprio-bssplit; do
   mkdir -p "$d/ex/$x"
-  sed "s|filename=/dev/sda|filename=$d/ex/dev|" "/usr/share/doc/fio/examples/$x.fio" >"$d/ex/$x/$x.fio"
+  sed "s|filename=/dev/sda|filename=$d/ex/dev|" "$FIO_EXAMPLES/$x.fio" >"$d/ex/$x/$x.fio"
   (cd "$d/ex/$x" && "$IOBENCH" run --set size=2m --set runtime=1 --set time_based=0 \
      --output-format=json --output=out.json "$x.fio" >out.txt 2>err.txt)
   check "example $x.fio runs small on a file" test $? -eq 0 -a -s "$d/ex/$x/out.json"

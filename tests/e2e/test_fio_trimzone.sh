@@ -9,6 +9,7 @@
 # the JSON counts trims). zonemode=zbd is refused here: the machine has no
 # zoned device, and its kernel has no null_blk module to make one.
 . "$(dirname "$0")/lib.sh"
+need_fio_examples disk-zone-profile.fio fixed-rate-submission.fio
 need_root
 d=$(tmpdir)
 e2e_trace_helpers
@@ -164,7 +165,7 @@ if [ $fio_ok = 1 ] && [ $have_strace = 1 ]; then
   # offsets from the bandwidth log (log_offset=1) of both, sorted: the log
   # is written at completion, and two I/Os in flight may complete either way
   sed -e "s#/dev/sdb#$loop#" -e 's/zonesize=256m/zonesize=256k/' -e 's/zoneskip=2g/zoneskip=1m/' \
-    /usr/share/doc/fio/examples/disk-zone-profile.fio >"$d/dz.fio"
+    "$FIO_EXAMPLES/disk-zone-profile.fio" >"$d/dz.fio"
   echo "size=8m" >>"$d/dz.fio"
   (cd "$d" && rm -f ./*_bw.1.log && fio dz.fio --output=/dev/null &&
     awk -F, '{print $5}' disk-zone-profile_bw.1.log | sort -n >dz.fio.off && rm -f disk-zone-profile_bw.1.log &&
@@ -241,7 +242,7 @@ check "serialize_overlap=1: never two overlapping writes in flight ($o1; fio: $o
 
 # io_submit_mode: both of fio's modes parse (offload's runtime: test_fio_offload.sh)
 check "io_submit_mode=inline parses" R --parse-only --name=i --filename="$d/u.dat" --io_submit_mode=inline
-check "fixed-rate-submission.fio (io_submit_mode=offload) parses" R --parse-only /usr/share/doc/fio/examples/fixed-rate-submission.fio
+check "fixed-rate-submission.fio (io_submit_mode=offload) parses" R --parse-only "$FIO_EXAMPLES/fixed-rate-submission.fio"
 
 # ---- engine options: mmap's thp, pvsync2's hipri_percentage ----------------
 if [ $have_strace = 1 ]; then
