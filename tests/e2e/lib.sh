@@ -138,6 +138,43 @@ need_fio_examples() {
   [ $miss = 0 ] || finish
 }
 
+# ior_build: IOR and mdtest, built from ../shared/anchors/ior-src.tar.gz
+# (its build-ior.sh) into $IOR_CACHE, by default the build folder's
+# anchors/ior; built once and reused while its bin/ior and bin/mdtest are
+# there and built from the same tarball (its sha256 kept beside them).
+# An flock of $IOR_CACHE.lock makes two scripts (or bench/compare-ior,
+# which calls this too) that need them at once build them once. Prints the
+# bin folder; when the build fails, returns 1 with its log's tail on
+# stderr. Needs OpenMPI's libopenmpi-dev and autoconf automake libtool
+# pkg-config make (scripts/deps.sh).
+ANCHORS=${ANCHORS:-$TOP/../shared/anchors}
+IOR_CACHE=${IOR_CACHE:-$TOP/build/anchors/ior}
+ior_build() {
+  local sum fd rc=0 log
+  sum=$(sha256sum <"$ANCHORS/ior-src.tar.gz" | cut -d' ' -f1) ||
+    { echo "ior_build: cannot read $ANCHORS/ior-src.tar.gz" >&2; return 1; }
+  mkdir -p "$(dirname "$IOR_CACHE")" && exec {fd}>>"$IOR_CACHE.lock" ||
+    { echo "ior_build: cannot lock $IOR_CACHE.lock" >&2; return 1; }
+  flock "$fd"
+  if [ ! -x "$IOR_CACHE/bin/ior" ] || [ ! -x "$IOR_CACHE/bin/mdtest" ] ||
+     [ "$(cat "$IOR_CACHE/source.sha256" 2>/dev/null)" != "$sum" ]; then
+    rm -rf "$IOR_CACHE"; mkdir -p "$IOR_CACHE"
+    log=$IOR_CACHE.log
+    echo "# building IOR and mdtest from $ANCHORS/ior-src.tar.gz into $IOR_CACHE (log: $log)" >&2
+    if bash "$ANCHORS/build-ior.sh" "$IOR_CACHE" >"$log" 2>&1 &&
+       [ -x "$IOR_CACHE/bin/ior" ] && [ -x "$IOR_CACHE/bin/mdtest" ]; then
+      echo "$sum" >"$IOR_CACHE/source.sha256"
+    else
+      echo "ior_build: $ANCHORS/build-ior.sh $IOR_CACHE failed; the end of $log:" >&2
+      tail -15 "$log" >&2
+      rm -rf "$IOR_CACHE"; rc=1
+    fi
+  fi
+  exec {fd}>&-
+  [ $rc = 0 ] && echo "$IOR_CACHE/bin"
+  return $rc
+}
+
 # tracefs_dir: tracefs's mount point on stdout, by src/sys/tracefs.c's
 # rules: the first tracefs mount of /proc/self/mountinfo whose root is the
 # filesystem's top, the one at /sys/kernel/tracing preferred; when there is
