@@ -112,19 +112,14 @@ def lines(path):
         if m:
             rest = pending.pop(pid, "") + m.group(1)
         yield rest
-fds, w, r = {}, [], []
+# strace -y names each call's file beside its descriptor: no table of
+# descriptors to keep (fio's jobs are processes beside fio's main one,
+# whose descriptors have the same numbers: its close(6) is not the job's)
+w, r = [], []
 for l in lines(sys.argv[1]):
-    m = re.search(r'openat\(AT_FDCWD, "[^"]*/(of\.\d+\.\d+)".* = (\d+)', l)
+    m = re.search(r'(pread64|pwrite64)\(\d+<[^>]*/(of\.\d+\.\d+)>, .*, (\d+), (\d+)\) = ', l)
     if m:
-        fds[m.group(2)] = m.group(1)
-        continue
-    m = re.search(r'close\((\d+)\)', l)
-    if m:
-        fds.pop(m.group(1), None)
-        continue
-    m = re.search(r'(pread64|pwrite64)\((\d+),.*, (\d+), (\d+)\)', l)
-    if m and m.group(2) in fds:
-        (w if m.group(1) == 'pwrite64' else r).append((fds[m.group(2)], int(m.group(4)), int(m.group(3))))
+        (w if m.group(1) == 'pwrite64' else r).append((m.group(2), int(m.group(4)), int(m.group(3))))
 w.sort(); r.sort()
 print("writes=%d reads=%d files=%d readback-is-writes=%s %s" % (len(w), len(r), len(set(x[0] for x in w)), w == r, w))
 PY
@@ -135,7 +130,7 @@ of_run() { # TOOL TAG ARGS... (each tool in a directory of its own)
   local t=$1 tag=$2; shift 2
   mkdir -p "$d/of.$tag.$t.d"; rm -f "$d/of.$tag.$t.d"/*
   if [ "$t" = fio ]; then set -- fio "$@"; else set -- "$IOBENCH" run "$@"; fi
-  timeout 60 strace -f -qq -e trace=openat,close,pread64,pwrite64 -o "$d/of.$tag.$t.st" "$@" --name=of --directory="$d/of.$tag.$t.d" --output-format=json >"$d/of.$tag.$t.json" 2>/dev/null
+  timeout 60 strace -f -qq -y -e trace=openat,close,pread64,pwrite64 -o "$d/of.$tag.$t.st" "$@" --name=of --directory="$d/of.$tag.$t.d" --output-format=json >"$d/of.$tag.$t.json" 2>/dev/null
   echo "rc=$? $(python3 -c "$OFJ" "$d/of.$tag.$t.json" 2>&1 | tail -1) $(python3 "$d/ofsets.py" "$d/of.$tag.$t.st")" >"$d/of.$tag.$t"
 }
 for t in fio iob; do
