@@ -83,6 +83,9 @@ ALLOWED = {
         {"/scratch"}, "the directory fio's e4defrag.fio names, replaced by sed"),
     "tests/e2e/test_mpi_run.sh": ({"/src/dist/"}, "a grep pattern on $TOP's files"),
     "src/cmd/run_flags.c": ({"/mnt/test"}, "an example in --help's text"),
+    "scripts/fresh-root.sh": (
+        {"/root", "/ci/main"},
+        "paths inside the fresh root it makes, seen from its chroot: root's HOME and the clone"),
     "src/sys/sysknob.c": ({"/queue/scheduler"}, "the end of a sysfs path, compared"),
     "tests/e2e/test_fio_trimzone.sh": ({"/queue/zoned"}, "the end of a sysfs path in a message"),
 }
