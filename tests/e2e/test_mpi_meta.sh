@@ -10,6 +10,8 @@
 # sum of the ranks' work. Rank 0 alone stores a meta run (kind meta):
 # listed, reprinted as printed, its figures named per phase, compared and
 # reported; --no-store and a bad --label; a version-4 database migrated.
+# On a new machine it first builds IOR and mdtest (about a minute):
+# e2e: long
 . "$(dirname "$0")/lib.sh"
 need_root
 MPI_BIN=${IOBENCH_MPI:-$TOP/build/iobench-mpi}
