@@ -233,7 +233,8 @@ fs_case() { # TAG ARGS...: the opens, closes and syncs of the job's file, by the
     "$IOBENCH" run --filename="$d/fs.iob.f" "${A[@]}" >/dev/null 2>&1
   wait
   for t in fio iob; do python3 -c "$FSO" "$d/fs.$tag.$t.st" "$d/fs.$t.f>" >"$d/fs.$tag.$t"; done
-  check "$* as fio: $(cat "$d/fs.$tag.fio")" test "$(cat "$d/fs.$tag.iob")" = "$(cat "$d/fs.$tag.fio")"
+  if [ "$(cat "$d/fs.$tag.iob")" = "$(cat "$d/fs.$tag.fio")" ]; then ok "$* as fio: $(cat "$d/fs.$tag.fio")"
+  else not_ok "$* as fio: $(cat "$d/fs.$tag.fio"); iobench: $(cat "$d/fs.$tag.iob"); its trace: $(grep -F "$d/fs.iob.f>" "$d/fs.$tag.iob.st" | cut -c1-60 | head -40 | tr '\n' '|')"; fi
 }
 fs_case four --fsync=4
 fs_case data_end --fdatasync=5 --end_fsync=1
