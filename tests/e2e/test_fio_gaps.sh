@@ -100,14 +100,15 @@ cat >"$d/ofsets.py" <<'PY'
 # strace -> the sorted (file, offset, length) of the writes and of the reads
 import re, sys
 # (strace -f: a call another thread interrupts is split into "PID
-# call(args <unfinished ...>" and "PID <... call resumed>rest": join them,
-# without the blank strace puts before "<unfinished")
+# call(args <unfinished ...>" and "PID <... call resumed>rest": join them;
+# the blanks around the cut vary: a write's arguments are printed before
+# it, a read's buffer after it, and the resumed ") = N" is padded)
 def lines(path):
     pending = {}
     for l in open(path):
         pid, rest = (l.rstrip("\n").split(None, 1) + [""])[:2]
         if rest.endswith("<unfinished ...>"):
-            pending[pid] = rest[:-len("<unfinished ...>")].rstrip()
+            pending[pid] = rest[:-len("<unfinished ...>")]
             continue
         m = re.match(r"<\.\.\. \w+ resumed>(.*)", rest)
         if m:
@@ -118,7 +119,7 @@ def lines(path):
 # whose descriptors have the same numbers: its close(6) is not the job's)
 w, r = [], []
 for l in lines(sys.argv[1]):
-    m = re.search(r'(pread64|pwrite64)\(\d+<[^>]*/(of\.\d+\.\d+)>, .*, (\d+), (\d+)\) +=', l)
+    m = re.search(r'(pread64|pwrite64)\(\d+<[^>]*/(of\.\d+\.\d+)>,.*, (\d+), (\d+)\s*\)\s+=', l)
     if m:
         (w if m.group(1) == 'pwrite64' else r).append((m.group(2), int(m.group(4)), int(m.group(3))))
 w.sort(); r.sort()
@@ -135,9 +136,13 @@ cat >"$d/ofsets.st" <<'ST'
 101 <... pwrite64 resumed>)           = 16384
 101 pwrite64(6</tmp/w/of.0.0>, "\312\254"..., 16384, 0) = 16384
 101 pread64(6</tmp/w/of.0.0>, "\312\254"..., 16384, 0) = 16384
+101 pread64(6</tmp/w/of.0.0>,  <unfinished ...>
+100 openat(AT_FDCWD</tmp/w>, "/sys/block/vda/stat", O_RDONLY <unfinished ...>
+101 <... pread64 resumed>"\312\254"..., 16384, 16384) = 16384
+100 <... openat resumed>)             = 6</sys/block/vda/stat>
 ST
-check "the strace parser counts a split call and ignores another process's descriptor 6" \
-  test "$(python3 "$d/ofsets.py" "$d/ofsets.st" | cut -d' ' -f1-3)" = "writes=2 reads=1 files=1"
+check "the strace parser counts split writes and reads and ignores another process's descriptor 6" \
+  test "$(python3 "$d/ofsets.py" "$d/ofsets.st" | cut -d' ' -f1-4)" = "writes=2 reads=2 files=1 readback-is-writes=True"
 OFJ='import json, sys
 j = json.load(open(sys.argv[1]))["jobs"][0]
 print("err=%d read=%d write=%d" % (j["error"], j["read"]["io_bytes"], j["write"]["io_bytes"]))'
