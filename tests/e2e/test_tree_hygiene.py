@@ -76,6 +76,9 @@ ALLOWED = {
     "tests/unit/test_sweep_md.c": (
         {"/block", "/block/md3", "/block/md3/md", "/block/loop7", "/block/loop7/queue"},
         "a fake sysfs tree made under a temporary folder (the paths are relative to it)"),
+    "tests/unit/test_sysknob_snap.c": (
+        {"/block", "/block/loop7", "/block/loop7/queue", "/block/loop7/queue/iosched"},
+        "a fake sysfs tree made under a temporary folder (the paths are relative to it)"),
     "tests/unit/test_jobfile.c": (
         {"/msa70/fio/data", "/msa70/fio/data/"},
         "seed 003's job files name this directory: the test expects the refusal to name it"),
