@@ -14,7 +14,7 @@
 #    the same lines added to each job) in directories the test creates,
 #    and their JSON key sets are diffed (json_keys.py, as test_fio_json_keys).
 . "$(dirname "$0")/lib.sh"
-command -v fio >/dev/null || { echo "skip: no fio"; exit 77; }
+need_cmd fio fio || finish
 need_fio_examples
 dpkg -L fio-examples >/dev/null 2>&1 ||
   { not_ok "dpkg -L fio-examples: the Debian package fio-examples is not installed (scripts/deps.sh)"; finish; }

@@ -21,8 +21,8 @@
 #    small on a file; the percentage one reports both priorities.
 . "$(dirname "$0")/lib.sh"
 need_fio_examples cmdprio-percentage.fio cmdprio-bssplit.fio
-command -v fio >/dev/null || { echo "skip: no fio"; exit 77; }
-command -v strace >/dev/null || { echo "skip: no strace"; exit 77; }
+need_cmd fio fio || finish
+need_cmd strace strace || finish
 need_root
 d=$(tmpdir)
 KEYS="$(dirname "$0")/json_keys.py"
