@@ -119,6 +119,95 @@ e2e_trace_helpers() {
   command -v strace >/dev/null || { have_strace=0; not_ok "strace is installed (needed to see offsets, timing and syncs)"; }
 }
 
+# need_fio_examples [NAME.fio...]: fio's example job files, which Debian's
+# fio-examples installs (a test dependency: scripts/deps.sh installs it),
+# are there: the package's folder holds its examples and each NAME the test
+# reads. Each one missing is a failure naming the package, and the test
+# ends there (a missing dependency is never a skip).
+FIO_EXAMPLES=/usr/share/doc/fio/examples
+need_fio_examples() {
+  local n miss=0
+  if ! compgen -G "$FIO_EXAMPLES/*.fio" >/dev/null; then
+    not_ok "fio's example job files ($FIO_EXAMPLES/*.fio): none there; install the Debian package fio-examples (scripts/deps.sh)"
+    finish
+  fi
+  for n; do
+    [ -f "$FIO_EXAMPLES/$n" ] ||
+      { not_ok "fio's example $FIO_EXAMPLES/$n is missing; install the Debian package fio-examples (scripts/deps.sh)"; miss=1; }
+  done
+  [ $miss = 0 ] || finish
+}
+
+# ior_build: IOR and mdtest, built from ../shared/anchors/ior-src.tar.gz
+# (its build-ior.sh) into $IOR_CACHE, by default the build folder's
+# anchors/ior; built once and reused while its bin/ior and bin/mdtest are
+# there and built from the same tarball (its sha256 kept beside them).
+# An flock of $IOR_CACHE.lock makes two scripts (or bench/compare-ior,
+# which calls this too) that need them at once build them once. Prints the
+# bin folder; when the build fails, returns 1 with its log's tail on
+# stderr. Needs OpenMPI's libopenmpi-dev and autoconf automake libtool
+# pkg-config make (scripts/deps.sh).
+ANCHORS=${ANCHORS:-$TOP/../shared/anchors}
+IOR_CACHE=${IOR_CACHE:-$TOP/build/anchors/ior}
+ior_build() {
+  local sum fd rc=0 log
+  sum=$(sha256sum <"$ANCHORS/ior-src.tar.gz" | cut -d' ' -f1) ||
+    { echo "ior_build: cannot read $ANCHORS/ior-src.tar.gz" >&2; return 1; }
+  mkdir -p "$(dirname "$IOR_CACHE")" && exec {fd}>>"$IOR_CACHE.lock" ||
+    { echo "ior_build: cannot lock $IOR_CACHE.lock" >&2; return 1; }
+  flock "$fd"
+  if [ ! -x "$IOR_CACHE/bin/ior" ] || [ ! -x "$IOR_CACHE/bin/mdtest" ] ||
+     [ "$(cat "$IOR_CACHE/source.sha256" 2>/dev/null)" != "$sum" ]; then
+    rm -rf "$IOR_CACHE"; mkdir -p "$IOR_CACHE"
+    log=$IOR_CACHE.log
+    echo "# building IOR and mdtest from $ANCHORS/ior-src.tar.gz into $IOR_CACHE (log: $log)" >&2
+    if bash "$ANCHORS/build-ior.sh" "$IOR_CACHE" >"$log" 2>&1 &&
+       [ -x "$IOR_CACHE/bin/ior" ] && [ -x "$IOR_CACHE/bin/mdtest" ]; then
+      echo "$sum" >"$IOR_CACHE/source.sha256"
+    else
+      echo "ior_build: $ANCHORS/build-ior.sh $IOR_CACHE failed; the end of $log:" >&2
+      tail -15 "$log" >&2
+      rm -rf "$IOR_CACHE"; rc=1
+    fi
+  fi
+  exec {fd}>&-
+  [ $rc = 0 ] && echo "$IOR_CACHE/bin"
+  return $rc
+}
+
+# tracefs_dir: tracefs's mount point on stdout, by src/sys/tracefs.c's
+# rules: the first tracefs mount of /proc/self/mountinfo whose root is the
+# filesystem's top, the one at /sys/kernel/tracing preferred; when there is
+# none, tracefs is mounted there (nosuid,nodev,noexec) under an flock of
+# the directory (two tests at once mount it once), left mounted as perf
+# and trace-cmd leave it (tests side by side use it), and stderr says so.
+# Fails (1, with the reason on stderr) when it cannot be mounted.
+TRACEFS_DEFAULT=/sys/kernel/tracing
+tracefs_scan() { # [MOUNTINFO]
+  awk '{ for (i = 7; i <= NF && $i != "-"; i++); if ($(i + 1) == "tracefs" && $4 == "/") print $5 }' \
+    "${1:-/proc/self/mountinfo}" | while read -r m; do printf '%b\n' "$m"; done |
+    awk -v p="$TRACEFS_DEFAULT" 'NR == 1 { f = $0 } $0 == p { f = $0; exit } END { if (f == "") exit 1; print f }'
+}
+tracefs_dir() {
+  local m fd rc=0
+  m=$(tracefs_scan) && { echo "$m"; return 0; }
+  exec {fd}<"$TRACEFS_DEFAULT" ||
+    { echo "tracefs is not mounted and $TRACEFS_DEFAULT cannot be opened (a kernel without tracing?)" >&2; return 1; }
+  flock "$fd"
+  if ! m=$(tracefs_scan); then
+    m=$TRACEFS_DEFAULT
+    if [ "$(stat -f -c %T "$m")" = tracefs ]; then :
+    elif mount -t tracefs -o nosuid,nodev,noexec nodev "$m"; then
+      echo "# tracefs was not mounted: mounted it at $m (as perf and trace-cmd do)" >&2
+    else
+      echo "tracefs is not mounted and mounting it at $m failed" >&2; rc=1
+    fi
+  fi
+  exec {fd}<&-
+  [ $rc = 0 ] && echo "$m"
+  return $rc
+}
+
 finish() { exit $E2E_FAILED; }
 
 # Skips, counted and named by tests/run_all.sh. A skip is only for what the

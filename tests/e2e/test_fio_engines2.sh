@@ -7,10 +7,16 @@
 # job file for the engine (fio-examples) with small --set overrides, and the
 # clear refusals (read-only mode, bad option values). Seconds in all.
 . "$(dirname "$0")/lib.sh"
+need_fio_examples filecreate-ioengine.fio filestat-ioengine.fio filedelete-ioengine.fio \
+  ftruncate.fio falloc.fio
 need_root
 W=$(tmpdir)
-EX=/usr/share/doc/fio/examples
-SHAPE="$(dirname "$0")/fio_engine_shape.py"
+EX=$FIO_EXAMPLES
+SHAPE="$TOP/tests/e2e/fio_engine_shape.py"
+# every job names its files relative to a --directory of $W; from $W, a
+# relative name that missed it lands in the test's folder too, never in
+# the caller's (the repository's root, where run_all.sh runs)
+cd "$W" || exit 1
 
 # both NAME ARGS...: the same command-line job with iobench (in $W/i) and fio
 # (in $W/f), JSON in $W/NAME.{i,f}.json; fails when either fails

@@ -7,9 +7,12 @@
 # output, the JSON key set: json_keys.py), and fio's own example job files for
 # these engines (fio-examples) with small sizes and runtimes. Seconds in all.
 . "$(dirname "$0")/lib.sh"
+need_fio_examples rbd.fio rados.fio nbd.fio rdmaio-client.fio uring-cmd-ng.fio pmemblk.fio \
+  cpp_null.fio cmdprio-percentage.fio sg_verify.fio sg_write_same_ndob.fio cpuio.fio exec.fio \
+  netio.fio netio_multicast.fio e4defrag.fio e4defrag2.fio
 need_root
 W=$(tmpdir)
-EX=/usr/share/doc/fio/examples
+EX=$FIO_EXAMPLES
 KEYS="$(dirname "$0")/json_keys.py"
 # the system's python: a pyenv shim costs half a second a call
 PY=/usr/bin/python3; [ -x "$PY" ] || PY=python3

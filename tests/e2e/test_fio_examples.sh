@@ -14,8 +14,10 @@
 #    the same lines added to each job) in directories the test creates,
 #    and their JSON key sets are diffed (json_keys.py, as test_fio_json_keys).
 . "$(dirname "$0")/lib.sh"
-command -v fio >/dev/null || { echo "skip: no fio"; exit 77; }
-dpkg -L fio-examples >/dev/null 2>&1 || { echo "skip: fio-examples is not installed"; exit 77; }
+need_cmd fio fio || finish
+need_fio_examples
+dpkg -L fio-examples >/dev/null 2>&1 ||
+  { not_ok "dpkg -L fio-examples: the Debian package fio-examples is not installed (scripts/deps.sh)"; finish; }
 d=$(tmpdir)
 KEYS="$(dirname "$0")/json_keys.py"
 
@@ -100,7 +102,7 @@ done
 SETS=(size=1m runtime=1 time_based=0)
 RUN='fio-seq-read.fio fio-seq-write.fio fio-rand-read.fio fio-rand-write.fio fio-seq-RW.fio
 fio-rand-RW.fio null.fio zipf.fio rand-zones.fio tiobench-example.fio'
-EX=/usr/share/doc/fio/examples
+EX=$FIO_EXAMPLES
 # fio has no --set: the same lines end every job section of a copy (later
 # lines win, as --set's values do)
 for n in $RUN; do mkdir -p "$d/fio/$n" "$d/iob/$n"; done

@@ -14,11 +14,13 @@
 # 1mbs_clients and ssd-test run with small overrides (--set for iobench),
 # with the JSON key set of fio's for the same job file.
 . "$(dirname "$0")/lib.sh"
+need_fio_examples filecreate-ioengine.fio falloc.fio ftruncate.fio 1mbs_clients.fio ssd-test.fio \
+  surface-scan.fio aio-read.fio
 need_root
 need_cmd fio fio || finish
 need_cmd strace strace || finish
 FIO=$(command -v fio)
-EX=/usr/share/doc/fio/examples
+EX=$FIO_EXAMPLES
 # seconds count here: no monitor, no results database (neither is what is tested)
 IOB_FLAGS=(--no-monitor --no-store)
 d=$(tmpdir)

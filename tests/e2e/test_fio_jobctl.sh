@@ -11,10 +11,11 @@
 # job is one whose runtime is far below its 30 s time_based runtime (the
 # job that ends first runs 200 ms, so that the others have started).
 . "$(dirname "$0")/lib.sh"
+need_fio_examples waitfor.fio exitwhat.fio steadystate.fio
 need_cmd fio fio || finish
 need_root
 d=$(tmpdir)
-E=/usr/share/doc/fio/examples
+E=$FIO_EXAMPLES
 cd "$d" || exit 1
 # shape TOOL JOBFILE [ARGS]: one line per reported job: name, did I/O (0/1),
 # cut short (1: runtime under 10 s) and its error

@@ -10,12 +10,13 @@
 # checked against one computed from the job's own write_iolog; fio 3.33
 # cannot make one (it records writes as unwritten and aborts on trims).
 . "$(dirname "$0")/lib.sh"
+need_fio_examples fixed-rate-submission.fio poisson-rate-submission.fio
 need_root
 d=$(tmpdir)
 R() { "$IOBENCH" run --no-store "$@"; }
 have_strace=1
 command -v strace >/dev/null || { have_strace=0; not_ok "strace is installed"; }
-EX=/usr/share/doc/fio/examples
+EX=$FIO_EXAMPLES
 F=$d/f.dat
 head -c 2M /dev/urandom >"$F"
 

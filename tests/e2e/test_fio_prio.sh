@@ -20,8 +20,9 @@
 # 6. fio's examples cmdprio-percentage.fio and cmdprio-bssplit.fio run
 #    small on a file; the percentage one reports both priorities.
 . "$(dirname "$0")/lib.sh"
-command -v fio >/dev/null || { echo "skip: no fio"; exit 77; }
-command -v strace >/dev/null || { echo "skip: no strace"; exit 77; }
+need_fio_examples cmdprio-percentage.fio cmdprio-bssplit.fio
+need_cmd fio fio || finish
+need_cmd strace strace || finish
 need_root
 d=$(tmpdir)
 KEYS="$(dirname "$0")/json_keys.py"
@@ -109,9 +110,10 @@ check "io_uring cmdprio_bssplit: the 3/7 entry counts the $n4 reads of 4k ($p37)
 # test creates, block_rq_issue (in a tracing instance of the test's own,
 # filtered on that device) shows idle/6 for exactly the reads the JSON
 # counts under 3/6, in both tools
-T=/sys/kernel/tracing/instances/iobench-prio-$$
+TR=$(tracefs_dir) || not_ok "tracefs mounted (lib.sh's tracefs_dir)"
+T=$TR/instances/iobench-prio-$$
 loop=$(mkloop 16M) || not_ok "a loop device"
-if [ -n "$loop" ] && [ -d /sys/kernel/tracing/instances ] && mkdir "$T" 2>/dev/null; then
+if [ -n "$loop" ] && [ -n "$TR" ] && [ -d "$TR/instances" ] && mkdir "$T" 2>/dev/null; then
   trap 'rmdir "$T" 2>/dev/null; cleanup' EXIT
   mm=$(lsblk -dno MAJ:MIN "$loop" | tr -d ' ')
   echo "dev == $(( (${mm%:*} << 20) | ${mm#*:} ))" >"$T/events/block/block_rq_issue/filter"
@@ -129,7 +131,7 @@ if [ -n "$loop" ] && [ -d /sys/kernel/tracing/instances ] && mkdir "$T" 2>/dev/n
   done
   rmdir "$T"
 else
-  not_ok "a tracing instance for block_rq_issue"
+  not_ok "a tracing instance for block_rq_issue (tracefs at '$TR')"
 fi
 
 # 5
@@ -148,7 +150,7 @@ check "cmdprio_percentage on psync: not an option of that engine" \
 # 6
 for x in cmdprio-percentage cmdprio-bssplit; do
   mkdir -p "$d/ex/$x"
-  sed "s|filename=/dev/sda|filename=$d/ex/dev|" "/usr/share/doc/fio/examples/$x.fio" >"$d/ex/$x/$x.fio"
+  sed "s|filename=/dev/sda|filename=$d/ex/dev|" "$FIO_EXAMPLES/$x.fio" >"$d/ex/$x/$x.fio"
   (cd "$d/ex/$x" && "$IOBENCH" run --set size=2m --set runtime=1 --set time_based=0 \
      --output-format=json --output=out.json "$x.fio" >out.txt 2>err.txt)
   check "example $x.fio runs small on a file" test $? -eq 0 -a -s "$d/ex/$x/out.json"

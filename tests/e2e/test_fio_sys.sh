@@ -8,12 +8,13 @@
 # with the reason, a missing or read-only cgroup2 mount refused). Small
 # files, fractions of a second each.
 . "$(dirname "$0")/lib.sh"
+need_fio_examples rand-zones.fio jesd219.fio numa.fio
 need_cmd fio fio || finish
 need_root
 d=$(tmpdir)
 chmod 755 "$d" # uid=65534 must reach its files
 e2e_trace_helpers
-EX=/usr/share/doc/fio/examples
+EX=$FIO_EXAMPLES
 R="$IOBENCH run --no-store"
 # the cgroups this test makes are removed even when it fails
 CG_MADE=()

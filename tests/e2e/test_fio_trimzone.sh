@@ -9,6 +9,7 @@
 # the JSON counts trims). zonemode=zbd is refused here: the machine has no
 # zoned device, and its kernel has no null_blk module to make one.
 . "$(dirname "$0")/lib.sh"
+need_fio_examples disk-zone-profile.fio fixed-rate-submission.fio
 need_root
 d=$(tmpdir)
 e2e_trace_helpers
@@ -164,7 +165,7 @@ if [ $fio_ok = 1 ] && [ $have_strace = 1 ]; then
   # offsets from the bandwidth log (log_offset=1) of both, sorted: the log
   # is written at completion, and two I/Os in flight may complete either way
   sed -e "s#/dev/sdb#$loop#" -e 's/zonesize=256m/zonesize=256k/' -e 's/zoneskip=2g/zoneskip=1m/' \
-    /usr/share/doc/fio/examples/disk-zone-profile.fio >"$d/dz.fio"
+    "$FIO_EXAMPLES/disk-zone-profile.fio" >"$d/dz.fio"
   echo "size=8m" >>"$d/dz.fio"
   (cd "$d" && rm -f ./*_bw.1.log && fio dz.fio --output=/dev/null &&
     awk -F, '{print $5}' disk-zone-profile_bw.1.log | sort -n >dz.fio.off && rm -f disk-zone-profile_bw.1.log &&
@@ -241,7 +242,7 @@ check "serialize_overlap=1: never two overlapping writes in flight ($o1; fio: $o
 
 # io_submit_mode: both of fio's modes parse (offload's runtime: test_fio_offload.sh)
 check "io_submit_mode=inline parses" R --parse-only --name=i --filename="$d/u.dat" --io_submit_mode=inline
-check "fixed-rate-submission.fio (io_submit_mode=offload) parses" R --parse-only /usr/share/doc/fio/examples/fixed-rate-submission.fio
+check "fixed-rate-submission.fio (io_submit_mode=offload) parses" R --parse-only "$FIO_EXAMPLES/fixed-rate-submission.fio"
 
 # ---- engine options: mmap's thp, pvsync2's hipri_percentage ----------------
 if [ $have_strace = 1 ]; then
@@ -275,31 +276,53 @@ fi
 
 # io_uring force_async=4: every 4th request flagged IOSQE_ASYNC (0x10 in
 # the io_uring_submit_req tracepoint), counted in a trace instance of the
-# test's own that it removes again
-tr=/sys/kernel/tracing/instances/iobench-e2e-$$
+# test's own that it removes again. Only the tool's own requests count:
+# set_event_pid (with event-fork) keeps most of the machine's other
+# io_uring users out, but not all of them under load (another test's
+# iobench showed up with thousands), so the instance also records
+# sched_process_fork and the count keeps the submissions of the tool's
+# process and of the threads and processes it forked, by their ids.
+TR=$(tracefs_dir) || not_ok "tracefs mounted (lib.sh's tracefs_dir)"
+tr=$TR/instances/iobench-e2e-$$
 tr_off() {
-  [ -d "$tr" ] && { echo >"$tr/set_event_pid"; echo 0 >"$tr/events/io_uring/io_uring_submit_req/enable"; rmdir "$tr"; }
+  [ -d "$tr" ] && { echo >"$tr/set_event_pid"; echo 0 >"$tr/events/io_uring/io_uring_submit_req/enable"
+    echo 0 >"$tr/events/sched/sched_process_fork/enable"; rmdir "$tr"; }
   return 0
 }
 trap 'tr_off; cleanup' EXIT
-# (only this process's children: other programs on the machine use io_uring too)
-if [ $fio_ok = 1 ] && mkdir "$tr" 2>/dev/null && echo 1 >"$tr/options/event-fork" &&
+cat >"$d/own_submits.py" <<'PY'
+# trace PID -> "ASYNC/ALL": the READ submissions of PID and its descendants
+import re, sys
+own, n, a = {sys.argv[2]}, 0, 0
+for l in open(sys.argv[1]):
+    m = re.match(r"\s*.*?-(\d+)\s+(?:\(\s*[\d-]+\)\s+)?\[\d+\]", l)
+    if not m:
+        continue
+    f = re.search(r"sched_process_fork: .* pid=(\d+) child_comm=.* child_pid=(\d+)", l)
+    if f and f.group(1) in own:
+        own.add(f.group(2))
+    s = re.search(r"io_uring_submit_req: .*opcode READ, flags 0x([0-9a-f]+),", l)
+    if s and m.group(1) in own:
+        n += 1
+        a += bool(int(s.group(1), 16) & 0x10)
+print("%d/%d" % (a, n))
+PY
+if [ $fio_ok = 1 ] && [ -n "$TR" ] && mkdir "$tr" 2>/dev/null && echo 1 >"$tr/options/event-fork" &&
+   echo 1 >"$tr/events/sched/sched_process_fork/enable" &&
    echo 1 >"$tr/events/io_uring/io_uring_submit_req/enable"; then
   for tool in fio iobench; do
     if [ $tool = fio ]; then set -- fio; else set -- "$IOBENCH" run --no-store; fi
     echo >"$tr/trace"
-    (echo $BASHPID >"$tr/set_event_pid"; exec "$@" --name=u --filename="$d/u.dat" --size=256k --bs=4k \
+    (echo $BASHPID >"$d/tr.pid"; echo $BASHPID >"$tr/set_event_pid"; exec "$@" --name=u --filename="$d/u.dat" --size=256k --bs=4k \
       --rw=read --ioengine=io_uring --iodepth=4 --force_async=4 --output=/dev/null 2>>"$d/err")
-    n=$(grep -c 'io_uring_submit_req.*opcode READ' "$tr/trace")
-    a=$(grep 'io_uring_submit_req.*opcode READ' "$tr/trace" | grep -cE 'flags 0x[0-9a-f]*[13579bdf][0-9a-f],')
-    eval "fa_$tool=$a/$n"
+    eval "fa_$tool=$(python3 "$d/own_submits.py" "$tr/trace" "$(cat "$d/tr.pid")")"
   done
   tr_off
   check "io_uring force_async=4: $fa_iobench requests forced async, as fio ($fa_fio)" \
     eval '[ "$fa_iobench" = 16/64 ] && [ "$fa_fio" = "$fa_iobench" ]'
 else
   tr_off
-  not_ok "a trace instance for io_uring_submit_req (tracefs at /sys/kernel/tracing)"
+  not_ok "a trace instance for io_uring_submit_req (tracefs at '$TR')"
 fi
 
 # ---- zonemode=zbd: refused without a zoned device; its options parse --------

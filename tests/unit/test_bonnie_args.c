@@ -46,7 +46,7 @@ static void test_num(void)
 	CHECK(bonnie_parse_num("4kk", "k", &v) < 0, "two suffixes");
 }
 
-/* /work/shared/seeds/000: five command lines, and seed 004's. */
+/* ../shared/seeds/000: five command lines, and seed 004's. */
 static void test_seeds(void)
 {
 	struct bonnie_args a;
