@@ -26,6 +26,9 @@ struct jobfile_ctx {
 	/* --parse-only: leave the filesystem alone (directory= need not
 	 * exist), as fio's dry run does */
 	bool parse_only;
+	/* --debug=parse: a trace of each option handled, in fio's form
+	 * ("parse    PID  handle_option=NAME, ptr=VALUE"), on stdout */
+	bool debug_parse;
 };
 
 /*
