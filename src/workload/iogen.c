@@ -476,6 +476,12 @@ int job_next_io(struct job *j, struct io_unit *u)
 		if (!len || !zone_strided_next(j, f, g, spec_is_rand(s), len, &off))
 			return 0;
 	} else if (!spec_is_rand(s)) {
+		/* as fio: with rw=MODE:N (N > 0) the skipped space counts, and
+		 * the pass ends when the next I/O would run past the file's end */
+		uint64_t at = f->last_pos[d];
+		if (s->rw_seq_skip > 0 && !s->time_based && j->nr_files == 1 && at > f->io_offset &&
+		    at + len > f->io_offset + f->io_size)
+			return 0;
 		off = seq_offset(j, f, d, &len);
 	} else if (j->trimwrite && d == DDIR_WRITE) {
 		/* randtrimwrite: the write goes where the last trim went, with

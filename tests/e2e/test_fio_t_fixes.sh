@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# What fio 3.33's own test suite found different, each checked against
+# Debian's fio 3.33 on the same command: the null engine counts fsync=N
+# syncs; --parse-only with global options alone, and --debug=parse's trace
+# of the steady-state threshold; rw=MODE:N's skip counting against size
+# (the pass ends when the next I/O would pass the end); sizes with a
+# trailing punctuation mark (filesize=65536)) and a bssplit-shaped bsrange.
+. "$(dirname "$0")/lib.sh"
+d=$(tmpdir)
+command -v fio >/dev/null || { not_ok "Debian's fio is installed"; exit 1; }
+ln -s "$IOBENCH" "$d/fio"
+IOB=$d/fio
+cd "$d" || exit 1
+jget() { python3 -c "import json,sys; j=json.load(sys.stdin)['jobs'][0]; print($1)"; }
+
+# ---- the null engine's syncs ------------------------------------------------
+for a in "--rw=write --size=512k --fsync=32" "--rw=randwrite --size=4m --fsync=32"; do
+  a1=$($IOB --name=x --ioengine=null --bs=4k $a --output-format=json | jget "j['sync']['total_ios'], j['sync']['lat_ns']['N']")
+  b1=$(fio --name=x --ioengine=null --bs=4k $a --output-format=json | jget "j['sync']['total_ios'], j['sync']['lat_ns']['N']")
+  check "null engine $a: syncs counted as fio's ($a1; fio: $b1)" [ "$a1" = "$b1" ]
+done
+
+# ---- --parse-only with no job; --debug=parse ------------------------------
+for ss in iops:10 iops:10% iops:.1% bw:10% bw:.1% bw:12; do
+  a1=$($IOB --parse-only --debug=parse --ss_dur=10s --ss="$ss" --ss_ramp=5 2>"$d/err" | grep -o 'set steady state.*'); r=$?
+  b1=$(fio --parse-only --debug=parse --ss_dur=10s --ss="$ss" --ss_ramp=5 2>/dev/null | grep -o 'set steady state.*')
+  check "--parse-only --debug=parse --ss=$ss with no job: '$a1' as fio's" [ $r = 0 ] && [ -n "$b1" ] && [ "$a1" = "$b1" ] && [ ! -s "$d/err" ]
+done
+a1=$($IOB --parse-only --debug=parse --name=x --bs=4k 2>/dev/null | grep -c 'handle_option=bs, ptr=4k')
+check "--debug=parse traces each option as fio ('handle_option=bs, ptr=4k': $a1)" [ "$a1" = 1 ]
+$IOB --parse-only --debug=io --name=x 2>"$d/err" >/dev/null
+check "--debug=io is accepted and says it has no trace here" grep -q "no trace" "$d/err"
+if $IOB --parse-only --debug=bogus --name=x >/dev/null 2>&1; then not_ok "--debug=bogus refused"; else ok "--debug=bogus refused"; fi
+
+# ---- rw=MODE:N: the skip counts against size ------------------------------
+for a in "--size=128m --rw=read:512k --bs=1m --norandommap" "--size=10m --rw=write:8k --bs=4k" \
+         "--size=1m --rw=read:3k --bs=4k --loops=2"; do
+  a1=$($IOB --name=foo --ioengine=null $a --output-format=json | jget "j['read']['io_kbytes'], j['write']['io_kbytes']")
+  b1=$(fio --name=foo --ioengine=null $a --output-format=json | jget "j['read']['io_kbytes'], j['write']['io_kbytes']")
+  check "$a: KiB read, written as fio's ($a1; fio: $b1)" [ "$a1" = "$b1" ]
+done
+
+# ---- trailing punctuation in sizes; a bssplit-shaped bsrange ----------------
+a1=$($IOB --name=s --ioengine=null --rw=read --bs=4k --filesize=65536\) --output-format=json | jget "j['read']['io_kbytes']")
+b1=$(fio --name=s --ioengine=null --rw=read --bs=4k --filesize=65536\) --output-format=json | jget "j['read']['io_kbytes']")
+check "filesize=65536) read as 65536, as fio ($a1 KiB; fio: $b1)" [ "$a1" = 64 ] && [ "$b1" = 64 ]
+if $IOB --name=s --ioengine=null --rw=read --filesize=x12 >/dev/null 2>&1; then not_ok "filesize=x12 refused as by fio"
+else ok "filesize=x12 refused as by fio"; fi
+for t in iob fio; do
+  bin=$IOB; [ $t = fio ] && bin=fio
+  $bin --name=b --ioengine=null --filesize=1m --rw=randwrite --bsrange=512/25:1k:25:2k:25:4k/25 \
+    --write_iolog="$d/$t.log" --output-format=json >/dev/null
+  awk 'NF==5 && $3=="write" {print $5}' "$d/$t.log" | sort -un | tr '\n' ' ' >"$d/$t.sizes"
+done
+check "bsrange=512/25:1k:25:2k:25:4k/25 is the range 512-1k, as fio's ($(cat "$d/iob.sizes"); fio: $(cat "$d/fio.sizes"))" \
+  cmp -s "$d/iob.sizes" "$d/fio.sizes"
+exit $E2E_FAILED
