@@ -166,7 +166,8 @@ void job_account(struct job *j, struct io_unit *u, uint64_t now, bool async)
 			hist_add(&dr->clat_hist, now - u->issue_ns);
 			acc_add(&j->acc_clat[d], now - u->issue_ns);
 		}
-	} else if (async && !s->disable_slat) {
+	} else if ((async || ((j->eng.ops->flags & ENGINE_SLAT_AT_DEPTH) && s->iodepth > 1)) &&
+		   !s->disable_slat) {
 		uint64_t slat = u->issue_ns - u->start_ns;
 		hist_add(&dr->slat_hist, slat);
 		acc_add(&j->acc_slat[d], slat);

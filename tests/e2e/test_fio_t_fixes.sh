@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What fio 3.33's own test suite found different, each checked against
 # Debian's fio 3.33 on the same command: the null engine counts fsync=N
-# syncs; --parse-only with global options alone, and --debug=parse's trace
+# syncs and reports slat from iodepth 2 up (slat + clat = lat); --parse-only with global options alone, and --debug=parse's trace
 # of the steady-state threshold; rw=MODE:N's skip counting against size
 # (the pass ends when the next I/O would pass the end); sizes with a
 # trailing punctuation mark (filesize=65536)) and a bssplit-shaped bsrange.
@@ -19,6 +19,18 @@ for a in "--rw=write --size=512k --fsync=32" "--rw=randwrite --size=4m --fsync=3
   b1=$(fio --name=x --ioengine=null --bs=4k $a --output-format=json | jget "j['sync']['total_ios'], j['sync']['lat_ns']['N']")
   check "null engine $a: syncs counted as fio's ($a1; fio: $b1)" [ "$a1" = "$b1" ]
 done
+
+# ---- the null engine's latencies: slat from iodepth 2 up, slat + clat = lat
+for dp in 1 16; do
+  q="[j['read'][k]['N'] for k in ('slat_ns','clat_ns','lat_ns')]"
+  a1=$($IOB --name=t --ioengine=null --size=1M --iodepth=$dp --output-format=json | jget "$q")
+  b1=$(fio --name=t --ioengine=null --size=1M --iodepth=$dp --output-format=json | jget "$q")
+  check "null engine at iodepth=$dp: slat, clat, lat counts as fio's ($a1; fio: $b1)" [ "$a1" = "$b1" ]
+done
+m=$($IOB --name=t --ioengine=null --size=1M --iodepth=16 --output-format=json |
+    jget "(lambda r: abs(r['slat_ns']['mean'] + r['clat_ns']['mean'] - r['lat_ns']['mean']))(j['read'])")
+check "null engine at iodepth=16: mean slat + mean clat = mean lat (off by $m ns)" \
+  python3 -c "import sys; sys.exit(0 if float('$m') <= 1 else 1)"
 
 # ---- --parse-only with no job; --debug=parse ------------------------------
 for ss in iops:10 iops:10% iops:.1% bw:10% bw:.1% bw:12; do
