@@ -51,6 +51,10 @@ struct file_gen {
 	/* zonemode=strided (zones.c), relative to the file's io_offset: the
 	 * current zone's start, the next sequential I/O in it, bytes done in it */
 	uint64_t zone_start, zone_pos, zone_bytes;
+	/* random I/O in a zone under the random map: each of its blocks once
+	 * per pass over it, from a permutation (zperm_n blocks, zperm_i next) */
+	struct randperm zperm;
+	uint64_t zperm_n, zperm_i;
 	uint64_t issued;        /* bytes issued to the file this round (file_service_type) */
 	bool done;              /* its io_size is issued: no more I/O this round */
 	/* rw=trimwrite/randtrimwrite, as fio: where the last trim and write

@@ -66,4 +66,28 @@ for t in iob fio; do
 done
 check "bsrange=512/25:1k:25:2k:25:4k/25 is the range 512-1k, as fio's ($(cat "$d/iob.sizes"); fio: $(cat "$d/fio.sizes"))" \
   cmp -s "$d/iob.sizes" "$d/fio.sizes"
+# ---- filesize= ends a region from offset=; strided zones under the random map
+for t in iob fio; do
+  bin=$IOB; [ $t = fio ] && bin=fio
+  $bin --name=o --ioengine=null --rw=read --bs=4k --offset=32k --size=64k --io_size=64k \
+    --filesize=64k --write_iolog="$d/o$t.log" >/dev/null
+  awk 'NF==5 && $3=="read" {print $4}' "$d/o$t.log" | tr '\n' ' ' >"$d/o$t.offs"
+done
+check "offset=32k, filesize=64k: the region ends at 64k, as fio's ($(cat "$d/oiob.offs"))" cmp -s "$d/oiob.offs" "$d/ofio.offs"
+for gen in tausworthe lfsr; do
+  $IOB --name=z --ioengine=null --rw=randread --bs=4k --zonemode=strided --zonerange=16m --zonesize=32m \
+    --size=64m --io_size=128m --random_generator=$gen --write_iolog="$d/z$gen.log" >/dev/null
+  check "zonemode=strided, random map ($gen): each block of a zone once per pass over it, all in the zone" \
+    python3 - "$d/z$gen.log" <<'PY'
+import sys
+offs = [int(l.split()[3]) for l in open(sys.argv[1]) if len(l.split()) == 5 and l.split()[2] == "read"]
+per = 4096  # 16 MiB zones of 4 KiB blocks
+zone, start, ok = 0, 0, len(offs) == 32768
+for i in range(0, len(offs), per):
+    chunk = offs[i:i + per]
+    lo = (i // (2 * per)) % 4 * 16 * 2**20
+    ok &= all(lo <= o < lo + 16 * 2**20 for o in chunk) and len(set(chunk)) == per
+sys.exit(0 if ok else 1)
+PY
+done
 exit $E2E_FAILED
