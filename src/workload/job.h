@@ -44,6 +44,10 @@ struct file_gen {
 	unsigned pass;
 	bool perm_ready;
 	struct randperm perm;
+	/* with block sizes that vary, the blocks the pass has touched (an I/O
+	 * covers several; NULL with one size): as fio's random map, a block
+	 * already touched is passed over and an I/O is cut short at one */
+	uint64_t *used;
 	unsigned seq_left;      /* rw=randread:N: sequential I/Os left */
 	uint64_t seq_pos;       /* end of the last I/O: where a sequential one goes */
 	uint64_t seq_off;       /* start of the last random I/O (rw_sequencer=identical) */
@@ -383,6 +387,8 @@ int job_next_io(struct job *j, struct io_unit *u);
  * one, as fio's): 1 and *f, 0 when none has I/O left, or -errno. */
 int job_next_sync_file(struct job *j, struct job_file **f);
 void job_gens_new_pass(struct job *j);
+/* Free the generators job_gens_init made (j->gens NULL after). */
+void job_gens_free(struct job *j);
 
 /* zones.c: zonemode's checks once the files are planned (zbd refused
  * where the files are not zoned devices); 0 or -1. */

@@ -670,8 +670,7 @@ static int unlink_loop(struct job *j)
 	if (rc >= 0)
 		rc = job_files_open(j);
 	if (rc >= 0) {
-		free(j->gens);
-		j->gens = NULL;
+		job_gens_free(j);
 		rc = job_gens_init(j);
 	}
 	if (rc < 0 && !j->res.error) {

@@ -3,7 +3,8 @@
 # Debian's fio 3.33 on the same command: the null engine counts fsync=N
 # syncs and reports slat from iodepth 2 up (slat + clat = lat); --parse-only with global options alone, and --debug=parse's trace
 # of the steady-state threshold; rw=MODE:N's skip counting against size
-# (the pass ends when the next I/O would pass the end); sizes with a
+# (the pass ends when the next I/O would pass the end); the random map
+# with varying block sizes; strided zones under the map; sizes with a
 # trailing punctuation mark (filesize=65536)) and a bssplit-shaped bsrange.
 . "$(dirname "$0")/lib.sh"
 d=$(tmpdir)
@@ -66,6 +67,26 @@ for t in iob fio; do
 done
 check "bsrange=512/25:1k:25:2k:25:4k/25 is the range 512-1k, as fio's ($(cat "$d/iob.sizes"); fio: $(cat "$d/fio.sizes"))" \
   cmp -s "$d/iob.sizes" "$d/fio.sizes"
+# ---- the random map with varying block sizes: every sector once ---------
+for t in iob fio; do
+  bin=$IOB; [ $t = fio ] && bin=fio
+  $bin --name=m --ioengine=null --filesize=1m --rw=randwrite --bsrange=512-4k \
+    --write_iolog="$d/m$t.log" >/dev/null
+  python3 - "$d/m$t.log" >"$d/m$t.cov" <<'PY'
+import sys
+secs, total = set(), 0
+for l in open(sys.argv[1]):
+    v = l.split()
+    if len(v) == 5 and v[2] == "write":
+        o, n = int(v[3]), int(v[4]); total += n
+        secs.update(range(o // 512, (o + n) // 512))
+print(len(secs), total)
+PY
+done
+a1=$(cat "$d/miob.cov") b1=$(cat "$d/mfio.cov")
+check "randwrite, bsrange=512-4k, random map: every 512-byte sector of 1 MiB written once, as fio ($a1; fio: $b1)" \
+  [ "$a1" = "2048 1048576" ] && [ "$a1" = "$b1" ]
+
 # ---- filesize= ends a region from offset=; strided zones under the random map
 for t in iob fio; do
   bin=$IOB; [ $t = fio ] && bin=fio
