@@ -87,6 +87,15 @@ a1=$(cat "$d/miob.cov") b1=$(cat "$d/mfio.cov")
 check "randwrite, bsrange=512-4k, random map: every 512-byte sector of 1 MiB written once, as fio ($a1; fio: $b1)" \
   [ "$a1" = "2048 1048576" ] && [ "$a1" = "$b1" ]
 
+# ---- io_submit_mode=offload with serialize_overlap=1 ---------------------
+head -c 64k /dev/zero >"$d/ov.dat"
+$IOB --name=ov --filename="$d/ov.dat" --ioengine=psync --rw=randwrite --bs=4k --size=64k --io_size=2m \
+  --norandommap --iodepth=8 --io_submit_mode=offload --serialize_overlap=1 --output-format=json \
+  >"$d/ov.json" 2>"$d/ov.err"
+a1=$(jget "j['error'], j['write']['io_kbytes']" <"$d/ov.json" 2>/dev/null)
+check "io_submit_mode=offload with serialize_overlap=1 runs (error, KiB: $a1; $(head -c 200 "$d/ov.err"))" \
+  [ "$a1" = "0 2048" ]
+
 # ---- filesize= ends a region from offset=; strided zones under the random map
 for t in iob fio; do
   bin=$IOB; [ $t = fio ] && bin=fio
