@@ -35,7 +35,7 @@ TEST=(
   iproute2                                      # network namespaces (net engine tests)
   fuse3 python3-fusepy                          # a FUSE filesystem that injects errors
   strace gdb blktrace                           # syscall, struct and block traces
-  python3 python3-pandas python3-numpy python3-markdown sqlite3  # checks' scripts
+  python3 python3-pandas python3-numpy python3-scipy python3-markdown sqlite3  # checks' scripts (scipy: fio's t/steadystate_tests.py)
   groff-base man-db bsdutils bsdextrautils      # the man page check, script(1), column(1)
   gnuplot-nox chromium                          # the report's plots, and a browser to load it
 )

@@ -242,7 +242,7 @@ static int run_run(struct cmd_ctx *ctx, int argc, char **argv)
 	struct devguard_allow ga = { .devices = allow, .nr_devices = na };
 	struct job_list list = { 0 };
 	struct jobfile_ctx jctx = { .set_opts = sets, .nr_set = ns, .parse_only = cl.parse_only,
-				   .readonly = ra.readonly };
+				   .readonly = ra.readonly, .debug_parse = cl.debug_parse };
 	if (devguard_allow_validate(&ga, why, sizeof(why)) < 0) {
 		error("%s", why);
 		rc = -EINVAL;
@@ -265,7 +265,7 @@ static int run_run(struct cmd_ctx *ctx, int argc, char **argv)
 			rc = -EINVAL;
 	if (!rc)
 		run_keep_sections(&list, &cl.sections);
-	if (!rc && !list.nr)
+	if (!rc && !list.nr && !parse_only) /* fio checks global options alone */
 		rc = error("the job files define no jobs");
 	/* as fio: its parser's warnings become errors under --warnings-fatal */
 	for (size_t i = 0; !rc && cl.warnings_fatal && i < list.nr; i++)

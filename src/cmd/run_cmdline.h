@@ -36,6 +36,7 @@ struct run_cmdline {
 	struct cmdopt_list sets;    /* --set KEY=VALUE */
 	struct cmdopt_list sections; /* --section: run only these */
 	bool parse_only;
+	bool debug_parse;           /* --debug=parse (or all): the option parser's trace */
 	bool merge_blktrace_only; /* --merge-blktrace-only: merge the jobs' blktraces, run nothing */
 	bool progress;              /* --eta=auto (the default) or always */
 	bool eta_always;            /* --eta=always: even when stderr is no terminal */

@@ -234,8 +234,9 @@ static int set_alloc_size(void *dest, const struct cmdopt *o, const char *v, cha
 	return 0;
 }
 
-/* --debug: fio's categories are accepted; iobench has no debug trace of
- * its own, so "help" lists them and any other value is checked only */
+/* --debug: fio's categories are accepted. parse (or all) turns on the
+ * option parser's trace, in fio's form; the others have no trace here, and
+ * a note on stderr says so. "help" lists them. */
 static const char *const debug_names[] = {
 	"process", "file", "io", "mem", "blktrace", "verify", "random", "parse", "diskutil",
 	"job", "mutex", "profile", "time", "net", "rate", "compress", "steadystate",
@@ -244,6 +245,7 @@ static const char *const debug_names[] = {
 
 static int set_debug(void *dest, const struct cmdopt *o, const char *v, char *why, size_t len)
 {
+	struct run_cmdline *r = dest;
 	char list[512];
 	snprintf(list, sizeof(list), "%s", v);
 	for (char *save = NULL, *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
@@ -251,13 +253,24 @@ static int set_debug(void *dest, const struct cmdopt *o, const char *v, char *wh
 		bool known = false;
 		for (const char *const *d = debug_names; *d && !known; d++)
 			known = strlen(*d) == n && !strncmp(*d, t, n);
-		if (!known && (!strcmp(t, "help") || !strcmp(t, "?")))
-			known = true;
+		if (!strcmp(t, "help") || !strcmp(t, "?")) {
+			printf("fio's debug categories (only parse has a trace here):\n");
+			for (const char *const *d = debug_names; *d; d++)
+				printf("\t%s\n", *d);
+			continue;
+		}
 		if (!known)
 			return refuse(why, len, "--debug: '%s' is not one of fio's debug categories "
 				      "(process, file, io, mem, blktrace, verify, random, parse, diskutil, "
 				      "job:N, mutex, profile, time, net, rate, compress, steadystate, "
 				      "helperthread, zbd, all)", t);
+		if (!strcmp(t, "parse") || !strcmp(t, "all")) {
+			r->debug_parse = true;
+			printf("fio: set debug option %s\n", t);
+		}
+		if (strcmp(t, "parse"))
+			fprintf(stderr, "iobench: --debug=%.*s: no trace of that category here "
+				"(only parse has one)\n", (int)n, t);
 	}
 	return 0;
 }
@@ -356,7 +369,8 @@ const struct cmdopt run_rows[] = {
 	{ "alloc-size", 'a', REQ, CALL, 0, set_alloc_size, 0, "KIB",
 	  "accepted: iobench's jobs are threads and have no shared pool to size" },
 	{ "debug", 'd', REQ, CALL, 0, set_debug, 0, "LIST",
-	  "fio's debug categories, accepted: iobench has no debug trace" },
+	  "fio's debug categories: parse (or all) traces the option parser as fio; the "
+	  "others are accepted and have no trace" },
 	{ "aux-path", 'K', REQ, CALL, 0, set_aux_path, 0, "DIR",
 	  "write (and read) the verify state files local-NAME-N-verify.state in DIR" },
 	{ "idle-prof", 'I', REQ, CALL, 0, set_idle_prof, 0, "calibrate|system|percpu",

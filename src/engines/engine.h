@@ -90,6 +90,10 @@ enum engine_flags {
 	 * its units count as I/Os with no bytes, and without size= the job
 	 * runs until its runtime, as fio's. */
 	ENGINE_NO_IO = 1 << 6,
+	/* Completes inside queue(), but reports slat from iodepth 2 up, as
+	 * fio's null engine there queues and commits its units (from the
+	 * unit's preparation to its issue), so slat + clat = lat. */
+	ENGINE_SLAT_AT_DEPTH = 1 << 7,
 };
 
 enum engine_queue_status {

@@ -24,7 +24,7 @@ static int null_queue(struct engine_ctx *ctx, struct io_unit *u)
 const struct engine_ops engine_null = {
 	.name = "null",
 	.summary = "no file and no system call: every I/O completes at once (the tool's own overhead)",
-	.flags = ENGINE_SYNC | ENGINE_NO_FILE,
+	.flags = ENGINE_SYNC | ENGINE_NO_FILE | ENGINE_SLAT_AT_DEPTH,
 	.open_file = null_open,
 	.close_file = null_close,
 	.queue = null_queue,

@@ -101,11 +101,8 @@ char *jf_expand_arith(const char *s, bool *bare, const char **why)
 	*bare = false;
 	for (const char *p = s; *p;) {
 		if (*p != '(') {
-			if (*p == ')') {
-				*why = "unbalanced ')'";
-				free(b.s);
-				return NULL;
-			}
+			/* a ')' outside an expression is left to the value's own
+			 * parser, as fio's ("65536)" is a size followed by junk) */
 			sb_add(&b, p, 1);
 			p++;
 			*bare = false;

@@ -29,6 +29,9 @@ struct jobfile_ctx {
 	/* --readonly: each job is refused at its option's line when it runs a
 	 * program or creates a file (SPEC_VALIDATE_READONLY) */
 	bool readonly;
+	/* --debug=parse: a trace of each option handled, in fio's form
+	 * ("parse    PID  handle_option=NAME, ptr=VALUE"), on stdout */
+	bool debug_parse;
 };
 
 /*

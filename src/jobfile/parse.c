@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct optloc {
 	const char *canon; /* option_def name */
@@ -41,6 +42,7 @@ struct builder {
 	unsigned jobs_here;
 	bool dry; /* jobfile_ctx.parse_only */
 	bool readonly; /* jobfile_ctx.readonly */
+	bool debug; /* jobfile_ctx.debug_parse */
 };
 
 static void locs_add(struct locs *l, const char *canon, const struct jf_item *item)
@@ -55,6 +57,24 @@ static void locs_copy(struct locs *dst, const struct locs *src)
 	for (size_t i = 0; i < src->nr; i++) {
 		dst->v = xgrow(dst->v, &dst->alloc, dst->nr, sizeof(*dst->v));
 		dst->v[dst->nr++] = src->v[i];
+	}
+}
+
+/* --debug=parse: the lines of fio's trace for an option handled, and for
+ * the steady-state criterion the value it set (fio's wording, which its own
+ * tests read). */
+static void debug_option(const struct job_spec *s, const struct option_def *o, const char *value)
+{
+	unsigned pid = (unsigned)getpid();
+	printf("%-8s %-5u handle_option=%s, ptr=%s\n", "parse", pid, o->name, value ? value : "(null)");
+	if (!strcmp(o->name, "steadystate")) {
+		if (s->ss_pct)
+			printf("%-8s %-5u set steady state threshold to %f%%\n", "parse", pid, s->ss_limit);
+		else if (s->ss_bw)
+			printf("%-8s %-5u set steady state BW threshold to %llu\n", "parse", pid,
+			       (unsigned long long)s->ss_limit);
+		else
+			printf("%-8s %-5u set steady state IOPS threshold to %f\n", "parse", pid, s->ss_limit);
 	}
 }
 
@@ -93,6 +113,8 @@ static void apply_item(struct builder *b, struct job_spec *s, const struct jf_it
 		jf_error(b->it, &item->loc, !bad_key && item->value ? item->value_col : item->loc.col, "%s", why);
 	if (!ret && o && l)
 		locs_add(l, o->name, item);
+	if (!ret && o && b->debug && !quiet)
+		debug_option(s, o, value);
 	free(value);
 }
 
@@ -296,7 +318,8 @@ int jf_build_jobs(struct jf_items *it, unsigned file_index, bool record_globals,
 {
 	struct builder b = { .it = it, .list = list, .record_globals = record_globals,
 			     .file_index = file_index, .dry = ctx && ctx->parse_only,
-			     .readonly = ctx && ctx->readonly };
+			     .readonly = ctx && ctx->readonly,
+			     .debug = ctx && ctx->debug_parse };
 	size_t first_job = list->nr, first_global = list->nr_global_opts;
 	job_spec_defaults(&b.global);
 	read_sets(&b, ctx);
@@ -316,7 +339,8 @@ int jf_build_jobs(struct jf_items *it, unsigned file_index, bool record_globals,
 			build_job(&b, i, end);
 		i = end;
 	}
-	if (!b.jobs_here && !it->errors) {
+	/* fio: --parse-only with global options alone checks them */
+	if (!b.jobs_here && !it->errors && !b.dry) {
 		struct jf_loc loc = { .file = it->nr_files ? it->files[0] : "<input>", .line = 1, .col = 1 };
 		jf_error(it, &loc, 0, "no jobs defined (a job starts with a [name] section header)");
 	}

@@ -158,6 +158,16 @@ static int size_bounded(const char *b, const char *e, unsigned kb_base, uint64_t
 	int ret = scan_number(b, e, &n, why);
 	if (ret)
 		return ret;
+	/* as fio's number parser: what follows the number and its unit is
+	 * ignored from the first punctuation character other than '%'
+	 * ("65536)" is 65536, "512/25" is 512, "1k:25" is 1024). fio ignores
+	 * a blank and what follows too ("4 k" is 4 there); that is refused
+	 * here, as a unit set apart by mistake. */
+	for (size_t i = 0; i < n.suffix_len; i++)
+		if (ispunct((unsigned char)n.suffix[i]) && n.suffix[i] != '%') {
+			n.suffix_len = i;
+			break;
+		}
 	if (n.neg && !allow_neg) {
 		SET_WHY(why, "negative value");
 		return -ERANGE;

@@ -184,13 +184,15 @@ int async_issue(struct job *j, struct io_unit *u)
 	const struct job_spec *s = j->spec;
 	int rc;
 	IOB_ASSERT(units_balanced(j, 1) && job_unit_ok(j, u) && u->ddir < DDIR_INVAL);
-	if (j->subq)
-		return submitq_issue(j, u);
+	/* offload too: the submitting threads never hold two overlapping
+	 * I/Os at once, as the I/O waits here until those are back */
 	while (s->serialize_overlap && u->ddir < DDIR_RWDIR_CNT && overlaps_inflight(j, u))
 		if ((rc = async_reap(j, 1)) < 0) {
 			async_put_unit(j, u);
 			return rc;
 		}
+	if (j->subq)
+		return submitq_issue(j, u);
 	u->start_ns = job_now(j);
 	if (ops->prep && (rc = ops->prep(&j->eng, u)) < 0) {
 		rc = job_io_failed(j, u, rc);

@@ -519,6 +519,10 @@ static int plan_one(struct job *j, struct job_file *f, struct job_file_plan *p, 
 			     "beyond the largest file offset (%llu)", s->name,
 			     (unsigned long long)off, s->jobnum,
 			     (unsigned long long)s->offset_increment, (unsigned long long)OFFSET_MAX);
+	/* as fio: filesize= is the file's size, so a region from offset= ends
+	 * there */
+	if (s->filesize_max && !s->size_pct && !fill && off && off < want)
+		want -= off;
 	if (!want && (j->eng.ops->flags & ENGINE_NO_IO))
 		want = UINT64_C(1) << 50; /* no I/O (cpuio, exec): until the runtime, as fio */
 	if (!want) {

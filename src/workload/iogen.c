@@ -18,6 +18,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "util/assert.h"
 #include "util/error.h"
@@ -57,13 +58,53 @@ static uint64_t min_block(const struct job_spec *s)
 	return m ? m : 4096;
 }
 
+static bool bs_varies(const struct job_spec *s)
+{
+	for (int d = 0; d < DDIR_RWDIR_CNT; d++)
+		if (s->min_bs[d] != s->max_bs[d] || s->nr_bssplit[d] > 1)
+			return true;
+	return false;
+}
+
 static int gen_perm(struct job *j, unsigned fi)
 {
 	struct file_gen *g = &j->gens[fi];
 	uint64_t seed = job_seed(j) ^ ((uint64_t)fi << 40) ^ ((uint64_t)g->pass * 0xff51afd7ed558ccdULL);
 	int rc = randperm_init(&g->perm, g->nblocks, seed);
 	g->perm_ready = rc == 0;
+	if (rc == 0 && bs_varies(j->spec)) {
+		size_t words = (size_t)((g->nblocks + 63) / 64);
+		if (!g->used && !(g->used = calloc(words, sizeof(*g->used))))
+			return -ENOMEM;
+		memset(g->used, 0, words * sizeof(*g->used));
+	}
 	return rc;
+}
+
+void job_gens_free(struct job *j)
+{
+	for (unsigned i = 0; j->gens && i < j->nr_files; i++)
+		free(j->gens[i].used);
+	free(j->gens);
+	j->gens = NULL;
+}
+
+static bool block_used(const struct file_gen *g, uint64_t b)
+{
+	return g->used[b / 64] >> (b % 64) & 1;
+}
+
+/* The random map with varying block sizes: len cut to the untouched
+ * blocks from b on (fio's map does the same), and those marked touched. */
+static void map_claim(struct file_gen *g, uint64_t b, uint64_t *len)
+{
+	uint64_t want = (*len + g->block - 1) / g->block, n = 0;
+	while (n < want && b + n < g->nblocks && !block_used(g, b + n)) {
+		g->used[(b + n) / 64] |= UINT64_C(1) << ((b + n) % 64);
+		n++;
+	}
+	if (n * g->block < *len)
+		*len = n * g->block;
 }
 
 int job_gens_init(struct job *j)
@@ -236,7 +277,7 @@ static uint64_t random_block(struct job *j, struct file_gen *g)
 		uint64_t b = distrib_next(&j->dist, &j->rng_off);
 		return b < g->nblocks ? b : b % g->nblocks;
 	}
-	if (g->perm_ready) {
+	while (g->perm_ready) {
 		if (g->next >= g->nblocks) {
 			/* a time-based job outran the pass, or io_size= is
 			 * more than a pass: start a new one */
@@ -249,6 +290,8 @@ static uint64_t random_block(struct job *j, struct file_gen *g)
 		IOB_ASSERT(g->perm.n == g->nblocks && g->next < g->nblocks);
 		uint64_t b = randperm_at(&g->perm, g->next++);
 		IOB_ASSERT(b < g->nblocks);
+		if (g->used && block_used(g, b))
+			continue; /* an earlier, longer I/O took it */
 		return b;
 	}
 	uint64_t b = rng_below(&j->rng_off, g->nblocks);
@@ -476,6 +519,12 @@ int job_next_io(struct job *j, struct io_unit *u)
 		if (!len || !zone_strided_next(j, f, g, spec_is_rand(s), len, &off))
 			return 0;
 	} else if (!spec_is_rand(s)) {
+		/* as fio: with rw=MODE:N (N > 0) the skipped space counts, and
+		 * the pass ends when the next I/O would run past the file's end */
+		uint64_t at = f->last_pos[d];
+		if (s->rw_seq_skip > 0 && !s->time_based && j->nr_files == 1 && at > f->io_offset &&
+		    at + len > f->io_offset + f->io_size)
+			return 0;
 		off = seq_offset(j, f, d, &len);
 	} else if (j->trimwrite && d == DDIR_WRITE) {
 		/* randtrimwrite: the write goes where the last trim went, with
@@ -497,7 +546,10 @@ int job_next_io(struct job *j, struct io_unit *u)
 		if (off < f->io_offset || off + len > f->io_offset + f->io_size)
 			off = f->io_offset;
 	} else {
-		off = f->io_offset + random_block(j, g) * g->block;
+		uint64_t b = random_block(j, g);
+		if (g->used && g->perm_ready)
+			map_claim(g, b, &len);
+		off = f->io_offset + b * g->block;
 		on_block = true;
 		g->seq_off = off;
 		if (s->rw_seq_nr > 1)

@@ -45,6 +45,10 @@ struct file_gen {
 	unsigned pass;
 	bool perm_ready;
 	struct randperm perm;
+	/* with block sizes that vary, the blocks the pass has touched (an I/O
+	 * covers several; NULL with one size): as fio's random map, a block
+	 * already touched is passed over and an I/O is cut short at one */
+	uint64_t *used;
 	unsigned seq_left;      /* rw=randread:N: sequential I/Os left */
 	uint64_t seq_pos;       /* end of the last I/O: where a sequential one goes */
 	uint64_t seq_off;       /* start of the last random I/O (rw_sequencer=identical) */
@@ -52,6 +56,10 @@ struct file_gen {
 	/* zonemode=strided (zones.c), relative to the file's io_offset: the
 	 * current zone's start, the next sequential I/O in it, bytes done in it */
 	uint64_t zone_start, zone_pos, zone_bytes;
+	/* random I/O in a zone under the random map: each of its blocks once
+	 * per pass over it, from a permutation (zperm_n blocks, zperm_i next) */
+	struct randperm zperm;
+	uint64_t zperm_n, zperm_i;
 	uint64_t issued;        /* bytes issued to the file this round (file_service_type) */
 	bool done;              /* its io_size is issued: no more I/O this round */
 	/* rw=trimwrite/randtrimwrite, as fio: where the last trim and write
@@ -387,6 +395,8 @@ int job_next_io(struct job *j, struct io_unit *u);
  * one, as fio's): 1 and *f, 0 when none has I/O left, or -errno. */
 int job_next_sync_file(struct job *j, struct job_file **f);
 void job_gens_new_pass(struct job *j);
+/* Free the generators job_gens_init made (j->gens NULL after). */
+void job_gens_free(struct job *j);
 
 /* zones.c: zonemode's checks once the files are planned (zbd refused
  * where the files are not zoned devices); 0 or -1. */

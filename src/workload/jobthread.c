@@ -166,7 +166,8 @@ void job_account(struct job *j, struct io_unit *u, uint64_t now, bool async)
 			hist_add(&dr->clat_hist, now - u->issue_ns);
 			acc_add(&j->acc_clat[d], now - u->issue_ns);
 		}
-	} else if (async && !s->disable_slat) {
+	} else if ((async || ((j->eng.ops->flags & ENGINE_SLAT_AT_DEPTH) && s->iodepth > 1)) &&
+		   !s->disable_slat) {
 		uint64_t slat = u->issue_ns - u->start_ns;
 		hist_add(&dr->slat_hist, slat);
 		acc_add(&j->acc_slat[d], slat);
@@ -270,12 +271,15 @@ static bool rate_limited(const struct job_spec *s)
 }
 
 /* Issue a sync/datasync to `only`, or to every file when it is NULL, and
- * time it. */
+ * time it. An engine that does I/O but opens no file (null) completes a
+ * sync at once, and it is counted as fio's null engine counts it. */
 static int do_sync_all(struct job *j, enum ddir kind, const struct job_file *only)
 {
 	struct io_unit u = { .ddir = kind };
+	unsigned fl = j->eng.ops->flags;
+	bool nofile = (fl & ENGINE_NO_FILE) && !(fl & ENGINE_NO_IO);
 	for (unsigned i = 0; i < j->nr_files; i++) {
-		if (j->files[i].fd < 0 || (only && &j->files[i] != only))
+		if ((j->files[i].fd < 0 && !nofile) || (only && &j->files[i] != only))
 			continue;
 		u.file = &j->files[i];
 		u.offset = 0;
@@ -283,7 +287,10 @@ static int do_sync_all(struct job *j, enum ddir kind, const struct job_file *onl
 		u.start_ns = u.issue_ns = job_now(j);
 		if (j->iolog_f)
 			iolog_write_sync(j, &u);
-		engine_do_sync(&u);
+		if (j->files[i].fd >= 0)
+			engine_do_sync(&u);
+		else
+			u.result = 0;
 		uint64_t now = job_now(j);
 		if (u.result < 0) {
 			int rc = job_io_error(j, &u, (int)u.result);
@@ -663,8 +670,7 @@ static int unlink_loop(struct job *j)
 	if (rc >= 0)
 		rc = job_files_open(j);
 	if (rc >= 0) {
-		free(j->gens);
-		j->gens = NULL;
+		job_gens_free(j);
 		rc = job_gens_init(j);
 	}
 	if (rc < 0 && !j->res.error) {

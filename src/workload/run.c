@@ -416,7 +416,7 @@ static void release_jobs(struct job *jobs, size_t nr)
 		job_buffers_free(j);
 		job_sys_release(j);
 		job_files_release(j);
-		free(j->gens);
+		job_gens_free(j);
 		free(j->wait_jobs);
 		job_result_release(&j->res);
 		free(j->own_spec);

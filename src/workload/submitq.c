@@ -76,8 +76,6 @@ int submitq_check(const struct job *j)
 		why = "with verify=";
 	else if (s->read_iolog)
 		why = "with read_iolog= (replay)";
-	else if (s->serialize_overlap)
-		why = "with serialize_overlap=1";
 	else if (s->trim_percentage)
 		why = "with trim_percentage=";
 	if (!why)

@@ -53,6 +53,8 @@ struct vsnap {
 	struct file_gen *gens;
 	uint64_t (*pos)[DDIR_RWDIR_CNT];
 	bool *open; /* the files open then (openfiles= closes and opens them) */
+	uint64_t **used; /* copies of the gens' random maps (file_gen.used) */
+	unsigned nr;
 };
 
 /* What a verify read in flight expects. */
@@ -97,11 +99,16 @@ static bool snap_alloc(struct vsnap *sn, unsigned n)
 	sn->gens = calloc(n ? n : 1, sizeof(*sn->gens));
 	sn->pos = calloc(n ? n : 1, sizeof(*sn->pos));
 	sn->open = calloc(n ? n : 1, sizeof(*sn->open));
-	return sn->gens && sn->pos && sn->open;
+	sn->used = calloc(n ? n : 1, sizeof(*sn->used));
+	sn->nr = n;
+	return sn->gens && sn->pos && sn->open && sn->used;
 }
 
 static void snap_free(struct vsnap *sn)
 {
+	for (unsigned i = 0; sn->used && i < sn->nr; i++)
+		free(sn->used[i]);
+	free(sn->used);
 	free(sn->gens);
 	free(sn->pos);
 	free(sn->open);
@@ -119,6 +126,12 @@ static void snap_save(const struct job *j, struct vsnap *sn)
 	sn->bytes_issued = j->bytes_issued;
 	memcpy(sn->gens, j->gens, j->nr_files * sizeof(*j->gens));
 	for (unsigned i = 0; i < j->nr_files; i++) {
+		const struct file_gen *g = &j->gens[i];
+		if (g->used) { /* the map itself, not the pointer to it */
+			size_t bytes = (size_t)((g->nblocks + 63) / 64) * sizeof(*g->used);
+			sn->used[i] = xrealloc(sn->used[i], bytes);
+			memcpy(sn->used[i], g->used, bytes);
+		}
 		memcpy(sn->pos[i], j->files[i].last_pos, sizeof(sn->pos[i]));
 		sn->open[i] = j->is_open && j->is_open[i];
 	}
@@ -134,9 +147,14 @@ static void snap_restore(struct job *j, const struct vsnap *sn)
 	j->files_done = sn->files_done;
 	j->fsrv_started = sn->fsrv_started;
 	j->bytes_issued = sn->bytes_issued;
-	memcpy(j->gens, sn->gens, j->nr_files * sizeof(*j->gens));
-	for (unsigned i = 0; i < j->nr_files; i++)
+	for (unsigned i = 0; i < j->nr_files; i++) {
+		uint64_t *used = j->gens[i].used; /* the job's own map stays its own */
+		j->gens[i] = sn->gens[i];
+		j->gens[i].used = used;
+		if (used && sn->used[i])
+			memcpy(used, sn->used[i], (size_t)((j->gens[i].nblocks + 63) / 64) * sizeof(*used));
 		memcpy(j->files[i].last_pos, sn->pos[i], sizeof(sn->pos[i]));
+	}
 }
 
 static bool stops_job(const struct job_spec *s)

@@ -116,7 +116,21 @@ int zone_strided_next(struct job *j, struct job_file *f, struct file_gen *g, boo
 		uint64_t blocks = room >= len ? (room - len) / g->block + 1 : 0;
 		if (!blocks)
 			return 0;
-		rel = g->zone_start + rng_below(&j->rng_off, blocks) * g->block;
+		bool map = (!s->norandommap || s->random_generator == RANDGEN_LFSR) &&
+			   s->random_distribution == DIST_RANDOM;
+		if (map && (g->zperm_n != blocks || g->zperm_i >= blocks)) {
+			/* a new pass over the zone's blocks, as fio's random map */
+			if (randperm_init(&g->zperm, blocks, rng_next(&j->rng_off)) == 0) {
+				g->zperm_n = blocks;
+				g->zperm_i = 0;
+			} else {
+				g->zperm_n = 0;
+			}
+		}
+		if (map && g->zperm_n == blocks)
+			rel = g->zone_start + randperm_at(&g->zperm, g->zperm_i++) * g->block;
+		else
+			rel = g->zone_start + rng_below(&j->rng_off, blocks) * g->block;
 	} else {
 		if (g->zone_pos + len > range && g->zone_pos)
 			g->zone_pos = 0; /* wrap inside the zone */
@@ -131,6 +145,7 @@ int zone_strided_next(struct job *j, struct job_file *f, struct file_gen *g, boo
 		g->zone_bytes = 0;
 		g->zone_pos = 0;
 		g->zone_start += range + skip;
+		g->zperm_n = 0; /* the next zone's blocks, in an order of their own */
 		if (g->zone_start >= f->io_size)
 			g->zone_start = 0;
 	}

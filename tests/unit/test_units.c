@@ -58,6 +58,12 @@ static void test_sizes(void)
 	CHECK(parse_size("4x", 1024, &v, &why) == -EINVAL && strstr(why, "suffix"), "bad suffix");
 	CHECK(parse_size("4kk", 1024, &v, NULL) == -EINVAL, "4kk");
 	CHECK(parse_size("4 k", 1024, &v, NULL) == -EINVAL, "4 k");
+	/* fio 3.33's number parser ignores what follows from a punctuation mark */
+	CHECK(parse_size("65536)", 1024, &v, NULL) == 0 && v == 65536, "65536) as fio");
+	CHECK(parse_size("12k)", 1024, &v, NULL) == 0 && v == 12288, "12k) as fio");
+	CHECK(parse_size("512/25", 1024, &v, NULL) == 0 && v == 512, "512/25 as fio");
+	CHECK(parse_size("x12", 1024, &v, NULL) == -EINVAL, "x12 refused as by fio");
+	CHECK(parse_size(")", 1024, &v, NULL) == -EINVAL, "junk alone refused");
 	CHECK(parse_size("", 1024, &v, NULL) == -EINVAL, "empty");
 	CHECK(parse_size(NULL, 1024, &v, NULL) == -EINVAL, "NULL");
 	CHECK(parse_size("50%", 1024, &v, NULL) == -EINVAL, "percent not allowed");
@@ -129,6 +135,9 @@ static void test_misc_values(void)
 	CHECK(parse_size_range("4k-64k", 1024, &lo, &hi, NULL) == 0 && lo == 4096 && hi == 65536, "range -");
 	CHECK(parse_size_range("1k:4k", 1024, &lo, &hi, NULL) == 0 && lo == 1024 && hi == 4096, "range :");
 	CHECK(parse_size_range("64k-4k", 1024, &lo, &hi, NULL) == 0 && lo == 4096 && hi == 65536, "range swapped");
+	/* a bssplit-shaped bsrange: fio 3.33 reads the range 512-1k from it */
+	CHECK(parse_size_range("512/25:1k:25:2k:25:4k/25", 1024, &lo, &hi, NULL) == 0 && lo == 512 &&
+	      hi == 1024, "bssplit-shaped range as fio");
 	CHECK(parse_size_range("8k", 1024, &lo, &hi, NULL) == 0 && lo == 8192 && hi == 8192, "range single");
 	CHECK(parse_size_range("-4k", 1024, &lo, &hi, NULL) == -ERANGE, "range negative");
 	CHECK(parse_size_range("4k-", 1024, &lo, &hi, NULL) == -EINVAL, "range open");
