@@ -215,8 +215,7 @@ int blktrace_next(struct replay_src *src, struct replay_files *files, struct rep
 		uint64_t last = src->last_ttime, delay = 0;
 		src->last_ttime = t.time;
 		if (last && !s->replay_no_stall && t.time >= last)
-			delay = s->replay_time_scale == 100 ? t.time - last
-				: (uint64_t)((double)(t.time - last) * 100.0 / (double)s->replay_time_scale);
+			delay = replay_scaled_delay(t.time - last, s->replay_time_scale);
 		if (t.action & BLK_TC_ACT(BLK_TC_PC))
 			continue;
 		uint64_t bytes = t.bytes;

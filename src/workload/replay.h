@@ -122,6 +122,9 @@ uint64_t replay_max_len(const struct job *j);
  * -errno of a failed action (the job's error). */
 int replay_next_io(struct job *j, struct io_unit *u);
 void replay_free(struct job *j);
+/* A log's gap of ns scaled by replay_time_scale (percent of the log's
+ * rate), saturating at UINT64_MAX: a log's clock may jump by 2^63. */
+uint64_t replay_scaled_delay(uint64_t ns, unsigned time_scale);
 
 /* iolog_write.c: write_iolog=. Open (appending, through the device guard,
  * as iobench's own output) and write the header and an "add" per file;

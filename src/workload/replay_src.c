@@ -137,9 +137,15 @@ static uint64_t delay_since(struct replay_src *src, uint64_t ts)
 	src->last_ttime = ts;
 	if (!last || s->replay_no_stall || ts < last)
 		return 0;
-	if (s->replay_time_scale == 100)
-		return ts - last;
-	return (uint64_t)((double)(ts - last) * 100.0 / (double)s->replay_time_scale);
+	return replay_scaled_delay(ts - last, s->replay_time_scale);
+}
+
+uint64_t replay_scaled_delay(uint64_t ns, unsigned time_scale)
+{
+	if (time_scale == 100)
+		return ns;
+	double scaled = (double)ns * 100.0 / (double)time_scale;
+	return scaled >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)scaled;
 }
 
 /* replay_scale, then replay_align (as fio, in that order) */

@@ -80,10 +80,28 @@ def html_cells(csv):
     return {labels[x]: data[x][0] for x in sorted(data)}, None, err
 
 
+def same_width(csv):
+    """The CSV line with every figure that holds something made one
+    character wide ('9', a latency '9us'): bon_csv2txt prints its cells
+    with %5s and %3s, and a wider figure (a 7-digit K/sec of a page-cached
+    phase) pushes the cells after it out of their columns. What is compared
+    is which cells hold something, not how wide the numbers are."""
+    out = []
+    for line in csv.splitlines():
+        f = line.split(",")
+        if len(f) == 50:
+            for i in list(range(9, 21)) + list(range(26, 38)):
+                f[i] = "9" if f[i] else ""
+            for i in range(38, 50):
+                f[i] = "9us" if f[i] else ""
+        out.append(",".join(f))
+    return "\n".join(out) + "\n"
+
+
 def txt_fields(csv):
     """(section, description, cells) of bon_csv2txt's lines, cut at its
     fixed columns: %19s, then %5s %3s pairs (Latency: %9s cells)."""
-    out, err = run("bon_csv2txt", csv)
+    out, err = run("bon_csv2txt", same_width(csv))
     res, section = [], "io"
     for line in out.splitlines():
         if "Sequential Create" in line:

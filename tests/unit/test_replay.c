@@ -243,6 +243,15 @@ static void test_option_refusals(void)
 	job_spec_release(&s);
 }
 
+static void test_scaled_delay(void)
+{
+	CHECK(replay_scaled_delay(1000, 100) == 1000, "scale 100 keeps the gap");
+	CHECK(replay_scaled_delay(1000, 50) == 2000, "scale 50 doubles it");
+	CHECK(replay_scaled_delay(1000, 200) == 500, "scale 200 halves it");
+	CHECK(replay_scaled_delay(UINT64_MAX / 2, 1) == UINT64_MAX,
+	      "a clock jump of 2^63 at scale 1 saturates, no overflow");
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir))
@@ -252,6 +261,7 @@ int main(void)
 	test_blktrace(false);
 	test_blktrace(true);
 	test_option_refusals();
+	test_scaled_delay();
 	char cmd[300];
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	if (system(cmd)) {
