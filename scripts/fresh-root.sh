@@ -200,7 +200,7 @@ mkdir -p "$root/ci"
 git clone -q --no-hardlinks "$repo" "$root/ci/main"
 git -C "$root/ci/main" checkout -q "$head"
 if [ -d "$repo/../shared" ]; then
-	cp -r "$repo/../shared" "$root/ci/shared" && chmod -R a-w "$root/ci/shared"
+	cp -rL "$repo/../shared" "$root/ci/shared" && chmod -R a-w "$root/ci/shared"
 fi
 for ((i = 0; i < hog; i++)); do
 	(trap 'exit 0' TERM; while :; do :; done) &

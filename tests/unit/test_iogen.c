@@ -55,7 +55,7 @@ int main(void)
 	CHECK(dups == 0, "%d blocks repeated", dups);
 	CHECK(bad == 0, "%d misaligned or out-of-range I/Os", bad);
 	free(seen);
-	free(j.gens);
+	job_gens_free(&j);
 
 	/* norandommap repeats some blocks (birthday bound) */
 	s.norandommap = true;
@@ -69,7 +69,7 @@ int main(void)
 	}
 	CHECK(dups > 0, "norandommap never repeated a block");
 	free(seen);
-	free(j.gens);
+	job_gens_free(&j);
 
 	/* sequential with a skip: rw=read:4k reads every other block */
 	job_spec_release(&s);
@@ -87,7 +87,7 @@ int main(void)
 		expect += 8192;
 	}
 	CHECK(bad == 0 && expect == 8 * 8192, "rw=read:4k offsets (%d wrong)", bad);
-	free(j.gens);
+	job_gens_free(&j);
 
 	/* sequential wraps when io_size exceeds the file */
 	s.rw_seq_skip = 0;
@@ -102,7 +102,7 @@ int main(void)
 		n++;
 	}
 	CHECK(n == 10 && bad == 0, "10 wrapping I/Os, got %llu (%d wrong)", (unsigned long long)n, bad);
-	free(j.gens);
+	job_gens_free(&j);
 
 	/* rwmixread=70 */
 	job_spec_release(&s);
@@ -120,7 +120,7 @@ int main(void)
 	}
 	CHECK(reads * 100 / total >= 68 && reads * 100 / total <= 72, "read share %llu%%",
 	      (unsigned long long)(reads * 100 / total));
-	free(j.gens);
+	job_gens_free(&j);
 
 	/* bssplit 4k/75:64k/25 */
 	job_spec_release(&s);
@@ -146,7 +146,7 @@ int main(void)
 	CHECK(bad == 0, "%d I/Os past the end", bad);
 	CHECK(small * 100 / total >= 73 && small * 100 / total <= 77, "4k share %llu%%",
 	      (unsigned long long)(small * 100 / total));
-	free(j.gens);
+	job_gens_free(&j);
 
 	/* rw=trimwrite, 64k trims and 16k writes over 1 MiB (fio 3.33's
 	 * write_iolog): trim 0, write 0, trim 64k, then writes until one starts
@@ -180,7 +180,7 @@ int main(void)
 	CHECK(bad == 0, "trimwrite: %d I/Os out of fio's sequence", bad);
 	CHECK(ntrim == 16 && nwrite == 61, "trimwrite: %llu trims, %llu writes, want 16 and 61",
 	      (unsigned long long)ntrim, (unsigned long long)nwrite);
-	free(j.gens);
+	job_gens_free(&j);
 
 	/* rw=randtrimwrite, one size: trim a random block, write it; every
 	 * block trimmed once in the pass, which ends with the random map even
@@ -209,7 +209,7 @@ int main(void)
 	CHECK(bad == 0 && dups == 0 && n == 32, "randtrimwrite: %d bad, %d repeated, %llu I/Os (want 32)",
 	      bad, dups, (unsigned long long)n);
 	free(seen);
-	free(j.gens);
+	job_gens_free(&j);
 	job_spec_release(&s);
 	return check_done("test_iogen");
 }
