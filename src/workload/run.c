@@ -415,8 +415,8 @@ static void release_jobs(struct job *jobs, size_t nr)
 		async_release(j);
 		job_buffers_free(j);
 		job_sys_release(j);
+		job_gens_free(j); /* before the files: it frees one map per file */
 		job_files_release(j);
-		job_gens_free(j);
 		free(j->wait_jobs);
 		job_result_release(&j->res);
 		free(j->own_spec);
