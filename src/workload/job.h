@@ -99,13 +99,18 @@ struct run_sync {
 };
 
 /* A flow group (flow_id=): the I/Os its jobs let through and the sum of
- * the weights (flow=) of those running; shared by the run's threads. */
+ * the weights (flow=) of those running; shared by the run's threads. A job
+ * that is ahead of its share sleeps on `seq` (a futex word bumped by every
+ * admitted I/O and weight change; woken only when `waiters` says one
+ * sleeps), so the job it waits for gets the CPU at once. */
 struct ss_state;
 
 struct job_flow {
 	unsigned id;
 	_Atomic uint64_t count;
 	_Atomic uint64_t weight;
+	_Atomic uint32_t seq;
+	_Atomic uint32_t waiters;
 };
 
 struct job_sys;
