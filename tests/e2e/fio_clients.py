@@ -22,7 +22,8 @@ sources (named in test_fio_clients.sh); nothing here is their code:
   direction.
 - pts: the Phoronix Test Suite's result parser run over pts/fio's four
   ResultsParser entries (bandwidth after "bw" with KiB/s then MiB/s
-  stripped, IOPS after "IOPS" with "," then "k," stripped).
+  stripped, IOPS after "IOPS" with "," then "k," stripped); given the
+  block size, the two results must be one rate (IOPS x bs).
 - logcmp A B RUNTIME AVG: two tools' log summaries alike as those clients
   use them (file names, lines); lastint A RUNTIME AVG: every bw/iops log
   holds the last interval, a line in the runtime's last tenth of a window.
@@ -192,7 +193,7 @@ def pts_number(tok, strip):
         return None
 
 
-def pts(path):
+def pts(path, bs_kib=0):
     """The PTS result parser's way with the ResultAfterString entries."""
     out = open(path, encoding="utf-8", errors="replace").read()
     lines = out.split("\n")
@@ -221,8 +222,18 @@ def pts(path):
         if value in seen:
             continue  # PTS drops a duplicate result
         seen.append(value)
-        results.setdefault(what, value)
+        if what not in results:
+            results[what] = value
+            if what == "bw_MBps":
+                results["bw_unit"] = strip
     probs = ["no %s result" % w for w in ("bw_MBps", "iops") if w not in results]
+    if not probs and bs_kib:
+        # the two results describe one rate: IOPS x bs in the unit parsed
+        per = 1000 if results["bw_unit"] == "KiB/s" else 1024
+        want = results["iops"] * bs_kib / per
+        if abs(results["bw_MBps"] - want) > 0.05 * want:
+            probs.append("bandwidth %g is not IOPS %g x %d KiB (%g)"
+                         % (results["bw_MBps"], results["iops"], bs_kib, want))
     return problems_out(results, probs)
 
 
@@ -298,7 +309,7 @@ def main(argv):
     if cmd == "logs":
         return logs(args[0])
     if cmd == "pts":
-        return pts(args[0])
+        return pts(args[0], int(args[1]) if len(args) > 1 else 0)
     if cmd == "logcmp":
         return logcmp(args[0], args[1], int(args[2]), int(args[3]))
     if cmd == "lastint":

@@ -207,7 +207,7 @@ pyc "ezfio: the same log files (none empty), latency logs' lines, iops logs' lin
 # fio-run's test.fio for "rw engine direct bs" (startdelay 20, ramp_time 5,
 # runtime 60, size 1g made 1, 1, 2, 16m); one numjobs; an empty line where
 # FORCE_ASYNC is empty (not io_uring); ./fio test.fio 2>&1 > $LOG_FILE
-# keeps stdout alone
+# keeps stdout alone; both tools must give the same results (their names)
 pts_file=$d/pts/fiofile
 mkdir -p "$d/pts"
 dd if=/dev/zero of="$pts_file" bs=1M count=16 status=none
@@ -223,7 +223,8 @@ while read -r rw eng dir bs; do
   wait
   for t in fio iob; do
     check "pts/fio $t $rw/$eng/bs=$bs: exit 0" test "$(cat "$d/pts-$t-$rw/rc")" = 0
-    pyc "pts/fio $t $rw/$eng/bs=$bs: the ResultsParsers find a bandwidth and an IOPS result" pts "$d/pts-$t-$rw/log"
+    pyc "pts/fio $t $rw/$eng/bs=$bs: the ResultsParsers find a bandwidth and an IOPS result, one rate" \
+      pts "$d/pts-$t-$rw/log" "${bs%k}"
     python3 -c 'import json,sys; print(json.dumps(sorted(json.loads(open(sys.argv[1]).read()))))' "$d/last" \
       >"$d/pts-$t-$rw.keys" 2>/dev/null
   done
