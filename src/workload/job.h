@@ -299,6 +299,15 @@ static inline bool job_inline_sync(const struct job *j)
 	return (j->eng.ops->flags & ENGINE_SYNC) && !j->spec->io_submit_offload;
 }
 
+/* Does an I/O of this job have a submission latency (slat)? An async
+ * I/O does; a sync engine's does not, except the null engine's at
+ * iodepth > 1, which fio times as queued (ENGINE_SLAT_AT_DEPTH). The
+ * stats and the slat log both ask here, so the JSON and the log agree. */
+static inline bool job_measures_slat(const struct job *j, bool async)
+{
+	return async || ((j->eng.ops->flags & ENGINE_SLAT_AT_DEPTH) && j->spec->iodepth > 1);
+}
+
 static inline bool job_stopping(const struct job *j)
 {
 	return *j->stop || atomic_load_explicit(&j->terminate, memory_order_relaxed) ||

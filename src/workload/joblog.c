@@ -195,7 +195,7 @@ static void hist_io(struct job_logs *l, enum ddir d, uint64_t clat, uint64_t t, 
 }
 
 void joblog_io(struct job_logs *l, const struct io_unit *u, uint64_t bytes, uint64_t now_ns,
-	       bool async)
+	       bool has_slat)
 {
 	enum ddir d = u->ddir;
 	IOB_ASSERT(d < DDIR_RWDIR_CNT && l->started);
@@ -207,7 +207,7 @@ void joblog_io(struct job_logs *l, const struct io_unit *u, uint64_t bytes, uint
 			push_io(l, JOBLOG_LAT, t, lat, u);
 		if (l->st[JOBLOG_CLAT])
 			push_io(l, JOBLOG_CLAT, t, clat, u);
-		if (l->st[JOBLOG_SLAT] && async)
+		if (l->st[JOBLOG_SLAT] && has_slat)
 			push_io(l, JOBLOG_SLAT, t, slat, u);
 		if (l->st[JOBLOG_BW])
 			push_io(l, JOBLOG_BW, t, bytes * 1000000ULL / (clat ? clat : 1), u);
@@ -218,7 +218,7 @@ void joblog_io(struct job_logs *l, const struct io_unit *u, uint64_t bytes, uint
 			window_add(l, JOBLOG_LAT, d, lat, t);
 		if (l->st[JOBLOG_CLAT])
 			window_add(l, JOBLOG_CLAT, d, clat, t);
-		if (l->st[JOBLOG_SLAT] && async)
+		if (l->st[JOBLOG_SLAT] && has_slat)
 			window_add(l, JOBLOG_SLAT, d, slat, t);
 		if (l->st[JOBLOG_BW])
 			window_add(l, JOBLOG_BW, d, bytes, t);

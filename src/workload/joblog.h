@@ -67,10 +67,10 @@ int joblog_run_end(struct log_writer *w, struct job *jobs, size_t nr);
 /* Job thread: measuring starts (after ramp_time): the logs' time 0;
  * end_ns: when the runtime ends (0 or UINT64_MAX: no runtime). */
 void joblog_start(struct job_logs *l, uint64_t now_ns, uint64_t end_ns);
-/* Job thread: u completed at now_ns with bytes moved; async: it has a
+/* Job thread: u completed at now_ns with bytes moved; has_slat: it has a
  * submission latency. */
 void joblog_io(struct job_logs *l, const struct io_unit *u, uint64_t bytes, uint64_t now_ns,
-	       bool async);
+	       bool has_slat);
 /* Job thread: the job ends at now_ns: the last partial windows. */
 void joblog_finish(struct job_logs *l, uint64_t now_ns);
 

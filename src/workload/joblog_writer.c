@@ -264,7 +264,7 @@ static int stream_add(struct log_writer *w, struct job *j, enum joblog_kind k, c
 	free(path);
 	if (rc < 0)
 		return rc;
-	if (k == JOBLOG_SLAT && (j->eng.ops->flags & ENGINE_SYNC))
+	if (k == JOBLOG_SLAT && (j->eng.ops->flags & ENGINE_SYNC) && !job_measures_slat(j, false))
 		return 0; /* as fio: created, and empty (no submission latency) */
 	struct log_stream *st = xmemalign(64, sizeof(*st));
 	memset(st, 0, sizeof(*st));

@@ -166,8 +166,7 @@ void job_account(struct job *j, struct io_unit *u, uint64_t now, bool async)
 			hist_add(&dr->clat_hist, now - u->issue_ns);
 			acc_add(&j->acc_clat[d], now - u->issue_ns);
 		}
-	} else if ((async || ((j->eng.ops->flags & ENGINE_SLAT_AT_DEPTH) && s->iodepth > 1)) &&
-		   !s->disable_slat) {
+	} else if (job_measures_slat(j, async) && !s->disable_slat) {
 		uint64_t slat = u->issue_ns - u->start_ns;
 		hist_add(&dr->slat_hist, slat);
 		acc_add(&j->acc_slat[d], slat);
@@ -202,7 +201,7 @@ void job_account(struct job *j, struct io_unit *u, uint64_t now, bool async)
 		sampler_update(&j->iops[d], now, dr->total_ios);
 	}
 	if (j->logs)
-		joblog_io(j->logs, u, bytes, now, async);
+		joblog_io(j->logs, u, bytes, now, job_measures_slat(j, async));
 }
 
 /* Account one finished sync/datasync. */
