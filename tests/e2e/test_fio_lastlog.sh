@@ -47,7 +47,11 @@ both benchfio --name=b --filename="$data" --size=64m --ioengine=libaio --direct=
   --runtime=3 --time_based
 both perio $F --time_based --runtime=3 --rate_iops=20 $L
 
-python3 "$TOP/tests/e2e/lastlog_check.py" "$d" null1000:1000 null500:500 nj2:1000 nj2pj0:1000 \
-  max1:1000 sized:1000 benchfio:1000 perio:0 || true
+# the checker's "not ok" lines fail this script too (its exit status), not
+# only in run_all.sh's count
+out=$(python3 "$TOP/tests/e2e/lastlog_check.py" "$d" null1000:1000 null500:500 nj2:1000 nj2pj0:1000 \
+  max1:1000 sized:1000 benchfio:1000 perio:0 2>&1) || not_ok "lastlog_check.py failed: $(tail -1 <<<"$out")"
+echo "$out"
+grep -q '^not ok' <<<"$out" && E2E_FAILED=1
 check "iobench wrote nothing to stderr" bash -c "! cat $d/*/iob.err | grep -q ."
 finish
