@@ -7,10 +7,15 @@
  * maximum latency, KiB/s and I/Os per second over the window. Latency
  * windows close at the first completion M ms after the last window start,
  * which is then aligned down to a multiple of M; their last partial
- * windows are written when the job ends. The bw and iops windows are due
- * every M ms from time 0, as fio's timer samples them (the first
- * completion at or 1 ms before the due time writes the line), and have no
- * last partial line. The histogram log counts clat per direction in fio's
+ * windows are written when the job ends. The bw and iops lines are fio's
+ * timer samples: due at every multiple of M from time 0 and stamped with
+ * it, each the rate of the I/Os completed since the previous due time over
+ * M ms, no line for a direction without I/O in the window (a job thread
+ * writes the lines that fell due at its next completion, or when it ends:
+ * joblog_rate_due). The line due when the runtime ends is written, fio's
+ * last full interval; a job that ends between two due times (size
+ * reached) has no line for that partial interval, as fio's timer finds it
+ * stopped. The histogram log counts clat per direction in fio's
  * 1856 bins (merged 2^coarseness at a time) and writes them at the first
  * completion log_hist_msec after the window start (the direction's first
  * completion past 0 ms, then every log_hist_msec); as fio, it has no last
@@ -26,7 +31,8 @@
 #include "util/timeutil.h"
 #include "workload/job.h"
 
-/* fio samples a rate up to this much before it is due */
+/* a job that ends this close before a due time has reached it: the
+ * runtime's end in log time is rounded to the millisecond */
 #define JOBLOG_RATE_SLACK_MS 1
 
 bool joblog_wanted(const struct job_spec *s)
@@ -54,7 +60,7 @@ void joblog_start(struct job_logs *l, uint64_t now_ns, uint64_t end_ns)
 	l->started = true;
 	l->epoch_ns = now_ns;
 	l->stop_ms = end_ns && end_ns != UINT64_MAX && end_ns > now_ns
-		   ? (end_ns - now_ns) / 1000000ULL : UINT64_MAX;
+		   ? (end_ns - now_ns + 500000ULL) / 1000000ULL : UINT64_MAX;
 	l->base_ms = 0;
 	if (l->clock_id >= 0) {
 		struct timespec ts;
@@ -89,56 +95,73 @@ static void push_io(struct job_logs *l, enum joblog_kind k, uint64_t t, uint64_t
 	push(l, l->st[k], &smp);
 }
 
-/* The window lines of log k at time t (latency kinds: mean or max; bw and
- * iops: a rate over the window), one per direction that has one. */
-static void close_window(struct job_logs *l, enum joblog_kind k, uint64_t t, bool rates)
+/* The window lines of log k stamped t, one per direction that has one:
+ * latency kinds the mean or max of the window's samples; bw and iops
+ * (rates) the window's bytes or I/Os over span_ms, as fio's timer writes
+ * them (no line for a direction without I/O in the window). */
+static void close_window(struct job_logs *l, enum joblog_kind k, uint64_t t, bool rates,
+			 uint64_t span_ms)
 {
-	uint64_t span = t - l->last_ms[k];
 	for (int d = 0; d < DDIR_RWDIR_CNT; d++) {
 		struct joblog_win *w = &l->win[k][d];
+		if (!w->n)
+			continue;
 		uint64_t v;
-		if (rates) {
-			if (!(l->dirs & (1u << d)))
-				continue;
-			if (!span)
-				return;
-			v = k == JOBLOG_BW ? w->sum * 1000 / span / 1024 : w->n * 1000 / span;
-		} else {
-			if (!w->n)
-				continue;
+		if (rates)
+			v = joblog_rate_value(k == JOBLOG_BW, w->sum, w->n, span_ms);
+		else
 			v = l->max_value ? w->max : (w->sum + w->n / 2) / w->n;
-		}
 		struct fiolog_sample smp = { .time_ms = t + l->base_ms, .value = v, .ddir = (uint32_t)d };
 		push(l, l->st[k], &smp);
 		memset(w, 0, sizeof(*w));
 	}
 }
 
+uint64_t joblog_rate_value(bool bw, uint64_t bytes, uint64_t ios, uint64_t span_ms)
+{
+	if (!span_ms)
+		return 0;
+	return bw ? bytes * 1000 / span_ms / 1024 : ios * 1000 / span_ms;
+}
+
+unsigned joblog_rate_due(uint64_t *next_ms, uint64_t t, uint64_t stop_ms, unsigned avg_ms,
+			 uint64_t *due_ms)
+{
+	if (!avg_ms || *next_ms > t || *next_ms > stop_ms)
+		return 0;
+	*due_ms = *next_ms;
+	/* the windows after the first are empty (the job thread was away):
+	 * they have no line, as fio's timer finds no new I/O in them */
+	uint64_t last = t < stop_ms ? t : stop_ms;
+	*next_ms += (last - *next_ms) / avg_ms * avg_ms + avg_ms;
+	return 1;
+}
+
+/* Write the bw/iops lines of log k that fell due by time t (not past the
+ * runtime's end), before the I/O completed at t is counted. */
+static void rate_lines(struct job_logs *l, enum joblog_kind k, uint64_t t)
+{
+	uint64_t due;
+	if (joblog_rate_due(&l->next_ms[k], t, l->stop_ms, l->avg_ms, &due))
+		close_window(l, k, due, true, l->avg_ms);
+}
+
 static void window_add(struct job_logs *l, enum joblog_kind k, enum ddir d, uint64_t v,
 		       uint64_t t)
 {
 	struct joblog_win *w = &l->win[k][d];
+	if (k == JOBLOG_BW || k == JOBLOG_IOPS) {
+		rate_lines(l, k, t);
+		w->sum += v;
+		w->n++;
+		return;
+	}
 	w->sum += v;
 	w->n++;
 	if (v > w->max)
 		w->max = v;
-	if (k == JOBLOG_BW || k == JOBLOG_IOPS) {
-		/* as fio's sampling of the rates: due every log_avg_msec from
-		 * time 0 (1 ms early counts), the rate over the time since the
-		 * previous line; after a stall, the next multiple. A line
-		 * due when the runtime is over is not written: fio's job
-		 * has stopped running by then. */
-		if (t + JOBLOG_RATE_SLACK_MS < l->next_ms[k] || l->next_ms[k] >= l->stop_ms)
-			return;
-		close_window(l, k, t, true);
-		l->last_ms[k] = t;
-		l->next_ms[k] += l->avg_ms;
-		if (l->next_ms[k] <= t)
-			l->next_ms[k] = t - t % l->avg_ms + l->avg_ms;
-		return;
-	}
 	if (t - l->last_ms[k] >= l->avg_ms) {
-		close_window(l, k, t, false);
+		close_window(l, k, t, false, 0);
 		l->last_ms[k] = t - t % l->avg_ms;
 	}
 }
@@ -235,11 +258,16 @@ void joblog_finish(struct job_logs *l, uint64_t now_ns)
 		return;
 	uint64_t t = elapsed_ms(l, now_ns);
 	/* as fio: the latency logs write their last partial window; the
-	 * bw/iops logs (sampled every log_avg_msec while the job runs) and
-	 * the histogram log (written when a completion ends a window) do not */
-	if (l->avg_ms)
+	 * bw/iops logs the line due at the runtime's end (or just before the
+	 * job ended), not a partial interval; the histogram log (written when
+	 * a completion ends a window) nothing */
+	if (l->avg_ms) {
 		for (int k = JOBLOG_LAT; k <= JOBLOG_SLAT; k++)
 			if (l->st[k])
-				close_window(l, (enum joblog_kind)k, t, false);
+				close_window(l, (enum joblog_kind)k, t, false, 0);
+		for (int k = JOBLOG_BW; k <= JOBLOG_IOPS; k++)
+			if (l->st[k])
+				rate_lines(l, (enum joblog_kind)k, t + JOBLOG_RATE_SLACK_MS);
+	}
 	l->started = false;
 }

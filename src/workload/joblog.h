@@ -71,7 +71,8 @@ void joblog_start(struct job_logs *l, uint64_t now_ns, uint64_t end_ns);
  * submission latency. */
 void joblog_io(struct job_logs *l, const struct io_unit *u, uint64_t bytes, uint64_t now_ns,
 	       bool has_slat);
-/* Job thread: the job ends at now_ns: the last partial windows. */
+/* Job thread: the job ends at now_ns: the latency logs' last partial
+ * windows, the bw/iops line due at the runtime's end. */
 void joblog_finish(struct job_logs *l, uint64_t now_ns);
 
 #endif

@@ -67,7 +67,7 @@ struct job_logs {
 	bool max_value, offset;
 	uint16_t prio;          /* the job's ioprio, class << 13 | level */
 	unsigned dirs;          /* directions the job does (bits 1 << ddir) */
-	uint64_t last_ms[JOBLOG_NR];                   /* window starts */
+	uint64_t last_ms[JOBLOG_NR];                   /* latency kinds: window starts */
 	uint64_t next_ms[JOBLOG_NR];                   /* bw, iops: the next line's due time */
 	struct joblog_win win[JOBLOG_NR][DDIR_RWDIR_CNT];
 	uint64_t *hbins[DDIR_RWDIR_CNT];               /* FIOLOG_HIST_BINS each, or NULL */
@@ -100,6 +100,18 @@ struct log_writer {
 	uint64_t agg_bytes[DDIR_RWDIR_CNT];
 	struct log_file *agg_file[DDIR_RWDIR_CNT];
 };
+
+/* joblog.c, pure (unit-tested): the bw/iops line due by time t ms, as
+ * fio's timer writes it: 1 and *due_ms (the stamp, a multiple of avg_ms)
+ * if *next_ms <= t and *next_ms <= stop_ms (no line is due past the
+ * runtime's end), *next_ms then the first multiple of avg_ms after
+ * min(t, stop_ms) (the due times between are empty windows: no line);
+ * else 0. avg_ms 0: never. */
+unsigned joblog_rate_due(uint64_t *next_ms, uint64_t t, uint64_t stop_ms, unsigned avg_ms,
+			 uint64_t *due_ms);
+/* A window's rate over span_ms: bw KiB/s from bytes, else I/Os per second
+ * (ios); truncated as fio's; 0 for span 0. */
+uint64_t joblog_rate_value(bool bw, uint64_t bytes, uint64_t ios, uint64_t span_ms);
 
 /* joblog_writer.c: a job thread's ring is full: wake the writer and wait
  * for room; returns the slot. */

@@ -84,13 +84,15 @@ def mode_same(dfio, diob, slack, window):
         # fio writes no line for a window without a completion, so on a
         # loaded machine (its job stalled) it has fewer: then iobench's
         # count is held to what fio writes unstalled, one line per window
-        # of the job's runtime (lat) and one less (bw/iops)
+        # of the job's runtime (lat: the last one partial; bw/iops: the
+        # last one due at the runtime's end, which fio's timer writes only
+        # when it runs before the job has stopped)
         ideal = None
         if window:
             jobs = json.load(open(dfio + "/out.json"))["jobs"]
             per = sum(j["job_runtime"] for j in jobs) // window if ".1." not in n else \
                 jobs[0]["job_runtime"] // window
-            ideal = per - (1 if ("_bw." in n or "_iops." in n) else 0)
+            ideal = per
         good = all(abs(cf.get(d, 0) - ci.get(d, 0)) <= slack or
                    (ideal is not None and abs(ci.get(d, 0) - ideal) <= slack) for d in dirs)
         stalls = ""

@@ -2,7 +2,7 @@
 # e2e: serial
 # How many lines fio 3.33 writes, side by side with fio: the averaged logs
 # of a 2 s job with log_avg_msec=100 and log_hist_msec=100 (lines per log
-# and direction within one of fio's, the fields of fio's lines; no bw/iops
+# and direction within one of fio's, the fields of fio's lines; the bw/iops
 # line due at the runtime's end, the latency logs' last partial window, no
 # last partial histogram line); --bandwidth-log (no line without progress
 # display or JSON, one line at the end with JSON, lines while --eta=always
@@ -47,7 +47,7 @@ for p in sorted(glob.glob(dfio + "/j_*.log")):
     cf, ci = per_dir(rf, n), per_dir(ri, n)
     # fio writes no line for a window it stalled through (a loaded machine):
     # then iobench's count is held to fio's unstalled one
-    ideal = runtime // win - (0 if ("_lat." in n or "_clat." in n) else 1)
+    ideal = runtime // win - (1 if "hist" in n else 0)
     good = sorted(cf) == sorted(ci) and all(
         abs(cf[k] - ci[k]) <= 1 or abs(ci[k] - ideal) <= 1 for k in cf)
     ok(good, "%s: lines per direction fio %s, iobench %s (within 1; unstalled %d)" % (n, cf, ci, ideal))
@@ -55,8 +55,9 @@ for p in sorted(glob.glob(dfio + "/j_*.log")):
        "%s: fields per line fio %s, iobench %s" % (n, {len(x) for x in rf}, {len(x) for x in ri}))
     ti = [int(x[0]) for x in ri]
     if "_bw." in n or "_iops." in n:
-        ok(max(ti) < runtime and all(x[3] == "0" for x in ri),
-           "%s: no line due at the runtime's end (last at %d ms), bs 0" % (n, max(ti)))
+        ok(max(ti) == runtime and all(t % win == 0 for t in ti) and all(x[3] == "0" for x in ri),
+           "%s: the line due at the runtime's end is written (last at %d ms), stamps multiples of %d ms, bs 0"
+           % (n, max(ti), win))
     elif "hist" not in n:
         ok(max(ti) >= runtime - win, "%s: the last partial window is written (last at %d ms)" % (n, max(ti)))
     else:
