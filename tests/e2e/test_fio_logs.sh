@@ -55,20 +55,32 @@ $CHK hist - "$d/hist" 2 || true
 if [ -f /usr/share/doc/fio/fiologparser_hist.py.gz ] && $PY -c 'import pandas, numpy' 2>/dev/null; then
   zcat /usr/share/doc/fio/fiologparser_hist.py.gz >"$d/flh.py"
   (cd "$d/hist" && $PY "$d/flh.py" --noweight -i 5000 --percentiles 50:99 j_clat_hist.1.log >parsed.txt 2>parsed.err)
-  $PY - "$d/hist" <<'PYEOF' && ok "fiologparser_hist.py: median and p99 within a bin (6.25% at coarseness 2) of the JSON's" || not_ok "fiologparser_hist.py percentiles vs JSON: $(cat "$d/hist/parsed.txt" "$d/hist/parsed.err" | tail -3)"
+  $PY - "$d/hist" <<'PYEOF' && ok "fiologparser_hist.py: median and p99 within a bin (6.25% at coarseness 2) of the JSON's" || not_ok "fiologparser_hist.py percentiles vs JSON: $(cat "$d/hist/parsed.txt" "$d/hist/parsed.err" | tail -3 | tr '\n' ' ')"
 import json, sys
 d = sys.argv[1]
 lines = [l for l in open(d + "/parsed.txt") if l.strip()]
 head = [x.strip() for x in lines[0].split(",")]
 vals = [float(x) for x in lines[-1].split(",")]
 row = dict(zip(head, vals))
-pct = json.load(open(d + "/out.json"))["jobs"][0]["read"]["clat_ns"]["percentile"]
+rd = json.load(open(d + "/out.json"))["jobs"][0]["read"]
+pct, total = rd["clat_ns"]["percentile"], rd["total_ios"]
+# one coarse bin (4 fine bins of 1/64 each) plus the JSON's own bin
+slack = 4 / 64 + 1 / 64
+bad = 0
 for key, p in (("50%", "50.000000"), ("99%", "99.000000")):
     got, want = row[key], pct[p]
-    print("# %s: fiologparser_hist %.0f, JSON %d" % (key, got, want))
-    # one coarse bin (4 fine bins of 1/64 each) plus the JSON's own bin
-    if abs(got - want) > want * (4 / 64 + 1 / 64):
-        sys.exit(1)
+    print("# %s: fiologparser_hist %.0f, JSON %d (%d of %d I/Os in the log)" % (key, got, want, row["samples"], total))
+    if abs(got - want) <= want * slack:
+        continue
+    # the log has no line for the last partial interval (as fio's), so its
+    # I/Os are in the JSON only; on a loaded machine they can be the slow
+    # ones, which moves the log's p99 (never its median) within the tail
+    if key == "99%" and row["samples"] < total and \
+            pct["95.000000"] * (1 - slack) <= got <= pct["99.900000"] * (1 + slack):
+        print("#   the log lacks %d I/Os of the last interval: p99 within the JSON's p95..p99.9" % (total - row["samples"]))
+        continue
+    bad = 1
+sys.exit(bad)
 PYEOF
 else
   not_ok "fiologparser_hist.py needs fio's doc copy and python3-pandas/numpy (scripts/deps.sh)"
