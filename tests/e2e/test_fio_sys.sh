@@ -271,11 +271,16 @@ if [ "$(nproc)" -ge 2 ]; then
      >"$d/lcc.out" 2>"$d/lcc.err") &
   lpid=$!
   seen=""
-  for _ in $(seq 30); do
+  # until the run ends (a loaded machine can take seconds to start it, and
+  # the clock's TSC check pins the main thread to each CPU in turn meanwhile)
+  for _ in $(seq 300); do
+    kill -0 "$lpid" 2>/dev/null || break
     sleep 0.1
     p=$(pgrep -n -P "$lpid" iobench 2>/dev/null || pgrep -n -f "name=lcc" 2>/dev/null) || continue
     seen=$(cat /proc/"$p"/task/*/status 2>/dev/null | sed -n 's/^Cpus_allowed_list:\t//p' | sort | uniq -c | tr -s ' ' | tr '\n' ';')
-    [ -n "$seen" ] && [ "$(echo "$seen" | tr ';' '\n' | grep -c ' 1$')" -ge 1 ] && break
+    # the main thread, the job's and the writer: the TSC check is over
+    [ -n "$seen" ] && [ "$(ls /proc/"$p"/task 2>/dev/null | wc -l)" -ge 3 ] &&
+      [ "$(echo "$seen" | tr ';' '\n' | grep -c ' 1$')" -ge 1 ] && break
   done
   wait "$lpid"
   check "log_compression_cpus=1: one thread (the log writer) on CPU 1, the others not (threads by CPU list: $seen)" \
@@ -286,7 +291,8 @@ if [ "$(nproc)" -ge 2 ]; then
      --verify_async=2 --verify_async_cpus=1 --filename="$d/vac.dat" >"$d/vac.out" 2>"$d/vac.err") &
   vpid=$!
   vseen=""
-  for _ in $(seq 50); do
+  for _ in $(seq 300); do
+    kill -0 "$vpid" 2>/dev/null || break
     sleep 0.1
     p=$(pgrep -n -f "name=vac" 2>/dev/null) || continue
     vseen=$(cat /proc/"$p"/task/*/status 2>/dev/null | sed -n 's/^Cpus_allowed_list:\t//p' | sort | uniq -c | tr -s ' ' | tr '\n' ';')

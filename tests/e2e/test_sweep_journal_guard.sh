@@ -99,6 +99,8 @@ kill_sweep() {
   PG=
   for i in $(seq 150); do PG=$(command_group) && break; sleep 0.1; done
   SWEEP_LOOP=$(losetup -a | grep -F "($d/img/disk.img)" | cut -d: -f1)
+  # a sweep that ended before its command ran: say why
+  kill -0 "$PID" 2>/dev/null || echo "# the sweep ended before the kill: $(tail -5 kill.err | tr '\n' ' ')"
   kill -KILL "$PID"
   wait "$PID" 2>/dev/null
   sleep 0.3
