@@ -54,6 +54,8 @@ struct cmd_ctx {
 	int argc;                    /* the command line from the command's name on */
 	char **argv;
 	struct store *store;         /* CMD_OPENS_STORE, once parsed; NULL with --no-store */
+	char *store_later;           /* or the path of one store_ready took: opened when the
+					first result is stored (cmd_store_put) */
 	bool store_failed;           /* it could not be opened: the results are printed, and
 					then not stored, and the exit status is 1 */
 	struct store_label *labels;  /* --label, parsed with the store */
