@@ -430,7 +430,7 @@ struct bonnie_stored {
 
 /* Store it: the text as printed (normal), the CSV lines and the JSON. 0,
  * or -1 after saying it was not stored. */
-static int store_bonnie_run(const struct cmd_ctx *ctx, const struct bonnie_args *a,
+static int store_bonnie_run(struct cmd_ctx *ctx, const struct bonnie_args *a,
 			    const struct bonnie_stored *bs)
 {
 	bool json = a->output == BONNIE_OUT_JSON;
@@ -462,7 +462,7 @@ static int store_bonnie_run(const struct cmd_ctx *ctx, const struct bonnie_args 
 }
 
 /* Store the printed tests as one run; the new status. */
-static int store_tests(const struct cmd_ctx *ctx, const struct bonnie_args *a,
+static int store_tests(struct cmd_ctx *ctx, const struct bonnie_args *a,
 		       const struct bonnie_result *runs, size_t nr, const struct run_env *env,
 		       const char *text, size_t text_len, uint64_t start_ms, int status)
 {
@@ -477,7 +477,7 @@ static int store_tests(const struct cmd_ctx *ctx, const struct bonnie_args *a,
 /* --repeat: each repetition stored as a bonnie run of its own, in one
  * group, with the machine captured around the whole loop (it exists only
  * now) and its text as printed (texts: NULL with JSON); the new status. */
-static int store_reps(const struct cmd_ctx *ctx, const struct bonnie_args *a,
+static int store_reps(struct cmd_ctx *ctx, const struct bonnie_args *a,
 		      const struct repeat_outcome *o, const struct run_env *env, char **texts,
 		      const size_t *text_lens, int status)
 {
@@ -504,7 +504,7 @@ static int store_reps(const struct cmd_ctx *ctx, const struct bonnie_args *a,
 	return failed && status == 0 ? 1 : status;
 }
 
-static int run_tests(const struct cmd_ctx *ctx, struct bonnie_args *a, struct bonnie_barrier *bar,
+static int run_tests(struct cmd_ctx *ctx, struct bonnie_args *a, struct bonnie_barrier *bar,
 		     struct memlimit *ml)
 {
 	uint64_t start_ms = cmd_store_now_ms();
@@ -561,6 +561,8 @@ static int run_tests(const struct cmd_ctx *ctx, struct bonnie_args *a, struct bo
 	a->common.env.drops_root = geteuid() == 0 && (a->user || a->group);
 	envwatch_begin(&ew, s->dir, &a->common.env);
 	ps.env = ew.env;
+	if (a->common.env.drops_root)
+		cmd_store_open_now(ctx); /* -u's user may not be able to open it */
 	bool refused = drop_privileges(a) < 0;
 	if (!refused && ro->drop_caches && geteuid() != 0) {
 		error("--drop-caches needs root before each test, but -u made the tests run as uid "

@@ -20,7 +20,9 @@
  * - CMD_OPENS_STORE: the results store (store/store.h) is opened once the
  *   options are parsed (it needs --db; --no-store leaves ctx->store NULL),
  *   before the command touches anything (and before bonnie drops root),
- *   and closed after the command (cmd/storing.h). A database that cannot
+ *   and closed after the command (cmd/storing.h); one whose header says it
+ *   is ready (store_ready) waits for the first result (ctx->store_later),
+ *   or for bonnie dropping root (cmd_store_open_now). A database that cannot
  *   be used is said at once and the command still runs and prints its
  *   results: only then does it fail. Nothing is written while I/O runs.
  * - CMD_FIO_ARGS: the options follow fio's getopt_long_only rules
@@ -54,6 +56,8 @@ struct cmd_ctx {
 	int argc;                    /* the command line from the command's name on */
 	char **argv;
 	struct store *store;         /* CMD_OPENS_STORE, once parsed; NULL with --no-store */
+	char *store_later;           /* or the path of one store_ready took: opened when the
+					first result is stored (cmd_store_put) */
 	bool store_failed;           /* it could not be opened: the results are printed, and
 					then not stored, and the exit status is 1 */
 	struct store_label *labels;  /* --label, parsed with the store */

@@ -290,7 +290,7 @@ static int run_run(struct cmd_ctx *ctx, int argc, char **argv)
 	} else {
 		/* the job files as they were when the run began, for the store */
 		struct store_text *texts = xcalloc(nf ? nf : 1, sizeof(*texts));
-		for (size_t i = 0; ctx->store && i < nf; i++) {
+		for (size_t i = 0; (ctx->store || ctx->store_later) && i < nf; i++) {
 			char *text = NULL;
 			size_t len = 0;
 			if (jobfile_read_text(files[i], &text, &len) < 0)

@@ -45,7 +45,7 @@ struct runner_args {
 				     file"), NULL = nowhere */
 	/* runner_run_and_report stores the result there once it is printed
 	 * (cmd/storing.h); NULL or a context without a store: not stored */
-	const struct cmd_ctx *store_ctx;
+	struct cmd_ctx *store_ctx;
 	enum store_kind store_kind;
 	const struct store_text *job_files; /* the job files' text, as read */
 	size_t nr_job_files;

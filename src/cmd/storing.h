@@ -19,13 +19,17 @@
 int cmd_store_open(struct cmd_ctx *ctx, const struct cmd_common *common);
 void cmd_store_close(struct cmd_ctx *ctx);
 
+/* Open now a store that cmd_store_open left for the first result (before
+ * a command gives up the rights it was opened with: bonnie -u). */
+void cmd_store_open_now(struct cmd_ctx *ctx);
+
 /* Store r with ctx's command line and labels (and rep_group/rep_index/sweep
  * from extra when not NULL; its argv and labels are ignored), if ctx has a
  * store. Call after the results were printed. 0 (stored, or no store), or
  * -1 after printing that the results were not stored. *id gets the run's
  * id (0 when not stored); id may be NULL. */
-int cmd_store_put(const struct cmd_ctx *ctx, const struct store_run *r,
-		  const struct store_meta *extra, int64_t *id);
+int cmd_store_put(struct cmd_ctx *ctx, const struct store_run *r, const struct store_meta *extra,
+		  int64_t *id);
 
 /* Does ctx want its results stored (a store, or one that failed to open,
  * which cmd_store_put reports)? */

@@ -74,6 +74,21 @@ int store_path_resolve(const char *db_opt, bool make_dirs, char **path);
  */
 int store_open(const char *path, struct store **out);
 void store_close(struct store *st);
+/*
+ * Does the file at path look like a store that store_open would take as
+ * it is: a regular file we may read and write whose header says SQLite,
+ * WAL mode, iobench's application id and this iobench's schema version?
+ * Read from the header, without SQLite (whose code and page cache cost a
+ * run 1 MiB of memory while its threads run): a command that stores only
+ * at its end may then open the store there. false: open it now, so that
+ * what is wrong is said before the run (a missing file, an older schema
+ * to migrate, another program's database...).
+ */
+bool store_ready(const char *path);
+/* Limit the store's page cache to STORE_SMALL_CACHE_KIB (a command that
+ * adds one result; queries keep SQLite's default). 0 or -errno. */
+#define STORE_SMALL_CACHE_KIB 64u
+int store_limit_cache(struct store *st);
 /* The path the store was opened with. */
 const char *store_path(const struct store *st);
 /* The schema version this iobench writes. */

@@ -3,13 +3,18 @@
  * foreign keys, then the checks that keep other databases safe, before
  * anything is written: a schema newer than ours and an SQLite database
  * that is not iobench's are refused untouched. Only then WAL mode (which
- * writes the file's header) and the migrations.
+ * writes the file's header) and the migrations. Also the look at a file's
+ * header that tells, without SQLite, whether opening can wait (store_ready).
  */
 #include "store/store_int.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "util/error.h"
 #include "util/xmalloc.h"
@@ -111,6 +116,36 @@ int store_open(const char *path, struct store **out)
 fail:
 	store_close(st);
 	return rc < 0 ? rc : -EIO;
+}
+
+int store_limit_cache(struct store *st)
+{
+	/* negative: KiB, as PRAGMA cache_size takes it */
+	char sql[48];
+	snprintf(sql, sizeof(sql), "PRAGMA cache_size = -%u", STORE_SMALL_CACHE_KIB);
+	return store_exec(st, sql, "cannot set the page cache size");
+}
+
+static uint32_t be32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* The database header's fields (SQLite's file format, section 1.3): the
+ * magic string, the write and read versions (2: WAL) at 18 and 19, the
+ * user version at 60 and the application id at 68. */
+bool store_ready(const char *path)
+{
+	unsigned char h[100];
+	struct stat sb;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
+		return false;
+	bool ok = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && pread(fd, h, sizeof(h), 0) == sizeof(h);
+	close(fd);
+	return ok && access(path, R_OK | W_OK) == 0 && !memcmp(h, "SQLite format 3", 16) &&
+	       h[18] == 2 && h[19] == 2 && be32(h + 60) == store_schema_version() &&
+	       be32(h + 68) == STORE_APPLICATION_ID;
 }
 
 void store_close(struct store *st)

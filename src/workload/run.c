@@ -31,9 +31,16 @@
 void workload_expand(const struct job_list *in, struct job_list *out)
 {
 	unsigned group = 0;
+	size_t total = 0;
 	memset(out, 0, sizeof(*out));
 	out->global_opts = job_kv_copy(in->global_opts, in->nr_global_opts);
 	out->nr_global_opts = in->nr_global_opts;
+	/* every clone's spec in one allocation of the right size: grown by
+	 * doubling, 64 clones of 3 KiB left 190 KiB of freed copies in the heap */
+	for (size_t i = 0; i < in->nr; i++)
+		total += in->jobs[i].numjobs ? in->jobs[i].numjobs : 1;
+	out->jobs = xcalloc(total ? total : 1, sizeof(*out->jobs));
+	out->alloc = total ? total : 1;
 	for (size_t i = 0; i < in->nr; i++) {
 		const struct job_spec *src = &in->jobs[i];
 		if (i && (src->stonewall || src->new_group))
