@@ -162,7 +162,7 @@ static int run_run(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct runner_args ra;
 	runner_args_init(&ra);
-	struct run_cmdline cl = { .progress = true, .terse_version = 3 };
+	struct run_cmdline cl = { .progress = true, .terse_version = 3, .as_fio = ctx->as_fio };
 	struct cmd_common common;
 	cmd_common_init(&common);
 	cl.common = &common;
@@ -198,6 +198,7 @@ static int run_run(struct cmd_ctx *ctx, int argc, char **argv)
 	ra.progress_always = cl.eta_always;
 	ra.ctl = cl.ctl;
 	ra.terse_version = cl.terse_version;
+	ra.as_fio = ctx->as_fio;
 	if (rc == 0 && (rc = cmd_common_check_repeat(&common.repeat, geteuid(), why, sizeof(why))) > 0)
 		rc = 0;
 	if (rc == 0 && common.readonly && cl.ctl.trigger_cmd) {

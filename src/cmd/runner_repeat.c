@@ -206,7 +206,7 @@ static void store_run_rep(void *arg, const struct repetition *rep)
 	FILE *f = rep->run->nr_jobs && (s->formats & REPORT_NORMAL) ? open_memstream(&head, &len)
 								     : NULL;
 	if (f) {
-		runner_print_job_lines(s->list, f);
+		runner_print_job_lines(s->list, s->ra->as_fio, f);
 		fwrite(notes, 1, nlen, f);
 		rep_head(s, rep, f);
 		if (fclose(f) != 0) {
@@ -228,7 +228,7 @@ int runner_repeat_and_report(const struct job_list *list, const struct runner_ar
 		return 1;
 	bool json = formats & (REPORT_JSON | REPORT_JSONPLUS);
 	if (formats & REPORT_NORMAL) {
-		runner_print_job_lines(list, out);
+		runner_print_job_lines(list, ra->as_fio, out);
 		if (output_check(out, "the report", ra->output_path) < 0)
 			return runner_close_output(ra, out, 1);
 	}

@@ -20,6 +20,10 @@ enum report_format {
 	REPORT_TERSE = 8,
 };
 
+/* The fio version iobench follows, as fio names itself ("fio version",
+ * the terse reports' second field, the banner) when it runs as `fio`. */
+#define REPORT_FIO_VERSION "fio-3.33"
+
 /* Parse "normal", "json", "json+", "terse", comma-combinable, into a mask.
  * Returns 0, or -EINVAL (after printing an error) for an unknown name. */
 int report_parse_formats(const char *s, unsigned *formats);
