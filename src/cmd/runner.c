@@ -257,7 +257,7 @@ static bool wants_json(unsigned formats)
 	return formats & (REPORT_JSON | REPORT_JSONPLUS);
 }
 
-static void write_error_json(const struct error_capture *errs, FILE *out)
+static void write_error_json(const struct error_capture *errs, bool as_fio, FILE *out)
 {
 	char *why = NULL;
 	int sig = signals_caught();
@@ -266,9 +266,9 @@ static void write_error_json(const struct error_capture *errs, FILE *out)
 				strsignal(sig));
 	const char *one = why;
 	if (why)
-		report_write_json_error(&one, 1, out);
+		report_write_json_error_as(&one, 1, as_fio, out);
 	else
-		report_write_json_error((const char *const *)errs->msgs, errs->nr, out);
+		report_write_json_error_as((const char *const *)errs->msgs, errs->nr, as_fio, out);
 	free(why);
 }
 
@@ -282,7 +282,7 @@ int runner_report_failure(const struct runner_args *ra, const struct error_captu
 	FILE *out = runner_open_output(ra);
 	if (!out)
 		return 1;
-	write_error_json(errs, out);
+	write_error_json(errs, ra->as_fio, out);
 	runner_close_output(ra, out, 1);
 	return 1;
 }
@@ -443,7 +443,7 @@ int runner_run_and_report(const struct job_list *list, const struct runner_args 
 	if (limit_begin(list, ra, &ml) < 0) {
 		error_capture_end();
 		if (wants_json(formats))
-			write_error_json(&errs, out);
+			write_error_json(&errs, ra->as_fio, out);
 		error_capture_release(&errs);
 		return runner_close_output(ra, out, 1);
 	}
@@ -496,7 +496,7 @@ int runner_run_and_report(const struct job_list *list, const struct runner_args 
 				status = 1;
 		}
 	} else if (wants_json(formats) && status) {
-		write_error_json(&errs, out);
+		write_error_json(&errs, ra->as_fio, out);
 	}
 	/* warnings about the measurement of a run that never measured are
 	 * noise; the others are in the report, and echoed on a terminal */

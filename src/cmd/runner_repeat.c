@@ -272,7 +272,7 @@ int runner_repeat_and_report(const struct job_list *list, const struct runner_ar
 		wrc = runner_repeat_write_json(&o, formats & REPORT_JSONPLUS, out);
 	else if (json && !measured && status) {
 		const char *const *m = (const char *const *)errs.msgs;
-		report_write_json_error(m, errs.nr, out);
+		report_write_json_error_as(m, errs.nr, ra->as_fio, out);
 	}
 	error_capture_release(&errs);
 	if ((formats & REPORT_NORMAL) && o.nr && !wrc)

@@ -8,6 +8,7 @@
 #ifndef IOBENCH_REPORT_REPORT_H
 #define IOBENCH_REPORT_REPORT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "spec/jobspec.h"
@@ -39,6 +40,9 @@ int report_write(const struct run_result *r, unsigned formats, FILE *out);
  * keys, "jobs": [] and "iobench": {"error": msgs[0], "errors": msgs}.
  * Returns 0 or -EIO if writing failed. */
 int report_write_json_error(const char *const *msgs, size_t nr, FILE *out);
+/* The same naming fio-3.33 as its "fio version" when as_fio (iobench
+ * invoked as `fio`), else iobench's version. */
+int report_write_json_error_as(const char *const *msgs, size_t nr, bool as_fio, FILE *out);
 
 /* More members of the JSON's "iobench" object (the repetitions of
  * --repeat): write() is called inside it, after iobench's own members. */
