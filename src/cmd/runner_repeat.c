@@ -162,7 +162,8 @@ static void rep_head(const struct show_arg *s, const struct repetition *rep, FIL
 	fprintf(out, "\nrepetition %zu %s %zu%s\n", rep->index + 1,
 		s->automatic ? "of at most" : "of", s->limit,
 		rep->interrupted ? " (interrupted by a signal: not in the summary)" : "");
-	env_text_header(rep->run->env, "", out);
+	if (!s->ra->as_fio) /* as fio, the system is in the JSON only */
+		env_text_header(rep->run->env, "", out);
 }
 
 static void show_run(void *arg, const struct repetition *rep)
