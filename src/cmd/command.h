@@ -63,6 +63,11 @@ struct cmd_ctx {
 	struct store_label *labels;  /* --label, parsed with the store */
 	size_t nr_labels;
 	const struct dist_hooks *dist; /* iobench-mpi's run (dist/dist.h), or NULL */
+	bool as_fio;                 /* invoked under the name `fio` (cmd_main): run is fio
+					3.33 to whoever reads its output (fio's version,
+					fio's banner, none of iobench's own lines in the
+					normal output) and stores nothing without --db or
+					IOBENCH_DB */
 };
 
 struct command {
@@ -87,6 +92,8 @@ int cmd_main(int argc, char **argv);
 /* The dispatcher for one command: its flags, the context, run, and the
  * check that what it printed reached stdout. Returns the exit status. */
 int command_run(const struct command *c, int argc, char **argv);
+/* The same for iobench invoked as `fio`: the context's as_fio is set. */
+int command_run_as_fio(const struct command *c, int argc, char **argv);
 /* The same for iobench-mpi: the command gets dist in its context. */
 struct dist_hooks;
 int command_run_dist(const struct command *c, int argc, char **argv,

@@ -135,17 +135,14 @@ int command_check_root(const struct command *c, uid_t euid)
 	return -EPERM;
 }
 
-int command_run(const struct command *c, int argc, char **argv)
-{
-	return command_run_dist(c, argc, argv, NULL);
-}
-
-int command_run_dist(const struct command *c, int argc, char **argv,
-		     const struct dist_hooks *dist)
+/* The dispatcher's work for one command, with its context's invocation. */
+static int run_command(const struct command *c, int argc, char **argv,
+		       const struct dist_hooks *dist, bool as_fio)
 {
 	if (command_check_root(c, geteuid()) < 0)
 		return 1;
-	struct cmd_ctx ctx = { .cmd = c, .argc = argc, .argv = argv, .dist = dist };
+	struct cmd_ctx ctx = { .cmd = c, .argc = argc, .argv = argv, .dist = dist,
+			       .as_fio = as_fio };
 	int status = c->run(&ctx, argc, argv);
 	if (store_hooks.close)
 		store_hooks.close(&ctx);
@@ -155,6 +152,22 @@ int command_run_dist(const struct command *c, int argc, char **argv,
 	if (status == 0 && output_check(stdout, NULL, NULL) < 0)
 		status = 1;
 	return status;
+}
+
+int command_run(const struct command *c, int argc, char **argv)
+{
+	return run_command(c, argc, argv, NULL, false);
+}
+
+int command_run_as_fio(const struct command *c, int argc, char **argv)
+{
+	return run_command(c, argc, argv, NULL, true);
+}
+
+int command_run_dist(const struct command *c, int argc, char **argv,
+		     const struct dist_hooks *dist)
+{
+	return run_command(c, argc, argv, dist, false);
 }
 
 /* --- the table's own check ----------------------------------------- */
@@ -260,10 +273,11 @@ int cmd_main(int argc, char **argv)
 {
 	if (engines_validate() < 0 || commands_validate() < 0)
 		return 1;
-	/* invoked as `fio` (a symlink, as harnesses call it): `iobench run` */
+	/* invoked as `fio` (a symlink, as harnesses call it): `iobench run`,
+	 * told so (cmd_ctx.as_fio), which makes it fio 3.33 to its readers */
 	const char *base = argc > 0 && argv[0] ? strrchr(argv[0], '/') : NULL;
 	if (argc > 0 && argv[0] && !strcmp(base ? base + 1 : argv[0], "fio"))
-		return command_run(&cmd_run, argc, argv);
+		return command_run_as_fio(&cmd_run, argc, argv);
 	if (argc < 2) {
 		char *quick_argv[] = { (char *)"quick", (char *)".", NULL };
 		return command_run(&cmd_quick, 2, quick_argv);

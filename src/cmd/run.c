@@ -47,7 +47,11 @@ static const char run_usage[] =
 	"option or job option. A job option takes the next word as fio's do\n"
 	"(--rw read); fio's set options (--group_reporting, --time_based, ...)\n"
 	"take a value only after '='. A job file '-' is read from standard input.\n"
-	"Invoked as 'fio' (a symlink), iobench is 'iobench run'.\n"
+	"Invoked as 'fio' (a symlink), iobench is 'iobench run' speaking as fio\n"
+	"3.33: --version prints fio-3.33, the reports name fio-3.33, the normal\n"
+	"output has fio's head and job headers (pid=) and none of iobench's own\n"
+	"lines (the system, its warnings: they are in the JSON's \"iobench\"), and\n"
+	"nothing is stored without --db or IOBENCH_DB.\n"
 	"\n"
 	"fio's short forms: -o is --output, -F --output-format, -r --readonly, and\n"
 	"each flag below has fio's letter. --latency-log (-l) is refused as fio\n"
@@ -104,7 +108,7 @@ static const char run_usage_tail[] =
 	"is created in /dev, and nothing is written before every job passed.\n"
 	"\n"
 	"The result is stored once it is printed (--db, --no-store, --label; see\n"
-	"'iobench help results').\n"
+	"'iobench help results'); invoked as 'fio', only with --db or IOBENCH_DB.\n"
 	"\n"
 	"Job options: 'iobench help options'. Exit status: 0 on success, 1 on a bad\n"
 	"job file, an I/O error, a report that could not be written or a result that\n"
@@ -162,7 +166,7 @@ static int run_run(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct runner_args ra;
 	runner_args_init(&ra);
-	struct run_cmdline cl = { .progress = true, .terse_version = 3 };
+	struct run_cmdline cl = { .progress = true, .terse_version = 3, .as_fio = ctx->as_fio };
 	struct cmd_common common;
 	cmd_common_init(&common);
 	cl.common = &common;
@@ -198,6 +202,7 @@ static int run_run(struct cmd_ctx *ctx, int argc, char **argv)
 	ra.progress_always = cl.eta_always;
 	ra.ctl = cl.ctl;
 	ra.terse_version = cl.terse_version;
+	ra.as_fio = ctx->as_fio;
 	if (rc == 0 && (rc = cmd_common_check_repeat(&common.repeat, geteuid(), why, sizeof(why))) > 0)
 		rc = 0;
 	if (rc == 0 && common.readonly && cl.ctl.trigger_cmd) {

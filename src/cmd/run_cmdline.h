@@ -46,6 +46,7 @@ struct run_cmdline {
 	unsigned terse_version;     /* --terse-version (3) */
 	bool warnings_fatal;        /* --warnings-fatal: time_based without runtime is an error */
 	struct run_control ctl;     /* --eta-interval, --eta-newline, --aux-path, --trigger* */
+	bool as_fio;                /* invoked as `fio` (cmd_ctx.as_fio): --version is fio's */
 	enum run_info info;         /* the first informational flag, and its value */
 	const char *info_arg;
 };

@@ -1,6 +1,7 @@
 /*
  * run's informational flags, which print and exit instead of running, as
- * fio's do: --version (fio's string, naming iobench), --cmdhelp (the job
+ * fio's do: --version (fio's string, naming iobench; invoked as `fio`,
+ * exactly fio's, which harnesses parse), --cmdhelp (the job
  * options, or one), --enghelp (the engines, or an engine's options),
  * --crctest (the speed of iobench's own checksum code, util/csum.h, in
  * fio's line format), --cpuclock-test (the cross-CPU check of the clock
@@ -28,9 +29,12 @@
 /* The fio version iobench's job files, command line and reports follow. */
 #define FIO_VERSION "fio-3.33"
 
-static int print_version(void)
+static int print_version(bool as_fio)
 {
-	printf("%s (iobench %s)\n", FIO_VERSION, IOBENCH_VERSION);
+	if (as_fio)
+		printf("%s\n", FIO_VERSION); /* ezfio: float(split('-')[1]) */
+	else
+		printf("%s (iobench %s)\n", FIO_VERSION, IOBENCH_VERSION);
 	return 0;
 }
 
@@ -165,7 +169,7 @@ int run_info(const struct run_cmdline *cl)
 	case RUN_INFO_NONE:
 		return 0;
 	case RUN_INFO_VERSION:
-		return print_version();
+		return print_version(cl->as_fio);
 	case RUN_INFO_CMDHELP:
 		return cmdhelp(cl->info_arg);
 	case RUN_INFO_ENGHELP:

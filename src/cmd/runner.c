@@ -104,6 +104,7 @@ static void batch_edge(void *arg, unsigned g0, unsigned g1, bool end)
 struct status_out {
 	unsigned formats;
 	unsigned terse_version;
+	bool as_fio;
 	FILE *out;
 };
 
@@ -113,6 +114,7 @@ static void status_print(void *arg, struct run_result *r)
 {
 	const struct status_out *so = arg;
 	r->terse_version = so->terse_version;
+	r->as_fio = so->as_fio;
 	if (report_write(r, so->formats, so->out) == 0)
 		fflush(so->out);
 }
@@ -146,6 +148,7 @@ static int run_watched(const struct job_list *list, const struct runner_args *ra
 	};
 	int rc = workload_run(list, &cfg, res);
 	res->terse_version = ra->terse_version;
+	res->as_fio = ra->as_fio;
 	res->env = envwatch_end(ew);
 	if (res->env) { /* the jobs over time go with the machine's series */
 		res->env->timelines = res->timelines;
@@ -192,17 +195,33 @@ static void keep_warnings(const struct error_capture *errs, struct run_env *env,
 	}
 }
 
-/* fio's start-of-run lines: one per job definition, then the thread count. */
-void runner_print_job_lines(const struct job_list *list, FILE *out)
+/* fio's start-of-run lines: one per job definition, then the version and
+ * the count of what starts. */
+void runner_print_job_lines(const struct job_list *list, bool as_fio, FILE *out)
 {
 	struct job_list x;
 	workload_expand(list, &x);
-	for (size_t i = 0; i < x.nr; i++)
+	size_t threads = 0;
+	for (size_t i = 0; i < x.nr; i++) {
 		if (x.jobs[i].jobnum == 0)
 			report_job_line(&x.jobs[i], x.jobs[i].groupid,
 					x.jobs[i].numjobs ? x.jobs[i].numjobs : 1, out);
-	fprintf(out, "iobench-%s\nStarting %zu thread%s\n", IOBENCH_VERSION, x.nr,
-		x.nr == 1 ? "" : "s");
+		threads += x.jobs[i].thread;
+	}
+	if (!as_fio) {
+		fprintf(out, "iobench-%s\nStarting %zu thread%s\n", IOBENCH_VERSION, x.nr,
+			x.nr == 1 ? "" : "s");
+	} else {
+		/* fio 3.33's wording: the threads (thread=1), then the processes */
+		size_t procs = x.nr - threads;
+		fputs(REPORT_FIO_VERSION "\nStarting ", out);
+		if (threads)
+			fprintf(out, "%zu thread%s", threads, threads > 1 ? "s" : "");
+		if (procs)
+			fprintf(out, "%s%zu process%s", threads ? " and " : "", procs,
+				procs > 1 ? "es" : "");
+		fputc('\n', out);
+	}
 	job_list_release(&x); /* the caller flushes and checks */
 }
 
@@ -238,7 +257,7 @@ static bool wants_json(unsigned formats)
 	return formats & (REPORT_JSON | REPORT_JSONPLUS);
 }
 
-static void write_error_json(const struct error_capture *errs, FILE *out)
+static void write_error_json(const struct error_capture *errs, bool as_fio, FILE *out)
 {
 	char *why = NULL;
 	int sig = signals_caught();
@@ -247,9 +266,9 @@ static void write_error_json(const struct error_capture *errs, FILE *out)
 				strsignal(sig));
 	const char *one = why;
 	if (why)
-		report_write_json_error(&one, 1, out);
+		report_write_json_error_as(&one, 1, as_fio, out);
 	else
-		report_write_json_error((const char *const *)errs->msgs, errs->nr, out);
+		report_write_json_error_as((const char *const *)errs->msgs, errs->nr, as_fio, out);
 	free(why);
 }
 
@@ -263,22 +282,23 @@ int runner_report_failure(const struct runner_args *ra, const struct error_captu
 	FILE *out = runner_open_output(ra);
 	if (!out)
 		return 1;
-	write_error_json(errs, out);
+	write_error_json(errs, ra->as_fio, out);
 	runner_close_output(ra, out, 1);
 	return 1;
 }
 
 /* The normal format's head (the system header and fio's job lines), as
  * text: printed before the run, kept for the store. NULL when out of memory. */
-static char *normal_head(const struct run_env *env, const struct job_list *list)
+static char *normal_head(const struct run_env *env, const struct job_list *list, bool as_fio)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	if (!f)
 		return NULL;
-	env_text_header(env, "", f);
-	runner_print_job_lines(list, f);
+	if (!as_fio) /* as fio, the system is in the JSON's "iobench" only */
+		env_text_header(env, "", f);
+	runner_print_job_lines(list, as_fio, f);
 	if (fclose(f) != 0) {
 		free(buf);
 		return NULL;
@@ -414,7 +434,8 @@ int runner_run_and_report(const struct job_list *list, const struct runner_args 
 	/* a run that fails before it starts still gives a JSON document, and
 	 * it says why: keep the messages; the warnings of the run go into the
 	 * report, and to stderr only when it is a terminal */
-	struct error_capture errs = { .keep_warnings = true, .echo_warnings = isatty(STDERR_FILENO) };
+	struct error_capture errs = { .keep_warnings = true,
+				      .echo_warnings = !ra->as_fio && isatty(STDERR_FILENO) };
 	error_capture_begin(&errs);
 	char *tmp;
 	struct envwatch ew;
@@ -422,7 +443,7 @@ int runner_run_and_report(const struct job_list *list, const struct runner_args 
 	if (limit_begin(list, ra, &ml) < 0) {
 		error_capture_end();
 		if (wants_json(formats))
-			write_error_json(&errs, out);
+			write_error_json(&errs, ra->as_fio, out);
 		error_capture_release(&errs);
 		return runner_close_output(ra, out, 1);
 	}
@@ -430,7 +451,7 @@ int runner_run_and_report(const struct job_list *list, const struct runner_args 
 	free(tmp);
 	/* the head, as normal prints it: also kept for `results show` */
 	if ((formats & REPORT_NORMAL) || storing(ra))
-		head = normal_head(ew.env, list);
+		head = normal_head(ew.env, list, ra->as_fio);
 	if (formats & REPORT_NORMAL) {
 		if (head)
 			fputs(head, out);
@@ -456,7 +477,8 @@ int runner_run_and_report(const struct job_list *list, const struct runner_args 
 	struct teeout *kept = NULL;
 	if (notes && storing(ra))
 		notes = runner_notes_tee(out, &kept);
-	struct status_out so = { .formats = formats, .terse_version = ra->terse_version, .out = out };
+	struct status_out so = { .formats = formats, .terse_version = ra->terse_version,
+				 .as_fio = ra->as_fio, .out = out };
 	int status = run_watched(list, ra, &ew, &ml, notes, &so, &res);
 	if (kept)
 		head = head_with_notes(head, notes, kept);
@@ -474,12 +496,12 @@ int runner_run_and_report(const struct job_list *list, const struct runner_args 
 				status = 1;
 		}
 	} else if (wants_json(formats) && status) {
-		write_error_json(&errs, out);
+		write_error_json(&errs, ra->as_fio, out);
 	}
 	/* warnings about the measurement of a run that never measured are
 	 * noise; the others are in the report, and echoed on a terminal */
 	if (res.nr_jobs && !(formats & REPORT_NORMAL) && res.env && res.env->nr_warnings &&
-	    isatty(STDERR_FILENO)) {
+	    !ra->as_fio && isatty(STDERR_FILENO)) {
 		fputs("iobench: the run raised warnings (also in the report):\n", stderr);
 		env_text_warnings(res.env, stderr);
 	}

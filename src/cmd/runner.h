@@ -29,6 +29,9 @@ struct runner_args {
 	bool bandwidth_log;       /* fio's --bandwidth-log: agg-{read,write,trim}_bw.log */
 	struct run_control ctl;   /* fio's --eta-interval, --aux-path, --trigger*, ... */
 	unsigned terse_version;   /* --terse-version: 2, 3 (0: 3), 4 or 5 */
+	bool as_fio;              /* invoked as `fio` (cmd_ctx.as_fio): the reports are
+				     fio's (run_result.as_fio), with fio's head and no
+				     system header */
 	bool quiet;               /* no "Laying out" notes */
 	const char *const *allow_destroy; /* --allow-destroy=DEVICE values */
 	size_t nr_allow_destroy;
@@ -123,8 +126,11 @@ int runner_repeat_write_json(const struct repeat_outcome *o, bool plus, FILE *ou
  * itself (*t NULL) when that cannot be made. */
 struct teeout;
 FILE *runner_notes_tee(FILE *out, struct teeout **t);
-/* fio's start-of-run lines (job lines, "Starting N threads"). */
-void runner_print_job_lines(const struct job_list *list, FILE *out);
+/* fio's start-of-run lines (job lines, the version, "Starting N threads");
+ * as_fio: fio's version and fio's count ("Starting 1 thread and 2
+ * processes": thread=1 jobs are threads, the others processes to fio),
+ * else iobench's version and every job a thread, as iobench runs them. */
+void runner_print_job_lines(const struct job_list *list, bool as_fio, FILE *out);
 /* --output (stdout when not given) opened through the device guard, or
  * NULL after printing why; closed and checked, the status kept unless 0. */
 FILE *runner_open_output(const struct runner_args *ra);

@@ -162,7 +162,8 @@ static void rep_head(const struct show_arg *s, const struct repetition *rep, FIL
 	fprintf(out, "\nrepetition %zu %s %zu%s\n", rep->index + 1,
 		s->automatic ? "of at most" : "of", s->limit,
 		rep->interrupted ? " (interrupted by a signal: not in the summary)" : "");
-	env_text_header(rep->run->env, "", out);
+	if (!s->ra->as_fio) /* as fio, the system is in the JSON only */
+		env_text_header(rep->run->env, "", out);
 }
 
 static void show_run(void *arg, const struct repetition *rep)
@@ -206,7 +207,7 @@ static void store_run_rep(void *arg, const struct repetition *rep)
 	FILE *f = rep->run->nr_jobs && (s->formats & REPORT_NORMAL) ? open_memstream(&head, &len)
 								     : NULL;
 	if (f) {
-		runner_print_job_lines(s->list, f);
+		runner_print_job_lines(s->list, s->ra->as_fio, f);
 		fwrite(notes, 1, nlen, f);
 		rep_head(s, rep, f);
 		if (fclose(f) != 0) {
@@ -228,7 +229,7 @@ int runner_repeat_and_report(const struct job_list *list, const struct runner_ar
 		return 1;
 	bool json = formats & (REPORT_JSON | REPORT_JSONPLUS);
 	if (formats & REPORT_NORMAL) {
-		runner_print_job_lines(list, out);
+		runner_print_job_lines(list, ra->as_fio, out);
 		if (output_check(out, "the report", ra->output_path) < 0)
 			return runner_close_output(ra, out, 1);
 	}
@@ -272,7 +273,7 @@ int runner_repeat_and_report(const struct job_list *list, const struct runner_ar
 		wrc = runner_repeat_write_json(&o, formats & REPORT_JSONPLUS, out);
 	else if (json && !measured && status) {
 		const char *const *m = (const char *const *)errs.msgs;
-		report_write_json_error(m, errs.nr, out);
+		report_write_json_error_as(m, errs.nr, ra->as_fio, out);
 	}
 	error_capture_release(&errs);
 	if ((formats & REPORT_NORMAL) && o.nr && !wrc)

@@ -1,6 +1,7 @@
 /*
  * The commands' side of the results store (cmd/storing.h): opening it with
- * the shared --db, --no-store and --label options, and storing a result
+ * the shared --db, --no-store and --label options (invoked as `fio`, only
+ * with --db or IOBENCH_DB), and storing a result
  * with the command line it came from. A store whose header says it is
  * ready (store_ready) is opened only when the first result is stored: its
  * SQLite code and page cache then never share the memory with the run's
@@ -19,6 +20,11 @@ int cmd_store_open(struct cmd_ctx *ctx, const struct cmd_common *common)
 {
 	char *path = NULL;
 	if (common->no_store)
+		return 0;
+	/* as fio (a harness driving "fio"), the database is opt-in: only a
+	 * --db or IOBENCH_DB it was given stores the results */
+	const char *env = getenv("IOBENCH_DB");
+	if (ctx->as_fio && !common->db && !(env && *env))
 		return 0;
 	if (common->labels.n) {
 		ctx->labels = xcalloc(common->labels.n, sizeof(*ctx->labels));

@@ -1,7 +1,8 @@
 /*
  * The results store as the commands use it (store/store.h): the
  * dispatcher's hooks that open it once the options are parsed (--db,
- * IOBENCH_DB or the default; none with --no-store) and close it after the
+ * IOBENCH_DB or the default; none with --no-store, and invoked as `fio`
+ * none without --db or IOBENCH_DB) and close it after the
  * command, and the one call a workload command makes once its results are
  * printed, which stores them with the command line and the --label values
  * and, when that fails, says so on stderr: the measurement was printed,

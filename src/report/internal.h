@@ -134,5 +134,7 @@ const char *entry_error_text(const struct job_result *j);
 #define IOBENCH_VERSION "unknown"
 #endif
 #define REPORT_VERSION_STRING "iobench-" IOBENCH_VERSION
+/* The version iobench's reports name: fio's when it runs as `fio`. */
+#define report_version_string(r) ((r)->as_fio ? REPORT_FIO_VERSION : REPORT_VERSION_STRING)
 
 #endif

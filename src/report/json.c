@@ -427,7 +427,7 @@ void report_json_run_object(struct json_writer *w, const struct run_result *r, b
 	struct json_ctx c = { .w = w, .plus = plus };
 
 	json_object_begin(w);
-	json_kv_string(w, "fio version", REPORT_VERSION_STRING);
+	json_kv_string(w, "fio version", report_version_string(r));
 	json_kv_uint(w, "timestamp", r->timestamp);
 	json_kv_uint(w, "timestamp_ms", r->timestamp_ms);
 	json_kv_string(w, "time", r->time_str);

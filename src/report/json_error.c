@@ -6,7 +6,7 @@
  * time), an empty "jobs" array so a reader of fio's JSON sees a run with no
  * results, and under "iobench" the error: "error" is the first message,
  * "errors" all of them in order (as printed on stderr, without the
- * "iobench: error: " prefix).
+ * "iobench: error: " prefix). Invoked as `fio`, "fio version" is fio's.
  */
 #include "report/internal.h"
 #include "report/report.h"
@@ -18,6 +18,11 @@
 
 int report_write_json_error(const char *const *msgs, size_t nr, FILE *out)
 {
+	return report_write_json_error_as(msgs, nr, false, out);
+}
+
+int report_write_json_error_as(const char *const *msgs, size_t nr, bool as_fio, FILE *out)
+{
 	struct json_writer w;
 	uint64_t ms = wall_time_ms();
 	time_t t = (time_t)(ms / 1000);
@@ -28,7 +33,7 @@ int report_write_json_error(const char *const *msgs, size_t nr, FILE *out)
 
 	json_init(&w, out);
 	json_object_begin(&w);
-	json_kv_string(&w, "fio version", REPORT_VERSION_STRING);
+	json_kv_string(&w, "fio version", as_fio ? REPORT_FIO_VERSION : REPORT_VERSION_STRING);
 	json_kv_uint(&w, "timestamp", ms / 1000);
 	json_kv_uint(&w, "timestamp_ms", ms);
 	json_kv_string(&w, "time", when);

@@ -5,9 +5,11 @@
  * distribution, sync latencies, CPU, depth distributions and issued
  * counts. Then "Run status group N" with the group aggregates and "Disk
  * stats". Differences from fio, on purpose: no pid in the header (iobench
- * runs jobs as threads of one process, so a pid would say nothing), an
+ * runs jobs as threads of one process, so a pid would say little), an
  * entry with an error is shown even if it did no I/O, and an interrupted
- * run says so above the run status.
+ * run says so above the run status. Invoked as `fio` (run_result.as_fio),
+ * the header has fio's "pid=" (the job thread's id), and neither the
+ * interruption line nor iobench's system lines are printed.
  */
 #include "report/internal.h"
 #include "report/report.h"
@@ -247,6 +249,8 @@ static void entry_block(FILE *out, const struct run_result *r, const struct job_
 		j->nr_jobs ? j->nr_jobs : 1, j->error);
 	if (j->error)
 		fprintf(out, " (%s)", entry_error_text(j));
+	if (r->as_fio) /* as fio: the job's pid (here, its thread's id) */
+		fprintf(out, ": pid=%d", j->tid);
 	if (r->time_str[0])
 		fprintf(out, ": %s", r->time_str);
 	fputc('\n', out);
@@ -337,7 +341,7 @@ int report_write_normal(const struct run_result *r, FILE *out)
 	for (size_t i = 0; i < r->nr_jobs; i++)
 		entry_block(out, r, &r->jobs[i]);
 
-	if (r->interrupted)
+	if (r->interrupted && !r->as_fio)
 		fputs("\nrun interrupted: the figures cover the I/O done until the stop\n", out);
 	for (unsigned gid = 0; r->nr_jobs && gid <= maxg; gid++) {
 		struct report_group g;
@@ -368,7 +372,8 @@ int report_write_normal(const struct run_result *r, FILE *out)
 		fprintf(out, "  unit work: mean=%3.2fus, stddev=%3.2f\n", r->idle.unit_mean_us,
 			r->idle.unit_stddev);
 	}
-	env_text_footer(r->env, out);
+	if (!r->as_fio) /* iobench's own lines, after fio's last */
+		env_text_footer(r->env, out);
 	return ferror(out) ? -EIO : 0;
 }
 

@@ -8,6 +8,7 @@
 #ifndef IOBENCH_REPORT_REPORT_H
 #define IOBENCH_REPORT_REPORT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "spec/jobspec.h"
@@ -19,6 +20,10 @@ enum report_format {
 	REPORT_JSONPLUS = 4, /* the JSON layout with "bins" added */
 	REPORT_TERSE = 8,
 };
+
+/* The fio version iobench follows, as fio names itself ("fio version",
+ * the terse reports' second field, the banner) when it runs as `fio`. */
+#define REPORT_FIO_VERSION "fio-3.33"
 
 /* Parse "normal", "json", "json+", "terse", comma-combinable, into a mask.
  * Returns 0, or -EINVAL (after printing an error) for an unknown name. */
@@ -35,6 +40,9 @@ int report_write(const struct run_result *r, unsigned formats, FILE *out);
  * keys, "jobs": [] and "iobench": {"error": msgs[0], "errors": msgs}.
  * Returns 0 or -EIO if writing failed. */
 int report_write_json_error(const char *const *msgs, size_t nr, FILE *out);
+/* The same naming fio-3.33 as its "fio version" when as_fio (iobench
+ * invoked as `fio`), else iobench's version. */
+int report_write_json_error_as(const char *const *msgs, size_t nr, bool as_fio, FILE *out);
 
 /* More members of the JSON's "iobench" object (the repetitions of
  * --repeat): write() is called inside it, after iobench's own members. */

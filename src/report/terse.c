@@ -85,7 +85,7 @@ static void terse_entry(FILE *out, const struct run_result *r, const struct job_
 	if (ver == 2)
 		fprintf(out, "2;%s;%u;%d", j->name ? j->name : "", j->groupid, j->error);
 	else
-		fprintf(out, "%u;%s;%s;%u;%d", ver, REPORT_VERSION_STRING, j->name ? j->name : "",
+		fprintf(out, "%u;%s;%s;%u;%d", ver, report_version_string(r), j->name ? j->name : "",
 			j->groupid, j->error);
 	if (j->spec->unified_rw_reporting) {
 		/* as fio: one mixed direction in the read slot, nothing after */

@@ -154,6 +154,8 @@ void job_result_merge(struct job_result *dst, const struct job_result *src)
 		}
 		dst->nr_jobs = 0;
 	}
+	if (!dst->tid)
+		dst->tid = src->tid;
 	dst->nr_jobs += src->nr_jobs ? src->nr_jobs : 1;
 
 	if (!dst->error && src->error) {

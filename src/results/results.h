@@ -102,6 +102,8 @@ struct job_result {
 	char *name;
 	unsigned groupid;
 	unsigned nr_jobs;     /* clones merged into this entry (1 without group_reporting) */
+	int tid;              /* the thread that ran it (gettid; a group's: its first
+				 member's), 0 when unknown: fio's "pid=" */
 	struct job_spec *spec; /* owned copy of the (first) job's spec; NULL in a job's
 				  own running result (it has j->spec) */
 	int error;            /* first error as a positive errno, 0 if none */
@@ -171,6 +173,9 @@ struct run_result {
 	uint64_t timestamp_ms;
 	uint64_t start_ms;    /* wall milliseconds at the start */
 	unsigned terse_version; /* fio's --terse-version the terse report uses (0 = 3) */
+	bool as_fio;          /* rendered for iobench invoked as `fio`: fio's version string,
+				 the jobs' pids, none of iobench's own lines in the normal
+				 format (they stay in the JSON's "iobench") */
 	struct idle_result idle; /* --idle-prof */
 	char time_str[64];    /* ctime-like, no newline */
 	struct job_result *jobs;

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sys/cpuusage.h"
 #include "workload/filelock.h"
@@ -689,6 +690,7 @@ void *job_thread_main(void *arg)
 	int rc = 0;
 	j->t0_ns = t0;
 	j->cpu0 = &cpu0;
+	j->res.tid = (int)gettid(); /* fio's "pid=" of the job */
 
 	if (!job_wait_for_jobs(j))
 		goto out;

@@ -44,10 +44,10 @@ jobnames() { python3 -c 'import json,sys; print(" ".join(j["jobname"] for j in j
 
 # --- --version: tools check the fio-3 prefix ------------------------------
 both version --version
-check "--version: fio-3.33 for both, iobench named" \
-  bash -c "[ \"\$(cat '$d/fio/version.out')\" = fio-3.33 ] && grep -qx 'fio-3.33 (iobench [0-9.]*)' '$d/iob/version.out'"
-check "iobench run --version is the same string" \
-  bash -c "[ \"\$('$IOBENCH' run --version)\" = \"\$(cat '$d/iob/version.out')\" ]"
+check "--version: exactly fio-3.33 for both (ezfio: float(split('-')[1]))" \
+  bash -c "[ \"\$(cat '$d/fio/version.out')\" = fio-3.33 ] && [ \"\$(cat '$d/iob/version.out')\" = fio-3.33 ]"
+check "iobench run --version is fio's string naming iobench" \
+  bash -c "'$IOBENCH' run --version | grep -qx 'fio-3.33 (iobench [0-9.]*)'"
 
 # --- output formats --------------------------------------------------------
 (cd "$d" && cp two.fio fio/ && cp two.fio iob/)
