@@ -287,7 +287,8 @@ if [ "$(nproc)" -ge 2 ]; then
     eval 'echo "$seen" | tr ";" "\n" | grep -q " 1$" && echo "$seen" | tr ";" "\n" | grep -vq " 1$"'
   check "log_compression_cpus=1: the run wrote its logs (exit 0)" test -s "$d/lcc_lat.1.log.fz" -o -s "$d/lcc_lat.1.log"
   # verify_async_cpus: the verify_async threads there, the job's elsewhere
-  ("$IOBENCH" run --no-store --name=vac --rw=write --bs=4k --size=128m --verify=crc32c \
+  # in $d: a verifying write leaves local-vac-0-verify.state in its folder, as fio
+  (cd "$d" && "$IOBENCH" run --no-store --name=vac --rw=write --bs=4k --size=128m --verify=crc32c \
      --verify_async=2 --verify_async_cpus=1 --filename="$d/vac.dat" >"$d/vac.out" 2>"$d/vac.err") &
   vpid=$!
   vseen=""
