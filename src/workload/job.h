@@ -111,6 +111,15 @@ struct job_flow {
 	_Atomic uint64_t weight;
 	_Atomic uint32_t seq;
 	_Atomic uint32_t waiters;
+	/* the start gate (job_flow_gate): the jobs of the group in a batch
+	 * start their clocks at one moment, so their runtimes end together */
+	pthread_mutex_t gate_lock;
+	pthread_cond_t gate_cond;
+	unsigned members;      /* jobs joined (job_flow_join) and not left */
+	unsigned gate_waiting; /* of them, at the gate */
+	unsigned gate_gen;     /* opened so often */
+	uint64_t gate_ns;      /* when it last opened */
+	unsigned nr;           /* groups in the array (job_flows_free) */
 };
 
 struct job_sys;
@@ -224,6 +233,7 @@ struct job {
 	struct job_flow *flow;          /* the job's flow group, NULL without flow= */
 	uint64_t flow_count;            /* I/Os it let through */
 	bool flow_joined;               /* its weight is in flow->weight */
+	bool flow_gated;                /* it passed (or left) the start gate */
 	/* latency_target= and max_latency= (latency.c) */
 	unsigned lat_qd;                /* queue depth allowed now; 0 = iodepth */
 	unsigned lat_qd_low, lat_qd_high; /* the search's bounds */
@@ -515,6 +525,9 @@ void job_flows_free(struct job_flow *flows);
 void job_flow_join(struct job *j);
 void job_flow_leave(struct job *j);
 bool job_flow_admit(struct job *j);
+/* flow=: wait until every job of the group in the batch is ready to start
+ * its clock, and return the moment they start (now without flow=). */
+uint64_t job_flow_gate(struct job *j, uint64_t now);
 
 /* latency.c: latency_target= searches the highest queue depth whose
  * windows (latency_window) keep latency_percentile of their I/Os within

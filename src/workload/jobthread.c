@@ -747,7 +747,7 @@ void *job_thread_main(void *arg)
 		j->res.error_msg = xasprintf("setup failed: %s", strerror(-rc));
 		goto out;
 	}
-	uint64_t now = job_now(j);
+	uint64_t now = job_flow_gate(j, job_now(j));
 	j->start_ns = now;
 	j->in_ramp = s->ramp_time > 0;
 	if (!ck_add(now, s->ramp_time, &j->ramp_end_ns))
