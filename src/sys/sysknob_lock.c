@@ -2,7 +2,8 @@
  * The per-device knob lock (sysknob_lock.h): the folder checked, the lock
  * file opened through the guarded open as iobench's own file, flock'ed,
  * and the holder's pid written in place (a fixed-width line, so no
- * truncation is ever needed).
+ * truncation is ever needed). A lock another iobench holds is waited for
+ * up to 5 s (a holder that is ending lets go), then refused.
  */
 #include "sys/sysknob_lock.h"
 
@@ -15,12 +16,16 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "sys/dev/devres.h"
 #include "sys/dev/guardopen.h"
 
 #define RUN_DIR "/run/iobench"
+/* how long a held lock is waited for, polled so often */
+#define LOCK_WAIT_NS (5 * 1000000000L)
+#define LOCK_POLL_NS (50 * 1000000L)
 
 void sysknob_lock_dir(const char *sysfs, char *dir, size_t len)
 {
@@ -105,24 +110,34 @@ int sysknob_lock_take(const char *dir, const char *key, const char *what, struct
 		close(g.fd);
 		return -EPERM;
 	}
-	if (flock(g.fd, LOCK_EX | LOCK_NB) < 0) {
+	for (unsigned waited = 0; flock(g.fd, LOCK_EX | LOCK_NB) < 0; waited++) {
 		int e = errno;
 		char text[32] = "";
 		ssize_t n = pread(g.fd, text, sizeof(text) - 1, 0);
 		text[n > 0 ? n : 0] = '\0';
 		long pid = strtol(text, NULL, 10);
-		close(g.fd);
 		if (e != EWOULDBLOCK) {
+			close(g.fd);
 			snprintf(why, whylen, "cannot lock '%s' (the knob lock of %s): %s", path, what,
 				 strerror(e));
 			return -e;
 		}
-		if (is_self_or_ancestor((pid_t)pid))
+		if (is_self_or_ancestor((pid_t)pid)) {
+			close(g.fd);
 			return 0; /* ours, or the sweep's that runs us: it restores after us */
+		}
+		/* A holder that is ending lets go soon: a sweep detaches its loop
+		 * device before its locks go, and a new loop device can get that
+		 * number meanwhile (CI saw a sweep refused so on its own device).
+		 * A signal ends the wait. */
+		struct timespec ts = { 0, LOCK_POLL_NS };
+		if (waited < LOCK_WAIT_NS / LOCK_POLL_NS && nanosleep(&ts, NULL) == 0)
+			continue;
+		close(g.fd);
 		if (pid > 0)
 			snprintf(why, whylen, "the knobs of %s are held by another iobench, pid %ld (its "
-				 "lock '%s'): one sweep or run --ioscheduler at a time per device",
-				 what, pid, path);
+				 "lock '%s', waited %u s): one sweep or run --ioscheduler at a time per "
+				 "device", what, pid, path, (unsigned)(LOCK_WAIT_NS / 1000000000L));
 		else
 			snprintf(why, whylen, "the knobs of %s are held by another iobench (its lock "
 				 "'%s', no pid in it yet)", what, path);

@@ -131,10 +131,11 @@ qstate "$dev" >after
 check "after the run: the scheduler back, and nr_requests and every iosched value too" same before after
 
 # --- two sweeps on two databases touching the device at once ---------------
+# (the first holds the device 20 s: each refusal below waits 5 s for it)
 mkdir -p "$mnt/a" "$mnt/b"
 for x in a b; do
   printf '[target]\ndir = %s\n[factors]\nscheduler = none\nread_ahead_kb = 128\n[workload]\ncommand = sleep %s\n' \
-    "$mnt/$x" "$([ $x = a ] && echo 6 || echo 1)" >two$x.plan
+    "$mnt/$x" "$([ $x = a ] && echo 20 || echo 1)" >two$x.plan
 done
 "$IOBENCH" sweep twoa.plan --db="$d/two-a.db" >ta.out 2>ta.err &
 tapid=$!
@@ -142,11 +143,13 @@ for i in $(seq 100); do
   [ "$(tr -d ' \n' <"$lockfile" 2>/dev/null)" = "$tapid" ] && grep -q '^qsnap' "$d/two-a.db-sweep-journal" 2>/dev/null && break
   sleep 0.1
 done
+t0=$(date +%s)
 "$IOBENCH" sweep twob.plan --db="$d/two-b.db" >tb.out 2>tb.err
 tbrc=$?
+tbs=$(( $(date +%s) - t0 ))
 check "the second sweep (another database, same device) is refused (exit 1)" test $tbrc -eq 1
-check "it names the device and the first sweep's pid" \
-  grep -q "knobs of $name ($(cat /sys/block/"$name"/dev)) are held by another iobench, pid $tapid" tb.err
+check "it names the device and the first sweep's pid, after waiting 5 s for it to let go (${tbs}s)" \
+  grep -q "knobs of $name ($(cat /sys/block/"$name"/dev)) are held by another iobench, pid $tapid (its lock .*, waited 5 s)" tb.err
 check "the refused sweep left no journal" test ! -e "$d/two-b.db-sweep-journal"
 sed "s|^filename=.*|filename=$mnt/g|" sched.fio >sched2.fio
 "$IOBENCH" run --db="$d/run.db" sched2.fio >run2.out 2>run2.err
@@ -156,4 +159,20 @@ wait $tapid
 check "the first sweep ran to its end (exit 0)" test $? -eq 0
 qstate "$dev" >after
 check "after both: every writable queue and iosched value as before" same before after
+
+# a holder that ends within the 5 s is waited for (a sweep ending lets go of
+# its device's lock just after it detaches its loop device)
+sed 's/^command = sleep 20$/command = sleep 2/' twoa.plan >twoc.plan
+"$IOBENCH" sweep twoc.plan --db="$d/two-c.db" >tc.out 2>tc.err &
+tcpid=$!
+for i in $(seq 100); do
+  [ "$(tr -d ' \n' <"$lockfile" 2>/dev/null)" = "$tcpid" ] && grep -q '^qsnap' "$d/two-c.db-sweep-journal" 2>/dev/null && break
+  sleep 0.1
+done
+"$IOBENCH" sweep twob.plan --db="$d/two-d.db" >td.out 2>td.err
+tdrc=$?
+wait $tcpid
+check "a sweep started while another ends waits for its lock and runs (exit $tdrc)" test $tdrc -eq 0
+qstate "$dev" >after
+check "after those two: every writable queue and iosched value as before" same before after
 finish
