@@ -144,11 +144,15 @@ t0=$(date +%s)
 root=$(mktemp -d "$cache/run.XXXXXX")
 echo $$ >"$root/.fresh-root-owner"
 hogs=()
+suite=
 finish() {
 	local rc=$?
 	trap - EXIT INT TERM HUP
 	set +e
 	[ ${#hogs[@]} -gt 0 ] && kill "${hogs[@]}" 2>/dev/null
+	# stopped while the suite runs: its timeout (outside the root) goes too;
+	# cleanup_root ends what runs inside
+	[ -n "${suite:-}" ] && pkill -TERM -f "^timeout --kill-after=30 [0-9]+ chroot $root " 2>/dev/null
 	# the suite's logs outlive the root: the last run's are kept
 	if ls -d "$root"/tmp/iobench-tests.* >/dev/null 2>&1; then
 		rm -rf "$cache/last-logs" && mkdir -p "$cache/last-logs"
@@ -208,11 +212,20 @@ for ((i = 0; i < hog; i++)); do
 done
 say "root ready in $(($(date +%s) - t0)) s; running $* of ${head:0:7}$([ "$hog" = 0 ] || echo " beside $hog busy loops")"
 set +e
-timeout --kill-after=30 "$((tmo * 60))" chroot "$root" /usr/bin/env -i HOME=/root \
-	PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 TERM=dumb \
-	CI=true IOBENCH_CI_DIRECT=1 /bin/bash -c 'cd /ci/main && exec "$@"' fresh-root "$@" </dev/null 2>&1 |
-	tee "$cache/run-$$.log"
-rc=${PIPESTATUS[0]}
+# in the background, waited for: bash runs a trap for INT/TERM/HUP only once
+# its foreground child ends, so a suite in the foreground ran on for its
+# whole length after the script was told to stop; `wait` returns at once
+(
+	set -o pipefail
+	timeout --kill-after=30 "$((tmo * 60))" chroot "$root" /usr/bin/env -i HOME=/root \
+		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 TERM=dumb \
+		CI=true IOBENCH_CI_DIRECT=1 /bin/bash -c 'cd /ci/main && exec "$@"' fresh-root "$@" </dev/null 2>&1 |
+		tee "$cache/run-$$.log"
+) &
+suite=$!
+wait "$suite"
+rc=$?
+suite=
 set -e
 [ $rc = 124 ] && say "$* ran out of its $tmo minutes"
 say "$* exited $rc after $(($(date +%s) - t0)) s in all"
