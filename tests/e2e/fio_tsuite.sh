@@ -29,7 +29,10 @@ fio_tsuite() { # TEST_IDS...
   local fio_ids=($(printf '%s\n' "${TESTS[@]}" | grep -vx 10)) p1 p2
   suite iobench "$IOBENCH" "${TESTS[@]}" & p1=$!
   [ ${#fio_ids[@]} = 0 ] || { suite fio "$(command -v fio)" "${fio_ids[@]}" & p2=$!; }
+  # stopped by the suite's timeout: say how far each tool got
+  trap 'for n in fio iobench; do echo "# $n so far: $(grep -E "^Test [0-9]+ (PASSED|FAILED)" "$d/$n/out" 2>/dev/null | tr "\n" " ")$(ls -t "$d/$n/art" 2>/dev/null | head -1 | sed "s/^/running /")"; done; kill $p1 $p2 2>/dev/null; exit 1' TERM
   wait $p1; [ -z "$p2" ] || wait $p2
+  trap - TERM
   local n t r
   for n in fio iobench; do
     echo "# $n:"; grep -E '^Test [0-9]+ (PASSED|FAILED|SKIPPED)|test\(s\) passed' "$d/$n/out" 2>/dev/null | sed 's/^/#   /'

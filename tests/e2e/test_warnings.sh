@@ -322,6 +322,8 @@ EOF
 rm -f "$A/dirt"; sync
 
 # --- swap: a memory hog three times its cgroup's limit, swap on a loop -----
+# (it writes no zero byte: a zero-filled page goes out as a swap entry with
+# no I/O, swpout_zero, not pswpout; a slow first pass under load wrote 0s)
 SDEV=$(mkloop 256M) && mkswap "$SDEV" >/dev/null 2>&1 && swapon "$SDEV" && reg swap "$SDEV"
 check "swap: a swap area on $SDEV is active" grep -q "^$SDEV " /proc/swaps
 if cg=$(mkcgroup 64M); then
@@ -329,7 +331,7 @@ if cg=$(mkcgroup 64M); then
 import mmap, time
 n = 192 << 20; m = mmap.mmap(-1, n); end = time.monotonic() + 6; i = 0
 while time.monotonic() < end:
-    for off in range(0, n, 4096): m[off] = i & 0xff
+    for off in range(0, n, 4096): m[off] = i % 255 + 1
     i += 1' &
   BG_PIDS="$BG_PIDS $!"
   sleep 0.5
