@@ -2,7 +2,7 @@
  * iobench entry point: one malloc arena for the whole process, then argv to
  * the command table in cmd/commands.c.
  */
-#include "cmd/command.h"
+#include "cli/command.h"
 
 #include <malloc.h>
 

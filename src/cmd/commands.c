@@ -7,7 +7,7 @@
  * and the shared ones, prints its usage from the same rows, and checks the
  * table at start-up.
  */
-#include "cmd/command.h"
+#include "cli/command.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -16,8 +16,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cmd/output.h"
-#include "cmd/storing.h"
+#include "cli/output.h"
+#include "cli/storing.h"
 #include "engines/engine.h"
 #include "util/error.h"
 #include "util/strutil.h"
@@ -52,7 +52,7 @@ static const struct command *const commands[] = {
 
 
 /* The results store, for CMD_OPENS_STORE: opened once the options are
- * parsed (with their --db), closed after the command (cmd/storing.h). */
+ * parsed (with their --db), closed after the command (cli/storing.h). */
 static const struct {
 	int (*open)(struct cmd_ctx *ctx, const struct cmd_common *common);
 	void (*close)(struct cmd_ctx *ctx);

@@ -8,8 +8,8 @@
  * bonnie++ CSV; "a.json,b.json" makes one selection of several files), so
  * results can be compared without storing them.
  */
-#include "cmd/command.h"
-#include "cmd/output.h"
+#include "cli/command.h"
+#include "cli/output.h"
 
 #include <errno.h>
 #include <stddef.h>

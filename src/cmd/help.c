@@ -4,13 +4,13 @@
  * job-option table or one option, the man page generated from the same
  * tables, or the words shell completion offers (help_words.c).
  */
-#include "cmd/command.h"
+#include "cli/command.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "cmd/help_words.h"
-#include "cmd/manpage.h"
+#include "cli/help_words.h"
+#include "cli/manpage.h"
 #include "util/error.h"
 #include "spec/options.h"
 

@@ -7,7 +7,7 @@
  * or SIGINT/SIGTERM/SIGHUP/SIGQUIT, which ends it cleanly (exit 0, no line
  * half-written); a closed stdout ends it with an error.
  */
-#include "cmd/command.h"
+#include "cli/command.h"
 
 #include <errno.h>
 #include <math.h>
@@ -17,8 +17,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "cmd/output.h"
-#include "cmd/signals.h"
+#include "cli/output.h"
+#include "sys/signals.h"
 #include "report/monitor_report.h"
 #include "sys/monitor/monitor.h"
 #include "sys/monitor/monitor_calc.h"

@@ -9,8 +9,8 @@
  * selection), read by compare's importers, no store needed. The file is
  * written through the device guard (devguard_fopen), as --output is.
  */
-#include "cmd/command.h"
-#include "cmd/output.h"
+#include "cli/command.h"
+#include "cli/output.h"
 
 #include <errno.h>
 #include <json-c/json.h>

@@ -4,8 +4,8 @@
  * chain under PATH with each filesystem's geometry and each block device's
  * queue tunables, as text or as one JSON object.
  */
-#include "cmd/command.h"
-#include "cmd/output.h"
+#include "cli/command.h"
+#include "cli/output.h"
 
 #include <errno.h>
 #include <stdbool.h>

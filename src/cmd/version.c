@@ -2,7 +2,7 @@
  * `iobench version` (also `iobench --version`): the version and the engines
  * this build has.
  */
-#include "cmd/command.h"
+#include "cli/command.h"
 
 #include <errno.h>
 #include <stdbool.h>

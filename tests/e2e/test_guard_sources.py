@@ -69,7 +69,7 @@ MUTATORS_ALLOWED = {
     ("src/verify/verify_state.c", ("verify_state_save",)):
         "iobench's own verify state file, replaced atomically through its .tmp (fio's "
         "NAME-verify.state)",
-    ("src/cmd/quick.c", ("quick_dir",)):
+    ("src/cmd/quick/quick.c", ("quick_dir",)):
         "quick's own data file iobench-quick.PID.tmp, the job's target, removed after",
     ("src/store/store_path.c", ("make_parents",)):
         "mkdir of the results database's missing folders: creates only",

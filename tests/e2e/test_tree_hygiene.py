@@ -85,7 +85,7 @@ ALLOWED = {
     "tests/e2e/test_fio_engines3.sh": (
         {"/scratch"}, "the directory fio's e4defrag.fio names, replaced by sed"),
     "tests/e2e/test_mpi_run.sh": ({"/src/dist/"}, "a grep pattern on $TOP's files"),
-    "src/cmd/run_flags.c": ({"/mnt/test"}, "an example in --help's text"),
+    "src/cmd/run/run_flags.c": ({"/mnt/test"}, "an example in --help's text"),
     "scripts/fresh-root.sh": (
         {"/root", "/ci/main"},
         "paths inside the fresh root it makes, seen from its chroot: root's HOME and the clone"),

@@ -10,7 +10,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "cmd/bonnie_args.h"
+#include "cmd/bonnie/bonnie_args_int.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

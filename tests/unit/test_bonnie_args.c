@@ -5,7 +5,7 @@
  * options, and one-line errors naming the bad value.
  */
 #include "check.h"
-#include "cmd/bonnie_args.h"
+#include "cmd/bonnie/bonnie_args_int.h"
 #include "sys/sysmem.h"
 
 #include <stdarg.h>

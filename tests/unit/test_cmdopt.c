@@ -10,8 +10,8 @@
  * root flag.
  */
 #include "check.h"
-#include "cmd/cmdopt.h"
-#include "cmd/command.h"
+#include "cli/cmdopt.h"
+#include "cli/command.h"
 
 #include <errno.h>
 #include <stdarg.h>

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "cmd/common_opts.h"
+#include "cli/common_opts.h"
 #include "report/repeat_figs.h"
 #include "report/repeat_table.h"
 #include "util/json.h"
