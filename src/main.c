@@ -2,7 +2,7 @@
  * iobench entry point: one malloc arena for the whole process, then argv to
  * the command table in cmd/commands.c.
  */
-#include "cli/command.h"
+#include "cmd/commands.h"
 
 #include <malloc.h>
 

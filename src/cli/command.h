@@ -88,20 +88,21 @@ struct command {
 				   command name; returns the exit status */
 };
 
-int cmd_main(int argc, char **argv);
-/* The dispatcher for one command: its flags, the context, run, and the
- * check that what it printed reached stdout. Returns the exit status. */
-int command_run(const struct command *c, int argc, char **argv);
-/* The same for iobench invoked as `fio`: the context's as_fio is set. */
-int command_run_as_fio(const struct command *c, int argc, char **argv);
-/* The same for iobench-mpi: the command gets dist in its context. */
+/* A table of descriptors: the commands' (cmd/commands.h), handed to what
+ * reads it (help, the man page, the completion words, the check). */
+struct command_table {
+	const struct command *const *v;
+	size_t n;
+};
+/* The command of t named name, or NULL. */
+const struct command *command_table_find(const struct command_table *t, const char *name);
+
+/* The dispatcher for one command: its flags, the context (dist: iobench-mpi's
+ * hooks, or NULL; as_fio: invoked as `fio`), run, and the check that what it
+ * printed reached stdout. Returns the exit status. */
 struct dist_hooks;
-int command_run_dist(const struct command *c, int argc, char **argv,
-		     const struct dist_hooks *dist);
-const struct command *command_find(const char *name);
-/* The i-th command of the table, in `iobench help` order; NULL past the end. */
-const struct command *command_at(size_t i);
-void command_print_list(FILE *out);
+int command_dispatch(const struct command *c, int argc, char **argv,
+		     const struct dist_hooks *dist, bool as_fio);
 /* `iobench help CMD`: usage, the option list generated from the rows, tail. */
 void command_print_usage(const struct command *c, FILE *out);
 /* The shared rows c takes (COMMON_ENVWATCH with CMD_WATCHES_ENV). */
@@ -123,9 +124,9 @@ int command_parse(struct cmd_ctx *ctx, const struct cmdopt_parser *p, int argc, 
 
 /* CMD_NEEDS_ROOT under euid: 0, or -EPERM after printing why. */
 int command_check_root(const struct command *c, uid_t euid);
-/* The table is sound: per command no long name or letter twice, every
- * row's flag named in its usage text, the envwatch rows only through
- * CMD_WATCHES_ENV. 0, or -EINVAL after printing what is wrong. */
-int commands_validate(void);
+/* t is sound: per command no long name or letter twice, every row's flag
+ * named in its usage text, the envwatch rows only through CMD_WATCHES_ENV.
+ * 0, or -EINVAL after printing what is wrong. */
+int command_table_validate(const struct command_table *t);
 
 #endif

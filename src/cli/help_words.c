@@ -40,29 +40,30 @@ static void option_words(FILE *out, const struct option_def *rows, size_t n)
 	}
 }
 
-static const struct command *need_command(const char *topic, const char *arg)
+static const struct command *need_command(const struct command_table *t, const char *topic,
+					   const char *arg)
 {
-	const struct command *c = arg ? command_find(arg) : NULL;
+	const struct command *c = arg ? command_table_find(t, arg) : NULL;
 	if (!c)
 		error("'iobench help words %s' needs a command name%s%s%s", topic,
 		      arg ? ", not '" : "", arg ? arg : "", arg ? "'" : "");
 	return c;
 }
 
-int help_words(FILE *out, const char *topic, const char *arg)
+int help_words(FILE *out, const struct command_table *t, const char *topic, const char *arg)
 {
 	const struct command *c;
 	if (!strcmp(topic, "commands")) {
-		for (size_t i = 0; (c = command_at(i)); i++)
-			fprintf(out, "%s\n", c->name);
+		for (size_t i = 0; i < t->n; i++)
+			fprintf(out, "%s\n", t->v[i]->name);
 	} else if (!strcmp(topic, "flags")) {
-		if (!(c = need_command(topic, arg)))
+		if (!(c = need_command(t, topic, arg)))
 			return -EINVAL;
 		if (c->opts)
 			rows_words(out, c->opts, ~0u);
 		rows_words(out, cmd_common_rows, command_common_mask(c));
 	} else if (!strcmp(topic, "subcommands")) {
-		if (!(c = need_command(topic, arg)))
+		if (!(c = need_command(t, topic, arg)))
 			return -EINVAL;
 		const char *w;
 		for (size_t i = 0; c->subcommand_at && (w = c->subcommand_at(i)); i++)

@@ -7,8 +7,10 @@
 
 #include <stdio.h>
 
-/* Print topic's words ("commands", "flags" CMD, "subcommands" CMD,
- * "options", "engines") one per line; 0, or -EINVAL with a message. */
-int help_words(FILE *out, const char *topic, const char *arg);
+struct command_table;
+/* Print topic's words ("commands", "flags" CMD, "subcommands" CMD: of t's
+ * commands; "options", "engines") one per line; 0, or -EINVAL with a
+ * message. */
+int help_words(FILE *out, const struct command_table *t, const char *topic, const char *arg);
 
 #endif

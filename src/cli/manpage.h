@@ -7,6 +7,8 @@
 
 #include <stdio.h>
 
-void manpage_write(FILE *out);
+struct command_table;
+/* The page of the commands of t. */
+void manpage_write(FILE *out, const struct command_table *t);
 
 #endif

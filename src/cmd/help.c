@@ -4,7 +4,7 @@
  * job-option table or one option, the man page generated from the same
  * tables, or the words shell completion offers (help_words.c).
  */
-#include "cli/command.h"
+#include "cmd/commands.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -46,7 +46,8 @@ static int run_help(struct cmd_ctx *ctx, int argc, char **argv)
 		print_overview(stdout);
 		status = 0;
 	} else if (topics.n >= 2 && topics.n <= 3 && !strcmp(topics.v[0], "words")) {
-		status = help_words(stdout, topics.v[1], topics.n == 3 ? topics.v[2] : NULL) < 0;
+		status = help_words(stdout, commands_table(), topics.v[1],
+				    topics.n == 3 ? topics.v[2] : NULL) < 0;
 	} else if (topics.n == 2 && !strcmp(topics.v[0], "options")) {
 		status = options_print_one(stdout, topics.v[1]) < 0 ? 1 : 0;
 	} else if (topics.n > 1) {
@@ -56,7 +57,7 @@ static int run_help(struct cmd_ctx *ctx, int argc, char **argv)
 		options_print_help(stdout);
 		status = 0;
 	} else if (!strcmp(topics.v[0], "man")) {
-		manpage_write(stdout);
+		manpage_write(stdout, commands_table());
 		status = 0;
 	} else {
 		const struct command *c = command_find(topics.v[0]);

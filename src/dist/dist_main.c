@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/command.h"
+#include "cmd/commands.h"
 #include "dist/dist.h"
 #include "dist/dist_bonnie.h"
 #include "dist/dist_comm.h"

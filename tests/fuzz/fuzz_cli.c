@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/command.h"
+#include "cmd/commands.h"
 
 static const char *const files[] = {
 	"a.fio", "[global]\nsize=1m\n[a]\nrw=randread\nbs=4k,8k\n",

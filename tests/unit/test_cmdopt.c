@@ -11,7 +11,7 @@
  */
 #include "check.h"
 #include "cli/cmdopt.h"
-#include "cli/command.h"
+#include "cmd/commands.h"
 
 #include <errno.h>
 #include <stdarg.h>
