@@ -11,7 +11,6 @@
 
 #include "watch/memlimit.h"
 #include "cli/output.h"
-#include "runner/repeat.h"
 #include "sys/signals.h"
 #include "cli/storing.h"
 #include "cli/teeout.h"
@@ -413,13 +412,6 @@ static void dist_json(struct json_writer *w, void *arg)
 
 int runner_run_and_report(const struct job_list *list, const struct runner_args *ra)
 {
-	if (repeat_wanted(ra->repeat)) {
-		if (ra->dist) {
-			error("iobench-mpi: --repeat is not implemented yet");
-			return 1;
-		}
-		return runner_repeat_and_report(list, ra);
-	}
 	uint64_t start_ms = cmd_store_now_ms();
 	char *head = NULL;
 	unsigned formats = REPORT_NORMAL;

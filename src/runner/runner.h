@@ -1,7 +1,8 @@
 /*
- * What `run` and `quick` share: run a parsed job list with signal handling
- * and a progress line, write the report in the requested formats to stdout
- * or a file, and turn the outcome into an exit status.
+ * What `run` and `quick` share: run a parsed job list once with signal
+ * handling and a progress line, write the report in the requested formats
+ * to stdout or a file, store it, and turn the outcome into an exit status.
+ * Repeating it (--repeat) is runner_repeat.h's, above this.
  */
 #ifndef IOBENCH_RUNNER_RUNNER_H
 #define IOBENCH_RUNNER_RUNNER_H
@@ -64,7 +65,9 @@ void runner_args_init(struct runner_args *ra);
  * stdout or --output. Returns the exit status, 1. */
 struct error_capture;
 int runner_report_failure(const struct runner_args *ra, const struct error_capture *errs);
-/* Run and report; returns the exit status (0, 1, or 128+signal). */
+/* Run once and report; returns the exit status (0, 1, or 128+signal).
+ * --repeat is the layer above (runner/runner_repeat.h), which runs
+ * runner_run once per repetition. */
 int runner_run_and_report(const struct job_list *list, const struct runner_args *ra);
 /* A printed run or quick result to store (cli/storing.h), with ra's kind,
  * job files and command line. */
@@ -87,39 +90,6 @@ struct runner_stored {
 };
 /* Render and store it; 0, or -1 after saying the results were not stored. */
 int runner_store_result(const struct runner_args *ra, const struct runner_stored *s);
-/* A repeated run's repetitions in the store: each its own run, one group. */
-struct runner_rep_store {
-	const struct runner_args *ra;
-	const struct error_capture *errs; /* the loop's capture, or NULL */
-	size_t errs_seen;                 /* its messages given to earlier repetitions */
-	int64_t group;                    /* the first repetition's id; 0 before it */
-	bool failed;                      /* one was not stored (the exit status becomes 1) */
-};
-/* Store a repetition that measured something (rep->run) as printed: with
- * the formats printed for it, head and table as runner_stored says, its
- * wall-clock times, status, and the messages the capture got since the
- * previous one; rep_group STORE_NEW_GROUP for the first, then its id. Nothing
- * is done without a store. */
-struct repetition;
-void runner_store_rep(struct runner_rep_store *s, const struct repetition *rep, unsigned formats,
-		      const char *head, const char *table, size_t table_len);
-/* The same under --repeat (runner_repeat.c): every repetition's report
- * in the text formats as it finishes, then the summary; JSON once at the
- * end (runner_repeat_write_json). runner_run_and_report calls it when
- * ra->repeat asks. */
-int runner_repeat_and_report(const struct job_list *list, const struct runner_args *ra);
-struct repeat_outcome;
-/* Run the repetitions only, each through runner_run; show(arg, rep) after
- * each, then store(arg, rep) (either may be NULL). Returns the exit status;
- * release *o with repeat_outcome_release. */
-int runner_repeat(const struct job_list *list, const struct runner_args *ra,
-		  void (*show)(void *arg, const struct repetition *rep),
-		  void (*store)(void *arg, const struct repetition *rep), void *arg,
-		  struct repeat_outcome *o);
-/* The JSON of a repeated run: the last repetition's document (fio's keys
- * as for one run) with "repetitions" (each one's whole document under
- * "result") and "repeat_summary" added under "iobench". */
-int runner_repeat_write_json(const struct repeat_outcome *o, bool plus, FILE *out);
 /* A stream for fio's notes that prints them to out as they come
  * (unbuffered: they keep their place among out's lines) and keeps them in
  * *t (cli/teeout.h), so the stored normal rendering holds them; out

@@ -1,5 +1,5 @@
 /*
- * run's and quick's side of --repeat (runner.h, runner/repeat.h): each
+ * run's and quick's side of --repeat (runner_repeat.h, repeat.h): each
  * repetition is one runner_run (its own system capture, monitor and
  * warnings, as a run of its own); `run` prints each one's text report as
  * it finishes, headed "repetition K of N", then the summary; the JSON is
@@ -8,12 +8,11 @@
  * results store each repetition is stored once printed, as a run of its
  * own in one repetition group (runner_store_rep).
  */
-#include "runner/runner.h"
+#include "runner/runner_repeat.h"
 
 #include <stdlib.h>
 
 #include "cli/output.h"
-#include "runner/repeat.h"
 #include "cli/storing.h"
 #include "cli/teeout.h"
 #include "report/env_report.h"
@@ -221,6 +220,10 @@ static void store_run_rep(void *arg, const struct repetition *rep)
 
 int runner_repeat_and_report(const struct job_list *list, const struct runner_args *ra)
 {
+	if (ra->dist) {
+		error("iobench-mpi: --repeat is not implemented yet");
+		return 1;
+	}
 	unsigned formats = REPORT_NORMAL;
 	if (ra->formats_text && report_parse_formats(ra->formats_text, &formats) < 0)
 		return 1;

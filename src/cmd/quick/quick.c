@@ -22,8 +22,7 @@
 
 #include "cli/output.h"
 #include "cmd/quick/quick_int.h"
-#include "runner/repeat.h"
-#include "runner/runner.h"
+#include "runner/runner_repeat.h"
 #include "sys/signals.h"
 #include "cli/storing.h"
 #include "engines/engine.h"

@@ -17,10 +17,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "runner/repeat.h"
 #include "cmd/run/run_cmdline_int.h"
 #include "cmd/run/run_files_int.h"
-#include "runner/runner.h"
+#include "runner/runner_repeat.h"
 #include "engines/engine.h"
 #include "jobfile/jobfile.h"
 #include "report/report.h"
@@ -308,6 +307,8 @@ static int run_run(struct cmd_ctx *ctx, int argc, char **argv)
 		ra.dist = ctx->dist;
 		if (ra.dist && ra.dist->prepare(ra.dist->arg, &list) < 0)
 			status = 1;
+		else if (repeat_wanted(ra.repeat))
+			status = runner_repeat_and_report(&list, &ra);
 		else
 			status = runner_run_and_report(&list, &ra);
 		for (size_t i = 0; i < ra.nr_job_files; i++)
