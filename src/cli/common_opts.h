@@ -31,7 +31,7 @@ enum cmd_common_bits {
 	COMMON_LABEL         = 1 << 9, /* --label=K=V, repeatable */
 };
 
-/* --repeat, --max-repeat, --drop-caches (runner/repeat.h runs them). */
+/* --repeat, --max-repeat, --drop-caches (runner/repeat/repeat.h runs them). */
 struct repeat_opts {
 	unsigned count;      /* --repeat N: run N times; 0 = not given (once) */
 	bool automatic;      /* --repeat auto[:W%] */

@@ -2,7 +2,7 @@
  * What `run` and `quick` share: run a parsed job list once with signal
  * handling and a progress line, write the report in the requested formats
  * to stdout or a file, store it, and turn the outcome into an exit status.
- * Repeating it (--repeat) is runner_repeat.h's, above this.
+ * Repeating it (--repeat) is runner/repeat/runner_repeat.h's, above this.
  */
 #ifndef IOBENCH_RUNNER_RUNNER_H
 #define IOBENCH_RUNNER_RUNNER_H
@@ -66,7 +66,7 @@ void runner_args_init(struct runner_args *ra);
 struct error_capture;
 int runner_report_failure(const struct runner_args *ra, const struct error_capture *errs);
 /* Run once and report; returns the exit status (0, 1, or 128+signal).
- * --repeat is the layer above (runner/runner_repeat.h), which runs
+ * --repeat is the layer above (runner/repeat/runner_repeat.h), which runs
  * runner_run once per repetition. */
 int runner_run_and_report(const struct job_list *list, const struct runner_args *ra);
 /* A printed run or quick result to store (cli/storing.h), with ra's kind,

@@ -22,7 +22,7 @@
 #include "watch/envwatch.h"
 #include "watch/memlimit.h"
 #include "cli/output.h"
-#include "runner/repeat.h"
+#include "runner/repeat/repeat.h"
 #include "sys/signals.h"
 #include "cli/storing.h"
 #include "cli/teeout.h"

@@ -22,7 +22,7 @@
 
 #include "cli/output.h"
 #include "cmd/quick/quick_int.h"
-#include "runner/runner_repeat.h"
+#include "runner/repeat/runner_repeat.h"
 #include "sys/signals.h"
 #include "cli/storing.h"
 #include "engines/engine.h"

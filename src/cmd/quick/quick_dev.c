@@ -28,7 +28,7 @@
 #include <unistd.h>
 
 #include "cli/output.h"
-#include "runner/runner_repeat.h"
+#include "runner/repeat/runner_repeat.h"
 #include "sys/signals.h"
 #include "cli/storing.h"
 #include "engines/engine.h"

@@ -19,7 +19,7 @@
 
 #include "cmd/run/run_cmdline_int.h"
 #include "cmd/run/run_files_int.h"
-#include "runner/runner_repeat.h"
+#include "runner/repeat/runner_repeat.h"
 #include "engines/engine.h"
 #include "jobfile/jobfile.h"
 #include "report/report.h"

@@ -1,18 +1,18 @@
 /*
  * run's and quick's --repeat (runner_repeat.c), the layer above one run:
- * each repetition is one runner_run (runner.h) inside the repetition loop
+ * each repetition is one runner_run (runner/runner.h) inside the repetition loop
  * (repeat.h), shown, stored as a run of its own in one repetition group,
  * and summed up at the end.
  */
-#ifndef IOBENCH_RUNNER_RUNNER_REPEAT_H
-#define IOBENCH_RUNNER_RUNNER_REPEAT_H
+#ifndef IOBENCH_RUNNER_REPEAT_RUNNER_REPEAT_H
+#define IOBENCH_RUNNER_REPEAT_RUNNER_REPEAT_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
-#include "runner/repeat.h"
+#include "runner/repeat/repeat.h"
 #include "runner/runner.h"
 
 /* A repeated run's repetitions in the store: each its own run, one group. */

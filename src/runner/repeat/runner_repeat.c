@@ -8,7 +8,7 @@
  * results store each repetition is stored once printed, as a run of its
  * own in one repetition group (runner_store_rep).
  */
-#include "runner/runner_repeat.h"
+#include "runner/repeat/runner_repeat.h"
 
 #include <stdlib.h>
 

@@ -14,8 +14,8 @@
  * (hand_on in repeat.c), once shown, with its result and wall-clock times,
  * where the results store takes it.
  */
-#ifndef IOBENCH_RUNNER_REPEAT_H
-#define IOBENCH_RUNNER_REPEAT_H
+#ifndef IOBENCH_RUNNER_REPEAT_REPEAT_H
+#define IOBENCH_RUNNER_REPEAT_REPEAT_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -2,7 +2,7 @@
  * The --repeat loop (repeat.h): drop the caches, run, hand on, add the
  * figures, decide; then the summary as text and JSON.
  */
-#include "runner/repeat.h"
+#include "runner/repeat/repeat.h"
 
 #include <errno.h>
 #include <math.h>
