@@ -16,26 +16,9 @@
 
 #include "store/store_sweep.h"
 #include "sweep/sweep_operands.h"
+#include "sys/signals.h"
 #include "util/error.h"
 #include "util/xmalloc.h"
-
-/* The one flag the signal handler sets. */
-static volatile sig_atomic_t stop_signal;
-
-static void on_stop(int sig)
-{
-	if (!stop_signal)
-		stop_signal = sig;
-}
-
-static void install_signals(void)
-{
-	struct sigaction sa = { .sa_handler = on_stop }; /* no SA_RESTART: waits return */
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-}
 
 static int64_t now_ms(void)
 {
@@ -162,7 +145,7 @@ static int run_points(struct sweep_ctx *c, const bool *todo, size_t *done, size_
 	for (size_t i = 0; i < pts->n; i++)
 		total += todo[i];
 	double t0 = mono_s();
-	for (size_t i = 0; i < pts->n && !stop_signal; i++) {
+	for (size_t i = 0; i < pts->n && !signals_caught(); i++) {
 		if (!todo[i])
 			continue;
 		k++;
@@ -185,7 +168,7 @@ static int run_points(struct sweep_ctx *c, const bool *todo, size_t *done, size_
 		double ps = mono_s();
 		int rc = sweep_point_run(c, i, why, sizeof(why));
 		if (!c->dry) {
-			bool stopped = stop_signal != 0;
+			bool stopped = signals_caught() != 0;
 			const char *state = rc == 0 ? STORE_POINT_DONE
 					    : stopped ? STORE_POINT_PENDING : STORE_POINT_FAILED;
 			if (c->o->store)
@@ -204,7 +187,7 @@ static int run_points(struct sweep_ctx *c, const bool *todo, size_t *done, size_
 		}
 		free(text);
 	}
-	return stop_signal ? -EINTR : 0;
+	return signals_caught() ? -EINTR : 0;
 }
 
 int sweep_run(const struct sweep_opts *o)
@@ -213,7 +196,7 @@ int sweep_run(const struct sweep_opts *o)
 	struct store_sweep stored;
 	struct sweep_points pts = { 0 };
 	struct sweep_ctx c = { .o = o, .p = &p, .pts = &pts, .dry = o->dry_run, .out = o->out,
-			       .stop = &stop_signal };
+			       .stop = NULL };
 	c.j.fd = -1;
 	int status = 1;
 	bool journal_open = false, plan_ok = false;
@@ -314,7 +297,7 @@ int sweep_run(const struct sweep_opts *o)
 		 * (sweep_group.h) */
 		prctl(PR_SET_CHILD_SUBREAPER, 1);
 	}
-	install_signals();
+	c.stop = signals_install_restore(); /* the journal is restored at a signal */
 	size_t done = 0, failed = 0;
 	if (c.dry)
 		fprintf(c.out, "setup:\n");
@@ -325,7 +308,7 @@ int sweep_run(const struct sweep_opts *o)
 		if (!c.dry && o->store)
 			store_sweep_set_state(o->store, c.sweep_id, STORE_SWEEP_FAILED, now_ms());
 	} else if (p.design == SWD_RACE && !c.dry) {
-		rc = sweep_race_run(&c, &done, &failed) < 0 && stop_signal ? -EINTR : 0;
+		rc = sweep_race_run(&c, &done, &failed) < 0 && signals_caught() ? -EINTR : 0;
 	} else {
 		if (c.dry && p.design == SWD_RACE)
 			fprintf(c.out, "the race runs each point %u to %u times, dropping those clearly "
@@ -346,12 +329,12 @@ int sweep_run(const struct sweep_opts *o)
 	sweep_knobs_end(&c);
 	if (rr < 0)
 		error("the sweep could not restore everything: run 'iobench sweep --restore'");
-	if (stop_signal) {
+	if (signals_caught()) {
 		store_sweep_set_state(o->store, c.sweep_id, STORE_SWEEP_INTERRUPTED, now_ms());
 		fprintf(stderr, "sweep %" PRId64 ": stopped by signal %d after %zu points; the "
 			"machine is restored; continue with --resume %" PRId64 "\n", c.sweep_id,
-			(int)stop_signal, done + failed, c.sweep_id);
-		status = 128 + stop_signal;
+			signals_caught(), done + failed, c.sweep_id);
+		status = 128 + signals_caught();
 	} else if (rc >= 0) {
 		store_sweep_set_state(o->store, c.sweep_id,
 				      failed ? STORE_SWEEP_FAILED : STORE_SWEEP_DONE, now_ms());

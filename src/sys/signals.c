@@ -5,6 +5,7 @@
  */
 #include "sys/signals.h"
 
+#include <stdbool.h>
 #include <string.h>
 #include <time.h>
 
@@ -30,14 +31,29 @@ static unsigned now_ms(void)
  * (unlink=1, Bonnie.PID) left behind. */
 static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 
-static void on_signal(int sig)
+/* A sweep's: its cleanup restores the machine, and no signal gives it up. */
+static const int restore_signals[] = { SIGINT, SIGTERM, SIGHUP };
+
+/* Record a stop request: true for the first one. */
+static bool note(int sig)
 {
 	stop_requested = 1;
-	if (!stop_signal) {
-		stop_signal = sig;
-		stop_ms = (sig_atomic_t)now_ms();
+	if (stop_signal)
+		return false;
+	stop_signal = sig;
+	stop_ms = (sig_atomic_t)now_ms();
+	return true;
+}
+
+static void on_restore_signal(int sig)
+{
+	note(sig);
+}
+
+static void on_signal(int sig)
+{
+	if (note(sig))
 		return;
-	}
 	if (sig == stop_signal && now_ms() - (unsigned)stop_ms < REPEAT_GRACE_MS)
 		return;
 	/* asked again later (or another of them): give up the cleanup and
@@ -46,16 +62,30 @@ static void on_signal(int sig)
 	raise(sig);
 }
 
-volatile sig_atomic_t *signals_install(void)
+/* handler for each of sigs[0..n), with all of them held off while it
+ * runs; no SA_RESTART, so a wait returns at a signal */
+static void install(void (*handler)(int), const int *sigs, size_t n)
 {
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
+	sa.sa_handler = handler;
 	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
-		sigaddset(&sa.sa_mask, stop_signals[i]);
-	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
-		sigaction(stop_signals[i], &sa, NULL);
+	for (size_t i = 0; i < n; i++)
+		sigaddset(&sa.sa_mask, sigs[i]);
+	for (size_t i = 0; i < n; i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+volatile sig_atomic_t *signals_install_restore(void)
+{
+	install(on_restore_signal, restore_signals,
+		sizeof(restore_signals) / sizeof(restore_signals[0]));
+	return &stop_requested;
+}
+
+volatile sig_atomic_t *signals_install(void)
+{
+	install(on_signal, stop_signals, sizeof(stop_signals) / sizeof(stop_signals[0]));
 	/* A reader that went away (iobench run ... | head -c1) makes writes
 	 * fail with EPIPE, which the output checks report, instead of killing
 	 * the process in the middle of a run. */
