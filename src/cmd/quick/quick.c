@@ -22,10 +22,10 @@
 
 #include "cli/output.h"
 #include "cmd/quick/quick_int.h"
+#include "quick/quick_suite.h"
 #include "runner/repeat/runner_repeat.h"
 #include "sys/signals.h"
 #include "cli/storing.h"
-#include "engines/engine.h"
 #include "report/env_report.h"
 #include "report/report.h"
 #include "sys/dev/devguard.h"
@@ -34,7 +34,6 @@
 #include "util/error.h"
 #include "util/units.h"
 #include "util/xmalloc.h"
-#include "spec/options.h"
 
 static const char quick_usage[] =
 	"usage: iobench quick [DIR | DEVICE...] [--size=SIZE] [--runtime=TIME] [--engine=NAME]\n"
@@ -115,27 +114,6 @@ static int add_path(void *arg, const char *word, char *why, size_t len)
 	return 0;
 }
 
-struct quick_test {
-	const char *label;
-	const char *rw;
-	const char *bs;
-	const char *depth;
-	bool is_read;
-};
-
-/* Rows come in read/write pairs. */
-static const struct quick_test tests[] = {
-	{ "SEQ1M Q8T1", "read", "1m", "8", true },
-	{ "SEQ1M Q8T1", "write", "1m", "8", false },
-	{ "SEQ1M Q1T1", "read", "1m", "1", true },
-	{ "SEQ1M Q1T1", "write", "1m", "1", false },
-	{ "RND4K Q32T1", "randread", "4k", "32", true },
-	{ "RND4K Q32T1", "randwrite", "4k", "32", false },
-	{ "RND4K Q1T1", "randread", "4k", "1", true },
-	{ "RND4K Q1T1", "randwrite", "4k", "1", false },
-};
-#define NR_TESTS (sizeof(tests) / sizeof(tests[0]))
-
 static bool direct_supported(const char *dir)
 {
 	char *p = xasprintf("%s/.iobench-odirect.%d", dir, (int)getpid());
@@ -155,47 +133,6 @@ static bool direct_supported(const char *dir)
 	return ok;
 }
 
-static int set(struct job_spec *s, const char *k, const char *v)
-{
-	char why[256];
-	int rc = option_set(s, k, v, why, sizeof(why));
-	if (rc < 0)
-		error("quick: %s", why);
-	return rc;
-}
-
-static bool engine_is_sync(const char *name)
-{
-	const struct engine_ops *e = engine_find(name);
-	return e && (e->flags & ENGINE_SYNC);
-}
-
-static int build_jobs(struct job_list *l, const char *path, const char *size,
-		      const char *runtime, const char *engine, bool direct, bool flush, bool *ran)
-{
-	bool sync = engine_is_sync(engine);
-	for (size_t i = 0; i < NR_TESTS; i++) {
-		ran[i] = !sync || !strcmp(tests[i].depth, "1");
-		if (!ran[i])
-			continue;
-		struct job_spec *s = job_list_add(l); /* starts with fio's defaults */
-		char name[32];
-		snprintf(name, sizeof(name), "%s-%s-q%s", tests[i].bs, tests[i].rw, tests[i].depth);
-		if (set(s, "name", name) || set(s, "filename", path) || set(s, "size", size) ||
-		    set(s, "rw", tests[i].rw) || set(s, "bs", tests[i].bs) ||
-		    set(s, "iodepth", tests[i].depth) ||
-		    set(s, "runtime", runtime) || set(s, "time_based", NULL) ||
-		    set(s, "ioengine", engine) || set(s, "direct", direct ? "1" : "0") ||
-		    set(s, "stonewall", NULL) || set(s, "overwrite", "1") ||
-		    (flush && !tests[i].is_read && set(s, "end_fsync", "1")))
-			return -EINVAL;
-		job_spec_finalize(s);
-		if (job_spec_validate(s, NULL, NULL) < 0)
-			return -EINVAL;
-	}
-	return 0;
-}
-
 static void print_table(const struct run_result *r, const bool *ran, const char *dir,
 			const char *size, const char *runtime, const char *engine, bool direct,
 			bool flush, FILE *out)
@@ -209,20 +146,20 @@ static void print_table(const struct run_result *r, const bool *ran, const char 
 	fprintf(out, "%-12s %12s %12s %12s %12s\n", "test", "read MB/s", "write MB/s", "read IOPS",
 	       "write IOPS");
 	size_t k = 0; /* index into r->jobs: only the tests that ran have entries */
-	for (size_t i = 0; i + 1 < NR_TESTS; i += 2) {
+	for (size_t i = 0; i + 1 < QUICK_NR_TESTS; i += 2) {
 		if (!ran[i])
 			continue;
 		double mb[2] = { 0, 0 }, iops[2] = { 0, 0 };
 		for (size_t w = 0; w < 2 && k < r->nr_jobs; w++, k++) {
 			const struct job_result *j = &r->jobs[k];
-			enum ddir d = tests[i + w].is_read ? DDIR_READ : DDIR_WRITE;
+			enum ddir d = quick_tests[i + w].is_read ? DDIR_READ : DDIR_WRITE;
 			double sec = (double)j->dir[d].runtime_ns / 1e9;
 			if (sec > 0) {
 				mb[w] = (double)j->dir[d].io_bytes / 1e6 / sec;
 				iops[w] = (double)j->dir[d].total_ios / sec;
 			}
 		}
-		fprintf(out, "%-12s %12.2f %12.2f %12.0f %12.0f\n", tests[i].label, mb[0], mb[1],
+		fprintf(out, "%-12s %12.2f %12.2f %12.0f %12.0f\n", quick_tests[i].label, mb[0], mb[1],
 		       iops[0], iops[1]);
 	}
 }
@@ -367,8 +304,8 @@ static int quick_dir(const char *dir, const struct quick_opts *o, struct runner_
 	bool direct = direct_supported(dir);
 	char *path = xasprintf("%s/iobench-quick.%d.tmp", dir, (int)getpid());
 	struct job_list l = { 0 };
-	bool ran[NR_TESTS];
-	if (build_jobs(&l, path, size, runtime, engine, direct, flush, ran) < 0) {
+	bool ran[QUICK_NR_TESTS];
+	if (quick_dir_jobs(&l, path, size, runtime, engine, direct, flush, ran) < 0) {
 		job_list_release(&l);
 		free(path);
 		return 1;

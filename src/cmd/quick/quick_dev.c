@@ -1,6 +1,7 @@
 /*
- * `iobench quick /dev/X [/dev/Y...]`: per device, what seed 002 ran hdparm
- * for, and CrystalDiskMark's rows, in one table with a row group per device.
+ * `iobench quick /dev/X [/dev/Y...]`: per device, what hdparm measures and
+ * CrystalDiskMark's rows (quick/quick_suite.h), in one table with a row
+ * group per device.
  * The rows: "hdparm -t" (the device's page cache dropped, then one buffered
  * sequential pass of 2 MiB read() calls over the region, as hdparm -t after
  * its BLKFLSBUF), "hdparm -t --direct" (the same with O_DIRECT), SEQ1M Q8T1
@@ -18,6 +19,7 @@
  * device.
  */
 #include "cmd/quick/quick_int.h"
+#include "quick/quick_suite.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -31,7 +33,6 @@
 #include "runner/repeat/runner_repeat.h"
 #include "sys/signals.h"
 #include "cli/storing.h"
-#include "engines/engine.h"
 #include "report/env_report.h"
 #include "report/repeat_figs.h"
 #include "report/report.h"
@@ -40,53 +41,17 @@
 #include "util/error.h"
 #include "util/units.h"
 #include "util/xmalloc.h"
-#include "spec/options.h"
-
-#define HDPARM_BLOCK (2ull << 20) /* hdparm's 2 MiB reads */
-
-struct dev_test {
-	const char *label; /* the row */
-	const char *name;  /* the job */
-	const char *rw, *bs, *depth;
-	bool write;
-	bool hdparm;       /* psync, one pass (not time-based) */
-	bool direct;       /* hdparm rows: O_DIRECT (the others follow the device) */
-};
-
-static const struct dev_test dev_tests[] = {
-	{ "hdparm -t", "hdparm-t-buffered", "read", "2m", "1", false, true, false },
-	{ "hdparm -t --direct", "hdparm-t-direct", "read", "2m", "1", false, true, true },
-	{ "SEQ1M Q8T1", "1m-read-q8", "read", "1m", "8", false, false, false },
-	{ "SEQ1M Q8T1", "1m-write-q8", "write", "1m", "8", true, false, false },
-	{ "SEQ1M Q1T1", "1m-read-q1", "read", "1m", "1", false, false, false },
-	{ "SEQ1M Q1T1", "1m-write-q1", "write", "1m", "1", true, false, false },
-	{ "RND4K Q32T1", "4k-randread-q32", "randread", "4k", "32", false, false, false },
-	{ "RND4K Q32T1", "4k-randwrite-q32", "randwrite", "4k", "32", true, false, false },
-	{ "RND4K Q1T1", "4k-randread-q1", "randread", "4k", "1", false, false, false },
-	{ "RND4K Q1T1", "4k-randwrite-q1", "randwrite", "4k", "1", true, false, false },
-};
-#define NR_DEV_TESTS (sizeof(dev_tests) / sizeof(dev_tests[0]))
-#define CACHED_LABEL "hdparm -T"
 
 struct dev_run {
 	const char *path;
 	uint64_t size, region;
 	bool writes;           /* --allow-destroy names it */
 	bool direct;           /* O_DIRECT opens work */
-	int job[NR_DEV_TESTS]; /* index into res.jobs, -1 not run */
+	int job[QUICK_NR_DEV_TESTS]; /* index into res.jobs, -1 not run */
 	struct run_result res;
 	struct run_result cached;
 	int status;
 };
-
-static int dset(struct job_spec *s, const char *k, const char *v)
-{
-	char why[256];
-	int rc = option_set(s, k, v, why, sizeof(why));
-	if (rc < 0)
-		error("quick: %s", why);
-	return rc;
-}
 
 static bool named(const struct devguard_allow *a, dev_t rdev)
 {
@@ -116,8 +81,8 @@ static int dev_prepare(struct dev_run *d, const struct quick_opts *o)
 	if (parse_size(o->size, 1024, &want, &why) < 0)
 		return error("quick: bad --size '%s': %s", o->size, why ? why : "not a size");
 	d->region = want < d->size ? want : d->size;
-	d->region -= d->region % HDPARM_BLOCK;
-	if (d->region < HDPARM_BLOCK)
+	d->region -= d->region % QUICK_HDPARM_BLOCK;
+	if (d->region < QUICK_HDPARM_BLOCK)
 		return error("quick: '%s' (%llu bytes) is smaller than the 2 MiB the tests need",
 			     d->path, (unsigned long long)d->size);
 	fd = open(d->path, O_RDONLY | O_DIRECT | O_CLOEXEC);
@@ -133,40 +98,17 @@ static int dev_prepare(struct dev_run *d, const struct quick_opts *o)
 	return 0;
 }
 
-static bool engine_sync(const char *name)
-{
-	const struct engine_ops *e = engine_find(name);
-	return e && (e->flags & ENGINE_SYNC);
-}
-
-static int add_job(struct job_list *l, const struct dev_run *d, const struct dev_test *t,
-		   const char *engine, const char *runtime)
-{
-	char region[32];
-	snprintf(region, sizeof(region), "%llu", (unsigned long long)d->region);
-	bool direct = t->hdparm ? t->direct : d->direct;
-	struct job_spec *s = job_list_add(l);
-	if (dset(s, "name", t->name) || dset(s, "filename", d->path) || dset(s, "size", region) ||
-	    dset(s, "rw", t->rw) || dset(s, "bs", t->bs) || dset(s, "iodepth", t->depth) ||
-	    dset(s, "runtime", runtime) || dset(s, "ioengine", t->hdparm ? "psync" : engine) ||
-	    dset(s, "direct", direct ? "1" : "0") || dset(s, "stonewall", NULL) ||
-	    (!t->hdparm && dset(s, "time_based", NULL)))
-		return -EINVAL;
-	job_spec_finalize(s);
-	return job_spec_validate(s, NULL, NULL) < 0 ? -EINVAL : 0;
-}
-
 static int build_dev_jobs(struct job_list *l, struct dev_run *d, const struct quick_opts *o)
 {
-	bool sync = engine_sync(o->engine);
+	bool sync = quick_engine_sync(o->engine);
 	int k = 0;
-	for (size_t i = 0; i < NR_DEV_TESTS; i++) {
-		const struct dev_test *t = &dev_tests[i];
+	for (size_t i = 0; i < QUICK_NR_DEV_TESTS; i++) {
+		const struct quick_dev_test *t = &quick_dev_tests[i];
 		d->job[i] = -1;
 		if ((t->write && !d->writes) || (t->hdparm && t->direct && !d->direct) ||
 		    (!t->hdparm && sync && strcmp(t->depth, "1")))
 			continue;
-		if (add_job(l, d, t, o->engine, o->runtime) < 0)
+		if (quick_dev_job(l, t, d->path, d->region, d->direct, o->engine, o->runtime) < 0)
 			return -EINVAL;
 		d->job[i] = k++;
 	}
@@ -179,17 +121,7 @@ static int build_dev_jobs(struct job_list *l, struct dev_run *d, const struct qu
 static int run_cached(struct dev_run *d, const struct quick_opts *o, const struct runner_args *ra)
 {
 	struct job_list l = { 0 };
-	struct job_spec *s = job_list_add(&l);
-	if (dset(s, "name", "hdparm-T-cached") || dset(s, "filename", d->path) ||
-	    dset(s, "size", "2m") || dset(s, "rw", "read") || dset(s, "bs", "2m") ||
-	    dset(s, "ioengine", "psync") || dset(s, "direct", "0") || dset(s, "invalidate", "0") ||
-	    dset(s, "time_based", NULL) || dset(s, "runtime", o->runtime) ||
-	    dset(s, "ramp_time", "200ms")) {
-		job_list_release(&l);
-		return 1;
-	}
-	job_spec_finalize(s);
-	if (job_spec_validate(s, NULL, NULL) < 0) {
+	if (quick_cached_job(&l, d->path, o->runtime) < 0) {
 		job_list_release(&l);
 		return 1;
 	}
@@ -267,10 +199,11 @@ static void print_row(int w, const char *dev, const char *label, const double f[
 static void print_dev_rows(int w, const struct dev_run *d, FILE *out)
 {
 	const char *dev = d->path;
-	for (size_t i = 0; i < NR_DEV_TESTS; i++) {
-		if (i && !strcmp(dev_tests[i].label, dev_tests[i - 1].label))
+	for (size_t i = 0; i < QUICK_NR_DEV_TESTS; i++) {
+		if (i && !strcmp(quick_dev_tests[i].label, quick_dev_tests[i - 1].label))
 			continue; /* the write half of a pair */
-		bool pair = i + 1 < NR_DEV_TESTS && !strcmp(dev_tests[i].label, dev_tests[i + 1].label);
+		bool pair = i + 1 < QUICK_NR_DEV_TESTS &&
+			    !strcmp(quick_dev_tests[i].label, quick_dev_tests[i + 1].label);
 		double f[4];
 		figures(&d->res, d->job[i], DDIR_READ, &f[0], &f[2]);
 		if (pair)
@@ -279,13 +212,13 @@ static void print_dev_rows(int w, const struct dev_run *d, FILE *out)
 			f[1] = f[3] = -1;
 		if (f[0] < 0 && f[1] < 0)
 			continue;
-		print_row(w, dev, dev_tests[i].label, f, out);
+		print_row(w, dev, quick_dev_tests[i].label, f, out);
 		dev = "";
 	}
 	double f[4] = { -1, -1, -1, -1 };
 	figures(&d->cached, d->cached.nr_jobs ? 0 : -1, DDIR_READ, &f[0], &f[2]);
 	if (f[0] >= 0)
-		print_row(w, dev, CACHED_LABEL, f, out);
+		print_row(w, dev, QUICK_CACHED_LABEL, f, out);
 }
 
 static void print_table(const struct dev_run *runs, size_t n, const struct quick_opts *o,
