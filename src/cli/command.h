@@ -1,7 +1,8 @@
 /*
  * Subcommand descriptors, like git's command table and tmux's cmd_entry:
- * each file in src/cmd exports one `const struct command cmd_NAME`, listed
- * once in commands.c. A descriptor names the command, its usage text, its
+ * each command in src/cmd (a file, or a folder cmd/NAME/ of several)
+ * exports one `const struct command cmd_NAME`, listed once in
+ * cmd/commands.c. A descriptor names the command, its usage text, its
  * option rows and the shared options it takes (cli/common_opts.h), and the
  * flags the dispatcher acts on; `run(ctx, argc, argv)` does the rest.
  * `iobench help`, `iobench help CMD` and the man page are generated from
