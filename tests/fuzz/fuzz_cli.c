@@ -1,5 +1,5 @@
 /*
- * Fuzz target: the argument vector of `iobench run` (cmd/run.c) through the
+ * Fuzz target: the argument vector of `iobench run` (cmd/run/run.c) through the
  * dispatcher: its own flags (--output-format, --set, --eta, ...; in fio
  * mode prefixes, -flag and values as the next word), job files named on
  * the command line and fio's --name=... job form. Input: the arguments

@@ -1,8 +1,8 @@
 /*
  * Fuzz target: the shared flag parser in strict mode with letters, through
- * bonnie_args_parse (cmd/bonnie_args.h: bonnie++'s grouped letters with
- * attached, next-word and optional values, iobench's long options, the
- * shared rows). Input: the arguments separated by newlines. The parse
+ * bonnie_args_parse (cmd/bonnie/bonnie_args_int.h: bonnie++'s grouped
+ * letters with attached, next-word and optional values, iobench's long
+ * options, the shared rows). Input: the arguments separated by newlines. The parse
  * returns 0 or -EINVAL, and a refusal says why in one line.
  */
 #include "common.h"

@@ -1,5 +1,5 @@
 /*
- * The command-line parser (cmd/cmdopt.h) on a table of its own: values
+ * The command-line parser (cli/cmdopt.h) on a table of its own: values
  * after '=' and as the next word, missing values, abbreviations refused in
  * strict mode and taken in fio mode when unambiguous, ambiguous prefixes
  * named with their candidates, -long in fio mode, "did you mean", letters
