@@ -8,7 +8,7 @@
 #                           build tools), filesystems' tools, tracers,
 #                           OpenMPI, the report's gnuplot and a browser to
 #                           look at its page; scripts/test.sh installs this
-# Each package's reason is beside it; README "Two commands" lists them too.
+# Each package's reason is beside it; doc/testing.md lists them too.
 # Idempotent: only what is missing is installed. Needs root (or sudo).
 set -euo pipefail
 set_name=${1:-test}
@@ -38,6 +38,7 @@ TEST=(
   python3 python3-pandas python3-numpy python3-scipy python3-markdown sqlite3  # checks' scripts (scipy: fio's t/steadystate_tests.py)
   groff-base man-db bsdutils bsdextrautils      # the man page check, script(1), column(1)
   gnuplot-nox chromium                          # the report's plots, and a browser to load it
+  clang-format                                  # the layout check against .clang-format
 )
 case "$set_name" in
 build) PKGS=("${BUILD[@]}") ;;

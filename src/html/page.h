@@ -1,5 +1,5 @@
 /*
- * `iobench report`'s page (issue 16): selections of runs (the compare
+ * `iobench report`'s page: selections of runs (the compare
  * model, compare/cmp_model.h, with what the store keeps beside them: the
  * machine around each run and its latency histograms) as one
  * self-contained HTML file (inline CSS and inline SVG plots drawn by
@@ -53,7 +53,7 @@ struct page_run {
 
 
 /*
- * A sweep's analysis (issue 15: sweep/sweep_analysis.h), as cmd/report.c
+ * A sweep's analysis (sweep/sweep_analysis.h), as cmd/report.c
  * takes it from sweep_analyse() over the sweep's stored runs: the page
  * draws it and does not recompute it. Values are in the goal's unit
  * (unit, dir as compare names them), each with its text

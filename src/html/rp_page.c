@@ -14,7 +14,7 @@
 
 #include "util/xmalloc.h"
 
-/* The sections, in the page's order; a sweep's analysis (issue 15) right
+/* The sections, in the page's order; a sweep's analysis right
  * after the summary. */
 static const struct rp_section *const sections[] = {
 	&rp_sec_summary, &rp_sec_sweep, &rp_sec_figures, &rp_sec_latency,

@@ -5,8 +5,8 @@
  * the run's first device's read and write throughput, %util, queue size
  * (aqu-sz) and await (ms per completed I/O, from the intervals' disk
  * deltas, as iostat's await), CPU user/system/iowait, dirty and writeback
- * memory, and the buffer_head slab (the growth seed 004 ran out of memory
- * over). A figure that stayed 0 in every run is named, not drawn. Before
+ * memory, and the buffer_head slab (the growth a bonnie++ filesystem comparison
+ * ran out of memory over). A figure that stayed 0 in every run is named, not drawn. Before
  * them, bw and iops per job over time, one line per job of each run
  * (the stored "jobs_timeline": the jobs' counters as the run read them
  * about once a second). Every plot marks the phase boundaries: each job's

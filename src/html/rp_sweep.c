@@ -1,5 +1,5 @@
 /*
- * The sweep section (issue 15's sweeps): per sweep the selections are
+ * The sweep section: per sweep the selections are
  * points of, what sweep_analyse() found (page.h: struct page_sweep, made
  * by cmd/report.c; nothing is recomputed here): one panel per factor with
  * its main effect (the mean goal per level with its Student t interval,

@@ -130,7 +130,7 @@ struct store_meta {
 	const char *host;                 /* NULL: this machine's name (gethostname) */
 	int64_t rep_group;                /* --repeat: the group (see STORE_NEW_GROUP) */
 	int rep_index;                    /* its repetition, 0-based; -1 none */
-	int64_t sweep_id;                 /* a sweep (issue 15), as rep_group */
+	int64_t sweep_id;                 /* a sweep, as rep_group */
 	const char *sweep_point;          /* its point's labels ("chunk=64k fs=xfs"), or NULL */
 };
 

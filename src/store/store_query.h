@@ -1,9 +1,9 @@
 /*
- * Reading the store back (issue 13's `iobench results`): which runs a
+ * Reading the store back (`iobench results`): which runs a
  * selection names (ids, labels, a start time, a host), a run's summary,
  * its stored renderings, its figures as the tall table, and the two
  * changes made afterwards: deleting runs and setting labels. Compare
- * (issue 13 item 4) reads figures and histograms through these too.
+ * reads figures and histograms through these too.
  */
 #ifndef IOBENCH_STORE_STORE_QUERY_H
 #define IOBENCH_STORE_STORE_QUERY_H

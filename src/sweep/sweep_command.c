@@ -1,5 +1,5 @@
 /*
- * A sweep's `command =` workload (seed 002's `dd ...; sync`, `unrar x`):
+ * A sweep's `command =` workload (a RAID study's `dd ...; sync`, `unrar x`):
  * at each point the shell command (its {mnt}, {dev}, {FACTOR} placeholders
  * filled in) runs in the point's mount directory, timed from fork to exit,
  * with the devices under that directory's statistics (watch/diskres.h) and

@@ -107,13 +107,46 @@ rwt_ok() {
   esac
 }
 
+# pycheck DESC ARGS... <<'PY': the python program on stdin, run with ARGS,
+# is one check (exit 0 = ok); on a failure its stderr's last lines follow
+# the "not ok" line as comments.
+pycheck() {
+  local desc=$1 err; shift
+  err=$(mktemp /tmp/iobench-e2e-py.XXXXXX)
+  if python3 - "$@" 2>"$err"; then ok "$desc"; cat "$err" >&2
+  else not_ok "$desc"; tail -5 "$err" | sed 's/^/#   /'; fi
+  rm -f "$err"
+}
+# pyrun DESC ARGS... <<'PY': the python program on stdin prints its own
+# "ok - ..." / "not ok - ..." lines; it fails as a whole (one more "not
+# ok") when it exits non-zero (a traceback) or prints no check at all (a
+# glob that matched nothing), and any "not ok" it prints fails the script.
+pyrun() {
+  local desc=$1 out rc; shift
+  out=$(python3 - "$@"); rc=$?
+  [ -n "$out" ] && printf '%s\n' "$out"
+  grep -q '^not ok' <<<"$out" && E2E_FAILED=1
+  if [ $rc -ne 0 ]; then not_ok "$desc: the program exited $rc"
+  elif ! grep -q '^ok' <<<"$out" && ! grep -q '^not ok' <<<"$out"; then not_ok "$desc: the program checked nothing"; fi
+}
+
+# both NAME ARGS...: the same fio command line run by fio and by iobench
+# run, in $d/NAME/fio and $d/NAME/iob, each writing its JSON to out.json
+# (stderr in $d/NAME/fio.err and iob.err); one check that both wrote one.
+both() {
+  local n=$1; shift
+  mkdir -p "$d/$n/fio" "$d/$n/iob"
+  (cd "$d/$n/fio" && fio --output-format=json --output=out.json "$@" >/dev/null 2>"$d/$n/fio.err")
+  (cd "$d/$n/iob" && "$IOBENCH" run --output-format=json "$@" >out.json 2>"$d/$n/iob.err")
+  check "$n: both ran" test -s "$d/$n/fio/out.json" -a -s "$d/$n/iob/out.json"
+}
+
 # For tests that read iobench's I/O from strace (tests/e2e/iotrace.py):
-# j runs a JSON job (stderr kept in $d/err), pycheck runs the python program
-# on stdin as one check, trace runs a command under strace.
+# j runs a JSON job (stderr kept in $d/err), trace runs a command under
+# strace (pycheck above makes a check of a python program).
 e2e_trace_helpers() {
   export PYTHONPATH="$TOP/tests/e2e${PYTHONPATH:+:$PYTHONPATH}"
   j() { "$IOBENCH" run --output-format=json "$@" 2>>"$d/err"; }
-  pycheck() { local desc=$1; shift; if python3 - "$@"; then ok "$desc"; else not_ok "$desc"; fi; }
   trace() { local out=$1; shift; strace -f -ttt -y -e trace=execve,pread64,pwrite64,fsync,fdatasync -o "$out" "$@"; }
   have_strace=1
   command -v strace >/dev/null || { have_strace=0; not_ok "strace is installed (needed to see offsets, timing and syncs)"; }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # e2e: long
 # `iobench bonnie` against bonnie++ 2.00a on a small loop ext4: the command
-# lines of seeds 000 and 004 (sizes shrunk) run unchanged and their CSV lines
+# lines of an XFS RAID study and a filesystem comparison (sizes shrunk) run unchanged and their CSV lines
 # render in bon_csv2html and bon_csv2txt with every column where bonnie++'s
 # own lands (bonnie_layout.py), measured with --precise, the default (no
 # +++++; --no-precise prints it as bonnie++ and bon_csv2html shows it);
@@ -21,7 +21,7 @@ ext=$(mkfs_mount ext4 512M) || { not_ok "loop ext4 for the tests"; finish; }
 t=$(tmpdir)
 bd=$mnt/b
 mkdir -p "$bd"
-# seed 004 is "-n 1 -s 12G -d /scratch -u apache -q"; there is no apache
+# the comparison's line is "-n 1 -s 12G -d /scratch -u apache -q"; there is no apache
 # user here, so nobody stands in (the directory must be writable for it)
 chmod 1777 "$bd"
 # (not $d: check() has a local d)

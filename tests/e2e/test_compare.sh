@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # e2e: serial
-# compare and results import (issue 13 items 4 and 5) end to end, on a
+# compare and results import end to end, on a
 # database of the test's own: rate-limited writes at 100 and 150 MiB/s
 # (three runs each) compare as 1.50 with an interval around it, marked
 # real; two identical configurations show no real difference; JSON written
@@ -106,4 +106,15 @@ check "compare of a selection with no run: exit 1, naming it" \
   bash -c "[ $rc -eq 1 ] && grep -q \"selection 'rate=999' selects no run\" '$d/e'"
 "$IOBENCH" compare --from "$d/fio1.json,$d/fio2.json" "$d/bon.csv" >"$d/ff.txt" 2>&1; rc=$?
 check "compare --from files: exit 0" test $rc -eq 0
+check "... selection A is the two fio files (2 runs of fio-3.33), B the bonnie++ CSV (1 run)" \
+  bash -c "grep -Eq '^  A  .*fio1\.json,.*fio2\.json, 2 runs: .*\(fio-3\.33\)\$' '$d/ff.txt' &&
+    grep -Eq '^  B  .*bon\.csv.*, 1 run \(bonnie\+\+-2\.00a\)\$' '$d/ff.txt'"
+check "... fio's write bw from the two files, bonnie's phases (two tests) from the CSV" \
+  bash -c "grep -Eq '^  seqw +write bw +[0-9.]+ MiB/s ±[0-9.]+% \(2\) +- ' '$d/ff.txt' &&
+    grep -Eq ' seq_create latency max +- +[0-9.]+ [mun]?s ±[0-9.]+% \(2\)' '$d/ff.txt'"
+"$IOBENCH" compare --from "$d/fio1.json,$d/fio2.json" "$d/fio3.json" --output-format=json >"$d/ff.json" 2>/dev/null; rc=$?
+check "compare --from fio's files of the same job: exit 0, 2 runs against 1, write bw ratio about 1" \
+  test "$rc $(json_get "$d/ff.json" "(lambda c: [x['n'] for x in c] == [2, 1] and abs(c[1]['ratio'] - 1) < 0.05)($bw)" 2>&1)" = "0 True"
+check "... and nothing was stored" \
+  test "$("$IOBENCH" results list --json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')" -eq "$after"
 finish

@@ -281,7 +281,7 @@ check "... with JSON: no note, valid JSON, stderr empty, both tools" \
 check "--eta=always: the progress line on a stderr that is no terminal, JSON intact" \
   bash -c "[ $rc -eq 0 ] && grep -q 'Jobs: ' '$d/eta.err' && python3 -m json.tool '$d/eta.out' >/dev/null"
 
-# --- issue 14's acceptance script: unchanged with fio and with the symlink --
+# --- the acceptance script of fio compatibility: unchanged with fio and with the symlink --
 cat >"$d/drive.sh" <<'EOF'
 #!/bin/sh
 # a harness: fio from PATH, JSON to a file, one section of a job file, and

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# fio's file and sync engines beyond the data engines (issue 14 item 5), each
+# fio's file and sync engines beyond the data engines, each
 # against fio 3.33 side by side on the same job: the effect on the filesystem
 # (files created, left or deleted, sizes, names) and the JSON's shape (bytes
 # and I/Os per direction, which latencies are counted, the latency buckets,

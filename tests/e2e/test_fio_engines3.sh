@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# fio's remaining engines (issue 14 item 5, second share): cpuio, exec, splice,
+# fio's remaining engines (the second share): cpuio, exec, splice,
 # net and netsplice over the loopback address, e4defrag on an ext4 loop
 # filesystem made here, sg's refusal, and the one message for a fio external
 # engine iobench does not provide. Each against fio 3.33 on the same job where

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Issue 14's acceptance on fio's own example job files (Debian's
+# fio compatibility's acceptance on fio's own example job files (Debian's
 # fio-examples: fio 3.33's examples/ folder).
 # 1. `iobench run --parse-only` accepts each example exactly when
 #    `fio --parse-only` does, except the examples of the list below, each
 #    with its reason: "external" (an engine iobench does not provide),
 #    "device" (needs hardware this machine lacks), or "pending" (fio
-#    options or engines being implemented for issue 14: these lines go
+#    options or engines being implemented: these lines go
 #    away as that work lands). An example of the list that now agrees with
 #    fio is reported, so the list stays true; the test prints what is still
 #    missing.
@@ -106,7 +106,7 @@ EX=$FIO_EXAMPLES
 # fio has no --set: the same lines end every job section of a copy (later
 # lines win, as --set's values do)
 for n in $RUN; do mkdir -p "$d/fio/$n" "$d/iob/$n"; done
-python3 - "$EX" "$d" "$RUN" "${SETS[@]}" <<'PY'
+python3 - "$EX" "$d" "$RUN" "${SETS[@]}" <<'PY' || { not_ok "the copies of fio's examples for fio (python exited $?)"; finish; }
 import sys
 ex, d, names, sets = sys.argv[1], sys.argv[2], sys.argv[3].split(), sys.argv[4:]
 for n in names:

@@ -74,7 +74,7 @@ ssd-test.fio size=128k runtime=1
 EOF
 # fio takes no --set: for it, a copy of each file with every overridden
 # key's lines dropped and KEY=VAL put at the end of every section
-python3 - "$EX" "$d" <<'EOF'
+python3 - "$EX" "$d" <<'EOF' || { not_ok "the copies of fio's examples for fio (python exited $?)"; finish; }
 import re, sys
 ex, d = sys.argv[1], sys.argv[2]
 for line in open(d + '/examples'):
@@ -165,7 +165,7 @@ for t in fio iob; do
   rm -rf "$d/w"; mkdir -p "$d/w"
   if [ $t = fio ]; then (cd "$d/w" && strace -f -e trace=openat,close,pwrite64,pread64 -o "$d/st" "$FIO" "$d/fs.fio" >/dev/null 2>&1)
   else (cd "$d/w" && strace -f -e trace=openat,close,pwrite64,pread64 -o "$d/st" "$IOBENCH" run "${IOB_FLAGS[@]}" "$d/fs.fio" >/dev/null 2>&1); fi
-  python3 -c "$IOSEQ" "$d/st" >"$d/fsq.$t"
+  python3 -c "$IOSEQ" "$d/st" >"$d/fsq.$t" || not_ok "file_service_type: the $t trace read (python exited $?)"
 done
 n=0
 for name in "openfiles=2 (4 files)" "openfiles=1 (3 files)" "file_service_type=sequential" "file_service_type=roundrobin:2"; do

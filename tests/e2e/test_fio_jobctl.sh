@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# fio 3.33's job control (issue 14 item 4): exitall (global: one job's
+# fio 3.33's job control: exitall (global: one job's
 # exitall makes every job's end stop others), exit_what=group|stonewall|all,
 # exitall_on_error, exec_prerun/exec_postrun (files, notes, a failing
 # prerun, the device guard on the output file), wait_for and its errors,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# fio's JSON key for key (issue 14 item 6): for each job below fio 3.33 and
+# fio's JSON key for key: for each job below fio 3.33 and
 # iobench run the same command line (each in its own directory, on its own
 # files), and json_keys.py diffs the key sets both ways (nothing of fio's
 # missing, nothing extra outside "iobench") and the value types of every

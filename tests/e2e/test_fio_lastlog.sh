@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # e2e: serial
 # The last interval of the averaged bw/iops/lat logs, side by side with fio
-# 3.33 (issue 25): 3 s time_based jobs with log_avg_msec=1000 and 500 on
+# 3.33: 3 s time_based jobs with log_avg_msec=1000 and 500 on
 # the null engine, randrw, numjobs=2 with and without per_job_logs,
 # log_max_value=1, bench-fio's options on a file (libaio, direct), a
 # size-limited job that ends mid-interval, and per-I/O logs
@@ -24,14 +24,6 @@ d=$(tmpdir)
 data=$d/data
 dd if=/dev/zero of="$data" bs=1M count=64 status=none
 
-# both NAME ARGS...: the job in $d/NAME/fio and $d/NAME/iob, JSON in out.json
-both() {
-  local n=$1; shift
-  mkdir -p "$d/$n/fio" "$d/$n/iob"
-  (cd "$d/$n/fio" && fio --output-format=json --output=out.json "$@" >/dev/null 2>"$d/$n/fio.err")
-  (cd "$d/$n/iob" && "$IOBENCH" run --output-format=json "$@" >out.json 2>"$d/$n/iob.err")
-  check "$n: both ran" test -s "$d/$n/fio/out.json" -a -s "$d/$n/iob/out.json"
-}
 L="--write_bw_log=j --write_iops_log=j --write_lat_log=j"
 N="--name=n --ioengine=null --rw=randrw --bs=4k --size=1g --time_based --runtime=3"
 F="--name=f --filename=$data --size=64m --ioengine=psync --rw=randrw --bs=4k"

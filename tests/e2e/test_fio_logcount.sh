@@ -14,23 +14,19 @@ d=$(tmpdir)
 data=$d/data
 dd if=/dev/zero of="$data" bs=1M count=16 status=none
 
-# both NAME ARGS...: the job in $d/NAME/fio and $d/NAME/iob, JSON in out.json
-both() {
-  local n=$1; shift
-  mkdir -p "$d/$n/fio" "$d/$n/iob"
-  (cd "$d/$n/fio" && fio --output-format=json --output=out.json "$@" >/dev/null 2>"$d/$n/fio.err")
-  (cd "$d/$n/iob" && "$IOBENCH" run --output-format=json "$@" >out.json 2>"$d/$n/iob.err")
-  check "$n: both ran" test -s "$d/$n/fio/out.json" -a -s "$d/$n/iob/out.json"
-}
-
 # --- averaged logs: counts per direction within one line of fio's ---------
 both avg --name=a --filename="$data" --size=16m --ioengine=psync --rw=randrw --bs=4k \
   --time_based --runtime=2 --write_bw_log=j --write_iops_log=j --write_lat_log=j \
   --write_hist_log=j --log_avg_msec=100 --log_hist_msec=100
-python3 - "$d/avg/fio" "$d/avg/iob" <<'PY'
+pyrun "averaged logs: lines per direction, fields and last windows as fio's" "$d/avg/fio" "$d/avg/iob" <<'PY'
 import glob, json, os, sys
 dfio, diob = sys.argv[1], sys.argv[2]
 def ok(c, m): print(("ok - " if c else "not ok - ") + m)
+want = ["j_%s.1.log" % k for k in ("bw", "clat", "clat_hist", "iops", "lat", "slat")]
+got = sorted(os.path.basename(p) for p in glob.glob(dfio + "/j_*.log"))
+ok(got == want, "fio wrote the six logs %s (found %s)" % (want, got))
+ok(all(os.path.exists(diob + "/" + n) for n in want),
+   "iobench wrote the same six logs (missing: %s)" % [n for n in want if not os.path.exists(diob + "/" + n)])
 def rows(p): return [[x.strip() for x in l.split(",")] for l in open(p) if l.strip()]
 def per_dir(r, n):
     c, f = {}, 1 if "hist" in n else 2  # the direction's field
@@ -81,7 +77,7 @@ bwl normal --output=out.txt
 bwl json --output-format=json --output=out.json
 bwl eta --eta=always --output=out.txt
 bwl status --status-interval=1 --output-format=json --output=out.json --runtime=2
-python3 - "$d" <<'PY'
+pyrun "--bandwidth-log: agg-*_bw.log lines as fio's" "$d" <<'PY'
 import os, sys
 d = sys.argv[1]
 def ok(c, m): print(("ok - " if c else "not ok - ") + m)

@@ -17,14 +17,6 @@ d=$(tmpdir)
 data=$d/data
 dd if=/dev/zero of="$data" bs=1M count=64 status=none
 
-# both NAME ARGS...: the job in $d/NAME/fio and $d/NAME/iob, JSON in out.json
-both() {
-  local n=$1; shift
-  mkdir -p "$d/$n/fio" "$d/$n/iob"
-  (cd "$d/$n/fio" && fio --output-format=json --output=out.json "$@" >/dev/null 2>"$d/$n/fio.err")
-  (cd "$d/$n/iob" && "$IOBENCH" run --output-format=json "$@" >out.json 2>"$d/$n/iob.err")
-  check "$n: iobench ran (rc)" test -s "$d/$n/iob/out.json"
-}
 LOGS="--write_bw_log=j --write_iops_log=j --write_lat_log=j"
 
 both null_avg100 --name=n --ioengine=null --rw=randrw --bs=4k --size=1g --time_based --runtime=2 \

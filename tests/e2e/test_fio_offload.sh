@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# io_submit_mode=offload and block_error_percentiles (issue 14), against
+# io_submit_mode=offload and block_error_percentiles, against
 # fio 3.33 where it gives a figure: the same I/O and byte counts at a fixed
 # rate (psync at iodepth 1: fio 3.33 hangs at times in this mode, with
 # libaio from iodepth 8 every time, so fio's own fixed-rate-submission.fio
@@ -38,7 +38,6 @@ PY
 a=$(summ "$d/iob.json") b=$(summ "$d/fio.json")
 check "offload psync at rate_iops=2000: bytes, I/Os, slat/clat/lat counts and depths as fio's ($a; fio: $b)" \
   eval '[ "$a" = "$b" ] && [ "$a" = "2097152 512 0 512 512 100.0 100.0 100.0" ]'
-pycheck() { local desc=$1; shift; if python3 - "$@"; then ok "$desc"; else not_ok "$desc"; fi; }
 pycheck "the schedule held: 512 I/Os at 2000/s take at least 255.5 ms (runtime and lat >= clat)" "$d/iob.json" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))["jobs"][0]; r = j["read"]

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# fio's generic options of issue 14 item 4, groups think time, rate and flow
+# fio's generic options, first half: groups think time, rate and flow
 # (and the groups after them as they come): each check runs a job of a
 # fraction of a second and asserts the option's effect (I/O counts bounded
 # by the stalls asked for, CPU time of a spin, gaps between I/Os seen by

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# fio 3.33's generic options of issue 14 item 4, second half (randomness,
+# fio 3.33's generic options, second half (randomness,
 # buffers, trim, verify), each checked by its effect: offsets from strace
 # (iotrace.py), bytes from the written files. The figures asserted were
 # measured side by side with fio 3.33 on the same files (the comment of each

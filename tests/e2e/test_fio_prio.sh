@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# fio 3.33's per-I/O priority options of io_uring and libaio (issue 14
-# item 4): cmdprio_percentage (R,W), cmdprio_class, cmdprio and
+# fio 3.33's per-I/O priority options of io_uring and libaio:
+# cmdprio_percentage (R,W), cmdprio_class, cmdprio and
 # cmdprio_bssplit (bs/pct and bs/pct/class/level), on small files both
 # tools write in directories the test creates.
 # 1. The JSON of a libaio job with cmdprio_percentage=50 has fio's keys,

@@ -44,7 +44,6 @@ check "the log's syncs count in the sync figures" \
 # B: iobench's log, replayed by fio
 "$IOBENCH" run --name=w --filename="$f" --size=256k --bs=4k --rw=randrw --fsync=3 --number_ios=20 \
   --write_iolog="$d/iob.log" >/dev/null 2>&1
-pycheck() { local desc=$1; shift; if python3 - "$@"; then ok "$desc"; else not_ok "$desc"; fi; }
 pycheck "iobench's iolog: fio's version 3 header, add/open/close, times in us that never go back, syncs at the last offset" "$d/iob.log" "$f" <<'EOF'
 import sys
 lines = open(sys.argv[1]).read().split('\n')

@@ -40,8 +40,8 @@ PY
 rc=$?
 check "iobench --status-interval=1 --output-format=json runs (rc $rc)" [ "$rc" -eq 0 ]
 check "with --output, nothing goes to stdout" [ ! -s iob.stdout ]
-python3 -c "$DOCS" fio.json >fio.docs
-python3 -c "$DOCS" iob.json >iob.docs
+python3 -c "$DOCS" fio.json >fio.docs || not_ok "fio's output splits into JSON documents (python exited $?)"
+python3 -c "$DOCS" iob.json >iob.docs || not_ok "iobench's output splits into JSON documents (python exited $?)"
 nf=$(wc -l <fio.docs); ni=$(wc -l <iob.docs)
 check "as many JSON documents as fio's within one (fio $nf, iobench $ni)" \
   [ "$ni" -ge 3 -a $((ni - nf)) -le 1 -a $((nf - ni)) -le 1 ]

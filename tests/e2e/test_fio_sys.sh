@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# fio 3.33's job-process options of issue 14 item 4, side by side with fio:
+# fio 3.33's job-process options, side by side with fio:
 # random_distribution=zoned with a range left out (rand-zones.fio) and
 # jesd219.fio; uid/gid (per-thread setgid/setuid before the job opens its
 # files); NUMA through libnuma (numa_cpu_nodes, numa_mem_policy: the system

@@ -72,7 +72,7 @@ for t in iob fio; do
   bin=$IOB; [ $t = fio ] && bin=fio
   $bin --name=m --ioengine=null --filesize=1m --rw=randwrite --bsrange=512-4k \
     --write_iolog="$d/m$t.log" >/dev/null
-  python3 - "$d/m$t.log" >"$d/m$t.cov" <<'PY'
+  python3 - "$d/m$t.log" >"$d/m$t.cov" <<'PY' || echo "(python exited $?)" >>"$d/m$t.cov"
 import sys
 secs, total = set(), 0
 for l in open(sys.argv[1]):

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# rw=trimwrite and rw=randtrimwrite (issue 14) side by side with fio 3.33 on a
+# rw=trimwrite and rw=randtrimwrite side by side with fio 3.33 on a
 # loop device: the write_iolog of both, line for line (direction, offset,
 # length), and the bytes and I/Os per direction in the JSON. fio trims a
 # block, then writes the same block (with a larger trim, the writes catch up

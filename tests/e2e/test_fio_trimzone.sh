@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # fio 3.33's trim-with-verify options, its crc16/crc7 checksums and its zone
-# options (issue 14 item 4), checked against fio where the figure is
+# options, checked against fio where the figure is
 # deterministic: the checksums fio stores in its verify blocks, the offsets
 # fio issues for zonemode=strided (its write_iolog, and its
 # disk-zone-profile.fio example's bandwidth log with log_offset), and fio's

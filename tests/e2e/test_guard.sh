@@ -100,7 +100,7 @@ fi
 
 # 3. a partition table only (no partition known to the kernel)
 tl=$(mkloop 64M) || { not_ok "create a loop device"; finish; }
-python3 - "$tl" <<'EOF'
+python3 - "$tl" <<'EOF' || not_ok "write an MBR partition table onto $tl (python exited $?)"
 import struct, sys, os
 fd = os.open(sys.argv[1], os.O_RDWR)
 mbr = bytearray(512)

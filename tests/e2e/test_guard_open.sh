@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The guarded open and the plan before the first byte (issue 10, items 1, 2,
-# 4, 5, the free-space part of 10, /dev in 13), on loop devices and
+# The guarded open and the plan before the first byte (the free space
+# and /dev included), on loop devices and
 # filesystems made here. Each refusal exits 1, names what was found, and a
 # sha256 of the image (or file) before and after proves nothing changed:
 #  - --output onto a device (by name, through a symlink, with --readonly);

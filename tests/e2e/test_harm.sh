@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Do no harm when things go wrong (issue 10): every setup refusal, with a
+# Do no harm when things go wrong: every setup refusal, with a
 # global option on the command line and with a [global] section, under the
 # ASan build, exits 1 with one message and no sanitizer report, and under
 # --output-format=json stdout is one JSON object carrying the error; stop

@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 d=$(tmpdir)
 src=$(cd "$(dirname "$0")/.." && pwd)/data/import/fio-3.33-write-rate100m.json
-python3 - "$src" "$d/nan.json" <<'PY'
+python3 - "$src" "$d/nan.json" <<'PY' || { not_ok "a copy of fio's JSON with nan/inf figures (python exited $?)"; finish; }
 import json, sys
 t = json.dumps(json.load(open(sys.argv[1])), indent=2)
 t = t.replace('"mean": ', '"mean": nan, "was_mean": ', 1)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installed like a real tool (issue 14 item 7): `meson install` into a
+# Installed like a real tool: `meson install` into a
 # DESTDIR (a package build) puts the binary, the man page generated from
 # the tables and the bash completion where Debian looks for them; the
 # installed binary runs, `man -l` renders the installed page, and the

@@ -20,7 +20,7 @@ job=(run --no-store --name=many --rw=read --bs=4k --output-format=terse)
 
 mkdir "$d/py" "$d/lay"
 s0=$(date +%s.%N)
-python3 - "$d/py" <<'PY'
+python3 - "$d/py" <<'PY' || not_ok "python wrote its files (exit $?)"
 import os, sys
 b = os.urandom(4096)
 for i in range(10000):

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # e2e: serial
-# --repeat N, --repeat auto[:W%], --max-repeat and --drop-caches (issue 13
-# item 2) for run, quick and bonnie: the workload really runs N times (its
+# --repeat N, --repeat auto[:W%], --max-repeat and --drop-caches
+# for run, quick and bonnie: the workload really runs N times (its
 # writes and layouts counted, not only the printed n), auto stops at the
 # first count that gives a 95% interval (6) on a steady job and at the
 # maximum on a noisy one, --drop-caches refuses a user who is not root

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# iobench report (issue 16) end to end, on a database of the test's own: a
+# iobench report end to end, on a database of the test's own: a
 # run, a --repeat pair (another configuration) and a small bonnie on tmpfs
 # are stored, compared, and written as one HTML page that headless Chromium
 # opens: every section is there, every plot is an inline SVG with drawn data
@@ -68,7 +68,7 @@ check "the write bw verdict is compare's ratio ($ratio)" grep -Eq "^\| write bw 
 "$IOBENCH" report cfg=a cfg=b cfg=bon --format md >"$d/r.md" 2>/dev/null
 check "--format md: exit 0, to standard output" test $? -eq 0
 check "--format md: no SVG, no HTML" bash -c "! grep -Eq '<svg|<table|<div' '$d/r.md'"
-$PY "$HELP" md "$d/r.md" >"$d/md.json"
+$PY "$HELP" md "$d/r.md" >"$d/md.json" || not_ok "python-markdown read the page (exit $?)"
 echo "# markdown tables: $(json_get "$d/md.json" '[(t["head"][0], t["rows"]) for t in d["tables"]]')"
 check "--format md: python-markdown finds the tables (holdings, verdicts, figures, latency, monitor, system, warnings)" \
   test "$(json_get "$d/md.json" 'len(d["tables"]) >= 8 and {"selection","figure","run","key"} <= {t["head"][0] for t in d["tables"]}')" = True
@@ -85,10 +85,11 @@ fio --name=fj --filename="$d/ff" --size=8m --bs=4k --rw=randrw --runtime=1 \
 $PY -c '
 import json, sys
 t = open(sys.argv[1]).read(); s = t.index("\n{") + 1
-json.dump(json.JSONDecoder().raw_decode(t[s:])[0], open(sys.argv[2], "w"))' "$d/fio.out" "$d/fio.json"
+json.dump(json.JSONDecoder().raw_decode(t[s:])[0], open(sys.argv[2], "w"))' "$d/fio.out" "$d/fio.json" ||
+  not_ok "fio's JSON document taken out of its json,normal output (python exited $?)"
 "$IOBENCH" report --from "$d/fio.json" --format md -o "$d/fio.md" 2>/dev/null
 check "--from fio.json: exit 0" test $? -eq 0
-$PY "$HELP" fio "$d/fio.out" "$d/fio.md" >"$d/fio.cmp"
+$PY "$HELP" fio "$d/fio.out" "$d/fio.md" >"$d/fio.cmp" || not_ok "fio's normal output and the report read side by side (exit $?)"
 echo "# fio normal vs report: $(cat "$d/fio.cmp")"
 # bw and IOPS as fio prints them (3 significant digits each side: 0.5%);
 # fio prints a percentile rounded up to its unit (usec: ceil(ns / 1000)),
@@ -115,7 +116,7 @@ check "no gnuplot: the page says so and holds the tables, no plot" \
 # --- the DOM dump and the screenshot -------------------------------------------
 wait $dom_pid
 check "chromium --dump-dom: the page rendered" grep -q '</html>' "$d/dom.html"
-$PY "$HELP" dom "$d/dom.html" >"$d/dom.json"
+$PY "$HELP" dom "$d/dom.html" >"$d/dom.json" || not_ok "the rendered page read (exit $?)"
 check "all six sections present (summary, figures, latency, series, system, warnings)" \
   test "$(json_get "$d/dom.json" 'sorted(d["sections"])')" = "['figures', 'latency', 'series', 'summary', 'system', 'warnings']"
 echo "# plots: $(json_get "$d/dom.json" 'len(d["figures"])')"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# iobench report of a sweep (issues 15 and 16): a small sweep (job.rate =
+# iobench report of a sweep: a small sweep (job.rate =
 # 4m | 16m x job.bs = 4k | 64k, repeat 2, on a tmpfs directory: nothing but
 # the job's own options changes) is stored and written with `report
 # sweep:ID` as one HTML page that headless Chromium opens, with the checks
@@ -67,7 +67,7 @@ check "devtools: loaded in under 20 s (the issue's 2 s is measured above, not as
 p1=$(tmpdir)
 "${CHROME[@]}" --user-data-dir="$p1" --dump-dom "file://$d/s.html" >"$d/dom.html" 2>/dev/null
 check "chromium --dump-dom: the page rendered" grep -q '</html>' "$d/dom.html"
-$PY "$HELP" dom "$d/dom.html" >"$d/dom.json"
+$PY "$HELP" dom "$d/dom.html" >"$d/dom.json" || not_ok "the rendered page read (exit $?)"
 check "the sweep section is there, after the summary, with figures, latency, series, system" \
   test "$(json_get "$d/dom.json" 'd["sections"][:2] == ["summary", "sweep"] and {"figures", "latency", "series", "system"} <= set(d["sections"])')" = True
 check "every plot is an inline SVG with drawn data (a shape of 2+ points in a plot group)" \
@@ -81,7 +81,7 @@ check "the ranking plot: the 4 points in the analysis's order, best first, a MiB
 # --- the numbers are the analysis's ----------------------------------------
 "$IOBENCH" report sweep:1 --db="$db" --format md -o "$d/s.md" 2>/dev/null
 check "--format md: exit 0, no HTML" bash -c "[ $? -eq 0 ] && ! grep -Eq '<svg|<table|<div' '$d/s.md'"
-$PY "$HELP" md "$d/s.md" >"$d/md.json"
+$PY "$HELP" md "$d/s.md" >"$d/md.json" || not_ok "python-markdown read the page (exit $?)"
 check "--format md: python-markdown finds the main effects (4 levels), ranking (4 points) and importance tables" \
   test "$(json_get "$d/md.json" '{(t["head"][0], t["rows"]) for t in d["tables"]} >= {("factor", 4), ("rank", 4), ("what", 4)}')" = True
 check "--format md: every row of every table has its header's cells, no stray table line" \
@@ -152,7 +152,7 @@ check "bonnie's stored environment has its tests' starts and ends, in order, eac
 check "report of the two runs: exit 0" test $? -eq 0
 # (the page as written: a page without script is its own DOM; chromium
 # opened the sweep's above)
-$PY "$HELP" dom "$d/ts.html" >"$d/ts.json"
+$PY "$HELP" dom "$d/ts.html" >"$d/ts.json" || not_ok "the rendered time-series page read (exit $?)"
 check "job write bw over time: one line per job (2), a time axis, the jobs' boundaries labelled" \
   test "$(json_get "$d/ts.json" '(lambda f: f["shapes"] >= 2 and "seconds since the run started" in f["texts"] and {"a start", "a end", "b end"} <= set(f["texts"]))([f for f in d["figures"] if f["caption"].startswith("job write bw")][0])')" = True
 check "job read iops over time drawn (job a's)" \

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The four job files of seed 003 (fio, ext3/ext4/XFS study) run unchanged but
+# The four job files of an ext3/ext4/XFS fio study (tests/data/seed003) run unchanged but
 # for --set directory/size/runtime, as `fio a.fio b.fio c.fio d.fio` ran
 # them: four stonewalled groups of five cloned jobs, reported as one entry
 # each (group_reporting), with fio's JSON fields.
@@ -57,8 +57,8 @@ if command -v fio >/dev/null; then
   "$IOBENCH" run --output=/dev/null --set directory="$id" --set size=1m --set runtime=1 \
     "$data/random-write-test.fio" "$data/random-write-test-buf.fio" \
     "$data/sequential-write-test.fio" "$data/sequential-write-test-buf.fio" 2>/dev/null
-  check "seed 003: fio made its files (10 expected)" test "$(files_of "$fd" | wc -l)" -eq 10
-  check "seed 003: iobench creates the same set of files as fio 3.33" \
+  check "the study's jobs: fio made its files (10 expected)" test "$(files_of "$fd" | wc -l)" -eq 10
+  check "the study's jobs: iobench creates the same set of files as fio 3.33" \
     test "$(files_of "$fd")" = "$(files_of "$id")"
 
   # [sec] name=foo numjobs=2: files sec.0.0 and sec.1.0, JSON jobname foo

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # e2e: long
-# The results store (issue 13): run, quick and bonnie store every result
+# The results store: run, quick and bonnie store every result
 # (listed, reprinted byte for byte by results show, fio's layout notes
 # included, also per repetition, exported as rows that
 # load in python's csv module), --no-store writes no database, a ready
@@ -154,7 +154,7 @@ check "a format the run has not: says which it has" grep -q "run 1 has no 'table
 # --- --no-store, the default path, a bad label ------------------------------------
 "$IOBENCH" run "${job[@]}" --no-store --db "$d/none.db" >/dev/null 2>&1
 check "--no-store writes no database" test ! -e "$d/none.db" -a ! -e "$d/none.db-wal"
-# Memory (issue 27): SQLite stays out of a run until it stores. A store
+# Memory: SQLite stays out of a run until it stores. A store
 # whose header is ready (WAL, iobench's id, this schema) is opened after the
 # jobs end, so while they run the database is neither open nor mapped
 # (its -shm); with --no-store it never is. Read from /proc: a 3 s

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The analysis half of `iobench sweep` (issue 15 item 5): runs of a small
+# The analysis half of `iobench sweep`: runs of a small
 # null-engine job over two factors stored with their labels, where f1's
 # levels set different rate= (an injected 4x effect) and f2's do nothing,
 # repeated twice. `iobench sweep report --factors ... --goal ...` must rank

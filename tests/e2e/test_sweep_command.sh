@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# iobench sweep (issue 15): a `command =` workload and nested factors.
+# iobench sweep: a `command =` workload and nested factors.
 # fs = ext4 | xfs with mkfs.xfs = two inode sizes (3 points, not 4) and
-# seed 002's kind of command (dd ...; sync, with {dev}, {fs} and {mnt}
+# a RAID study's kind of command (dd ...; sync, with {dev}, {fs} and {mnt}
 # filled in), repeat 2: 6 runs stored, each one job "command" timed (its
 # runtime is the elapsed time the goal reads), the target's written bytes
 # as its write direction, the command in its job file and its stdout and
@@ -105,16 +105,16 @@ sweep_run mdimg.plan --db="$db" >mdimg.out 2>mdimg.err
 check "md.stripe_cache_size on image files is refused when the plan is read" \
   test $? -eq 1 -a -n "$(grep "^mdimg.plan:6:1: error: .*image files attached as loop devices, not an md array" mdimg.err)" -a ! -e img/m.img
 
-# --- seed 002's example ---------------------------------------------------------
+# --- the dd; sync example ---------------------------------------------------------
 ex=$TOP/examples/sweep-dd-sync.plan
 "$IOBENCH" sweep --dry-run "$ex" --db="$db" >ex.out 2>&1
-check "seed 002's plan: 4 points (ext4, xfs x 3 stripe units), 3 timed dd; sync each after the machine's page cache is dropped" \
+check "sweep-dd-sync.plan: 4 points (ext4, xfs x 3 stripe units), 3 timed dd; sync each after the machine's page cache is dropped" \
   test "$(grep -c '^point ' ex.out)" = 4 -a "$(grep -c 'timed) sh -c .dd if=/dev/zero of=/tmp/iobench-sweep-[0-9]*/bigfile bs=1M count=10240; sync' ex.out)" = 12 \
     -a "$(grep -c '^  sync; echo 3 > /proc/sys/vm/drop_caches$' ex.out)" = 12
 sed -e 's|^image = .*|image = img/dd.img|; s/^image_size = .*/image_size = 600m/; s/count=10240/count=8/; s/^repeat = .*/repeat = 1/' -e '/^\[workload\]/a drop_caches = target' \
   "$ex" >ex.plan
 sweep_run ex.plan --db="$db" >exrun.out 2>exrun.err
-check "seed 002's plan, reduced, runs: its 4 points each stored with the elapsed time" \
+check "sweep-dd-sync.plan, reduced, runs: its 4 points each stored with the elapsed time" \
   test "$(q "SELECT count(*) FROM runs r JOIN sweeps s ON s.id = r.sweep_id WHERE s.plan_path LIKE '%/ex.plan' AND r.exit_status = 0")" = 4 \
   -a -n "$(grep '^goal: elapsed (lower is better), 4 run(s), 4 point(s)' exrun.out)"
 # a relative --db names the database where the sweep was started, though

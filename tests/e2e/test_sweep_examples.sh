@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# iobench sweep (issue 15): the example plans of seeds 000 and 003
+# iobench sweep: the example plans of the XFS RAID and the ext3/ext4/XFS studies
 # (examples/sweep-raid-xfs.plan, examples/sweep-ext3-ext4-xfs.plan) list
 # their full plans in a dry run and run in a reduced size: small images
 # and files, 000's five bonnie lines at their smallest sizes (without -b)
@@ -18,13 +18,13 @@ db=$d/r.db
 cd "$d" || exit 1
 q() { sqlite3 "$db" "$1"; }
 sweep_snapshot before
-# --- the examples of seeds 000 and 003 ---------------------------------------
+# --- the two studies' examples ---------------------------------------
 ex=$TOP/examples
 sweep_run --dry-run "$ex/sweep-raid-xfs.plan" --db="$db" >ex0.out 2>&1
-check "seed 000's plan: 18 points (3 mkfs.xfs x 3 read_ahead_kb x 2 nr_requests), 5 bonnie lines each" \
+check "sweep-raid-xfs.plan: 18 points (3 mkfs.xfs x 3 read_ahead_kb x 2 nr_requests), 5 bonnie lines each" \
   test "$(grep -c '^point ' ex0.out)" = 18 -a "$(grep -c 'iobench bonnie --db' ex0.out)" = 90
 sweep_run --dry-run "$ex/sweep-ext3-ext4-xfs.plan" --db="$db" >ex3.out 2>&1
-check "seed 003's plan: 3 points, each one run of the four job files" \
+check "sweep-ext3-ext4-xfs.plan: 3 points, each one run of the four job files" \
   test "$(grep -c '^point ' ex3.out)" = 3 -a "$(grep -c 'iobench run .*random-write-test.fio .*random-write-test-buf.fio .*sequential-write-test.fio .*sequential-write-test-buf.fio' ex3.out)" = 3
 # reduced: a 600 MiB image (XFS wants a 64 MiB log with su=), each factor at
 # its first level, the bonnie lines at their smallest sizes without -b
@@ -35,7 +35,7 @@ sed -e 's|^image = .*|image = img/raid.img|; s/^image_size = .*/image_size = 600
     -e 's/-n 1:1000000:100000:1/-n 1:20000:2000:1/' -e '/^\[workload\]/a drop_caches = target' \
     "$ex/sweep-raid-xfs.plan" >ex0.plan
 sweep_run ex0.plan --db="$db" >ex0run.out 2>ex0run.err
-check "seed 000's plan, reduced, runs: its point's five bonnie lines stored" \
+check "sweep-raid-xfs.plan, reduced, runs: its point's five bonnie lines stored" \
   test "$(q "SELECT count(*) FROM runs r JOIN sweeps s ON s.id = r.sweep_id WHERE s.plan_path LIKE '%/ex0.plan' AND r.kind = 'bonnie' AND r.exit_status = 0")" = 5
 mkdir -p jobs
 for f in "$ex"/sweep-jobs/*.fio; do
@@ -44,7 +44,7 @@ done
 sed -e 's|^image = .*|image = img/msa70.img|; s/^image_size = .*/image_size = 300m/; s|sweep-jobs/|jobs/|; /^repeat/d' -e '/^\[workload\]/a drop_caches = target' \
   "$ex/sweep-ext3-ext4-xfs.plan" >ex3.plan
 sweep_run ex3.plan --db="$db" >ex3run.out 2>ex3run.err
-check "seed 003's plan, reduced, runs: ext3, ext4 and xfs each stored with the four jobs" \
+check "sweep-ext3-ext4-xfs.plan, reduced, runs: ext3, ext4 and xfs each stored with the four jobs" \
   test "$(q "SELECT group_concat(l.value, ',') FROM (SELECT l.value FROM runs r JOIN sweeps s ON s.id = r.sweep_id
       JOIN labels l ON l.run_id = r.id AND l.key = 'fs' WHERE s.plan_path LIKE '%/ex3.plan' AND r.exit_status = 0
       AND (SELECT count(*) FROM jobs WHERE run_id = r.id) = 4 ORDER BY l.value) l")" = "ext3,ext4,xfs"

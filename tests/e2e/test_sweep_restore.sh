@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# iobench sweep (issue 15), its restore: a sweep SIGKILLed in the middle of
+# iobench sweep, its restore: a sweep SIGKILLed in the middle of
 # a point (its filesystem mounted, its queue knobs and a vm sysctl turned,
 # its workload running) leaves its journal; `iobench sweep --restore` puts
 # the knobs back to the snapshot taken before, unmounts and detaches

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# iobench sweep (issue 15), the running half: the CI acceptance plan (image
+# iobench sweep, the running half: the CI acceptance plan (image
 # files on loop devices, fs = ext4 | xfs | btrfs x read_ahead_kb = 128 |
 # 4096 x scheduler = none | mq-deadline, a tiny fio job, repeat 2) stores
 # all 12 points with their labels, as a sweep whose points are all done,

@@ -35,8 +35,6 @@ for pair in "$xj:$xmnt/file" "$ej:$emnt" "$bj:$bmnt"; do
   fi
 done
 
-# pycheck DESC PROGRAM ARGS...: one check from a python program (exit 0 = ok)
-pycheck() { local desc=$1; shift; if python3 - "$@" 2>"$d/py.err"; then ok "$desc"; else not_ok "$desc: $(tail -3 "$d/py.err")"; fi; }
 
 xfs_info "$xmnt" >"$d/xfs_info"
 pycheck "xfs geometry equals xfs_info (agcount, agsize, sunit, swidth, isize, log)" "$xj" "$d/xfs_info" "$xmnt" <<'PY'
@@ -183,7 +181,7 @@ fi
 (cd "$emnt" && "$IOBENCH" sysinfo >"$d/dot" 2>&1)
 check "no PATH means ." grep -q "on ext4 $emnt " "$d/dot"
 
-# the header of a run on a raw block device (issue 11 item 6): no fs: line
+# the header of a run on a raw block device: no fs: line
 # (the ext4 under the loop's backing file holds no data of the target), the
 # device chain instead; a file target keeps its fs: line
 rdev=$(mkloop 64M)

@@ -53,7 +53,7 @@ ALLOWED = {
         "and the test compares; nothing is opened"),
     "tests/unit/test_bonnie_args.c": (
         {"/mnt", "/scratch"},
-        "the -d values of the seeds' bonnie++ command lines, parsed and compared, never used"),
+        "the -d values of the studies' bonnie++ command lines, parsed and compared, never used"),
     "tests/unit/test_devguard.c": (
         {"/mnt1", "/mnt/with"},
         "a mountinfo line for the parser (\\040 escapes a blank)"),
@@ -81,7 +81,7 @@ ALLOWED = {
         "a fake sysfs tree made under a temporary folder (the paths are relative to it)"),
     "tests/unit/test_jobfile.c": (
         {"/msa70/fio/data", "/msa70/fio/data/"},
-        "seed 003's job files name this directory: the test expects the refusal to name it"),
+        "tests/data/seed003's job files name this directory: the test expects the refusal to name it"),
     "tests/e2e/test_fio_engines3.sh": (
         {"/scratch"}, "the directory fio's e4defrag.fio names, replaced by sed"),
     "tests/e2e/test_mpi_run.sh": ({"/src/dist/"}, "a grep pattern on $TOP's files"),

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Data verification (verify=, issue 4): every verify type reads back clean
+# Data verification (verify=): every verify type reads back clean
 # after sequential and random writes through a sync and an async engine;
 # damage done to the file between a write and a verify_only run is found
 # with the right offset and told apart: a flipped byte (corrupted), a block

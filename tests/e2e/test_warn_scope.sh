@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# What the warnings look at and what they name (issue 11 items 1-5), on
+# What the warnings look at and what they name, on
 # loop filesystems made here:
-# - seed 003's four job files in one run (two direct, two buffered groups,
+# - tests/data/seed003's four job files in one run (two direct, two buffered groups,
 #   sizes shrunk with --set) on ext4: page-cache-write for the buffered
 #   groups only, each warning naming its group and job, in the text and in
 #   the JSON (whose groups[] carries each batch's devices and window); the
@@ -25,14 +25,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 S3=$TOP/tests/data/seed003
 t=$(tmpdir)
 
-# pycheck DESC ARGS... < program: one check (exit 0 = ok); the program's
-# stderr is shown on failure
-pycheck() {
-  local desc=$1; shift
-  if python3 - "$@" 2>"$t/py.err"; then ok "$desc"; else not_ok "$desc"; sed 's/^/#   /' "$t/py.err" | tail -5; fi
-}
-
-# --- seed 003: four job files, one run ---------------------------------------
+# --- tests/data/seed003: four job files, one run ---------------------------------------
 E=$(mkfs_mount ext4 1G -E lazy_itable_init=0,lazy_journal_init=0) || { not_ok "make a loop ext4"; finish; }
 EN=$(basename "$(findmnt -n -o SOURCE "$E")")
 S3SET=(--set directory="$E" --set size=16m --set runtime=2)
@@ -69,8 +62,8 @@ for x, job in zip(j["iobench"]["groups"], j["jobs"]):
 EOF
   sleep 3
 done
-check "seed 003: the run exits 0 (attempt $attempt)" test $rc -eq 0
-pycheck "seed 003: groups[] holds the four batches, each with its job and its devices" "$t/s3.json" "$EN" <<'EOF'
+check "four job files: the run exits 0 (attempt $attempt)" test $rc -eq 0
+pycheck "four job files: groups[] holds the four batches, each with its job and its devices" "$t/s3.json" "$EN" <<'EOF'
 import json, sys
 j = json.load(open(sys.argv[1]))
 g = j["iobench"]["groups"]
@@ -81,7 +74,7 @@ for x in g:
     assert any(d["name"] == sys.argv[2] for d in x["disks"]), x["disks"]
     assert "process_io" in x and "monitor" in x, sorted(x)
 EOF
-pycheck "seed 003: the provocation (direct groups reached the device; the buffered groups' data was still in memory when they ended)" \
+pycheck "four job files: the provocation (direct groups reached the device; the buffered groups' data was still in memory when they ended)" \
   "$t/s3.json" "$EN" <<'EOF'
 import json, sys
 j = json.load(open(sys.argv[1]))
@@ -99,7 +92,7 @@ for x, job in zip(j["iobench"]["groups"], j["jobs"]):
     else:
         assert left is not None and left >= wrote / 2, (name, wrote, left)
 EOF
-pycheck "seed 003 (JSON): page-cache-write for groups 1 and 3 only, naming group and job" "$t/s3.json" "$EN" <<'EOF'
+pycheck "four job files (JSON): page-cache-write for groups 1 and 3 only, naming group and job" "$t/s3.json" "$EN" <<'EOF'
 import json, re, sys
 w = [x for x in json.load(open(sys.argv[1]))["iobench"]["warnings"] if x["id"] == "page-cache-write"]
 got = sorted((x["groups"], x["jobs"], x["scope"]) for x in w)
@@ -110,7 +103,7 @@ for x in w:
                      r"memory, unwritten, when it ended; %s wrote .* during the group"
                      % (x["jobs"][0], sys.argv[2]), x["evidence"]), x["evidence"]
 EOF
-pycheck "seed 003 (text): page-cache-write for groups 1 and 3 only, naming group and job" "$t/s3.txt" <<'EOF'
+pycheck "four job files (text): page-cache-write for groups 1 and 3 only, naming group and job" "$t/s3.txt" <<'EOF'
 import re, sys
 t = open(sys.argv[1]).read()
 sec = t[t.rindex("\nWarnings:\n"):]

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # e2e: serial
-# Anomaly warnings (issue 6 item 5) provoked by real conditions on loop
+# Anomaly warnings provoked by real conditions on loop
 # devices. Each case makes its condition happen for real, shows with raw
 # kernel counters taken around the run (diskstats, vmstat, slabinfo, a
 # /proc sampler) that it did, so that a missing warning reads as a false
@@ -184,7 +184,7 @@ snap "$d/cpu.a" -
 "$IOBENCH" run --output-format=json --name=burn --ioengine=null --size=1g --rw=randread --bs=4k --time_based --runtime=2 \
   >"$d/cpu.json" 2>"$d/cpu.err" &
 pid=$!
-python3 "$HERE/warn_check.py" threads $pid 0.05 "$d/cpu.sample"
+python3 "$HERE/warn_check.py" threads $pid 0.05 "$d/cpu.sample" || not_ok "cpu: the threads sampled (warn_check.py exited $?)"
 wait $pid; rc=$?
 snap "$d/cpu.b" -
 check "cpu: the run exits 0" test $rc -eq 0

@@ -379,7 +379,7 @@ int main(void)
 	for (int i = 0; i < 3; i++)
 		job_spec_release(&specs[i]);
 
-	/* per batch: seed 003's shape. Batch 0 (group 0) runs a direct and a
+	/* per batch: tests/data/seed003's shape. Batch 0 (group 0) runs a direct and a
 	 * buffered writer side by side; the device wrote what the direct one
 	 * did, which is more than half of the buffered one's bytes, so only
 	 * taking the direct bytes off catches the buffered job. Batch 1

@@ -5,7 +5,7 @@
  * and O_DIRECT; queue() says BUSY at iodepth and reap() hands back every
  * queued unit (committed or not); fsync/fdatasync units complete; a bad
  * descriptor, offset or alignment comes back as -errno in the unit. The
- * acceptance test of issue 3: under a seeded random interleaving of queue,
+ * acceptance test of the unit: under a seeded random interleaving of queue,
  * commit and reap(min, max[, timeout]) over thousands of I/Os, every
  * submitted unit is reaped exactly once, with the data of its own block.
  * mmap: pattern round trip across its 256 MiB window, EOF, growth, msync.

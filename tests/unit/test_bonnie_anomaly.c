@@ -1,5 +1,5 @@
 /*
- * The cpu-bound verdict on bonnie++ phases (issue 11 item 3): a phase too
+ * The cpu-bound verdict on bonnie++ phases: a phase too
  * short to measure (printed as +++++) is never judged, however busy its
  * few milliseconds were; a long phase is judged by its process CPU and by
  * the scheduler figure (its threads' time running or waiting for a CPU),

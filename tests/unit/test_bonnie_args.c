@@ -1,5 +1,5 @@
 /*
- * bonnie++ 2.00a's flags: the seed command lines, value syntax (MiB and
+ * bonnie++ 2.00a's flags: the studies' command lines, value syntax (MiB and
  * g/t suffixes, colon lists, -1/-2 links, attached and grouped letters,
  * -f's attached-only size), the 2×RAM default size, iobench's long
  * options, and one-line errors naming the bad value.
@@ -46,12 +46,12 @@ static void test_num(void)
 	CHECK(bonnie_parse_num("4kk", "k", &v) < 0, "two suffixes");
 }
 
-/* ../shared/seeds/000: five command lines, and seed 004's. */
+/* An XFS RAID study's five command lines, and a filesystem comparison's. */
 static void test_seeds(void)
 {
 	struct bonnie_args a;
 	CHECK(parse(&a, "-m", "cfhat5", "-n", "0", "-u", "0", "-r", "4092", "-s", "20480", "-f",
-		    "-b", "-d", "/mnt", NULL) == 0, "seed 000 #1: %s", why);
+		    "-b", "-d", "/mnt", NULL) == 0, "XFS study #1: %s", why);
 	CHECK(!strcmp(a.spec.machine, "cfhat5"), "machine");
 	CHECK(a.spec.num_files == 0, "-n 0");
 	CHECK(!strcmp(a.user, "0") && !a.group, "-u 0");
@@ -63,27 +63,27 @@ static void test_seeds(void)
 	bonnie_args_release(&a);
 
 	CHECK(parse(&a, "-m", "cfhat5", "-n", "50:0:0:50", "-u", "0", "-r", "4092", "-s", "0", "-b",
-		    "-d", "/mnt", NULL) == 0, "seed 000 #2: %s", why);
+		    "-d", "/mnt", NULL) == 0, "XFS study #2: %s", why);
 	CHECK(a.spec.num_files == 50 && a.spec.max_size == 0 && a.spec.min_size == 0 &&
 	      a.spec.num_dirs == 50, "-n 50:0:0:50");
 	CHECK(a.spec.file_size == 0, "-s 0 skips the I/O tests");
 	bonnie_args_release(&a);
 
-	CHECK(parse(&a, "-n", "20:10:1:20", "-u", "0", "-s", "0", NULL) == 0, "seed 000 #3");
+	CHECK(parse(&a, "-n", "20:10:1:20", "-u", "0", "-s", "0", NULL) == 0, "XFS study #3");
 	CHECK(a.spec.num_files == 20 && a.spec.max_size == 10 && a.spec.min_size == 1 &&
 	      a.spec.num_dirs == 20, "-n 20:10:1:20");
 	bonnie_args_release(&a);
 
-	CHECK(parse(&a, "-n", "10:1000000:100000:10", "-u", "0", "-s", "0", NULL) == 0, "seed 000 #4");
+	CHECK(parse(&a, "-n", "10:1000000:100000:10", "-u", "0", "-s", "0", NULL) == 0, "XFS study #4");
 	CHECK(a.spec.max_size == 1000000 && a.spec.min_size == 100000, "byte sizes");
 	bonnie_args_release(&a);
 
-	CHECK(parse(&a, "-n", "1:17000000:17000000:10", "-u", "0", "-s", "0", NULL) == 0, "seed 000 #5");
+	CHECK(parse(&a, "-n", "1:17000000:17000000:10", "-u", "0", "-s", "0", NULL) == 0, "XFS study #5");
 	CHECK(a.spec.num_files == 1 && a.spec.max_size == 17000000, "16 MB files");
 	bonnie_args_release(&a);
 
 	CHECK(parse(&a, "-n", "1", "-s", "12G", "-d", "/scratch", "-u", "apache", "-q", NULL) == 0,
-	      "seed 004: %s", why);
+	      "filesystem comparison: %s", why);
 	CHECK(a.spec.file_size == 12ull * 1024 * MIB, "12G");
 	CHECK(a.spec.quiet && !strcmp(a.user, "apache"), "-q -u apache");
 	bonnie_args_release(&a);

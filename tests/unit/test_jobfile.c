@@ -3,7 +3,7 @@
  * [global] sections, flags, comments, include and include loops, ${ENV},
  * $ncpus/$mb_memory/$pagesize, arithmetic, name=, several files (stonewall),
  * the command-line form, --set overrides, error collection with line:col,
- * the option table's defaults, the seed 003 job files, and random bytes
+ * the option table's defaults, the job files of tests/data/seed003, and random bytes
  * (no crash, no partial jobs).
  */
 #include "check.h"

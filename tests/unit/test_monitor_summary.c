@@ -5,7 +5,7 @@
  * sample, a short tail at the stop time), bursts of completions in short
  * intervals (aqu-sz and await spikes), an iowait counter that goes back
  * (tickless kernels do), a device counter reset, idle stretches. Also the
- * case of issue 11: a 50 ms tail in which a flush completed made the mean
+ * case once seen: a 50 ms tail in which a flush completed made the mean
  * aqu-sz 6.45 with a "maximum" of 1.37.
  */
 #include <math.h>
@@ -141,7 +141,7 @@ static void random_series(struct rng *r, size_t n, struct monitor_series *s, cha
 	}
 }
 
-/* Issue 11: 1 s samples, then the stop-time sample 50 ms later after a
+/* The case once seen: 1 s samples, then the stop-time sample 50 ms later after a
  * flush whose requests had queued for seconds completed. */
 static void flush_tail(void)
 {
