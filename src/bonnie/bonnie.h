@@ -1,6 +1,6 @@
 /*
  * The bonnie++ suite: what the user asked (bonnie_spec, filled from
- * bonnie++ 2.00a's flags by cmd/bonnie_args.c), how to run one test
+ * bonnie++ 2.00a's flags by cmd/bonnie/bonnie_args.c), how to run one test
  * (bonnie_run: the I/O tests on a file set of -s MiB, then the file tests
  * on -n ×1024 files, in bonnie++'s order and with its semantics) and what
  * happened (bonnie_result, read by the text, CSV and JSON reporters).

@@ -6,8 +6,8 @@
  * values its way (run's --output-format knows fio's formats, bonnie's
  * normal and json), and may word a shared row's help for itself.
  *
- * Issue 13's --repeat belongs here too: a COMMON_* bit, a field below and
- * one row in cmd_common_rows.
+ * --repeat belongs here too: a COMMON_* bit, a field below and one row in
+ * cmd_common_rows.
  */
 #ifndef IOBENCH_CLI_COMMON_OPTS_H
 #define IOBENCH_CLI_COMMON_OPTS_H

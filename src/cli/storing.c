@@ -5,7 +5,7 @@
  * with the command line it came from. A store whose header says it is
  * ready (store_ready) is opened only when the first result is stored: its
  * SQLite code and page cache then never share the memory with the run's
- * threads (issue 27: 1 MiB of a 64-thread null run's peak RSS).
+ * threads (1 MiB of a 64-thread null run's peak RSS).
  */
 #include "cli/storing.h"
 

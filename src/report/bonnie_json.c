@@ -7,7 +7,7 @@
  *                 "copies": [ { "copy", "phases": { PHASE: {...} } } ] } ],
  *     "sysinfo", "monitor", "process_io", "unwatched", "warnings"
  *     (report/env_report.h), and with --repeat "iobench": { "repetitions",
- *     "repeat_summary" } (cmd/repeat.h) }
+ *     "repeat_summary" } (runner/repeat/repeat.h) }
  * where PHASE is a CSV name (putc ... ran_del) and a phase that ran is
  *   { "ran": true, "too_short", "rate", "rate_unit", "work", "work_unit",
  *     "elapsed_s", "cpu_pct", "sched_busy_pct", "repeats",

@@ -16,7 +16,7 @@
  * min_reps says. With REPEAT_SMALL_N_RANGE it judges [min, max] instead
  * while n is below that, a weaker claim (75% at n = 3, 87.5% at 4, 93.75% at
  * 5) that the decision reports as the confidence reached. `--repeat auto`
- * uses WAIT (cmd/repeat.c; doc/repeat.md says why: a 95% claim needs 6 values).
+ * uses WAIT (runner/repeat/repeat.c; doc/repeat.md says why: a 95% claim needs 6 values).
  */
 #ifndef IOBENCH_STATS_REPEAT_RULE_H
 #define IOBENCH_STATS_REPEAT_RULE_H

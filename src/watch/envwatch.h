@@ -7,7 +7,7 @@
  * (a run's stonewall batches) when the command marks them; and note what
  * could not be watched. struct envwatch_opts holds what the command-line
  * flags that tune it ask (--monitor-interval=SEC, --no-monitor,
- * --warn-slab=SIZE, --memory-limit=SIZE: their rows are cmd/common_opts.c's;
+ * --warn-slab=SIZE, --memory-limit=SIZE: their rows are cli/common_opts.c's;
  * the memory cgroup is watch/memlimit.h's).
  */
 #ifndef IOBENCH_CMD_ENVWATCH_H

@@ -17,7 +17,7 @@
 T=$(tmpdir)
 export IOBENCH_DB=$T/results.db
 
-# the sweep command hands "report" to cmd/sweep_report.c's sweep_report_main
+# the sweep command hands "report" to cmd/sweep/sweep_report.c's sweep_report_main
 if ! "$IOBENCH" sweep report --help >"$T/help" 2>&1 || ! grep -q '^usage: iobench sweep report' "$T/help"; then
   not_ok "iobench sweep report is reachable (cmd/sweep.c must hand 'report' to sweep_report_main): $(head -1 "$T/help")"
   exit 1

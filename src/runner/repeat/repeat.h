@@ -7,7 +7,7 @@
  * the headline figures go into a rep_table (report/repeat_table.h) and the
  * loop stops at the count, or, with auto, when stats/repeat_rule.h says so:
  * every figure's 95% confidence interval of the median within W of it (6
- * repetitions at the earliest: fewer give no 95% interval, see README), or
+ * repetitions at the earliest: fewer give no 95% interval, see doc/repeat.md), or
  * --max-repeat. A signal stops it after the repetition it interrupted,
  * which is kept, marked, and left out of the summary; an error stops it
  * too. Each repetition, finished or not, is handed on at one place
