@@ -38,29 +38,35 @@ run() {
 files_of() { (cd "$d/w" && find . -mindepth 1 -printf '%p %y %m %s\n' | sort); }
 
 # the I/O order per file and the opens/closes of the job's files, from strace
+# strace -f -y: split calls joined (strace_lines.py), and each descriptor
+# named by its file, so fio's main process closing its own descriptor of
+# the same number is not taken for the job's close; only files the job
+# opened to read or read and write count (not the layout's O_WRONLY ones)
 IOSEQ=$(cat <<'EOF'
 import re, sys
-fds, seq, oc = {}, [], []
+from strace_lines import lines
+seq, oc, live = [], [], set()
 nm = lambda p: p.split('.')[0] + p.split('.')[-1]  # jxa.0.3 -> jxa3
-for l in open(sys.argv[1]):
-    m = re.search(r'openat\(AT_FDCWD, "(?:[^"]*/)?(jx[a-z]*\.[^"]*)", (O_RDWR|O_RDONLY)[^)]*\) = (\d+)', l)
+F = r'\d+<(?:[^>]*/)?(jx[a-z]*\.[^>]*)>'
+for l in lines(sys.argv[1]):
+    m = re.search(r'openat\(AT_FDCWD[^,]*, "(?:[^"]*/)?(jx[a-z]*\.[^"]*)", (O_RDWR|O_RDONLY)[^)]*\)\s*= \d+<', l)
     if m:
-        fds[m.group(3)] = m.group(1); oc.append('o' + nm(m.group(1))); continue
-    m = re.search(r'close\((\d+)\)', l)
-    if m and m.group(1) in fds:
-        oc.append('c' + nm(fds.pop(m.group(1)))); continue
-    m = re.search(r'p(?:write|read)64\((\d+), .*, \d+, (\d+)\) = ', l)
-    if m and m.group(1) in fds:
-        seq.append('%s@%d' % (nm(fds[m.group(1)]), int(m.group(2)) // 4096))
+        live.add(m.group(1)); oc.append('o' + nm(m.group(1))); continue
+    m = re.search(r'close\(' + F + r'\)', l)
+    if m and m.group(1) in live:
+        live.discard(m.group(1)); oc.append('c' + nm(m.group(1))); continue
+    m = re.search(r'p(?:write|read)64\(' + F + r', .*, \d+, (\d+)\s*\)\s*= ', l)
+    if m and m.group(1) in live:
+        seq.append('%s@%d' % (nm(m.group(1)), int(m.group(2)) // 4096))
 print(' '.join(seq)); print(' '.join(oc))
 EOF
 )
 ioseq() { # TOOL ARGS... -> the I/O order line, then the open/close line
   local t=$1; shift
   rm -rf "$d/w"; mkdir -p "$d/w"
-  if [ "$t" = fio ]; then strace -f -e trace=openat,close,pwrite64,pread64 -o "$d/st" "$FIO" --name=jx --directory="$d/w" "$@" >/dev/null 2>&1
-  else strace -f -e trace=openat,close,pwrite64,pread64 -o "$d/st" "$IOBENCH" run "${IOB_FLAGS[@]}" --name=jx --directory="$d/w" "$@" >/dev/null 2>&1; fi
-  python3 -c "$IOSEQ" "$d/st"
+  if [ "$t" = fio ]; then strace -f -y -e trace=openat,close,pwrite64,pread64 -o "$d/st" "$FIO" --name=jx --directory="$d/w" "$@" >/dev/null 2>&1
+  else strace -f -y -e trace=openat,close,pwrite64,pread64 -o "$d/st" "$IOBENCH" run "${IOB_FLAGS[@]}" --name=jx --directory="$d/w" "$@" >/dev/null 2>&1; fi
+  PYTHONPATH="$TOP/tests/e2e" python3 -c "$IOSEQ" "$d/st"
 }
 
 # fio's examples (checked at the end): fio runs them in the background
@@ -163,9 +169,9 @@ file_service_type=roundrobin:2
 EOF
 for t in fio iob; do
   rm -rf "$d/w"; mkdir -p "$d/w"
-  if [ $t = fio ]; then (cd "$d/w" && strace -f -e trace=openat,close,pwrite64,pread64 -o "$d/st" "$FIO" "$d/fs.fio" >/dev/null 2>&1)
-  else (cd "$d/w" && strace -f -e trace=openat,close,pwrite64,pread64 -o "$d/st" "$IOBENCH" run "${IOB_FLAGS[@]}" "$d/fs.fio" >/dev/null 2>&1); fi
-  python3 -c "$IOSEQ" "$d/st" >"$d/fsq.$t" || not_ok "file_service_type: the $t trace read (python exited $?)"
+  if [ $t = fio ]; then (cd "$d/w" && strace -f -y -e trace=openat,close,pwrite64,pread64 -o "$d/st" "$FIO" "$d/fs.fio" >/dev/null 2>&1)
+  else (cd "$d/w" && strace -f -y -e trace=openat,close,pwrite64,pread64 -o "$d/st" "$IOBENCH" run "${IOB_FLAGS[@]}" "$d/fs.fio" >/dev/null 2>&1); fi
+  PYTHONPATH="$TOP/tests/e2e" python3 -c "$IOSEQ" "$d/st" >"$d/fsq.$t" || not_ok "file_service_type: the $t trace read (python exited $?)"
 done
 n=0
 for name in "openfiles=2 (4 files)" "openfiles=1 (3 files)" "file_service_type=sequential" "file_service_type=roundrobin:2"; do

@@ -99,21 +99,7 @@ mkdir -p "$d/of"
 cat >"$d/ofsets.py" <<'PY'
 # strace -> the sorted (file, offset, length) of the writes and of the reads
 import re, sys
-# (strace -f: a call another thread interrupts is split into "PID
-# call(args <unfinished ...>" and "PID <... call resumed>rest": join them;
-# the blanks around the cut vary: a write's arguments are printed before
-# it, a read's buffer after it, and the resumed ") = N" is padded)
-def lines(path):
-    pending = {}
-    for l in open(path):
-        pid, rest = (l.rstrip("\n").split(None, 1) + [""])[:2]
-        if rest.endswith("<unfinished ...>"):
-            pending[pid] = rest[:-len("<unfinished ...>")]
-            continue
-        m = re.match(r"<\.\.\. \w+ resumed>(.*)", rest)
-        if m:
-            rest = pending.pop(pid, "") + m.group(1)
-        yield rest
+from strace_lines import lines  # split calls joined
 # strace -y names each call's file beside its descriptor: no table of
 # descriptors to keep (fio's jobs are processes beside fio's main one,
 # whose descriptors have the same numbers: its close(6) is not the job's)
@@ -142,7 +128,7 @@ cat >"$d/ofsets.st" <<'ST'
 100 <... openat resumed>)             = 6</sys/block/vda/stat>
 ST
 check "the strace parser counts split writes and reads and ignores another process's descriptor 6" \
-  test "$(python3 "$d/ofsets.py" "$d/ofsets.st" | cut -d' ' -f1-4)" = "writes=2 reads=2 files=1 readback-is-writes=True"
+  test "$(PYTHONPATH="$TOP/tests/e2e" python3 "$d/ofsets.py" "$d/ofsets.st" | cut -d' ' -f1-4)" = "writes=2 reads=2 files=1 readback-is-writes=True"
 OFJ='import json, sys
 j = json.load(open(sys.argv[1]))["jobs"][0]
 print("err=%d read=%d write=%d" % (j["error"], j["read"]["io_bytes"], j["write"]["io_bytes"]))'
@@ -151,7 +137,7 @@ of_run() { # TOOL TAG ARGS... (each tool in a directory of its own)
   mkdir -p "$d/of.$tag.$t.d"; rm -f "$d/of.$tag.$t.d"/*
   if [ "$t" = fio ]; then set -- fio "$@"; else set -- "$IOBENCH" run "$@"; fi
   timeout 60 strace -f -qq -y -e trace=openat,close,pread64,pwrite64 -o "$d/of.$tag.$t.st" "$@" --name=of --directory="$d/of.$tag.$t.d" --output-format=json >"$d/of.$tag.$t.json" 2>/dev/null
-  echo "rc=$? $(python3 -c "$OFJ" "$d/of.$tag.$t.json" 2>&1 | tail -1) $(python3 "$d/ofsets.py" "$d/of.$tag.$t.st")" >"$d/of.$tag.$t"
+  echo "rc=$? $(python3 -c "$OFJ" "$d/of.$tag.$t.json" 2>&1 | tail -1) $(PYTHONPATH="$TOP/tests/e2e" python3 "$d/ofsets.py" "$d/of.$tag.$t.st")" >"$d/of.$tag.$t"
 }
 for t in fio iob; do
   of_run $t seq --nrfiles=4 --openfiles=2 --size=256k --bs=16k --rw=write --verify=crc32c
