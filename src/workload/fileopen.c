@@ -4,7 +4,8 @@
  * every open that writes through the guarded open (sys/dev/guardopen.h) on
  * the descriptor the plan checked, the cached pages dropped as fio drops
  * them, openfiles='s one-at-a-time open and close and the reopen of a closed
- * file for verify and trim, unlinking at the end and releasing the list.
+ * file for verify and trim, and unlinking at the end (files.c releases the
+ * list).
  */
 #include "workload/job.h"
 
@@ -208,23 +209,6 @@ void job_files_unlink(struct job *j)
 		if (f->path && !f->is_bdev && stat(f->path, &st) == 0 && S_ISREG(st.st_mode))
 			unlink(f->path);
 	}
-}
-
-void job_files_release(struct job *j)
-{
-	replay_free(j);
-	for (unsigned i = 0; i < j->nr_files; i++)
-		free(j->files[i].path);
-	free(j->files);
-	free(j->plans);
-	free(j->is_open);
-	free(j->reopened);
-	j->files = NULL;
-	j->plans = NULL;
-	j->is_open = NULL;
-	j->reopened = NULL;
-	j->nr_open = 0;
-	j->nr_files = 0;
 }
 
 void job_file_remove_made(struct job_file *f)

@@ -719,6 +719,24 @@ bool job_files_nothing_to_read(const struct job *j)
 	       !j->files[0].io_size;
 }
 
+/* The plan undone: the replay, the names and the arrays. */
+void job_files_release(struct job *j)
+{
+	replay_free(j);
+	for (unsigned i = 0; i < j->nr_files; i++)
+		free(j->files[i].path);
+	free(j->files);
+	free(j->plans);
+	free(j->is_open);
+	free(j->reopened);
+	j->files = NULL;
+	j->plans = NULL;
+	j->is_open = NULL;
+	j->reopened = NULL;
+	j->nr_open = 0;
+	j->nr_files = 0;
+}
+
 int job_files_replan(struct job *j)
 {
 	struct devguard_allow g = j->guard;

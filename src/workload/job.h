@@ -252,6 +252,9 @@ struct job {
 	struct job_result res;
 	uint64_t seed;                  /* the job's random seed (job_gens_init) */
 	struct verify_state *vfy;       /* verify= runtime state, NULL when off (verify_run.c) */
+	/* with vfy: what job_account calls on each finished data I/O (verify_io_done,
+	 * set by verify_init: the verify glue is above the accounting it checks in) */
+	void (*vfy_io_done)(struct job *j, struct io_unit *u);
 	uint64_t block_bs;              /* block_error_percentiles: the trim-block size, 0 = off (blockinfo.c);
 					 * next to vfy: job_account reads both */
 	struct job_logs *logs;          /* write_*_log state, NULL when off (joblog.h) */
@@ -472,8 +475,9 @@ int job_iosched_check(const struct job *j);
 int job_iosched_apply(struct job *jobs, size_t from, size_t to, struct iosched_saved **saved);
 void job_iosched_restore(struct iosched_saved *saved);
 
-/* jobthread.c: the thread body and per-I/O accounting. */
+/* jobthread.c: the thread body. */
 void *job_thread_main(void *arg);
+/* job_account.c: the per-I/O accounting. */
 void job_account(struct job *j, struct io_unit *u, uint64_t now, bool async);
 void job_account_sync(struct job *j, struct io_unit *u, uint64_t now);
 /* A sync's latency from start_ns to now, without counting it as a sync I/O
@@ -496,9 +500,12 @@ int job_io_error(struct job *j, const struct io_unit *u, int err);
  * issued (total_ios), as fio does. */
 int job_io_failed(struct job *j, struct io_unit *u, int err);
 
-/* One I/O on a synchronous engine, short transfers resubmitted, accounted
- * on success; -ENODATA when the file ends first (verify_run.c uses it). */
+/* syncio.c: one I/O on a synchronous engine, short transfers resubmitted,
+ * accounted on success; -ENODATA when the file ends first (verify_run.c
+ * uses it). */
 int job_sync_issue(struct job *j, struct io_unit *u);
+/* The same, with the completion time in *done_ns (the run loop's next now). */
+int job_sync_issue_at(struct job *j, struct io_unit *u, uint64_t *done_ns);
 
 /* pacing.c: thinktime=: after each issued I/O, stall when thinktime_blocks
  * I/Os (or thinktime_iotime of I/O) went by since the last stall: drain the

@@ -712,6 +712,7 @@ int verify_init(struct job *j)
 	vtrim_init(&vs->trim, s->trim_percentage, vs->cfg.seed);
 	vs->units = xcalloc(j->nr_units, sizeof(*vs->units));
 	j->vfy = vs;
+	j->vfy_io_done = verify_io_done;
 	/* sized by bs, nrfiles and verify_backlog (util/xmalloc.h): an error */
 	vs->scratch = malloc(j->buf_size ? j->buf_size : 1);
 	bool ok = vs->scratch && snap_alloc(&vs->loop_snap, j->nr_files) &&
