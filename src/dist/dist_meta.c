@@ -27,7 +27,7 @@
 #include "util/json.h"
 #include "util/units.h"
 #include "util/xmalloc.h"
-#include "workload/meta.h"
+#include "meta/meta.h"
 
 static const char usage[] =
 	"usage: mpirun [MPIRUN OPTIONS] iobench-mpi meta -d DIR (-n ITEMS | -I ITEMS) [OPTIONS]\n"

@@ -13,8 +13,8 @@
  * repeats earlier buffers for that share of the writes (dedupe_mode,
  * dedupe_working_set_percentage, dedupe_global).
  */
-#include "workload/job.h"
-#include "workload/replay.h"
+#include "workload/job/job.h"
+#include "workload/replay/replay.h"
 
 #include <errno.h>
 #include <stdlib.h>

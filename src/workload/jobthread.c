@@ -7,7 +7,7 @@
  * limit check before the next I/O) and touches no shared cache line except
  * the job's own progress counters.
  */
-#include "workload/job.h"
+#include "workload/job/job.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -16,12 +16,12 @@
 #include <unistd.h>
 
 #include "sys/cpuusage.h"
-#include "workload/filelock.h"
-#include "workload/jobsched.h"
-#include "workload/jobsys.h"
+#include "workload/files/filelock.h"
+#include "workload/jobsched_int.h"
+#include "workload/jobsys_int.h"
 #include "spec/errpolicy.h"
-#include "workload/joblog.h"
-#include "workload/replay.h"
+#include "workload/logs/joblog.h"
+#include "workload/replay/replay.h"
 #include "verify/verify.h"
 #include "util/assert.h"
 #include "util/checked.h"

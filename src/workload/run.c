@@ -18,15 +18,15 @@
 #include "util/timeutil.h"
 #include "util/xmalloc.h"
 #include "watch/diskres.h"
-#include "workload/filelock.h"
-#include "workload/job.h"
-#include "workload/jobsys.h"
-#include "workload/joblog.h"
+#include "workload/files/filelock.h"
+#include "workload/job/job.h"
+#include "workload/jobsys_int.h"
+#include "workload/logs/joblog.h"
 #include "spec/options.h"
-#include "workload/progress.h"
-#include "workload/status.h"
-#include "workload/steadystate.h"
-#include "workload/trigger.h"
+#include "workload/progress_int.h"
+#include "workload/status_int.h"
+#include "workload/steadystate_int.h"
+#include "workload/trigger_int.h"
 
 void workload_expand(const struct job_list *in, struct job_list *out)
 {

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "spec/jobspec.h"
-#include "workload/replay.h"
+#include "workload/replay/replay.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -13,8 +13,8 @@
 #include <zlib.h>
 
 #include "stats/hist.h"
-#include "workload/fiolog.h"
-#include "workload/logring.h"
+#include "workload/logs/fiolog.h"
+#include "workload/logs/logring_int.h"
 
 static void test_format(void)
 {

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "workload/meta.h"
+#include "meta/meta.h"
 
 static int plan(struct meta_spec *s, struct meta_tree *t)
 {

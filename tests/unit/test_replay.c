@@ -18,7 +18,7 @@
 
 #include "spec/jobspec.h"
 #include "spec/options.h"
-#include "workload/replay.h"
+#include "workload/replay/replay.h"
 
 static char dir[] = "/tmp/iobench-test-replay.XXXXXX";
 
