@@ -1,5 +1,5 @@
 /*
- * The metadata workload's run (workload/meta.h): one rank's iteration,
+ * The metadata workload's run (meta/meta.h): one rank's iteration,
  * phase by phase, each framed by the sync hook as mdtest frames it, and
  * the clean-up after a failure. Creates and removes walk the tree depth
  * first (a directory's items, then each child's subtree), stat and read go

@@ -1,5 +1,5 @@
 /*
- * The metadata workload's figures (workload/meta.h): one iteration's
+ * The metadata workload's figures (meta/meta.h): one iteration's
  * per-phase aggregate from every rank's result, as mdtest 4.1 computes
  * them (mdtest.c: summarize_results and the tree creation/removal rates),
  * and the statistics over iterations of its SUMMARY table.

@@ -1,5 +1,5 @@
 /*
- * The metadata workload's arithmetic (workload/meta.h): checking a spec,
+ * The metadata workload's arithmetic (meta/meta.h): checking a spec,
  * the tree's size and items (mdtest 4.1's counting: directories
  * (b^(z+1) − 1)/(b − 1), z + 1 for b = 1; items per directory -n / that,
  * -n rounded down; -L counts only the b^z leaves), and the names of the

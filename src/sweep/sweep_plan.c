@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "jobfile/jobfile.h"
-#include "jobfile/jobfile_int.h"
+#include "jobfile/items.h"
 #include "sweep/sweep_goal.h"
 #include "sys/sysknob.h"
 #include "util/error.h"

@@ -25,6 +25,8 @@
 #include "util/assert.h"
 #include "util/error.h"
 #include "verify/verify.h"
+#include "workload/runtime_int.h"
+#include "workload/verify/verify_run.h"
 
 #define SCRAMBLE_SECTOR 512
 

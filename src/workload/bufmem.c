@@ -22,6 +22,7 @@
 #include "sys/dev/guardopen.h"
 #include "util/error.h"
 #include "util/xmalloc.h"
+#include "workload/runtime_int.h"
 
 static const char *const kind_names[] = {
 	[MEM_MALLOC] = "malloc", [MEM_SHM] = "shm", [MEM_SHMHUGE] = "shmhuge",

@@ -32,6 +32,7 @@
 #include "sys/sysknob_snap.h"
 #include "util/error.h"
 #include "util/xmalloc.h"
+#include "workload/runtime_int.h"
 
 extern char **environ;
 

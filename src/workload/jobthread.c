@@ -19,7 +19,6 @@
 #include "workload/files/filelock.h"
 #include "workload/jobsched_int.h"
 #include "workload/jobsys_int.h"
-#include "spec/errpolicy.h"
 #include "workload/logs/joblog.h"
 #include "workload/replay/replay.h"
 #include "verify/verify.h"
@@ -27,6 +26,13 @@
 #include "util/checked.h"
 #include "util/error.h"
 #include "util/xmalloc.h"
+#include "workload/files/files.h"
+#include "workload/io/io.h"
+#include "workload/iogen/iogen.h"
+#include "workload/logs/iolog.h"
+#include "workload/runtime_int.h"
+#include "workload/setup/setup.h"
+#include "workload/verify/verify_run.h"
 
 static void acc_to_runstat(const struct latacc *a, const struct hist *h, struct runstat *rs)
 {

@@ -27,6 +27,11 @@
 #include "workload/status_int.h"
 #include "workload/steadystate_int.h"
 #include "workload/trigger_int.h"
+#include "workload/files/files.h"
+#include "workload/io/io.h"
+#include "workload/iogen/iogen.h"
+#include "workload/runtime_int.h"
+#include "workload/setup/setup.h"
 
 void workload_expand(const struct job_list *in, struct job_list *out)
 {

@@ -14,6 +14,7 @@
 #include "util/xmalloc.h"
 #include "workload/job/job.h"
 #include "workload/logs/joblog.h"
+#include "workload/runtime_int.h"
 
 /* dst (uninitialised memory) becomes a deep copy of src */
 static void result_copy(struct job_result *dst, const struct job_result *src)

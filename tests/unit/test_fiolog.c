@@ -1,5 +1,5 @@
 /*
- * fio's log formats (workload/fiolog.h) and the log ring (workload/logring.h):
+ * fio's log formats (workload/logs/fiolog.h) and the log ring (workload/logs/logring_int.h):
  * text lines as fio 3.33 prints them (samples measured from fio), the binary
  * sample of a .fz log, fiolog_inflate on a file of several zlib streams and
  * on files fio wrote itself, its refusals, the ring's bound and wrap, and

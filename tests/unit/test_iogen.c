@@ -11,6 +11,7 @@
 #include "check.h"
 #include "util/xmalloc.h"
 #include "workload/job/job.h"
+#include "workload/iogen/iogen.h"
 
 static void setup(struct job *j, struct job_spec *s, struct job_file *f, uint64_t size)
 {

@@ -16,6 +16,7 @@
 #include "util/error.h"
 #include "util/strutil.h"
 #include "util/xmalloc.h"
+#include "workload/files/files.h"
 
 /* fio's lstat() test for a job named after what it uses: a section named
  * like an existing file that is not a regular one ([/dev/sdb]) is that file. */

@@ -27,7 +27,8 @@
 #include "util/error.h"
 #include "util/strutil.h"
 #include "util/xmalloc.h"
-#include "workload/replay/replay.h"
+#include "workload/files/files.h"
+#include "workload/logs/iolog.h"
 
 /* Drop the files' cached pages, as fio does at open and at every new pass
  * (with direct=1 too), so a second pass over a small file or device is not

@@ -18,6 +18,7 @@
 
 #include "util/error.h"
 #include "util/xmalloc.h"
+#include "workload/files/files.h"
 
 static const char *vanished_why(const struct job_file *f, char *buf, size_t len)
 {

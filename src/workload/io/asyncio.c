@@ -23,6 +23,7 @@
 #include <stdlib.h>
 
 #include "util/assert.h"
+#include "workload/io/io.h"
 
 /* Every unit is idle (on the free stack) or in flight, counted once; only
  * the unit a caller holds between get and issue is neither. */

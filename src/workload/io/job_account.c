@@ -18,6 +18,7 @@
 #include "util/assert.h"
 #include "util/error.h"
 #include "util/xmalloc.h"
+#include "workload/io/io.h"
 
 static inline void counter_add(_Atomic uint64_t *c, uint64_t v)
 {

@@ -30,6 +30,7 @@
 #include "util/assert.h"
 #include "util/error.h"
 #include "util/xmalloc.h"
+#include "workload/io/io.h"
 
 struct subq_worker {
 	struct submitq *q;

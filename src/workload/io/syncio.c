@@ -8,6 +8,7 @@
 #include <errno.h>
 
 #include "util/assert.h"
+#include "workload/io/io.h"
 
 /* Synchronous engines: one I/O at a time, completed inside queue(); *done_ns
  * gets the completion time (the caller's next "now", one clock read less). */

@@ -13,6 +13,7 @@
 #include <fcntl.h>
 
 #include "util/error.h"
+#include "workload/io/io.h"
 
 void job_sfr_note(struct job *j, struct job_file *w, uint64_t off, uint64_t len)
 {

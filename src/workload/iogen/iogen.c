@@ -23,6 +23,10 @@
 #include "util/assert.h"
 #include "util/error.h"
 #include "workload/replay/replay.h"
+#include "workload/files/files.h"
+#include "workload/io/io.h"
+#include "workload/iogen/iogen.h"
+#include "workload/iogen/iogen_int.h"
 
 /* fio keeps repeatable runs different per clone; the constant is arbitrary. */
 #define SEED_BASE 0x9e3779b97f4a7c15ULL

@@ -33,6 +33,8 @@
 #include "util/checked.h"
 #include "util/error.h"
 #include "util/xmalloc.h"
+#include "workload/io/io.h"
+#include "workload/iogen/iogen.h"
 
 /* fio lets a job settle this long before rate_min applies */
 #define RATEMIN_SETTLE_NS (2 * NSEC_PER_SEC)

@@ -24,6 +24,8 @@
 #include "sys/dev/devres.h"
 #include "util/error.h"
 #include "util/strutil.h"
+#include "workload/iogen/iogen.h"
+#include "workload/iogen/iogen_int.h"
 
 /* "none", "host-aware", "host-managed", or NULL when sysfs does not say */
 static const char *queue_zoned(dev_t rdev, char *buf, size_t len, char *dir)

@@ -2,7 +2,11 @@
  * Job runtime state: what is happening while one job (one clone) runs. Owned
  * by the job's thread; the main thread reads only the atomic progress
  * counters, the state and the done flag. Spec (what was asked) is const; results (what happened)
- * are written at the end.
+ * are written at the end. Besides the state, the few inline questions every
+ * part asks (the time, stopping, a unit's buffer) and the functions of this
+ * folder, which call nothing else: the job's sleeps, latency_target's
+ * search, block_error_percentiles. What the other folders do is in their
+ * own headers (io/io.h, files/files.h, setup/setup.h, iogen/iogen.h, ...).
  */
 #ifndef IOBENCH_WORKLOAD_JOB_H
 #define IOBENCH_WORKLOAD_JOB_H
@@ -287,23 +291,6 @@ static inline uint64_t job_now(const struct job *j)
 	return clock_ns(j->clk);
 }
 
-/* The job stops: a signal, a thread that could not start, or exitall. */
-/* --status-interval: one relaxed load where the job checks its limits */
-void job_status_answer(struct job *j, uint64_t now);
-static inline void job_status_poll(struct job *j, uint64_t now)
-{
-	if (__builtin_expect(atomic_load_explicit(j->status_req, memory_order_relaxed) !=
-			     j->status_seen, 0))
-		job_status_answer(j, now);
-}
-
-/* The job's results as they stand at end into *r (a copy of j->res):
- * runtime, CPU use, latency statistics, bw/iops, depth counts; j itself
- * is left as it is (finish_results and the status snapshots use it). */
-struct cpu_usage;
-void job_results_compute(const struct job *j, struct job_result *r, uint64_t end,
-			 const struct cpu_usage *cpu0);
-
 /* The job's thread does its I/Os itself, one at a time: a synchronous
  * engine, submitted inline (io_submit_mode=offload hands them to threads,
  * through the asynchronous path, asyncio.c and submitq.c). */
@@ -321,86 +308,12 @@ static inline bool job_measures_slat(const struct job *j, bool async)
 	return async || ((j->eng.ops->flags & ENGINE_SLAT_AT_DEPTH) && j->spec->iodepth > 1);
 }
 
+/* The job stops: a signal, a thread that could not start, or exitall. */
 static inline bool job_stopping(const struct job *j)
 {
 	return *j->stop || atomic_load_explicit(&j->terminate, memory_order_relaxed) ||
 	       (j->sync && atomic_load_explicit(&j->sync->stopping, memory_order_relaxed));
 }
-
-/* files.c: resolve names and sizes, lay out, open, close, unlink.
- * job_files_plan() makes every check and writes nothing: names, the device
- * guard on every file written or trimmed, sizes, allow_file_create, no
- * file created in /dev, a verify pass's file as the write pass left it.
- * prev[0..nprev) are the run's earlier jobs: what they lay out counts as
- * there. job_files_layout() then creates and extends files as planned
- * (fio's "Laying out IO file" note to notes, unless NULL);
- * job_files_open() has the engine open them and judges each descriptor
- * (sys/dev/guardopen.h) before the job uses it. */
-int job_files_plan(struct job *j, const struct devguard_allow *guard, const struct job *prev,
-		   size_t nprev);
-int job_files_layout(struct job *j, FILE *notes);
-/* fill_device on a job that only reads found the filesystem full: its
- * file is empty and, as fio, the job reads nothing. */
-bool job_files_nothing_to_read(const struct job *j);
-/* filenames.c: the job's file names, NULL-terminated, their count in *n;
- * NULL (*bad set when the spec is at fault, with its message) when none,
- * or when *stop (may be NULL) is set while they are made */
-char **job_file_paths(const struct job_spec *s, unsigned *n, bool *bad,
-		      volatile sig_atomic_t *stop);
-int job_files_open(struct job *j);
-/* openfiles= is below the number of files: they are opened as used. */
-static inline bool job_files_limited(const struct job *j)
-{
-	return j->spec->openfiles && j->spec->openfiles < j->nr_files;
-}
-void job_files_close(struct job *j);
-/* One file of the job opened (guarded, as job_files_open does) or closed:
- * what a replayed log's open and close actions and openfiles= do. */
-int job_file_open_one(struct job *j, unsigned i);
-void job_file_close_one(struct job *j, unsigned i);
-/* openfiles=: verify reads back (and trims) blocks of files the writes
- * closed already; job_file_reopen() opens f again for that, beyond the
- * openfiles limit as fio does, and job_files_close_reopened() closes what
- * it opened once that I/O is back. */
-int job_file_reopen(struct job *j, const struct job_file *f);
-void job_files_close_reopened(struct job *j);
-/* The files open as open[] says (closing the others first): a read-back
- * that replays the writes' file choices starts with the files open that
- * were open when they began. */
-int job_files_open_as(struct job *j, const bool *open);
-void job_files_invalidate(struct job *j);
-void job_files_release(struct job *j);
-/* vanished.c: before closing, fail the job (res.error ENOENT, message) if
- * one of its open regular files was deleted or replaced while it ran. */
-int job_files_check_present(struct job *j);
-/* unlink=1: remove the job's regular files after the run. */
-void job_files_unlink(struct job *j);
-/* Remove f, a file this run laid out (laid_out_here), only while its name
- * still has the inode made (devguard_unlink_created); a file put in its
- * place is left alone. */
-void job_file_remove_made(struct job_file *f);
-/* In the job's thread (create_serialize=0, unlink_each_loop): plan and lay
- * out its files again, as they are on disk now (the files closed first). */
-int job_files_replan(struct job *j);
-/* pre_read: read every file's region once, into the page cache. */
-int job_files_pre_read(struct job *j);
-
-/* space.c: refuse layouts that need more than their filesystems have
- * free (summed over all the jobs' files on each filesystem). */
-int job_files_check_space(const struct job *jobs, size_t nr);
-
-/* align.c: refuse direct=1 jobs whose sizes or offsets are misaligned. */
-int job_check_direct_alignment(const struct job *j);
-
-/* buffers.c: unit buffers and their contents. */
-int job_buffers_alloc(struct job *j);
-void job_buffers_free(struct job *j);
-/* bufmem.c: the buffers' memory of mem='s kind (*len rounded up for huge
- * pages), its release (with lockmem's), and lockmem's mlock. */
-int job_bufmem_map(struct job *j, size_t *len, void **out);
-void job_bufmem_unmap(struct job *j, void *mem, size_t len);
-int job_lockmem(struct job *j);
-void job_buffer_fill(struct job *j, struct io_unit *u);
 
 /* For IOB_ASSERT: u is one of the job's units, and [buf, buf + buflen)
  * lies inside that unit's own buf_size bytes (a short transfer's rest
@@ -415,29 +328,6 @@ static inline bool job_unit_ok(const struct job *j, const struct io_unit *u)
 	       (uint64_t)(b - own) <= j->buf_size - u->buflen;
 }
 
-/* iogen.c: what the next I/O is; returns 1 when there is one, 0 when done. */
-int job_gens_init(struct job *j);
-int job_next_io(struct job *j, struct io_unit *u);
-/* The file the next I/O would go to, its turn taken (fsync=N's sync takes
- * one, as fio's): 1 and *f, 0 when none has I/O left, or -errno. */
-int job_next_sync_file(struct job *j, struct job_file **f);
-void job_gens_new_pass(struct job *j);
-/* Free the generators job_gens_init made (j->gens NULL after). */
-void job_gens_free(struct job *j);
-
-/* zones.c: zonemode's checks once the files are planned (zbd refused
- * where the files are not zoned devices); 0 or -1. */
-int job_zones_check(struct job *j);
-/* writeopts.c: atomic= (refused where the device cannot write atomically)
- * and write_barrier= (a warning: no engine here has barriers); 0 or -1. */
-int job_write_opts_check(struct job *j);
-/* zonemode=strided: the offset of the next I/O of len bytes in the file's
- * current zone (rnd: anywhere in it); 0 when it would cross the file
- * region's end (the pass is over), else 1. */
-int zone_strided_next(struct job *j, struct job_file *f, struct file_gen *g, bool rnd,
-		      uint64_t len, uint64_t *off);
-void zone_strided_reset(struct file_gen *g);
-
 /* jobwait.c: the job's sleeps, ended early by a stop request. Wait until
  * deadline_ns (CLOCK_MONOTONIC); false when the run stops first. */
 bool job_wait_until(struct job *j, uint64_t deadline_ns);
@@ -446,95 +336,6 @@ bool job_wait_until(struct job *j, uint64_t deadline_ns);
 bool job_wait_for_jobs(struct job *j);
 /* Make every job waiting in s return (the main thread, on a stop). */
 void run_sync_stop(struct run_sync *s);
-
-/* jobctl.c: exec_prerun/exec_postrun (mode "prerun" or "postrun"): cmd
- * through /bin/sh -c, its stdout and stderr in JOBNAME.MODE.txt (opened
- * through the device guard). 0 when it exited 0, 1 when it failed (said in
- * the notes), -errno after the message when it could not run (the guard
- * refused the file, no /bin/sh). */
-/* Before anything runs: exec_prerun and exec_postrun name no block device
- * but the job's own and those --allow-destroy names (sys/dev/devoperand.h);
- * 0, or -EPERM said. */
-int job_exec_check(const struct job *j);
-/* The same for the run's trigger command, against every job's devices. */
-int job_trigger_check(const struct job *jobs, size_t nr, const char *cmd);
-int job_exec(struct job *j, const char *cmd, const char *mode);
-/* The job has finished: with exitall (any job's) or exitall_on_error and
- * an error, stop the jobs its exit_what names and wake those that sleep. */
-void job_exit_others(struct job *j);
-
-/* jobctl.c: ioscheduler= for the jobs from..to of a batch: switch each
- * one's device queue (saving what was in use, once per queue) before they
- * start; *saved (release with job_iosched_restore) holds what to put back.
- * 0, or -errno after the message, with what was switched already put back. */
-struct iosched_saved;
-/* Before any layout: can job j's ioscheduler= be set (a device under its
- * first file, or its directory while the file is still to be made, whose
- * knob lock no other iobench holds)? 0 or -errno after the message. */
-int job_iosched_check(const struct job *j);
-int job_iosched_apply(struct job *jobs, size_t from, size_t to, struct iosched_saved **saved);
-void job_iosched_restore(struct iosched_saved *saved);
-
-/* jobthread.c: the thread body. */
-void *job_thread_main(void *arg);
-/* job_account.c: the per-I/O accounting. */
-void job_account(struct job *j, struct io_unit *u, uint64_t now, bool async);
-void job_account_sync(struct job *j, struct io_unit *u, uint64_t now);
-/* A sync's latency from start_ns to now, without counting it as a sync I/O
- * (fio's sync_file_range). */
-void job_account_sync_lat(struct job *j, uint64_t start_ns, uint64_t now);
-/* syncrange.c: sync_file_range=FLAGS:N; note a write being issued, and call
- * sync_file_range before the next write once N were noted (sync: the
- * engine is synchronous). 0 or -errno. */
-void job_sfr_note(struct job *j, struct job_file *f, uint64_t off, uint64_t len);
-int job_sfr_before_write(struct job *j, bool sync);
-/* Record err (< 0) of u (NULL: the engine failed) as fatal: counted, and
- * the job's error when it is the first. */
-void job_fail(struct job *j, const struct io_unit *u, int err);
-/* Record err (< 0) of u under the job's error policy (continue_on_error,
- * ignore_error; an EILSEQ is a verify error): 0 when the job may go on,
- * err when it must stop. Either way it is counted, and the first error is
- * the job's error (so the exit status is non-zero). */
-int job_io_error(struct job *j, const struct io_unit *u, int err);
-/* job_io_error() for a read/write/trim that failed: also counts it as
- * issued (total_ios), as fio does. */
-int job_io_failed(struct job *j, struct io_unit *u, int err);
-
-/* syncio.c: one I/O on a synchronous engine, short transfers resubmitted,
- * accounted on success; -ENODATA when the file ends first (verify_run.c
- * uses it). */
-int job_sync_issue(struct job *j, struct io_unit *u);
-/* The same, with the completion time in *done_ns (the run loop's next now). */
-int job_sync_issue_at(struct job *j, struct io_unit *u, uint64_t *done_ns);
-
-/* pacing.c: thinktime=: after each issued I/O, stall when thinktime_blocks
- * I/Os (or thinktime_iotime of I/O) went by since the last stall: drain the
- * queue, spin thinktime_spin, sleep the rest. 0, or -errno of a failed
- * drain; a stop ends the sleep (the caller's limits see it). */
-int job_think(struct job *j);
-/* rate_process=poisson: when (after rate_start_ns) this I/O of len bytes
- * in direction d is due; exponential gaps whose mean is the rate's. */
-uint64_t job_rate_poisson_due(struct job *j, enum ddir d, uint64_t len);
-/* rate_min=, rate_iops_min=: start measuring at now (the measured start);
- * the first window opens after fio's 2 s settling time. */
-void job_rate_min_arm(struct job *j, uint64_t now);
-/* Check a finished window (call when now >= ratemin_next_ns): -EIO, the
- * job's error and message, when a direction fell below its minimum. */
-int job_rate_min_check(struct job *j, uint64_t now);
-/* flow=: one group per flow_id of the jobs with a weight (NULL when no
- * job has one), free with job_flows_free(). A job's weight counts from the
- * start of its batch (run.c joins them all) until its thread ends.
- * job_flow_admit() holds the job (sleeping flow_sleep, or yielding) while
- * its share of the group's I/Os is above its share of the weights; false
- * when the run stops or the runtime ends first. */
-struct job_flow *job_flows_make(struct job *jobs, size_t nr);
-void job_flows_free(struct job_flow *flows);
-void job_flow_join(struct job *j);
-void job_flow_leave(struct job *j);
-bool job_flow_admit(struct job *j);
-/* flow=: wait until every job of the group in the batch is ready to start
- * its clock, and return the moment they start (now without flow=). */
-uint64_t job_flow_gate(struct job *j, uint64_t now);
 
 /* latency.c: latency_target= searches the highest queue depth whose
  * windows (latency_window) keep latency_percentile of their I/Os within
@@ -548,39 +349,12 @@ uint64_t job_flow_gate(struct job *j, uint64_t now);
 void job_latency_init(struct job *j);
 void job_latency_io(struct job *j, const struct io_unit *u, uint64_t lat, uint64_t now);
 
-/* asyncio.c: queue-depth handling for asynchronous engines. */
-int async_init(struct job *j);
-void async_release(struct job *j);
-struct io_unit *async_get_unit(struct job *j);
-void async_put_unit(struct job *j, struct io_unit *u);
-int async_issue(struct job *j, struct io_unit *u);
-int async_reap(struct job *j, unsigned min);
-int async_drain(struct job *j);
-/* The same while the caller holds `held` units out of the pool (a replayed
- * sync or close, whose unit the run loop took). */
-int async_drain_holding(struct job *j, unsigned held);
-
 /* blockinfo.c: block_error_percentiles. job_blocks_init() (at setup)
  * checks the job has one file of at most BLOCK_INFOS_MAX trim-blocks and
  * makes its j->res.blocks; job_blocks_note() records a finished write or
  * trim (ok) or a failed one in the trim-blocks it covers. */
 int job_blocks_init(struct job *j);
 void job_blocks_note(struct job *j, const struct io_unit *u, bool ok);
-
-/* submitq.c: io_submit_mode=offload. submitq_check() refuses what it does
- * not do yet (at setup); submitq_start() starts iodepth threads (from
- * async_init); async_issue() and async_reap() hand over to submitq_issue()
- * and submitq_reap() when j->subq is set. submitq_stop() ends the threads
- * (nothing in flight) and keeps their CPU use, which submitq_cpu() adds to
- * dc; submitq_free() stops and frees. */
-int submitq_check(const struct job *j);
-int submitq_start(struct job *j);
-int submitq_issue(struct job *j, struct io_unit *u);
-int submitq_reap(struct job *j, unsigned min);
-void submitq_stop(struct job *j);
-struct cpu_usage;
-void submitq_cpu(const struct job *j, struct cpu_usage *dc);
-void submitq_free(struct job *j);
 
 static inline char job_state_char(const struct job *j)
 {

@@ -12,7 +12,6 @@
  * write_iolog when read_iolog is set.
  */
 #include "workload/job/job.h"
-#include "workload/replay/replay.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -20,6 +19,7 @@
 
 #include "util/error.h"
 #include "util/xmalloc.h"
+#include "workload/logs/iolog.h"
 
 static unsigned long long log_us(const struct job *j)
 {

@@ -28,6 +28,8 @@
 #include "util/error.h"
 #include "util/strutil.h"
 #include "util/xmalloc.h"
+#include "workload/logs/iolog.h"
+#include "workload/replay/replay_int.h"
 
 #define KDEV_MINORBITS 20
 

@@ -29,6 +29,10 @@
 #include "util/error.h"
 #include "util/strutil.h"
 #include "util/xmalloc.h"
+#include "workload/files/files.h"
+#include "workload/io/io.h"
+#include "workload/logs/iolog.h"
+#include "workload/replay/replay_int.h"
 
 struct replay {
 	struct replay_files files;

@@ -12,7 +12,6 @@
  * skipped with the warning fio gives; a file used before its "add" is an
  * error, where fio would crash or misplace the I/O.
  */
-#include "workload/replay/replay.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -22,6 +21,8 @@
 #include "sys/dev/devguard.h"
 #include "util/error.h"
 #include "util/xmalloc.h"
+#include "workload/logs/iolog.h"
+#include "workload/replay/replay_int.h"
 
 static const char ver2[] = "fio version 2 iolog";
 static const char ver3[] = "fio version 3 iolog";

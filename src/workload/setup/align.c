@@ -20,6 +20,7 @@
 #include "sys/dev/devres.h"
 #include "sys/sysmem.h"
 #include "util/error.h"
+#include "workload/setup/setup.h"
 
 /* The logical block size of the device the filesystem of an existing path
  * is on (its disk's, for a partition), or 0. */

@@ -35,6 +35,8 @@
 #include "util/strutil.h"
 #include "util/xmalloc.h"
 #include "workload/replay/replay.h"
+#include "workload/files/files.h"
+#include "workload/setup/setup.h"
 
 #define LAYOUT_CHUNK (1024 * 1024)
 

@@ -22,6 +22,7 @@
 #include "sys/dev/devres.h"
 #include "util/error.h"
 #include "util/xmalloc.h"
+#include "workload/setup/setup.h"
 
 /* One filesystem the layouts touch. */
 struct fs_need {

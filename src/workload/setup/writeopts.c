@@ -19,6 +19,7 @@
 
 #include "sys/dev/devres.h"
 #include "util/error.h"
+#include "workload/setup/setup.h"
 
 static int check_atomic(const struct job *j, const struct job_file *f)
 {

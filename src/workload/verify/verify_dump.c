@@ -19,6 +19,7 @@
 
 #include "sys/dev/guardopen.h"
 #include "util/error.h"
+#include "workload/verify/verify_int.h"
 
 static void dump_one(const char *name, const char *what, const uint8_t *buf, uint64_t len)
 {

@@ -37,9 +37,14 @@
 #include "util/xmalloc.h"
 #include "spec/errpolicy.h"
 #include "workload/job/job.h"
-#include "workload/replay/replay.h"
 #include "workload/verify/verify_trim_int.h"
 #include "workload/verify/verify_async_int.h"
+#include "workload/files/files.h"
+#include "workload/io/io.h"
+#include "workload/iogen/iogen.h"
+#include "workload/logs/iolog.h"
+#include "workload/verify/verify_run.h"
+#include "workload/verify/verify_int.h"
 
 #define VERIFY_PRINT_MAX 32 /* failures printed in full per job; all are counted */
 

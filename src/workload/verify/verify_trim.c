@@ -14,6 +14,8 @@
 #include "util/assert.h"
 #include "util/error.h"
 #include "workload/job/job.h"
+#include "workload/files/files.h"
+#include "workload/io/io.h"
 
 void vtrim_init(struct vtrim *t, unsigned percent, uint64_t seed)
 {
