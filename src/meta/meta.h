@@ -35,8 +35,8 @@
  * directory's parent is checked once (read-only mode, /dev's own
  * filesystem) before anything is made.
  */
-#ifndef IOBENCH_WORKLOAD_META_H
-#define IOBENCH_WORKLOAD_META_H
+#ifndef IOBENCH_META_META_H
+#define IOBENCH_META_META_H
 
 #include <stdbool.h>
 #include <stddef.h>

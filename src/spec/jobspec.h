@@ -5,8 +5,8 @@
  * nanoseconds, percentages are 0..100. Runtime state lives in job.h and
  * results in results.h; keep the three apart.
  */
-#ifndef IOBENCH_WORKLOAD_JOBSPEC_H
-#define IOBENCH_WORKLOAD_JOBSPEC_H
+#ifndef IOBENCH_SPEC_JOBSPEC_H
+#define IOBENCH_SPEC_JOBSPEC_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -23,8 +23,8 @@
  * workload/verify/verify_run.c: the runner hooks and the read-back phases.
  * verify_state.c: verify_state_save/verify_state_load files.
  */
-#ifndef IOBENCH_WORKLOAD_VERIFY_H
-#define IOBENCH_WORKLOAD_VERIFY_H
+#ifndef IOBENCH_VERIFY_VERIFY_H
+#define IOBENCH_VERIFY_VERIFY_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -3,8 +3,8 @@
  * binding from cpus_allowed or cpumask under cpus_allowed_policy, then nice,
  * prio and prioclass. Call it first thing in the job's thread.
  */
-#ifndef IOBENCH_WORKLOAD_JOBSCHED_H
-#define IOBENCH_WORKLOAD_JOBSCHED_H
+#ifndef IOBENCH_WORKLOAD_JOBSCHED_INT_H
+#define IOBENCH_WORKLOAD_JOBSCHED_INT_H
 
 #include <stddef.h>
 

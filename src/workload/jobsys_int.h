@@ -6,8 +6,8 @@
  * before it opens its files, undone (the groups the run created removed)
  * when the run's jobs are released.
  */
-#ifndef IOBENCH_WORKLOAD_JOBSYS_H
-#define IOBENCH_WORKLOAD_JOBSYS_H
+#ifndef IOBENCH_WORKLOAD_JOBSYS_INT_H
+#define IOBENCH_WORKLOAD_JOBSYS_INT_H
 
 #include <stddef.h>
 

@@ -5,8 +5,8 @@
  * when stderr is a terminal, or when asked for whatever stderr is (fio's
  * --eta=always), so it never ends up in JSON or in a report.
  */
-#ifndef IOBENCH_WORKLOAD_PROGRESS_H
-#define IOBENCH_WORKLOAD_PROGRESS_H
+#ifndef IOBENCH_WORKLOAD_PROGRESS_INT_H
+#define IOBENCH_WORKLOAD_PROGRESS_INT_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -8,8 +8,8 @@
  * entry, one that does not answer in time (a long I/O, a sleep) its last
  * snapshot, as fio reads whatever its stats say at that moment.
  */
-#ifndef IOBENCH_WORKLOAD_STATUS_H
-#define IOBENCH_WORKLOAD_STATUS_H
+#ifndef IOBENCH_WORKLOAD_STATUS_INT_H
+#define IOBENCH_WORKLOAD_STATUS_INT_H
 
 #include <pthread.h>
 #include <stdatomic.h>

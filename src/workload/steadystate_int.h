@@ -3,8 +3,8 @@
  * its threads start, tick from the main thread's wait loop, end after they
  * have all finished (the verdicts go into each job's results as res.ss).
  */
-#ifndef IOBENCH_WORKLOAD_STEADYSTATE_H
-#define IOBENCH_WORKLOAD_STEADYSTATE_H
+#ifndef IOBENCH_WORKLOAD_STEADYSTATE_INT_H
+#define IOBENCH_WORKLOAD_STEADYSTATE_INT_H
 
 #include <stdbool.h>
 #include <stddef.h>

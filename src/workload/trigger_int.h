@@ -5,8 +5,8 @@
  * the first time either happens the run stops every job and runs the
  * trigger command through the shell.
  */
-#ifndef IOBENCH_WORKLOAD_TRIGGER_H
-#define IOBENCH_WORKLOAD_TRIGGER_H
+#ifndef IOBENCH_WORKLOAD_TRIGGER_INT_H
+#define IOBENCH_WORKLOAD_TRIGGER_INT_H
 
 #include <stdbool.h>
 #include <stdint.h>

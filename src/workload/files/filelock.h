@@ -7,8 +7,8 @@
  * jobs, not locks on the files themselves: nothing is written or opened
  * for them.
  */
-#ifndef IOBENCH_WORKLOAD_FILELOCK_H
-#define IOBENCH_WORKLOAD_FILELOCK_H
+#ifndef IOBENCH_WORKLOAD_FILES_FILELOCK_H
+#define IOBENCH_WORKLOAD_FILES_FILELOCK_H
 
 #include <stddef.h>
 

@@ -8,8 +8,8 @@
  * search, block_error_percentiles. What the other folders do is in their
  * own headers (io/io.h, files/files.h, setup/setup.h, iogen/iogen.h, ...).
  */
-#ifndef IOBENCH_WORKLOAD_JOB_H
-#define IOBENCH_WORKLOAD_JOB_H
+#ifndef IOBENCH_WORKLOAD_JOB_JOB_H
+#define IOBENCH_WORKLOAD_JOB_JOB_H
 
 #include <pthread.h>
 #include <signal.h>

@@ -7,8 +7,8 @@
  * how one sample looks, and reads a .fz file back (fiolog_inflate, what
  * `--inflate-log` prints).
  */
-#ifndef IOBENCH_WORKLOAD_FIOLOG_H
-#define IOBENCH_WORKLOAD_FIOLOG_H
+#ifndef IOBENCH_WORKLOAD_LOGS_FIOLOG_H
+#define IOBENCH_WORKLOAD_LOGS_FIOLOG_H
 
 #include <stdbool.h>
 #include <stddef.h>

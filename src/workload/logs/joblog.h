@@ -16,8 +16,8 @@
  * directory, through the guarded open (sys/guardopen.h), before any job
  * starts.
  */
-#ifndef IOBENCH_WORKLOAD_JOBLOG_H
-#define IOBENCH_WORKLOAD_JOBLOG_H
+#ifndef IOBENCH_WORKLOAD_LOGS_JOBLOG_H
+#define IOBENCH_WORKLOAD_LOGS_JOBLOG_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -4,8 +4,8 @@
  * samples of one kind, one ring), a file (one or more streams write it) and
  * the writer.
  */
-#ifndef IOBENCH_WORKLOAD_JOBLOG_INT_H
-#define IOBENCH_WORKLOAD_JOBLOG_INT_H
+#ifndef IOBENCH_WORKLOAD_LOGS_JOBLOG_INT_H
+#define IOBENCH_WORKLOAD_LOGS_JOBLOG_INT_H
 
 #include <pthread.h>
 #include <stdatomic.h>

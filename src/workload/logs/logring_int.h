@@ -6,8 +6,8 @@
  * the consumer's line only when its copy says the ring is full. The memory
  * is fixed when the ring is made: cap records of esize bytes.
  */
-#ifndef IOBENCH_WORKLOAD_LOGRING_H
-#define IOBENCH_WORKLOAD_LOGRING_H
+#ifndef IOBENCH_WORKLOAD_LOGS_LOGRING_INT_H
+#define IOBENCH_WORKLOAD_LOGS_LOGRING_INT_H
 
 #include <stdalign.h>
 #include <stdatomic.h>

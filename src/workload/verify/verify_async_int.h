@@ -9,8 +9,8 @@
  * are the same. A ticket retired after a failure that stops the job is
  * dropped: inline, that read would not have been issued.
  */
-#ifndef IOBENCH_WORKLOAD_VERIFY_ASYNC_H
-#define IOBENCH_WORKLOAD_VERIFY_ASYNC_H
+#ifndef IOBENCH_WORKLOAD_VERIFY_VERIFY_ASYNC_INT_H
+#define IOBENCH_WORKLOAD_VERIFY_VERIFY_ASYNC_INT_H
 
 #include <sched.h>
 #include <stdbool.h>

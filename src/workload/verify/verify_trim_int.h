@@ -16,8 +16,8 @@
  * knows a later write was trimmed there, and a picked write's read that
  * finds a newer write's header accepts it, as verify does.
  */
-#ifndef IOBENCH_WORKLOAD_VERIFY_TRIM_H
-#define IOBENCH_WORKLOAD_VERIFY_TRIM_H
+#ifndef IOBENCH_WORKLOAD_VERIFY_VERIFY_TRIM_INT_H
+#define IOBENCH_WORKLOAD_VERIFY_VERIFY_TRIM_INT_H
 
 #include <stdbool.h>
 #include <stddef.h>
