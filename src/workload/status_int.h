@@ -56,7 +56,7 @@ void status_init(struct status_ctl *ctl, struct job *jobs, size_t nr, uint64_t i
  * ask, wait for the answers (at most 250 ms), build and report. */
 void status_tick(struct status_ctl *ctl, uint64_t now);
 void status_release(struct status_ctl *ctl);
-/* The job thread's answer (job_status_answer) is declared in job.h, next
- * to job_status_poll that calls it. */
+/* The job thread's answer (job_status_answer) is declared in runtime_int.h,
+ * next to job_status_poll that calls it. */
 
 #endif

@@ -76,7 +76,8 @@ int blktrace_next(struct replay_src *src, struct replay_files *files, struct rep
  * at their most when a completion comes; the larger direction's, at most
  * 1024 (a stacked device's trace lacks completions); 0 without any. */
 unsigned blktrace_depth(const struct replay_src *src);
-/* An offset of the log with replay_scale and replay_align applied. */
+/* replay_files.c: an offset of the log with replay_scale and replay_align
+ * applied. */
 uint64_t replay_place(const struct job_spec *s, uint64_t off);
 /* The index of name in files, added at the end when it is not there. */
 unsigned replay_file_add(struct replay_files *files, const char *name);

@@ -20,44 +20,11 @@
 #include "spec/jobspec.h"
 #include "sys/dev/devguard.h"
 #include "util/error.h"
-#include "util/xmalloc.h"
 #include "workload/logs/iolog.h"
 #include "workload/replay/replay_int.h"
 
 static const char ver2[] = "fio version 2 iolog";
 static const char ver3[] = "fio version 3 iolog";
-
-unsigned replay_file_index(struct replay_files *files, const char *name)
-{
-	for (unsigned i = files->n; i-- > 0;)
-		if (!strcmp(files->names[i], name))
-			return i;
-	return ~0u;
-}
-
-unsigned replay_file_add(struct replay_files *files, const char *name)
-{
-	unsigned i = replay_file_index(files, name);
-	if (i != ~0u)
-		return i;
-	files->names = xrealloc(files->names, (files->n + 1) * sizeof(*files->names));
-	files->end = xrealloc(files->end, (files->n + 1) * sizeof(*files->end));
-	files->what = xrealloc(files->what, (files->n + 1) * sizeof(*files->what));
-	files->names[files->n] = xstrdup(name);
-	files->end[files->n] = 0;
-	files->what[files->n] = 0;
-	return files->n++;
-}
-
-void replay_files_free(struct replay_files *files)
-{
-	for (unsigned i = 0; i < files->n; i++)
-		free(files->names[i]);
-	free(files->names);
-	free(files->end);
-	free(files->what);
-	memset(files, 0, sizeof(*files));
-}
 
 int replay_src_open(struct replay_src *src, const char *path, const struct job_spec *spec,
 		    bool readonly)
@@ -139,24 +106,6 @@ static uint64_t delay_since(struct replay_src *src, uint64_t ts)
 	if (!last || s->replay_no_stall || ts < last)
 		return 0;
 	return replay_scaled_delay(ts - last, s->replay_time_scale);
-}
-
-uint64_t replay_scaled_delay(uint64_t ns, unsigned time_scale)
-{
-	if (time_scale == 100)
-		return ns;
-	double scaled = (double)ns * 100.0 / (double)time_scale;
-	return scaled >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)scaled;
-}
-
-/* replay_scale, then replay_align (as fio, in that order) */
-uint64_t replay_place(const struct job_spec *s, uint64_t off)
-{
-	if (s->replay_scale > 1)
-		off /= s->replay_scale;
-	if (s->replay_align)
-		off &= ~(s->replay_align - 1);
-	return off;
 }
 
 static int text_next(struct replay_src *src, struct replay_files *files, struct replay_entry *e)

@@ -1,6 +1,7 @@
 /*
- * Verification in the runner (verify.h): the hooks jobthread.c and
- * buffers.c call, and the read-back phases.
+ * Verification in the runner (verify_run.h): the hooks jobthread.c and
+ * buffers.c call (and job_account.c, through the job's vfy_io_done), and
+ * the read-back phases.
  *  - Writes: verify_fill_write() numbers each write (its sequence number)
  *    and fills the buffer with headers and payload.
  *  - After a loop's writes (do_verify): the generators are put back as they
