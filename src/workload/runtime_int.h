@@ -21,13 +21,6 @@ static inline void job_status_poll(struct job *j, uint64_t now)
 		job_status_answer(j, now);
 }
 
-/* The job's results as they stand at end into *r (a copy of j->res):
- * runtime, CPU use, latency statistics, bw/iops, depth counts; j itself
- * is left as it is (finish_results and the status snapshots use it). */
-struct cpu_usage;
-void job_results_compute(const struct job *j, struct job_result *r, uint64_t end,
-			 const struct cpu_usage *cpu0);
-
 /* buffers.c: unit buffers and their contents. */
 int job_buffers_alloc(struct job *j);
 void job_buffers_free(struct job *j);

@@ -14,6 +14,7 @@
 #include "util/xmalloc.h"
 #include "workload/job/job.h"
 #include "workload/logs/joblog.h"
+#include "workload/io/io.h"
 #include "workload/runtime_int.h"
 
 /* dst (uninitialised memory) becomes a deep copy of src */

@@ -69,4 +69,10 @@ struct cpu_usage;
 void submitq_cpu(const struct job *j, struct cpu_usage *dc);
 void submitq_free(struct job *j);
 
+/* job_results.c: the job's results as they stand at end into *r (a copy of j->res):
+ * runtime, CPU use, latency statistics, bw/iops, depth counts; j itself
+ * is left as it is (finish_results and the status snapshots use it). */
+void job_results_compute(const struct job *j, struct job_result *r, uint64_t end,
+			 const struct cpu_usage *cpu0);
+
 #endif
