@@ -7,7 +7,7 @@
  * fio's: 4k/50/2/3:4k/20 gives half of the 4k I/Os 2/3, a fifth the
  * cmdprio_class/cmdprio priority, the rest none).
  */
-#include "engines/cmdprio.h"
+#include "engines/cmdprio_int.h"
 #include "util/timeutil.h"
 #include "util/error.h"
 #include "util/units.h"

@@ -33,9 +33,9 @@
  * carries its priority in the SQE's ioprio; the others carry none.
  */
 #include "engines/engine.h"
-#include "engines/cmdprio.h"
-#include "engines/fileio.h"
-#include "engines/rwf.h"
+#include "engines/cmdprio_int.h"
+#include "engines/fileio_int.h"
+#include "engines/rwf_int.h"
 #include "util/error.h"
 #include "util/assert.h"
 #include "util/units.h"

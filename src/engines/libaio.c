@@ -20,9 +20,9 @@
  * job's prio/prioclass applies, set on the thread).
  */
 #include "engines/engine.h"
-#include "engines/cmdprio.h"
-#include "engines/fileio.h"
-#include "engines/rwf.h"
+#include "engines/cmdprio_int.h"
+#include "engines/fileio_int.h"
+#include "engines/rwf_int.h"
 #include "util/error.h"
 #include "util/assert.h"
 #include "util/xmalloc.h"

@@ -3,7 +3,7 @@
  * median-of-three pivot; the even-n median takes the largest element of the
  * lower part after selecting the upper middle, so it is one selection.
  */
-#include "stats/sample.h"
+#include "stats/sample_int.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
  * level-index rows, made consistent with their filesystem (a factor of
  * another filesystem gets SWEEP_NA), de-duplicated, and shuffled.
  */
-#include "sweep/sweep_design.h"
+#include "sweep/sweep_design_int.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -3,7 +3,7 @@
  * the child execs, telling whether anything of them still runs, and ending
  * them, each process verified as the group's own.
  */
-#include "sweep/sweep_group.h"
+#include "sweep/sweep_group_int.h"
 
 #include <ctype.h>
 #include <dirent.h>

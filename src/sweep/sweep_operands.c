@@ -3,7 +3,7 @@
  * own (sweep_operands.h): every text of the plan that reaches a program,
  * with its factors' levels, through the device check of sys/dev/devoperand.h.
  */
-#include "sweep/sweep_operands.h"
+#include "sweep/sweep_operands_int.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -5,7 +5,7 @@
  * factors' names and levels, the workload's files, the design. It reports
  * every problem before failing, as the job-file parser does.
  */
-#include "sweep/sweep_plan.h"
+#include "sweep/sweep_plan_int.h"
 
 #include <errno.h>
 #include <stdarg.h>

@@ -4,7 +4,7 @@
  * race's alpha, and the looks themselves (Mann-Whitney U of each point
  * against the leader).
  */
-#include "sweep/sweep_race.h"
+#include "sweep/sweep_race_int.h"
 
 #include <math.h>
 #include <stdint.h>

@@ -18,7 +18,7 @@
 #include "store/store_query.h"
 #include "store/store_sweep.h"
 #include "sweep/sweep_goal.h"
-#include "sweep/sweep_race.h"
+#include "sweep/sweep_race_int.h"
 #include "util/error.h"
 #include "util/xmalloc.h"
 

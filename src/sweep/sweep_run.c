@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "store/store_sweep.h"
-#include "sweep/sweep_operands.h"
+#include "sweep/sweep_operands_int.h"
 #include "util/error.h"
 #include "util/xmalloc.h"
 

@@ -7,7 +7,7 @@
  * default class (realtime) and level (0), the bssplit entries of a block
  * size taken in order, each its share, other block sizes never picked.
  */
-#include "engines/cmdprio.h"
+#include "engines/cmdprio_int.h"
 
 #include "check.h"
 

@@ -22,7 +22,7 @@
 
 #include "check.h"
 #include "sweep/sweep_int.h"
-#include "sweep/sweep_plan.h"
+#include "sweep/sweep_plan_int.h"
 #include "sys/sysknob.h"
 #include "util/error.h"
 

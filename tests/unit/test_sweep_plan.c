@@ -15,8 +15,8 @@
 #include <sys/stat.h>
 
 #include "check.h"
-#include "sweep/sweep_design.h"
-#include "sweep/sweep_plan.h"
+#include "sweep/sweep_design_int.h"
+#include "sweep/sweep_plan_int.h"
 #include "util/error.h"
 
 static char dir[] = "/tmp/iobench-test-sweep.XXXXXX";

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "sweep/sweep_race.h"
+#include "sweep/sweep_race_int.h"
 #include "util/rand.h"
 
 static double normal(struct rng *g)

@@ -29,7 +29,7 @@
 
 #include "sys/dev/devguard_int.h"
 #include "sys/dev/devres.h"
-#include "sys/dev/devsig.h"
+#include "sys/dev/devsig_int.h"
 
 const char *devguard_verb(unsigned what)
 {

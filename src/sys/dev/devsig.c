@@ -5,7 +5,7 @@
  * at a time, as wipefs does, so the message can list them all. Damaged
  * superblocks (bad checksums) count: they are still someone's data.
  */
-#include "sys/dev/devsig.h"
+#include "sys/dev/devsig_int.h"
 
 #include <blkid.h>
 #include <errno.h>

@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sweep/sweep_plan.h"
+#include "sweep/sweep_plan_int.h"
 
 #define SWEEP_NA ((size_t)-1)
 #define SWEEP_MAX_POINTS 100000

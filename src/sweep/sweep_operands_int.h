@@ -16,7 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "sweep/sweep_plan.h"
+#include "sweep/sweep_plan_int.h"
 #include "sys/dev/devguard.h"
 #include "sys/dev/devoperand.h"
 
