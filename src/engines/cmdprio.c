@@ -1,5 +1,5 @@
 /*
- * cmdprio options of io_uring and libaio (engines/cmdprio.h): their parsers
+ * cmdprio options of io_uring and libaio (engines/cmdprio_int.h): their parsers
  * and the per-I/O choice. A choice draws one number in [0, 100) per read or
  * write; with cmdprio_percentage the I/O carries the priority when the draw
  * is below its direction's percentage, with cmdprio_bssplit the entries of

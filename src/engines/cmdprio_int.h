@@ -9,8 +9,8 @@
  * -1 when it carries none (the job's default applies), drawing from the
  * engine's own seeded generator as fio draws from its prio state.
  */
-#ifndef IOBENCH_ENGINES_CMDPRIO_H
-#define IOBENCH_ENGINES_CMDPRIO_H
+#ifndef IOBENCH_ENGINES_CMDPRIO_INT_H
+#define IOBENCH_ENGINES_CMDPRIO_INT_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -3,8 +3,8 @@
  * in its one array; nothing else should need this header except tests that
  * want a table without a name lookup.
  */
-#ifndef IOBENCH_ENGINES_ENGINES_LIST_H
-#define IOBENCH_ENGINES_ENGINES_LIST_H
+#ifndef IOBENCH_ENGINES_ENGINES_LIST_INT_H
+#define IOBENCH_ENGINES_ENGINES_LIST_INT_H
 
 #include "engines/engine.h"
 

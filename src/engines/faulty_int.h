@@ -4,8 +4,8 @@
  * struct and its I/O selectors. Nothing else includes this; jobs set these
  * options through the engine's rows.
  */
-#ifndef IOBENCH_ENGINES_FAULTY_H
-#define IOBENCH_ENGINES_FAULTY_H
+#ifndef IOBENCH_ENGINES_FAULTY_INT_H
+#define IOBENCH_ENGINES_FAULTY_INT_H
 
 #include <stdint.h>
 

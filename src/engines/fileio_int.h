@@ -4,8 +4,8 @@
  * use the descriptor's file position (sync, vsync), a per-file record of
  * where that position is, so lseek is only called when it must move.
  */
-#ifndef IOBENCH_ENGINES_FILEIO_H
-#define IOBENCH_ENGINES_FILEIO_H
+#ifndef IOBENCH_ENGINES_FILEIO_INT_H
+#define IOBENCH_ENGINES_FILEIO_INT_H
 
 #include <stdbool.h>
 

@@ -15,7 +15,7 @@
  * that would block fails with EAGAIN.
  *
  * cmdprio_percentage, cmdprio_class, cmdprio and cmdprio_bssplit
- * (engines/cmdprio.h), as fio's: a read or write they pick carries its
+ * (engines/cmdprio_int.h), as fio's: a read or write they pick carries its
  * priority in aio_reqprio with IOCB_FLAG_IOPRIO; the others carry none (the
  * job's prio/prioclass applies, set on the thread).
  */

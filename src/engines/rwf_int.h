@@ -4,8 +4,8 @@
  * aio_rw_flags), with the values of linux/fs.h for C libraries that lack
  * them: RWF_DONTCACHE is Linux 6.14's, and a kernel without it refuses it.
  */
-#ifndef IOBENCH_ENGINES_RWF_H
-#define IOBENCH_ENGINES_RWF_H
+#ifndef IOBENCH_ENGINES_RWF_INT_H
+#define IOBENCH_ENGINES_RWF_INT_H
 
 #include <sys/uio.h>
 

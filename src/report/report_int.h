@@ -5,8 +5,8 @@
  * IOPS, percentile lists, the bucket distributions. Keeping one definition
  * of each keeps normal, JSON and terse output in agreement.
  */
-#ifndef IOBENCH_REPORT_INTERNAL_H
-#define IOBENCH_REPORT_INTERNAL_H
+#ifndef IOBENCH_REPORT_REPORT_INT_H
+#define IOBENCH_REPORT_REPORT_INT_H
 
 #include <stdbool.h>
 #include <stddef.h>

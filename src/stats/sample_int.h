@@ -6,8 +6,8 @@
  * quickselect for the bootstrap's inner loop, and a two-pass mean and
  * variance. None allocates.
  */
-#ifndef IOBENCH_STATS_SAMPLE_H
-#define IOBENCH_STATS_SAMPLE_H
+#ifndef IOBENCH_STATS_SAMPLE_INT_H
+#define IOBENCH_STATS_SAMPLE_INT_H
 
 #include <stdbool.h>
 #include <stddef.h>

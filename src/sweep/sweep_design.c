@@ -1,5 +1,5 @@
 /*
- * Building the designs (sweep_design.h): the points are generated as
+ * Building the designs (sweep_design_int.h): the points are generated as
  * level-index rows, made consistent with their filesystem (a factor of
  * another filesystem gets SWEEP_NA), de-duplicated, and shuffled.
  */

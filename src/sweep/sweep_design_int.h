@@ -1,5 +1,5 @@
 /*
- * The experiment designs over a plan's factors (sweep_plan.h): the points
+ * The experiment designs over a plan's factors (sweep_plan_int.h): the points
  * to run, each a level index per factor, and the order to run them in.
  *   full   every combination of levels;
  *   ofat   one factor at a time: the baseline (every factor at its first
@@ -8,15 +8,15 @@
  *   lhs:N  a Latin hypercube of N points over the level indices: each
  *          factor's levels appear equally often (within one) over the N
  *          points, paired at random;
- *   race   the full design's points, run as the race says (sweep_race.h);
+ *   race   the full design's points, run as the race says (sweep_race_int.h);
  * A factor that applies only to one filesystem (mkfs.xfs, mount.xfs,
  * btrfs.data) has no level at the points of another one (SWEEP_NA), so
  * those points are not repeated for its levels; points that end up equal
  * are kept once. The order is then shuffled with the seed, which is
  * recorded, so the same plan and seed give the same sweep (--resume).
  */
-#ifndef IOBENCH_SWEEP_SWEEP_DESIGN_H
-#define IOBENCH_SWEEP_SWEEP_DESIGN_H
+#ifndef IOBENCH_SWEEP_SWEEP_DESIGN_INT_H
+#define IOBENCH_SWEEP_SWEEP_DESIGN_INT_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
 /*
- * fork/exec with the child's stdout and stderr on pipes (sweep_exec.h).
+ * fork/exec with the child's stdout and stderr on pipes (sweep_exec_int.h).
  * The stderr tail is what a failed point's message quotes.
  */
 #include "sweep/sweep_exec_int.h"

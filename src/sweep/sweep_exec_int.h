@@ -6,12 +6,12 @@
  * for the message of a failed step. While a child runs, a stop request
  * (SIGINT/SIGTERM to the sweep, sweep_exec_stop) is passed on to it.
  * Each child runs in a process group (and cgroup) of its own
- * (sweep_group.h), recorded in the journal before it may exec; what it
+ * (sweep_group_int.h), recorded in the journal before it may exec; what it
  * leaves running when it exits is killed then, or, for a setup template
  * (keep_group), when its point is undone.
  */
-#ifndef IOBENCH_SWEEP_SWEEP_EXEC_H
-#define IOBENCH_SWEEP_SWEEP_EXEC_H
+#ifndef IOBENCH_SWEEP_SWEEP_EXEC_INT_H
+#define IOBENCH_SWEEP_SWEEP_EXEC_INT_H
 
 #include <signal.h>
 #include <stdbool.h>

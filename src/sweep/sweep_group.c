@@ -1,5 +1,5 @@
 /*
- * A command's process group and cgroup (sweep_group.h): making them before
+ * A command's process group and cgroup (sweep_group_int.h): making them before
  * the child execs, telling whether anything of them still runs, and ending
  * them, each process verified as the group's own.
  */

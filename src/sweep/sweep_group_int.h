@@ -11,8 +11,8 @@
  * group ("procs PGID:START:SID CGROUP|-") before the child may exec;
  * restore ends it before it undoes anything.
  */
-#ifndef IOBENCH_SWEEP_SWEEP_GROUP_H
-#define IOBENCH_SWEEP_SWEEP_GROUP_H
+#ifndef IOBENCH_SWEEP_SWEEP_GROUP_INT_H
+#define IOBENCH_SWEEP_SWEEP_GROUP_INT_H
 
 #include <limits.h>
 #include <stdbool.h>

@@ -10,8 +10,8 @@
  * with the plan's line and column, before anything changes, and again as
  * each step runs with the real {dev}, {devs} and {mnt}.
  */
-#ifndef IOBENCH_SWEEP_SWEEP_OPERANDS_H
-#define IOBENCH_SWEEP_SWEEP_OPERANDS_H
+#ifndef IOBENCH_SWEEP_SWEEP_OPERANDS_INT_H
+#define IOBENCH_SWEEP_SWEEP_OPERANDS_INT_H
 
 #include <stdbool.h>
 #include <stddef.h>

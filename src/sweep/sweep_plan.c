@@ -1,5 +1,5 @@
 /*
- * The plan parser (sweep_plan.h): the job-file lexer splits the file into
+ * The plan parser (sweep_plan_int.h): the job-file lexer splits the file into
  * sections and key = value items with their file:line:col; this file gives
  * them the plan's meaning and checks each: known sections and keys, the
  * factors' names and levels, the workload's files, the design. It reports

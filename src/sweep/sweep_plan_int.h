@@ -34,8 +34,8 @@
  *
  * Everything the plan says is checked here, before anything is touched.
  */
-#ifndef IOBENCH_SWEEP_SWEEP_PLAN_H
-#define IOBENCH_SWEEP_SWEEP_PLAN_H
+#ifndef IOBENCH_SWEEP_SWEEP_PLAN_INT_H
+#define IOBENCH_SWEEP_SWEEP_PLAN_INT_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -71,7 +71,7 @@ struct sweep_factor {
  * level, a setup or teardown template, the command, bonnie's and quick's
  * arguments, the fixed mkfs and mount options), where it starts, for the
  * check that none names a block device but the sweep's own
- * (sweep_operands.h). */
+ * (sweep_operands_int.h). */
 struct sweep_plan_text {
 	char *text;
 	char *what;         /* "factor 'mkfs.btrfs'", "a setup template" ... */

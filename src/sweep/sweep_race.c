@@ -1,5 +1,5 @@
 /*
- * Successive elimination for the `race` design (sweep_race.h): the values
+ * Successive elimination for the `race` design (sweep_race_int.h): the values
  * of each point, which points are still in, the per-look level from the
  * race's alpha, and the looks themselves (Mann-Whitney U of each point
  * against the leader).

@@ -51,8 +51,8 @@
  * then uses its tie-corrected normal approximation; all values equal gives
  * p = 1, nothing dropped.
  */
-#ifndef IOBENCH_SWEEP_SWEEP_RACE_H
-#define IOBENCH_SWEEP_SWEEP_RACE_H
+#ifndef IOBENCH_SWEEP_SWEEP_RACE_INT_H
+#define IOBENCH_SWEEP_SWEEP_RACE_INT_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,5 +1,5 @@
 /*
- * Running the race design (sweep_race.h decides, this file runs): every
+ * Running the race design (sweep_race_int.h decides, this file runs): every
  * round, each point the race names is set up, run once (one run of the
  * workload: no --repeat) and torn down, and the goal figure of the run it
  * stored is given to the race, until the race is over. A point dropped by

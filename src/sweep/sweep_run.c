@@ -311,7 +311,7 @@ int sweep_run(const struct sweep_opts *o)
 		if (sweep_journal_add(&c.j, "sweep", id, pid, NULL) < 0)
 			goto out;
 		/* what a command leaves when it exits becomes ours to end
-		 * (sweep_group.h) */
+		 * (sweep_group_int.h) */
 		prctl(PR_SET_CHILD_SUBREAPER, 1);
 	}
 	install_signals();

@@ -1,6 +1,6 @@
 /*
  * tracefs found in mountinfo, or mounted at /sys/kernel/tracing under an
- * flock of that directory (tracefs.h).
+ * flock of that directory (tracefs_int.h).
  */
 #include "sys/tracefs_int.h"
 

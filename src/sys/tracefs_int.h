@@ -10,8 +10,8 @@
  * at once do not stack two mounts, and a note says so. tests/e2e/lib.sh's
  * tracefs_dir follows the same rules; the unit test checks they agree.
  */
-#ifndef IOBENCH_SYS_TRACEFS_H
-#define IOBENCH_SYS_TRACEFS_H
+#ifndef IOBENCH_SYS_TRACEFS_INT_H
+#define IOBENCH_SYS_TRACEFS_INT_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -4,8 +4,8 @@
  * for the device guard's messages ("ext4 signature found, label 'data'",
  * "partition table (dos) found").
  */
-#ifndef IOBENCH_SYS_DEV_DEVSIG_H
-#define IOBENCH_SYS_DEV_DEVSIG_H
+#ifndef IOBENCH_SYS_DEV_DEVSIG_INT_H
+#define IOBENCH_SYS_DEV_DEVSIG_INT_H
 
 #include <stddef.h>
 
