@@ -10,8 +10,8 @@
  * rates. --precise repeats a phase that finished in under 0.5 s until its
  * repeats together last at least 0.5 s, so no figure is "+++++".
  */
-#ifndef IOBENCH_WORKLOAD_BONNIE_H
-#define IOBENCH_WORKLOAD_BONNIE_H
+#ifndef IOBENCH_BONNIE_BONNIE_H
+#define IOBENCH_BONNIE_BONNIE_H
 
 #include <signal.h>
 #include <stdbool.h>

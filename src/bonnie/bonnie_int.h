@@ -11,8 +11,8 @@
  * and their "00000"... subdirectories with -n :::dirs, in it. Everything is
  * removed at the end, after an error or a stop too.
  */
-#ifndef IOBENCH_WORKLOAD_BONNIE_INT_H
-#define IOBENCH_WORKLOAD_BONNIE_INT_H
+#ifndef IOBENCH_BONNIE_BONNIE_INT_H
+#define IOBENCH_BONNIE_BONNIE_INT_H
 
 #include <pthread.h>
 #include <stdatomic.h>

@@ -1,6 +1,6 @@
 /*
  * `iobench-mpi meta` (dist_meta.h): the options, the loop over -i
- * iterations with dist_sync between the phases (workload/meta.h's sync
+ * iterations with dist_sync between the phases (meta/meta.h's sync
  * hook), the gather of every rank's per-phase figures to rank 0 after each
  * iteration, and rank 0's output: mdtest 4.1's SUMMARY table ("SUMMARY
  * rate (in ops/sec)", one row per operation, Max/Min/Mean/Std Dev over the
@@ -27,7 +27,7 @@
 #include "util/json.h"
 #include "util/units.h"
 #include "util/xmalloc.h"
-#include "workload/meta.h"
+#include "meta/meta.h"
 
 static const char usage[] =
 	"usage: mpirun [MPIRUN OPTIONS] iobench-mpi meta -d DIR (-n ITEMS | -I ITEMS) [OPTIONS]\n"

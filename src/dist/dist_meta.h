@@ -1,5 +1,5 @@
 /*
- * `iobench-mpi meta`: mdtest's metadata phases (workload/meta.h) on every
+ * `iobench-mpi meta`: mdtest's metadata phases (meta/meta.h) on every
  * rank at once, with mdtest's options (-d -n -I -z -b -u -L -F -D -C -T -E
  * -r -w -e -y -i) and figures: the hook between phases is dist_sync (a
  * barrier that also agrees on failure), every rank's per-phase result goes

@@ -1,5 +1,5 @@
 /*
- * cmdprio options of io_uring and libaio (engines/cmdprio.h): their parsers
+ * cmdprio options of io_uring and libaio (engines/cmdprio_int.h): their parsers
  * and the per-I/O choice. A choice draws one number in [0, 100) per read or
  * write; with cmdprio_percentage the I/O carries the priority when the draw
  * is below its direction's percentage, with cmdprio_bssplit the entries of
@@ -7,7 +7,7 @@
  * fio's: 4k/50/2/3:4k/20 gives half of the 4k I/Os 2/3, a fifth the
  * cmdprio_class/cmdprio priority, the rest none).
  */
-#include "engines/cmdprio.h"
+#include "engines/cmdprio_int.h"
 #include "util/timeutil.h"
 #include "util/error.h"
 #include "util/units.h"

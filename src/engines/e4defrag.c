@@ -16,7 +16,7 @@
  * ioctl errors are the unit's (EOPNOTSUPP off ext4).
  */
 #include "engines/engine.h"
-#include "engines/fileio.h"
+#include "engines/fileio_int.h"
 #include "sys/dev/guardopen.h"
 #include "util/error.h"
 

@@ -11,7 +11,7 @@
  * read-only mode refuses the engine.
  */
 #include "engines/engine.h"
-#include "engines/fileio.h"
+#include "engines/fileio_int.h"
 
 #include <errno.h>
 #include <fcntl.h>

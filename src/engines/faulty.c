@@ -30,8 +30,8 @@
  * faulty_* rows are this engine's own, not the inner one's.
  */
 #include "engines/engine.h"
-#include "engines/engines_list.h"
-#include "engines/faulty.h"
+#include "engines/engines_list_int.h"
+#include "engines/faulty_int.h"
 #include "util/assert.h"
 #include "util/rand.h"
 #include "util/timeutil.h"

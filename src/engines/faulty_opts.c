@@ -8,7 +8,7 @@
  * takes a name (EIO) or a number.
  */
 #include "engines/engine.h"
-#include "engines/faulty.h"
+#include "engines/faulty_int.h"
 #include "util/errname.h"
 #include "util/units.h"
 

@@ -5,7 +5,7 @@
  * position" (sync, vsync). Every function reports -errno and retries EINTR.
  */
 #include "engines/engine.h"
-#include "engines/fileio.h"
+#include "engines/fileio_int.h"
 #include "util/xmalloc.h"
 
 #include <errno.h>

@@ -7,7 +7,7 @@
  * datasync units go to the shared helpers.
  */
 #include "engines/engine.h"
-#include "engines/fileio.h"
+#include "engines/fileio_int.h"
 
 #include <errno.h>
 #include <unistd.h>

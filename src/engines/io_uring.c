@@ -29,13 +29,13 @@
  * int whose default -1 means "ask the kernel whether IORING_OP_READ/WRITE
  * exist and use them if so" (0 forces READV/WRITEV, anything positive the
  * plain ones). cmdprio_percentage, cmdprio_class, cmdprio and
- * cmdprio_bssplit (engines/cmdprio.h), as fio's: a read or write they pick
+ * cmdprio_bssplit (engines/cmdprio_int.h), as fio's: a read or write they pick
  * carries its priority in the SQE's ioprio; the others carry none.
  */
 #include "engines/engine.h"
-#include "engines/cmdprio.h"
-#include "engines/fileio.h"
-#include "engines/rwf.h"
+#include "engines/cmdprio_int.h"
+#include "engines/fileio_int.h"
+#include "engines/rwf_int.h"
 #include "util/error.h"
 #include "util/assert.h"
 #include "util/units.h"

@@ -15,14 +15,14 @@
  * that would block fails with EAGAIN.
  *
  * cmdprio_percentage, cmdprio_class, cmdprio and cmdprio_bssplit
- * (engines/cmdprio.h), as fio's: a read or write they pick carries its
+ * (engines/cmdprio_int.h), as fio's: a read or write they pick carries its
  * priority in aio_reqprio with IOCB_FLAG_IOPRIO; the others carry none (the
  * job's prio/prioclass applies, set on the thread).
  */
 #include "engines/engine.h"
-#include "engines/cmdprio.h"
-#include "engines/fileio.h"
-#include "engines/rwf.h"
+#include "engines/cmdprio_int.h"
+#include "engines/fileio_int.h"
+#include "engines/rwf_int.h"
 #include "util/error.h"
 #include "util/assert.h"
 #include "util/xmalloc.h"

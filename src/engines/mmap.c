@@ -18,7 +18,7 @@
  * run unchanged) and says so once.
  */
 #include "engines/engine.h"
-#include "engines/fileio.h"
+#include "engines/fileio_int.h"
 #include "sys/sysmem.h"
 #include "util/error.h"
 #include "util/xmalloc.h"

@@ -8,7 +8,7 @@
  * the next reap() with its -errno. Trim is done synchronously.
  */
 #include "engines/engine.h"
-#include "engines/fileio.h"
+#include "engines/fileio_int.h"
 #include "util/assert.h"
 #include "util/xmalloc.h"
 

@@ -4,7 +4,7 @@
  * has no effect.
  */
 #include "engines/engine.h"
-#include "engines/fileio.h"
+#include "engines/fileio_int.h"
 
 #include <errno.h>
 #include <unistd.h>

@@ -10,8 +10,8 @@
  * three flags are this engine's options (pvsync2_options).
  */
 #include "engines/engine.h"
-#include "engines/fileio.h"
-#include "engines/rwf.h"
+#include "engines/fileio_int.h"
+#include "engines/rwf_int.h"
 #include "util/error.h"
 #include "util/rand.h"
 

@@ -7,7 +7,7 @@
  * help, and option rows that fit the engine's options struct.
  */
 #include "engines/engine.h"
-#include "engines/engines_list.h"
+#include "engines/engines_list_int.h"
 #include "util/error.h"
 
 #include <errno.h>

@@ -12,7 +12,7 @@
  * in fio ("looks like splice doesn't work on this file system").
  */
 #include "engines/engine.h"
-#include "engines/fileio.h"
+#include "engines/fileio_int.h"
 #include "util/error.h"
 
 #include <errno.h>

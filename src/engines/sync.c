@@ -5,7 +5,7 @@
  * trim units go to the shared helpers. iodepth has no effect.
  */
 #include "engines/engine.h"
-#include "engines/fileio.h"
+#include "engines/fileio_int.h"
 
 #include <errno.h>
 #include <unistd.h>

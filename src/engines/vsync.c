@@ -5,7 +5,7 @@
  * shared helpers. iodepth has no effect.
  */
 #include "engines/engine.h"
-#include "engines/fileio.h"
+#include "engines/fileio_int.h"
 
 #include <errno.h>
 #include <sys/uio.h>

@@ -1,8 +1,7 @@
 /*
- * Internal to the job-file parser: the flat list of items (section headers
- * and options, each with file:line:col) that the lexer and the command-line
- * reader produce and parse.c turns into jobs, plus the error helper that
- * prints one "FILE:LINE:COL: error: ..." line and counts it.
+ * Internal to the job-file parser: includes, ${} and arithmetic expansion,
+ * and turning the items (jobfile/items.h: what the lexer and the
+ * command-line reader produce) into jobs.
  */
 #ifndef IOBENCH_JOBFILE_JOBFILE_INT_H
 #define IOBENCH_JOBFILE_JOBFILE_INT_H
@@ -11,49 +10,11 @@
 #include <stddef.h>
 
 #include "jobfile/jobfile.h"
+#include "jobfile/items.h"
 
 #define JF_MAX_INCLUDE_DEPTH 16
 #define JF_MAX_FILE_BYTES (16u << 20)
 
-struct jf_loc {
-	const char *file; /* owned by jf_items.files */
-	unsigned line, col;
-};
-
-enum jf_kind { JF_SECTION, JF_OPTION };
-
-struct jf_item {
-	enum jf_kind kind;
-	char *name;          /* section name or option key */
-	char *value;         /* option value after ${} expansion; NULL for a bare key */
-	struct jf_loc loc;   /* the '[' or the first character of the key */
-	unsigned value_col;  /* column of the value (options) */
-	bool broken;         /* a section header already reported as bad: its
-			      * options are skipped so errors do not cascade */
-};
-
-struct jf_items {
-	struct jf_item *v;
-	size_t nr, alloc;
-	char **files;        /* file names the locations point to */
-	size_t nr_files, files_alloc;
-	int errors;
-	/* from the command line: fio's getopt knows an engine's options only
-	 * once --ioengine has named that engine, so they apply in order there,
-	 * not after the section's other options as in a file */
-	bool cmdline;
-};
-
-void jf_error(struct jf_items *it, const struct jf_loc *loc, unsigned col, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-const char *jf_intern_file(struct jf_items *it, const char *name);
-struct jf_item *jf_add(struct jf_items *it, enum jf_kind kind, const char *name, size_t nlen,
-		       const struct jf_loc *loc);
-void jf_items_release(struct jf_items *it);
-
-/* lexer.c: append the items of a buffer (name for messages and includes). */
-void jf_lex_buffer(struct jf_items *it, const char *name, const char *text, size_t len,
-		   const char *const *stack, unsigned depth);
 /* include.c: read a whole file; returns 0 or -errno. */
 int jf_read_file(const char *path, char **text, size_t *len);
 /* include.c: handle an `include PATH` line found in file `from`. */

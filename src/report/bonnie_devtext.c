@@ -7,7 +7,7 @@
 
 #include <stdio.h>
 
-#include "report/internal.h"
+#include "report/report_int.h"
 
 static double per_sec(uint64_t n, uint64_t ms)
 {

@@ -19,7 +19,7 @@
 #include <errno.h>
 
 #include "report/env_report.h"
-#include "report/internal.h"
+#include "report/report_int.h"
 #include "report/report.h"
 #include "util/json.h"
 

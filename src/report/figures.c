@@ -6,7 +6,7 @@
  * distributions (with fio's floors: a non-empty bucket shows at least 0.1%
  * or 0.01%), and small naming helpers.
  */
-#include "report/internal.h"
+#include "report/report_int.h"
 
 #include <math.h>
 #include <stdlib.h>

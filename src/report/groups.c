@@ -5,7 +5,7 @@
  * slowest and fastest entry bandwidth and the shortest and longest runtime.
  * An entry that did not run a direction does not count for it.
  */
-#include "report/internal.h"
+#include "report/report_int.h"
 
 #include <string.h>
 

@@ -12,7 +12,7 @@
  * error counts per kind, the first error's offset and text) goes under one
  * top-level "iobench" object, so fio's readers see only fio's keys.
  */
-#include "report/internal.h"
+#include "report/report_int.h"
 #include "report/report.h"
 
 #include <inttypes.h>

@@ -8,7 +8,7 @@
  * "errors" all of them in order (as printed on stderr, without the
  * "iobench: error: " prefix). Invoked as `fio`, "fio version" is fio's.
  */
-#include "report/internal.h"
+#include "report/report_int.h"
 #include "report/report.h"
 
 #include <time.h>

@@ -11,7 +11,7 @@
  * the header has fio's "pid=" (the job thread's id), and neither the
  * interruption line nor iobench's system lines are printed.
  */
-#include "report/internal.h"
+#include "report/report_int.h"
 #include "report/report.h"
 
 #include <errno.h>

@@ -6,7 +6,7 @@
  * a fraction that rounds up to a whole unit carries into the integer part
  * ("50.0k", where fio prints "49.0k").
  */
-#include "report/internal.h"
+#include "report/report_int.h"
 
 #include <inttypes.h>
 #include <math.h>

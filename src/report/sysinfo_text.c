@@ -11,7 +11,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "report/internal.h"
+#include "report/report_int.h"
 
 /* Appends " key=value" for set values to a line buffer. */
 struct line {

@@ -16,7 +16,7 @@
  * line of its own (161). Under unified_rw_reporting=mixed one mixed
  * direction stands in READ's place and WRITE and TRIM are left out.
  */
-#include "report/internal.h"
+#include "report/report_int.h"
 #include "report/report.h"
 
 #include <errno.h>

@@ -5,8 +5,8 @@
  * a job_result may describe one job or, with group_reporting, the merge of
  * a whole group. Times are nanoseconds unless a name says otherwise.
  */
-#ifndef IOBENCH_WORKLOAD_RESULTS_H
-#define IOBENCH_WORKLOAD_RESULTS_H
+#ifndef IOBENCH_RESULTS_RESULTS_H
+#define IOBENCH_RESULTS_RESULTS_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -9,8 +9,8 @@
  * (watch/anomaly.h). run and quick results and bonnie results each own
  * one; reporters read it like the rest of a result.
  */
-#ifndef IOBENCH_WORKLOAD_RUNENV_H
-#define IOBENCH_WORKLOAD_RUNENV_H
+#ifndef IOBENCH_RESULTS_RUNENV_H
+#define IOBENCH_RESULTS_RUNENV_H
 
 #include <stdbool.h>
 #include <stddef.h>

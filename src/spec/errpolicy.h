@@ -5,8 +5,8 @@
  * fio's default non-fatal errors, EIO and EILSEQ. Anything else stops the
  * job. The options themselves are parsed in options_errors.c.
  */
-#ifndef IOBENCH_WORKLOAD_ERRPOLICY_H
-#define IOBENCH_WORKLOAD_ERRPOLICY_H
+#ifndef IOBENCH_SPEC_ERRPOLICY_H
+#define IOBENCH_SPEC_ERRPOLICY_H
 
 #include <stdbool.h>
 

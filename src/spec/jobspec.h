@@ -5,8 +5,8 @@
  * nanoseconds, percentages are 0..100. Runtime state lives in job.h and
  * results in results.h; keep the three apart.
  */
-#ifndef IOBENCH_WORKLOAD_JOBSPEC_H
-#define IOBENCH_WORKLOAD_JOBSPEC_H
+#ifndef IOBENCH_SPEC_JOBSPEC_H
+#define IOBENCH_SPEC_JOBSPEC_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -96,7 +96,7 @@ enum fallocate_mode {
 	FALLOC_TRUNCATE, /* ftruncate(2) only */
 };
 
-/* zonemode=: how offsets are confined to zones (workload/zones.c) */
+/* zonemode=: how offsets are confined to zones (workload/iogen/zones.c) */
 enum zone_mode {
 	ZONEMODE_NONE = 0,
 	ZONEMODE_STRIDED, /* zonesize bytes in each zonerange, then zoneskip */
@@ -330,7 +330,7 @@ struct job_spec {
 	uint64_t trim_backlog_batch;  /* trims per trim_backlog turn; 0 = all waiting */
 	bool trim_verify_zero;        /* trimmed blocks must read back zeros; default 1 */
 
-	/* zones (workload/zones.c) */
+	/* zones (workload/iogen/zones.c) */
 	enum zone_mode zonemode;
 	uint64_t zonesize;            /* strided: bytes per zone visit; zbd: the zone size */
 	uint64_t zonerange;           /* strided: the zone's length (0: zonesize) */
@@ -407,7 +407,7 @@ struct job_spec {
 	char *log_compression_cpus;   /* CPUs of the log writer thread, as written; NULL = any */
 	unsigned log_entries;         /* accepted for fio; the ring size is fixed */
 
-	/* I/O logs and their replay (workload/iolog_write.c, replay*.c, blktrace.c) */
+	/* I/O logs and their replay (workload/logs/iolog_write.c, replay*.c, blktrace.c) */
 	char *write_iolog;          /* fio's iolog version 3 of the job's I/O, appended; NULL = none */
 	char *read_iolog;           /* iologs (v2, v3) or blktraces to replay, ':' between
 				       them, one per clone (the N-th for jobnum N); NULL = none */

@@ -11,8 +11,8 @@
  * (options_fio.c) so they fail with a clear "not implemented" message rather
  * than "unknown option".
  */
-#ifndef IOBENCH_WORKLOAD_OPTIONS_H
-#define IOBENCH_WORKLOAD_OPTIONS_H
+#ifndef IOBENCH_SPEC_OPTIONS_H
+#define IOBENCH_SPEC_OPTIONS_H
 
 #include <stdbool.h>
 #include <stddef.h>

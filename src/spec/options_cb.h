@@ -4,8 +4,8 @@
  * formats their error messages. Only the option callbacks (options_*.c and
  * verify_opts.c) include this.
  */
-#ifndef IOBENCH_WORKLOAD_OPTIONS_CB_H
-#define IOBENCH_WORKLOAD_OPTIONS_CB_H
+#ifndef IOBENCH_SPEC_OPTIONS_CB_H
+#define IOBENCH_SPEC_OPTIONS_CB_H
 
 #include "spec/options.h"
 

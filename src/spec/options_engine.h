@@ -3,8 +3,8 @@
  * (options_engine.c). option_set() hands a key here when no job option has
  * that name but some engine's rows do.
  */
-#ifndef IOBENCH_WORKLOAD_OPTIONS_ENGINE_H
-#define IOBENCH_WORKLOAD_OPTIONS_ENGINE_H
+#ifndef IOBENCH_SPEC_OPTIONS_ENGINE_H
+#define IOBENCH_SPEC_OPTIONS_ENGINE_H
 
 #include "spec/options.h"
 

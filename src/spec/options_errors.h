@@ -2,8 +2,8 @@
  * Parse callbacks of the error-policy options continue_on_error and
  * ignore_error (options_errors.c). Only options_table.c includes this.
  */
-#ifndef IOBENCH_WORKLOAD_OPTIONS_ERRORS_H
-#define IOBENCH_WORKLOAD_OPTIONS_ERRORS_H
+#ifndef IOBENCH_SPEC_OPTIONS_ERRORS_H
+#define IOBENCH_SPEC_OPTIONS_ERRORS_H
 
 #include "spec/options.h"
 

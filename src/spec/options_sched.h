@@ -5,8 +5,8 @@
  * cpumask text into the CPU set the runner binds the job to. Only the option
  * table, its validation and the runner include this.
  */
-#ifndef IOBENCH_WORKLOAD_OPTIONS_SCHED_H
-#define IOBENCH_WORKLOAD_OPTIONS_SCHED_H
+#ifndef IOBENCH_SPEC_OPTIONS_SCHED_H
+#define IOBENCH_SPEC_OPTIONS_SCHED_H
 
 #include <sched.h>
 #include <stdbool.h>

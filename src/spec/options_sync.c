@@ -6,7 +6,7 @@
  * none) and write_hint= (none, short, medium, long, extreme: the
  * RWH_WRITE_LIFE_* lifetime the files get with fcntl F_SET_RW_HINT), and
  * two more whose values need a word: atomic=1 (implies direct=1) and
- * io_submit_mode (inline or offload). The runtime is workload/syncrange.c's,
+ * io_submit_mode (inline or offload). The runtime is workload/io/syncrange.c's,
  * files.c's and writeopts.c's.
  */
 #include "spec/options_cb.h"
@@ -71,7 +71,7 @@ int opt_cb_write_hint(void *target, const char *val, struct opt_ctx *c)
 }
 
 /* io_submit_mode=inline (the job thread submits and reaps) or offload
- * (fio's pool of submitting threads, workload/submitq.c) */
+ * (fio's pool of submitting threads, workload/io/submitq.c) */
 int opt_cb_io_submit_mode(void *target, const char *val, struct opt_ctx *c)
 {
 	struct job_spec *s = target;

@@ -4,7 +4,7 @@
  * zonesize) and the zone_reset_threshold / zone_reset_frequency fractions
  * (fio's type is a ':' list of floats; the first counts). The checks that
  * need several options (zonesize with zonemode) are job_spec_validate's;
- * the device check of zonemode=zbd is workload/zones.c's.
+ * the device check of zonemode=zbd is workload/iogen/zones.c's.
  */
 #include "spec/options_cb.h"
 #include "util/units.h"

@@ -26,7 +26,7 @@
 #include <string.h>
 
 #include "stats/probdist.h"
-#include "stats/sample.h"
+#include "stats/sample_int.h"
 #include "util/rand.h"
 
 /* stat of x[0..n), reordering x */

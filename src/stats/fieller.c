@@ -24,7 +24,7 @@
 #include <math.h>
 
 #include "stats/probdist.h"
-#include "stats/sample.h"
+#include "stats/sample_int.h"
 
 int fieller_interval(double num, double se_num, double den, double se_den, double t,
 		     double *lo, double *hi)

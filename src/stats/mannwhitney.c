@@ -12,7 +12,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "stats/sample.h"
+#include "stats/sample_int.h"
 
 struct tagged {
 	double v;

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "stats/probdist.h"
-#include "stats/sample.h"
+#include "stats/sample_int.h"
 
 /* Coverage of [X_(j), X_(n+1-j)], 1 <= j <= (n+1)/2. */
 static double coverage(size_t n, size_t j)

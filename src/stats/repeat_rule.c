@@ -13,7 +13,7 @@
 
 #include "stats/median_ci.h"
 #include "stats/reps.h"
-#include "stats/sample.h"
+#include "stats/sample_int.h"
 
 static double rel_end(double d, double median)
 {

@@ -1,9 +1,9 @@
 /*
- * Sample helpers (see sample.h). The quickselect is Hoare's FIND with a
+ * Sample helpers (see sample_int.h). The quickselect is Hoare's FIND with a
  * median-of-three pivot; the even-n median takes the largest element of the
  * lower part after selecting the upper middle, so it is one selection.
  */
-#include "stats/sample.h"
+#include "stats/sample_int.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats/sample.h"
+#include "stats/sample_int.h"
 
 enum outlier_class sample_outlier_class(const struct sample_summary *s, double v)
 {

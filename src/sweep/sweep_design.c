@@ -1,9 +1,9 @@
 /*
- * Building the designs (sweep_design.h): the points are generated as
+ * Building the designs (sweep_design_int.h): the points are generated as
  * level-index rows, made consistent with their filesystem (a factor of
  * another filesystem gets SWEEP_NA), de-duplicated, and shuffled.
  */
-#include "sweep/sweep_design.h"
+#include "sweep/sweep_design_int.h"
 
 #include <errno.h>
 #include <stdio.h>

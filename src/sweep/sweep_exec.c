@@ -1,8 +1,8 @@
 /*
- * fork/exec with the child's stdout and stderr on pipes (sweep_exec.h).
+ * fork/exec with the child's stdout and stderr on pipes (sweep_exec_int.h).
  * The stderr tail is what a failed point's message quotes.
  */
-#include "sweep/sweep_exec.h"
+#include "sweep/sweep_exec_int.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -14,7 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "sweep/sweep_group.h"
+#include "sweep/sweep_group_int.h"
 #include "sweep/sweep_journal.h"
 #include "util/error.h"
 #include "util/xmalloc.h"

@@ -1,9 +1,9 @@
 /*
- * A command's process group and cgroup (sweep_group.h): making them before
+ * A command's process group and cgroup (sweep_group_int.h): making them before
  * the child execs, telling whether anything of them still runs, and ending
  * them, each process verified as the group's own.
  */
-#include "sweep/sweep_group.h"
+#include "sweep/sweep_group_int.h"
 
 #include <ctype.h>
 #include <dirent.h>

@@ -11,9 +11,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "sweep/sweep_design.h"
+#include "sweep/sweep_design_int.h"
 #include "sweep/sweep_journal.h"
-#include "sweep/sweep_plan.h"
+#include "sweep/sweep_plan_int.h"
 #include "sweep/sweep_run.h"
 #include "sys/sysknob_lock.h"
 #include "sys/sysknob_snap.h"

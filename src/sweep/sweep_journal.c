@@ -22,8 +22,8 @@
 #include <unistd.h>
 
 #include "store/store_sweep.h"
-#include "sweep/sweep_exec.h"
-#include "sweep/sweep_group.h"
+#include "sweep/sweep_exec_int.h"
+#include "sweep/sweep_group_int.h"
 #include "sweep/sweep_journal_int.h"
 #include "sweep/sweep_int.h"
 #include "sys/dev/devres.h"

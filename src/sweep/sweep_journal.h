@@ -37,7 +37,7 @@
  *   knob FILE OLD       write OLD back to FILE (sys/sysknob.h)
  *   teardown ID P:T     teardown template T of the stored plan of sweep
  *                       ID, expanded for point P, run with /bin/sh
- *   procs PG:START:SID CGROUP|-  a command's process group (sweep_group.h):
+ *   procs PG:START:SID CGROUP|-  a command's process group (sweep_group_int.h):
  *                       ended first of all
  *   made N PROOF        the proof of entry N, once the thing exists:
  *                       MAJ:MIN:INO of an image or directory, ID@SOURCE

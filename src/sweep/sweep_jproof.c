@@ -32,7 +32,7 @@
 #include <unistd.h>
 
 #include "store/store_sweep.h"
-#include "sweep/sweep_exec.h"
+#include "sweep/sweep_exec_int.h"
 #include "sweep/sweep_int.h"
 #include "sys/dev/devres.h"
 #include "util/error.h"

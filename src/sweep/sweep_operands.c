@@ -1,9 +1,9 @@
 /*
  * The plan-time check that a sweep's operands name no block device but its
- * own (sweep_operands.h): every text of the plan that reaches a program,
+ * own (sweep_operands_int.h): every text of the plan that reaches a program,
  * with its factors' levels, through the device check of sys/dev/devoperand.h.
  */
-#include "sweep/sweep_operands.h"
+#include "sweep/sweep_operands_int.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -1,11 +1,11 @@
 /*
- * The plan parser (sweep_plan.h): the job-file lexer splits the file into
+ * The plan parser (sweep_plan_int.h): the job-file lexer splits the file into
  * sections and key = value items with their file:line:col; this file gives
  * them the plan's meaning and checks each: known sections and keys, the
  * factors' names and levels, the workload's files, the design. It reports
  * every problem before failing, as the job-file parser does.
  */
-#include "sweep/sweep_plan.h"
+#include "sweep/sweep_plan_int.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "jobfile/jobfile.h"
-#include "jobfile/jobfile_int.h"
+#include "jobfile/items.h"
 #include "sweep/sweep_goal.h"
 #include "sys/sysknob.h"
 #include "util/error.h"

@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sweep/sweep_exec.h"
+#include "sweep/sweep_exec_int.h"
 #include "sweep/sweep_journal_int.h"
-#include "sweep/sweep_operands.h"
+#include "sweep/sweep_operands_int.h"
 #include "sys/dev/devguard.h"
 #include "sys/dropcache.h"
 #include "sys/sysknob.h"

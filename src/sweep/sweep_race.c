@@ -1,10 +1,10 @@
 /*
- * Successive elimination for the `race` design (sweep_race.h): the values
+ * Successive elimination for the `race` design (sweep_race_int.h): the values
  * of each point, which points are still in, the per-look level from the
  * race's alpha, and the looks themselves (Mann-Whitney U of each point
  * against the leader).
  */
-#include "sweep/sweep_race.h"
+#include "sweep/sweep_race_int.h"
 
 #include <math.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
 /*
- * Running the race design (sweep_race.h decides, this file runs): every
+ * Running the race design (sweep_race_int.h decides, this file runs): every
  * round, each point the race names is set up, run once (one run of the
  * workload: no --repeat) and torn down, and the goal figure of the run it
  * stored is given to the race, until the race is over. A point dropped by
@@ -18,7 +18,7 @@
 #include "store/store_query.h"
 #include "store/store_sweep.h"
 #include "sweep/sweep_goal.h"
-#include "sweep/sweep_race.h"
+#include "sweep/sweep_race_int.h"
 #include "util/error.h"
 #include "util/xmalloc.h"
 

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "store/store_sweep.h"
-#include "sweep/sweep_operands.h"
+#include "sweep/sweep_operands_int.h"
 #include "sys/signals.h"
 #include "util/error.h"
 #include "util/xmalloc.h"
@@ -294,7 +294,7 @@ int sweep_run(const struct sweep_opts *o)
 		if (sweep_journal_add(&c.j, "sweep", id, pid, NULL) < 0)
 			goto out;
 		/* what a command leaves when it exits becomes ours to end
-		 * (sweep_group.h) */
+		 * (sweep_group_int.h) */
 		prctl(PR_SET_CHILD_SUBREAPER, 1);
 	}
 	c.stop = signals_install_restore(); /* the journal is restored at a signal */

@@ -16,7 +16,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "sweep/sweep_exec.h"
+#include "sweep/sweep_exec_int.h"
 #include "sweep/sweep_journal_int.h"
 #include "sys/dev/devguard.h"
 #include "sys/dev/devres.h"

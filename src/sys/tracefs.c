@@ -1,8 +1,8 @@
 /*
  * tracefs found in mountinfo, or mounted at /sys/kernel/tracing under an
- * flock of that directory (tracefs.h).
+ * flock of that directory (tracefs_int.h).
  */
-#include "sys/tracefs.h"
+#include "sys/tracefs_int.h"
 
 #include "sys/dev/devres.h"
 #include "util/error.h"

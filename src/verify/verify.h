@@ -20,11 +20,11 @@
  * verify_msg.c: the one-line description of a failure.
  * spec/verify_pattern.c, spec/verify_opts.c (spec/verify_opts.h): the
  *   verify_pattern syntax and the verify= and verify_pattern= options.
- * workload/verify_run.c: the runner hooks and the read-back phases.
+ * workload/verify/verify_run.c: the runner hooks and the read-back phases.
  * verify_state.c: verify_state_save/verify_state_load files.
  */
-#ifndef IOBENCH_WORKLOAD_VERIFY_H
-#define IOBENCH_WORKLOAD_VERIFY_H
+#ifndef IOBENCH_VERIFY_VERIFY_H
+#define IOBENCH_VERIFY_VERIFY_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -34,8 +34,6 @@
 #include "spec/jobspec.h"
 #include "spec/verify_opts.h"
 
-struct job;
-struct io_unit;
 struct opt_ctx;
 
 /* ---- header (verify_hdr.c) ---- */
@@ -146,32 +144,6 @@ enum vfail_kind verify_check_chunk(const struct verify_cfg *cfg, uint8_t *buf,
  * first differing byte at offset 12800 (+512 in the block): 0x3f, expected 0x9c". */
 void verify_describe(const struct verify_cfg *cfg, const char *path, const struct vexpect *e,
 		     const struct vresult *r, char *out, size_t outlen);
-
-/* ---- the runner's hooks (verify_run.c) ---- */
-
-/* Set up j->vfy when the spec asks for verification (after job_gens_init
- * and async_init); 0 or -errno, the error already reported. */
-int verify_init(struct job *j);
-/* Report a summary, save the state file, free j->vfy. */
-void verify_finish(struct job *j);
-/* Before each write: fill the buffer with headers and payload. */
-void verify_fill_write(struct job *j, struct io_unit *u);
-/* After each successful data I/O, from job_account: check verify reads. */
-void verify_io_done(struct job *j, struct io_unit *u);
-/* verify_dump=1: write a failed chunk as read and as expected to
- * BASENAME.OFFSET.received/.expected in dir (--aux-path; NULL: the current
- * directory), through the device guard (workload/verify_dump.c). */
-void verify_dump_chunk(const struct verify_cfg *cfg, const char *dir, const char *path,
-		       const struct vexpect *e, const struct vresult *r, const uint8_t *received);
-/* After each I/O issued in the write pass: run a due backlog check, stop a
- * verify_fatal job. 0 or -errno. */
-int verify_after_io(struct job *j, enum ddir d);
-/* Around each loop of the job: remember the generators, then read back
- * what the loop wrote (do_verify). */
-void verify_loop_start(struct job *j);
-int verify_loop_end(struct job *j);
-/* verify_only: the loop's I/O is replaced by this read-back. */
-int verify_only_pass(struct job *j);
 
 /* ---- state files (verify_state.c) ---- */
 

@@ -18,8 +18,8 @@
  * bytes are taken off the device's before the buffered ones are judged,
  * so a buffered job is not cleared by its direct neighbour's I/O.
  */
-#ifndef IOBENCH_WORKLOAD_ANOMALY_H
-#define IOBENCH_WORKLOAD_ANOMALY_H
+#ifndef IOBENCH_WATCH_ANOMALY_H
+#define IOBENCH_WATCH_ANOMALY_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -5,8 +5,8 @@
  * the start, and at the end turn the deltas into struct disk_result (the
  * fio disk_util figures). Sampling is off the hot path.
  */
-#ifndef IOBENCH_WORKLOAD_DISKRES_H
-#define IOBENCH_WORKLOAD_DISKRES_H
+#ifndef IOBENCH_WATCH_DISKRES_H
+#define IOBENCH_WATCH_DISKRES_H
 
 #include <stddef.h>
 #include <stdint.h>

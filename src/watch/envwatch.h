@@ -10,8 +10,8 @@
  * --warn-slab=SIZE, --memory-limit=SIZE: their rows are cli/common_opts.c's;
  * the memory cgroup is watch/memlimit.h's).
  */
-#ifndef IOBENCH_CMD_ENVWATCH_H
-#define IOBENCH_CMD_ENVWATCH_H
+#ifndef IOBENCH_WATCH_ENVWATCH_H
+#define IOBENCH_WATCH_ENVWATCH_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -6,8 +6,8 @@
  * reads; after it, put what the limit did into the run's environment for
  * the reports and the reclaim warning, move out and remove the cgroup.
  */
-#ifndef IOBENCH_CMD_MEMLIMIT_H
-#define IOBENCH_CMD_MEMLIMIT_H
+#ifndef IOBENCH_WATCH_MEMLIMIT_H
+#define IOBENCH_WATCH_MEMLIMIT_H
 
 #include <stddef.h>
 #include <stdint.h>

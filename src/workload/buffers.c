@@ -13,8 +13,8 @@
  * repeats earlier buffers for that share of the writes (dedupe_mode,
  * dedupe_working_set_percentage, dedupe_global).
  */
-#include "workload/job.h"
-#include "workload/replay.h"
+#include "workload/job/job.h"
+#include "workload/replay/replay.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -25,6 +25,8 @@
 #include "util/assert.h"
 #include "util/error.h"
 #include "verify/verify.h"
+#include "workload/runtime_int.h"
+#include "workload/verify/verify_run.h"
 
 #define SCRAMBLE_SECTOR 512
 

@@ -8,7 +8,7 @@
  * (/proc/sys/vm/nr_hugepages) they fail with a message that says so. And
  * lockmem: memory mlock'ed for the job's life so the rest has less RAM.
  */
-#include "workload/job.h"
+#include "workload/job/job.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -22,6 +22,7 @@
 #include "sys/dev/guardopen.h"
 #include "util/error.h"
 #include "util/xmalloc.h"
+#include "workload/runtime_int.h"
 
 static const char *const kind_names[] = {
 	[MEM_MALLOC] = "malloc", [MEM_SHM] = "shm", [MEM_SHMHUGE] = "shmhuge",

@@ -15,7 +15,7 @@
  * (the scheduler, then nr_requests and the iosched/ knobs the switch
  * reset: sys/sysknob_snap.h); fio 3.33 leaves it switched.
  */
-#include "workload/job.h"
+#include "workload/job/job.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -32,6 +32,7 @@
 #include "sys/sysknob_snap.h"
 #include "util/error.h"
 #include "util/xmalloc.h"
+#include "workload/runtime_int.h"
 
 extern char **environ;
 

@@ -3,7 +3,7 @@
  * policy, nice, prio and prioclass turned into calls of sys/affinity.h on the calling thread,
  * with messages that name the job and the value that failed.
  */
-#include "workload/jobsched.h"
+#include "workload/jobsched_int.h"
 #include "spec/options_sched.h"
 #include "sys/affinity.h"
 

@@ -6,7 +6,7 @@
  * setuid system calls made directly, which change the calling thread's
  * credentials only (glibc's wrappers would change every thread's).
  */
-#include "workload/jobsys.h"
+#include "workload/jobsys_int.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -7,7 +7,7 @@
  * limit check before the next I/O) and touches no shared cache line except
  * the job's own progress counters.
  */
-#include "workload/job.h"
+#include "workload/job/job.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -16,112 +16,23 @@
 #include <unistd.h>
 
 #include "sys/cpuusage.h"
-#include "workload/filelock.h"
-#include "workload/jobsched.h"
-#include "workload/jobsys.h"
-#include "spec/errpolicy.h"
-#include "workload/joblog.h"
-#include "workload/replay.h"
+#include "workload/files/filelock.h"
+#include "workload/jobsched_int.h"
+#include "workload/jobsys_int.h"
+#include "workload/logs/joblog.h"
+#include "workload/replay/replay.h"
 #include "verify/verify.h"
 #include "util/assert.h"
 #include "util/checked.h"
 #include "util/error.h"
 #include "util/xmalloc.h"
-
-static inline void counter_add(_Atomic uint64_t *c, uint64_t v)
-{
-	/* single writer: a relaxed load+store avoids a locked instruction */
-	atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + v,
-			      memory_order_relaxed);
-}
-
-static inline void acc_add(struct latacc *a, uint64_t v)
-{
-	a->sum += v;
-	a->sumsq += (unsigned __int128)v * v;
-}
-
-static void acc_to_runstat(const struct latacc *a, const struct hist *h, struct runstat *rs)
-{
-	runstat_init(rs);
-	if (!h->count)
-		return;
-	rs->n = h->count;
-	rs->min = (double)h->min;
-	rs->max = (double)h->max;
-	rs->mean = (double)a->sum / (double)h->count;
-	long double n = (long double)h->count;
-	long double m2 = (long double)a->sumsq - (long double)a->sum * (long double)a->sum / n;
-	rs->m2 = m2 > 0 ? (double)m2 : 0.0;
-}
-
-/* Count error err (< 0) of u (NULL: the engine itself failed), keep the
- * first error's details and say so: a fatal error always, one the job goes
- * on after only when it is the first or error_dump asks for all of them. */
-static void record_error(struct job *j, const struct io_unit *u, int err, bool fatal)
-{
-	struct job_result *r = &j->res;
-	enum ddir d = u ? u->ddir : DDIR_INVAL;
-	uint64_t done = 0;
-	char *msg;
-
-	IOB_ASSERT(err < 0 && d <= DDIR_INVAL);
-	r->total_err++;
-	r->nr_err[err_kind_of(d, -err)]++;
-	for (int k = 0; k < DDIR_RWDIR_CNT; k++)
-		done += r->dir[k].io_bytes;
-	if (u)
-		msg = xasprintf("%s of %llu bytes at offset %llu of '%s' failed: %s "
-				"(after %llu bytes)", d < DDIR_INVAL ? ddir_name(d) : "io",
-				(unsigned long long)u->buflen, (unsigned long long)u->offset,
-				u->file ? u->file->path : "?", strerror(-err),
-				(unsigned long long)done);
-	else
-		msg = xasprintf("the %s engine failed: %s (after %llu bytes)", j->eng.ops->name,
-				strerror(-err), (unsigned long long)done);
-	bool first = !r->error;
-	if (fatal)
-		error("job '%s': %s", j->spec->name, msg);
-	else if (first || j->spec->error_dump)
-		warning("job '%s': %s; going on (continue_on_error)", j->spec->name, msg);
-	if (first) {
-		r->error = -err;
-		r->error_offset = u ? u->offset : 0;
-		r->error_msg = msg;
-	} else {
-		free(msg);
-	}
-}
-
-void job_fail(struct job *j, const struct io_unit *u, int err)
-{
-	record_error(j, u, err, true);
-}
-
-int job_io_error(struct job *j, const struct io_unit *u, int err)
-{
-	/* fill_device: the full filesystem is the end of the job, not an error */
-	if (j->spec->fill_device && u && u->ddir == DDIR_WRITE && (err == -ENOSPC || err == -EDQUOT)) {
-		j->fill_full = true;
-		return err;
-	}
-	bool go_on = u && error_policy_continues(j->spec, err_kind_of(u->ddir, -err), -err);
-	record_error(j, u, err, !go_on);
-	return go_on ? 0 : err;
-}
-
-int job_io_failed(struct job *j, struct io_unit *u, int err)
-{
-	/* as fio: a failed I/O was still issued (total_ios, iops) */
-	IOB_ASSERT(u->ddir < DDIR_INVAL);
-	if (j->block_bs)
-		job_blocks_note(j, u, false);
-	if (!j->in_ramp && u->ddir < DDIR_RWDIR_CNT) {
-		j->res.dir[u->ddir].total_ios++;
-		counter_add(&j->prog_ios[u->ddir], 1);
-	}
-	return job_io_error(j, u, err);
-}
+#include "workload/files/files.h"
+#include "workload/io/io.h"
+#include "workload/iogen/iogen.h"
+#include "workload/logs/iolog.h"
+#include "workload/runtime_int.h"
+#include "workload/setup/setup.h"
+#include "workload/verify/verify_run.h"
 
 static void start_measuring(struct job *j, uint64_t now, struct cpu_usage *cpu0)
 {
@@ -140,88 +51,6 @@ static void start_measuring(struct job *j, uint64_t now, struct cpu_usage *cpu0)
 	if (j->logs)
 		joblog_start(j->logs, now, j->end_ns);
 	atomic_store(&j->state, JOB_RUNNING);
-}
-
-/* Account one finished data I/O. */
-void job_account(struct job *j, struct io_unit *u, uint64_t now, bool async)
-{
-	const struct job_spec *s = j->spec;
-	enum ddir d = u->ddir;
-	/* fio's FIO_NOIO engines (cpuio, exec) count I/Os without bytes */
-	uint64_t bytes = j->eng.ops->flags & ENGINE_NO_IO ? 0 : (uint64_t)u->result;
-	/* a data direction (indexes dir[], acc_*[], bw[], prog_*[]), and no
-	 * more bytes than the unit asked for */
-	IOB_ASSERT(d < DDIR_RWDIR_CNT);
-	IOB_ASSERT(u->result >= 0 && bytes <= u->buflen);
-	if (__builtin_expect(j->vfy != NULL, 0))
-		verify_io_done(j, u);
-	if (__builtin_expect(d != DDIR_READ && j->block_bs != 0, 0))
-		job_blocks_note(j, u, true); /* block_error_percentiles: writes and trims */
-	j->ios_completed++;
-	if (j->in_ramp)
-		return;
-	struct dir_result *dr = &j->res.dir[d];
-	if (j->eng.ops->flags & ENGINE_META) {
-		/* as fio's metadata engines: the operation's clat only */
-		if (u->meta_op && !s->disable_clat) {
-			hist_add(&dr->clat_hist, now - u->issue_ns);
-			acc_add(&j->acc_clat[d], now - u->issue_ns);
-		}
-	} else if (job_measures_slat(j, async) && !s->disable_slat) {
-		uint64_t slat = u->issue_ns - u->start_ns;
-		hist_add(&dr->slat_hist, slat);
-		acc_add(&j->acc_slat[d], slat);
-	}
-	if (!s->disable_clat && !(j->eng.ops->flags & ENGINE_META)) {
-		uint64_t clat = now - u->issue_ns;
-		hist_add(&dr->clat_hist, clat);
-		acc_add(&j->acc_clat[d], clat);
-		lat_bucket_add(&j->res, clat);
-	}
-	if (!s->disable_lat && !(j->eng.ops->flags & ENGINE_META)) {
-		uint64_t lat = now - u->start_ns;
-		hist_add(&dr->lat_hist, lat);
-		acc_add(&j->acc_lat[d], lat);
-	}
-	if (__builtin_expect(j->eng.per_prio, 0)) {
-		/* as fio's per-priority stats: one kind of latency only */
-		uint64_t v = s->lat_percentiles ? now - u->start_ns : now - u->issue_ns;
-		struct prio_result *p = dir_result_prio(dr, u->ioprio);
-		runstat_add(&p->stat, (double)v);
-		hist_add(&p->hist, v);
-	}
-	if (__builtin_expect(s->latency_target || s->max_latency[d], 0))
-		job_latency_io(j, u, now - u->start_ns, now);
-	dr->io_bytes += bytes;
-	dr->total_ios++;
-	dr->drop_ios += u->dropped;
-	counter_add(&j->prog_bytes[d], bytes);
-	counter_add(&j->prog_ios[d], 1);
-	if (!s->disable_bw) {
-		sampler_update(&j->bw[d], now, dr->io_bytes);
-		sampler_update(&j->iops[d], now, dr->total_ios);
-	}
-	if (j->logs)
-		joblog_io(j->logs, u, bytes, now, job_measures_slat(j, async));
-}
-
-/* Account one finished sync/datasync. */
-void job_account_sync(struct job *j, struct io_unit *u, uint64_t now)
-{
-	IOB_ASSERT(u->ddir == DDIR_SYNC || u->ddir == DDIR_DATASYNC);
-	IOB_ASSERT(now >= u->start_ns);
-	if (j->in_ramp)
-		return;
-	job_account_sync_lat(j, u->start_ns, now);
-	j->res.sync.total_ios++;
-}
-
-void job_account_sync_lat(struct job *j, uint64_t start_ns, uint64_t now)
-{
-	if (j->in_ramp)
-		return;
-	hist_add(&j->res.sync.lat_hist, now - start_ns);
-	acc_add(&j->acc_sync, now - start_ns);
 }
 
 /* Throttle to rate= / rate_iops= by waiting until the schedule allows.
@@ -323,61 +152,6 @@ static int sync_before_next(struct job *j, bool sync, struct job_file *f)
 		return rc; /* no file has I/O left: no sync, as fio's */
 	j->last_was_sync = true;
 	return do_sync_all(j, s->fsync_blocks ? DDIR_SYNC : DDIR_DATASYNC, f);
-}
-
-/* Synchronous engines: one I/O at a time, completed inside queue(); *done_ns
- * gets the completion time (the caller's next "now", one clock read less). */
-static int sync_issue(struct job *j, struct io_unit *u, uint64_t *done_ns)
-{
-	const struct engine_ops *ops = j->eng.ops;
-	void *buf = u->buf;
-	uint64_t want = u->buflen, off = u->offset, done = 0;
-	int rc;
-	IOB_ASSERT(u->ddir < DDIR_RWDIR_CNT && job_unit_ok(j, u));
-	u->start_ns = job_now(j);
-	if (ops->prep && (rc = ops->prep(&j->eng, u)) < 0)
-		return rc;
-	/* as fio: lat starts when the unit is prepared, clat when it is
-	 * issued, so lat is clat plus the preparation (fio's sync engines
-	 * report them some 40 ns apart); gtod_reduce/disable_lat skip it */
-	u->issue_ns = j->spec->disable_lat ? u->start_ns : job_now(j);
-	for (;;) {
-		rc = ops->queue(&j->eng, u);
-		if (rc < 0)
-			return rc;
-		if (rc == ENGINE_Q_DONE)
-			return 1; /* the engine ends the job (cpuio's exit_on_io_done) */
-		if (u->result < 0)
-			break;
-		IOB_ASSERT((uint64_t)u->result <= u->buflen); /* an engine moves what it is given */
-		done += (uint64_t)u->result;
-		if (done >= want || u->result == 0)
-			break;
-		/* short transfer: resubmit the rest, as fio does */
-		j->res.dir[u->ddir].short_ios++;
-		u->buf = (char *)buf + done;
-		u->offset = off + done;
-		u->buflen = want - done;
-		IOB_ASSERT(job_unit_ok(j, u));
-	}
-	uint64_t now = job_now(j);
-	*done_ns = now;
-	u->buf = buf;
-	u->offset = off;
-	u->buflen = want;
-	if (u->result < 0)
-		return (int)u->result;
-	if (done < want)
-		return -ENODATA; /* end of file before the I/O was complete */
-	u->result = (int64_t)done;
-	job_account(j, u, now, false);
-	return 0;
-}
-
-int job_sync_issue(struct job *j, struct io_unit *u)
-{
-	uint64_t done_ns;
-	return sync_issue(j, u, &done_ns);
 }
 
 /* latency_target's last window starts: measure afresh, as fio */
@@ -558,7 +332,7 @@ static int run_pass(struct job *j, struct cpu_usage *cpu0)
 		if (j->file_locks) /* lockfile=: until the I/O is issued, as fio */
 			job_file_lock(j, (unsigned)(wf - j->files), d);
 		if (sync) {
-			rc = sync_issue(j, u, &done_ns);
+			rc = job_sync_issue_at(j, u, &done_ns);
 			job_file_unlock(j, rc < 0);
 			if (rc == 1)
 				break;
@@ -597,46 +371,6 @@ static int run_pass(struct job *j, struct cpu_usage *cpu0)
 	}
 	int rc = sync ? 0 : async_drain(j);
 	return j->lat_stop < 0 ? j->lat_stop : rc;
-}
-
-void job_results_compute(const struct job *j, struct job_result *r, uint64_t end,
-			 const struct cpu_usage *cpu0)
-{
-	struct cpu_usage cpu1, dc;
-	cpu_usage_thread(&cpu1);
-	cpu_usage_delta(cpu0, &cpu1, &dc);
-	submitq_cpu(j, &dc); /* io_submit_mode=offload: its threads' CPU time too */
-	uint64_t start = j->in_ramp ? end : j->start_ns; /* in the ramp: nothing measured */
-	r->runtime_ns = end - start;
-	double rt = r->runtime_ns ? (double)r->runtime_ns : 1.0;
-	r->usr_cpu = 100.0 * (double)dc.user_ns / rt;
-	r->sys_cpu = 100.0 * (double)dc.sys_ns / rt;
-	r->busy_pct = 100.0 * (double)(dc.run_ns + dc.wait_ns) / rt;
-	r->ctx = dc.ctx;
-	r->majf = dc.majflt;
-	r->minf = dc.minflt;
-	for (int d = 0; d < DDIR_RWDIR_CNT; d++) {
-		struct dir_result *dr = &r->dir[d];
-		acc_to_runstat(&j->acc_slat[d], &dr->slat_hist, &dr->slat);
-		acc_to_runstat(&j->acc_clat[d], &dr->clat_hist, &dr->clat);
-		acc_to_runstat(&j->acc_lat[d], &dr->lat_hist, &dr->lat);
-		/* as fio: a job shorter than bwavgtime has no bw/iops samples */
-		dr->bw = j->bw[d].rate;
-		dr->iops = j->iops[d].rate;
-		if (j->eng.ops->flags & ENGINE_NO_IO) /* as fio: no bytes, no runtime nor bw */
-			runstat_init(&dr->bw);
-		else if (dr->total_ios)
-			dr->runtime_ns = r->runtime_ns;
-	}
-	acc_to_runstat(&j->acc_sync, &r->sync.lat_hist, &r->sync.lat);
-	if (job_inline_sync(j)) {
-		uint64_t n = 0;
-		for (int d = 0; d < DDIR_RWDIR_CNT; d++)
-			n += r->dir[d].total_ios;
-		r->iodepth_level[iodepth_level_bucket(1)] += n;
-		r->iodepth_submit[iodepth_sc_bucket(1)] += n;
-		r->iodepth_complete[iodepth_sc_bucket(1)] += n;
-	}
 }
 
 static void finish_results(struct job *j, uint64_t end, const struct cpu_usage *cpu0)

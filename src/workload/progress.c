@@ -3,13 +3,13 @@
  * bandwidth and IOPS per direction, and an ETA from the jobs' time limits or
  * their remaining bytes at the current rate.
  */
-#include "workload/progress.h"
+#include "workload/progress_int.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #include "util/timeutil.h"
-#include "workload/job.h"
+#include "workload/job/job.h"
 
 void progress_init(struct progress *p, struct job *jobs, size_t nr, uint64_t now,
 		   uint64_t interval_ns, uint64_t newline_ns)

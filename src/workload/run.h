@@ -64,7 +64,7 @@ struct run_config {
 	void *wearout_arg;
 	bool bandwidth_log;          /* fio's --bandwidth-log: agg-{read,write,trim}_bw.log */
 	bool bandwidth_log_json;     /* ... the report has JSON: one last line at the end */
-	/* --status-interval's periodic reports (workload/status.h): called
+	/* --status-interval's periodic reports (workload/status_int.h): called
 	 * with the run so far; NULL = none */
 	void (*status_report)(void *arg, struct run_result *r);
 	void *status_arg;

@@ -4,7 +4,7 @@
  * the final ones are, on a copy), and the periodic run_result built from
  * them and handed to the reporting callback.
  */
-#include "workload/status.h"
+#include "workload/status_int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -12,8 +12,10 @@
 
 #include "util/timeutil.h"
 #include "util/xmalloc.h"
-#include "workload/job.h"
-#include "workload/joblog.h"
+#include "workload/job/job.h"
+#include "workload/logs/joblog.h"
+#include "workload/io/io.h"
+#include "workload/runtime_int.h"
 
 /* dst (uninitialised memory) becomes a deep copy of src */
 static void result_copy(struct job_result *dst, const struct job_result *src)

@@ -12,7 +12,7 @@
  * steadystate jobs, and all of them stop, as in fio. The verdict and the
  * window go into each job's results (fio's JSON "steadystate" section).
  */
-#include "workload/steadystate.h"
+#include "workload/steadystate_int.h"
 
 #include <math.h>
 #include <stdlib.h>

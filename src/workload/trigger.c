@@ -4,7 +4,7 @@
  * for the command, as fio runs its own. The trigger file is removed when
  * it fires, as fio does, only when it is an empty regular file.
  */
-#include "workload/trigger.h"
+#include "workload/trigger_int.h"
 
 #include <errno.h>
 #include <stdlib.h>

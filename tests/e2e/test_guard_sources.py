@@ -28,18 +28,18 @@ FUNC_HEAD = re.compile(r"^[A-Za-z_][^\n;{}=]*?\b(\w+)\s*\([^;]*$", re.M)
 
 # (file, functions) -> why their calls of MUTATORS are safe
 MUTATORS_ALLOWED = {
-    ("src/workload/files.c", ("layout", "layout_alloc")):
+    ("src/workload/setup/files.c", ("layout", "layout_alloc")):
         "the job's own target: ftruncate sizes the file the job lays out and writes (the "
         "files this run created are removed through devguard_unlink_created)",
-    ("src/workload/files.c", ("make_parent_dirs",)):
+    ("src/workload/setup/files.c", ("make_parent_dirs",)):
         "mkdir of the missing folders above a job's file: creates only, removes nothing",
-    ("src/workload/fileopen.c", ("job_files_unlink",)):
+    ("src/workload/files/fileopen.c", ("job_files_unlink",)):
         "unlink=1: the job's own target files, regular files only (fio's unlink)",
     ("src/workload/bufmem.c", ("job_bufmem_map",)):
         "ftruncate and unlink of the buffer file its O_CREAT|O_EXCL open made a moment "
         "before (unlink only when sizing it failed); the end of the job removes it "
         "through devguard_unlink_created",
-    ("src/workload/meta.c", ("item", "tree", "clean_up", "meta_run")):
+    ("src/meta/meta.c", ("item", "tree", "clean_up", "meta_run")):
         "the metadata workload's tree, inside the folder meta_run creates for it",
     ("src/workload/trigger.c", ("trigger_check",)):
         "--trigger-file: the file the user makes as the signal, consumed as fio consumes it, "

@@ -1,5 +1,5 @@
 /*
- * Fuzz target: the replay's log readers (workload/replay.h): fio's text
+ * Fuzz target: the replay's log readers (workload/replay/replay.h): fio's text
  * iologs (versions 2 and 3) and blktrace binary files, by their format's
  * detection. Input: a selector byte (bit 0: replay_no_stall, 1: read-only
  * mode, 2: replay_redirect, 3: replay_skip=read,sync, 4: replay_scale=3,
@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "spec/jobspec.h"
-#include "workload/replay.h"
+#include "workload/replay/replay_int.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

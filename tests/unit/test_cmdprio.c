@@ -1,5 +1,5 @@
 /*
- * The cmdprio options of io_uring and libaio (engines/cmdprio.h): each
+ * The cmdprio options of io_uring and libaio (engines/cmdprio_int.h): each
  * option's syntax and ranges as fio 3.33's (one value for both directions
  * or R,W, a third for trims ignored; classes 1..3, levels 0..7,
  * percentages 0..100), cmdprio_bssplit's two entry forms, the mutual
@@ -7,7 +7,7 @@
  * default class (realtime) and level (0), the bssplit entries of a block
  * size taken in order, each its share, other block sizes never picked.
  */
-#include "engines/cmdprio.h"
+#include "engines/cmdprio_int.h"
 
 #include "check.h"
 

@@ -13,7 +13,7 @@
  */
 #include "sys/dev/devguard.h"
 #include "sys/dev/devres.h"
-#include "sys/dev/devsig.h"
+#include "sys/dev/devsig_int.h"
 
 #include "check.h"
 

@@ -9,7 +9,7 @@
  * apply in order. Help and the man page list each engine with its options.
  */
 #include "engines/engine.h"
-#include "engines/faulty.h"
+#include "engines/faulty_int.h"
 #include "jobfile/jobfile.h"
 #include "spec/options.h"
 

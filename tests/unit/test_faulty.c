@@ -11,7 +11,7 @@
  */
 #include "engines/engine.h"
 #include "util/timeutil.h"
-#include "engines/faulty.h"
+#include "engines/faulty_int.h"
 #include "spec/jobspec.h"
 #include "spec/options.h"
 

@@ -1,5 +1,5 @@
 /*
- * fio's log formats (workload/fiolog.h) and the log ring (workload/logring.h):
+ * fio's log formats (workload/logs/fiolog.h) and the log ring (workload/logs/logring_int.h):
  * text lines as fio 3.33 prints them (samples measured from fio), the binary
  * sample of a .fz log, fiolog_inflate on a file of several zlib streams and
  * on files fio wrote itself, its refusals, the ring's bound and wrap, and
@@ -13,8 +13,8 @@
 #include <zlib.h>
 
 #include "stats/hist.h"
-#include "workload/fiolog.h"
-#include "workload/logring.h"
+#include "workload/logs/fiolog.h"
+#include "workload/logs/logring_int.h"
 
 static void test_format(void)
 {

@@ -10,7 +10,8 @@
 
 #include "check.h"
 #include "util/xmalloc.h"
-#include "workload/job.h"
+#include "workload/job/job.h"
+#include "workload/iogen/iogen.h"
 
 static void setup(struct job *j, struct job_spec *s, struct job_file *f, uint64_t size)
 {

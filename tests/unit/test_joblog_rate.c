@@ -7,7 +7,7 @@
  */
 #include "check.h"
 
-#include "workload/joblog_int.h"
+#include "workload/logs/joblog_int.h"
 
 /* Feed completions at times ts[0..n) then the end at end_ms (as
  * joblog_finish does, 1 ms of slack); the due stamps into out. */

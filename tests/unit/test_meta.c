@@ -1,5 +1,5 @@
 /*
- * The metadata workload (src/workload/meta.h): mdtest's counting of the
+ * The metadata workload (src/meta/meta.h): mdtest's counting of the
  * tree and items (-z -b -n -I -L), the names of directories and items,
  * and runs of one process in a scratch directory: every phase's item
  * count, the files and directories really made (counted on disk between
@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "workload/meta.h"
+#include "meta/meta.h"
 
 static int plan(struct meta_spec *s, struct meta_tree *t)
 {

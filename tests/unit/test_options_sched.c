@@ -11,7 +11,7 @@
 #include "sys/affinity.h"
 #include "util/clock.h"
 #include "spec/options.h"
-#include "workload/jobsched.h"
+#include "workload/jobsched_int.h"
 #include "spec/options_sched.h"
 
 #include <errno.h>

@@ -1,5 +1,5 @@
 /*
- * Replay input (workload/replay.h): fio's iolog versions 2 and 3 read as
+ * Replay input (workload/replay/replay.h): fio's iolog versions 2 and 3 read as
  * entries with the replay options applied as fio 3.33 applies them (delays
  * from the timestamps, replay_time_scale, replay_no_stall, v2 waits,
  * replay_skip, replay_scale then replay_align, replay_redirect, read-only
@@ -18,7 +18,7 @@
 
 #include "spec/jobspec.h"
 #include "spec/options.h"
-#include "workload/replay.h"
+#include "workload/replay/replay_int.h"
 
 static char dir[] = "/tmp/iobench-test-replay.XXXXXX";
 

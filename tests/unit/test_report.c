@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "report/internal.h"
+#include "report/report_int.h"
 #include "report/report.h"
 #include "stats/hist.h"
 #include "stats/runstat.h"

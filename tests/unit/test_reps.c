@@ -15,7 +15,7 @@
 #include "stats/median_ci.h"
 #include "stats/ratio_ci.h"
 #include "stats/reps.h"
-#include "stats/sample.h"
+#include "stats/sample_int.h"
 #include "util/rand.h"
 
 static double gauss(struct rng *r)

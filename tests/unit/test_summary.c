@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "stats/sample.h"
+#include "stats/sample_int.h"
 #include "stats/summary.h"
 #include "util/rand.h"
 

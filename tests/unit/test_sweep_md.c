@@ -1,5 +1,5 @@
 /*
- * md knobs in a sweep (sys/sysknob.h, sweep/sweep_plan.h, the journaled
+ * md knobs in a sweep (sys/sysknob.h, sweep/sweep_plan_int.h, the journaled
  * knob writer of sweep/sweep_int.h) on a fake sysfs tree, since this
  * machine has no md driver: an array is told from a disk by its md/
  * directory; md.NAME builds SYSFS/block/mdN/md/NAME for the run-time knobs
@@ -22,7 +22,7 @@
 
 #include "check.h"
 #include "sweep/sweep_int.h"
-#include "sweep/sweep_plan.h"
+#include "sweep/sweep_plan_int.h"
 #include "sys/sysknob.h"
 #include "util/error.h"
 

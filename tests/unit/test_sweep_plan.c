@@ -1,6 +1,6 @@
 /*
- * The sweep plan parser and the designs (sweep/sweep_plan.h,
- * sweep/sweep_design.h): the issue's example plan parses as written, with
+ * The sweep plan parser and the designs (sweep/sweep_plan_int.h,
+ * sweep/sweep_design_int.h): the issue's example plan parses as written, with
  * each factor's kind and levels; full gives every combination once, with
  * the factors of another filesystem left out (16 points, not 24); ofat
  * the baseline and one change at a time; lhs:N each level equally often;
@@ -15,8 +15,8 @@
 #include <sys/stat.h>
 
 #include "check.h"
-#include "sweep/sweep_design.h"
-#include "sweep/sweep_plan.h"
+#include "sweep/sweep_design_int.h"
+#include "sweep/sweep_plan_int.h"
 #include "util/error.h"
 
 static char dir[] = "/tmp/iobench-test-sweep.XXXXXX";

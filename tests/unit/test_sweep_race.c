@@ -1,5 +1,5 @@
 /*
- * The race design (sweep/sweep_race.h) on synthetic figures: an injected
+ * The race design (sweep/sweep_race_int.h) on synthetic figures: an injected
  * effect is found and the bad points dropped with fewer runs than every
  * point at max_reps; equal points are dropped by noise no more often than
  * the stated error rate over many seeds (two points: the exact bound;
@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "sweep/sweep_race.h"
+#include "sweep/sweep_race_int.h"
 #include "util/rand.h"
 
 static double normal(struct rng *g)

@@ -9,7 +9,7 @@
  * (e2e tests beside this one may be using it); the summary line says so.
  */
 #include "check.h"
-#include "sys/tracefs.h"
+#include "sys/tracefs_int.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -28,7 +28,7 @@
 #include "util/error.h"
 #include "util/xmalloc.h"
 #include "spec/options.h"
-#include "workload/replay.h"
+#include "workload/replay/replay.h"
 #include "workload/run.h"
 
 static const char run_usage[] =

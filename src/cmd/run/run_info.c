@@ -22,7 +22,7 @@
 #include "util/csum.h"
 #include "util/error.h"
 #include "util/xmalloc.h"
-#include "workload/fiolog.h"
+#include "workload/logs/fiolog.h"
 #include "spec/options.h"
 #include "spec/extengine.h"
 

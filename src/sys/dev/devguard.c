@@ -3,7 +3,7 @@
  * its relatives: its partitions (for a whole disk) or its whole disk (for a
  * partition). Each is looked up by device number in the mount table and in
  * /proc/swaps, its holders are listed from sysfs (and theirs, to say where
- * the stack ends up mounted), and libblkid (devsig.h) looks for data on the
+ * the stack ends up mounted), and libblkid (devsig_int.h) looks for data on the
  * device and its partitions. Storage shared through loop devices (the table
  * of bound loop devices is read once, devres.h) leads to other devices,
  * each examined the same way with the chain that led there as the subject
@@ -29,7 +29,7 @@
 
 #include "sys/dev/devguard_int.h"
 #include "sys/dev/devres.h"
-#include "sys/dev/devsig.h"
+#include "sys/dev/devsig_int.h"
 
 const char *devguard_verb(unsigned what)
 {

@@ -31,8 +31,8 @@
  * goes through devguard_open() (sys/dev/guardopen.h), which checks the opened
  * descriptor itself, so nothing can be swapped in between.
  */
-#ifndef IOBENCH_SYS_DEVGUARD_H
-#define IOBENCH_SYS_DEVGUARD_H
+#ifndef IOBENCH_SYS_DEV_DEVGUARD_H
+#define IOBENCH_SYS_DEV_DEVGUARD_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -9,8 +9,8 @@
  * than the devices the caller allows and those --allow-destroy names is
  * refused.
  */
-#ifndef IOBENCH_SYS_DEVOPERAND_H
-#define IOBENCH_SYS_DEVOPERAND_H
+#ifndef IOBENCH_SYS_DEV_DEVOPERAND_H
+#define IOBENCH_SYS_DEV_DEVOPERAND_H
 
 #include <stdbool.h>
 #include <stddef.h>

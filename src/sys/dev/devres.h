@@ -9,8 +9,8 @@
  * what backs each, and the sysfs and mount-table helpers the device guard
  * (devguard.h) shares.
  */
-#ifndef IOBENCH_SYS_DEVRES_H
-#define IOBENCH_SYS_DEVRES_H
+#ifndef IOBENCH_SYS_DEV_DEVRES_H
+#define IOBENCH_SYS_DEV_DEVRES_H
 
 #include <limits.h>
 #include <stddef.h>

@@ -1,11 +1,11 @@
 /*
- * Signature probing for devsig.h with libblkid. Safe probing answers "one
+ * Signature probing for devsig_int.h with libblkid. Safe probing answers "one
  * clear signature" (described with its label and what it is used for) or
  * "several that disagree", in which case every probing function is run one
  * at a time, as wipefs does, so the message can list them all. Damaged
  * superblocks (bad checksums) count: they are still someone's data.
  */
-#include "sys/dev/devsig.h"
+#include "sys/dev/devsig_int.h"
 
 #include <blkid.h>
 #include <errno.h>

@@ -32,8 +32,8 @@
  * symbolic link to '/dev/loop3' (it is /dev/loop3: ext4 signature found,
  * label 'data')"; the caller prefixes what it was doing.
  */
-#ifndef IOBENCH_SYS_GUARDOPEN_H
-#define IOBENCH_SYS_GUARDOPEN_H
+#ifndef IOBENCH_SYS_DEV_GUARDOPEN_H
+#define IOBENCH_SYS_DEV_GUARDOPEN_H
 
 #include <pthread.h>
 #include <stdbool.h>

@@ -9,8 +9,8 @@
  * until monitor_stop(), which takes a last sample at the stop time.
  * The figures (iostat -x, vmstat) come from two samples: monitor_calc.h.
  */
-#ifndef IOBENCH_SYS_MONITOR_H
-#define IOBENCH_SYS_MONITOR_H
+#ifndef IOBENCH_SYS_MONITOR_MONITOR_H
+#define IOBENCH_SYS_MONITOR_MONITOR_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -24,8 +24,8 @@
  * nominal delay (its sleep overruns by the time it takes to read), so
  * the tools agree with these figures to well under 5% at 1 s intervals.
  */
-#ifndef IOBENCH_SYS_MONITOR_CALC_H
-#define IOBENCH_SYS_MONITOR_CALC_H
+#ifndef IOBENCH_SYS_MONITOR_MONITOR_CALC_H
+#define IOBENCH_SYS_MONITOR_MONITOR_CALC_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -13,8 +13,8 @@
  * is plain data (owned strings and arrays), freed by sysinfo_release(), so
  * it can live inside a results struct.
  */
-#ifndef IOBENCH_SYS_SYSINFO_H
-#define IOBENCH_SYS_SYSINFO_H
+#ifndef IOBENCH_SYS_SYSINFO_SYSINFO_H
+#define IOBENCH_SYS_SYSINFO_SYSINFO_H
 
 #include <stdbool.h>
 #include <stddef.h>

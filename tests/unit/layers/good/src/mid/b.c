@@ -1,2 +1,3 @@
 /* fixture */
 #include "b.h"
+#include "mid/b_int.h"

@@ -1,0 +1,3 @@
+/* fixture: calls low/ (allowed), and low/ calls it (upward) */
+#include "m_int.h"
+#include "low/a.h"
