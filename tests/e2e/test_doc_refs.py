@@ -27,8 +27,6 @@ SELF = "tests/e2e/test_doc_refs.py"
 SHARED_OK = ("tests/", "scripts/", "bench/", ".ci/")
 # prefix -> why its references stay for now
 PENDING = {
-    "src/workload/": "workload/ is being split by concern",
-    "src/README.md": "the layer table is rewritten with the new folders",
 }
 
 ISSUE = re.compile(r"\bissues?(?:\s+#?|#|-)?\d+", re.I)

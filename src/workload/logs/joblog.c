@@ -1,6 +1,6 @@
 /*
  * The job side of the logs: per completion, the samples of each log the job
- * writes, in fio's units (research/issue14-gaps.md section 4.3): latencies
+ * writes, in fio's units (as measured against fio 3.33): latencies
  * in ns; per-I/O bandwidth as bytes * 10^6 / clat_ns (bytes per ms, which
  * is what fio prints); per-I/O IOPS 1; and with log_avg_msec=M, one line per
  * direction per window: the mean (rounded) or, with log_max_value, the

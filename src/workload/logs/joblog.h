@@ -7,7 +7,7 @@
  * (fiolog.h) and writes, or zlib-compresses, them. The I/O path never waits
  * for a disk: only when a ring is full (the writer fell a whole ring
  * behind) does the job thread wait for room. Memory is fixed per log file
- * and does not grow with run length (JOBLOG_RING_BYTES, README).
+ * and does not grow with run length (JOBLOG_RING_BYTES, doc/logs.md).
  *
  * Files are named as fio names them: PREFIX_bw.N.log, _iops, _lat, _clat,
  * _slat, _clat_hist, N the job's number in the run from 1 (no ".N" with
