@@ -1,5 +1,5 @@
 /*
- * fio 3.33's log formats, as measured against fio 3.33 (doc/logs.md):
+ * fio 3.33's log formats, as measured (doc/logs.md):
  * the text line of the bw/iops/lat/clat/slat logs, the histogram log line,
  * and the binary sample of a compressed log (.log.fz: concatenated zlib
  * streams of little-endian samples, 32 bytes each, 40 with an offset).
