@@ -20,6 +20,7 @@
 #include "sys/dev/guardopen.h"
 #include "util/error.h"
 #include "util/strutil.h"
+#include "util/timeutil.h"
 #include "util/xmalloc.h"
 #include "watch/anomaly.h"
 #include "workload/run.h"
@@ -384,7 +385,7 @@ static int store_result(const struct runner_args *ra, const struct run_result *r
 		.formats = formats,
 		.head = head,
 		.start_ms = start_ms,
-		.end_ms = cmd_store_now_ms(),
+		.end_ms = wall_time_ms(),
 		.exit_status = status,
 		.interrupted = signals_caught() != 0,
 		.errors = (const char *const *)errs->msgs,
@@ -420,7 +421,7 @@ int runner_run_and_report(const struct job_list *list, const struct runner_args 
 		}
 		return runner_repeat_and_report(list, ra);
 	}
-	uint64_t start_ms = cmd_store_now_ms();
+	uint64_t start_ms = wall_time_ms();
 	char *head = NULL;
 	unsigned formats = REPORT_NORMAL;
 	if (ra->formats_text && report_parse_formats(ra->formats_text, &formats) < 0)

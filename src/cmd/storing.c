@@ -11,9 +11,9 @@
 
 #include <malloc.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "util/error.h"
+#include "util/timeutil.h"
 #include "util/xmalloc.h"
 
 int cmd_store_open(struct cmd_ctx *ctx, const struct cmd_common *common)
@@ -144,11 +144,4 @@ int cmd_store_put(struct cmd_ctx *ctx, const struct store_run *r, const struct s
 bool cmd_store_wanted(const struct cmd_ctx *ctx)
 {
 	return ctx && (ctx->store || ctx->store_later || ctx->store_failed);
-}
-
-uint64_t cmd_store_now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }

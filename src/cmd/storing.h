@@ -36,7 +36,4 @@ int cmd_store_put(struct cmd_ctx *ctx, const struct store_run *r, const struct s
  * which cmd_store_put reports)? */
 bool cmd_store_wanted(const struct cmd_ctx *ctx);
 
-/* The wall clock in ms since the epoch (a run's start and end). */
-uint64_t cmd_store_now_ms(void);
-
 #endif
