@@ -3,9 +3,11 @@
  * `iobench help options` and the man page list them. Generic rows (bool,
  * count, size, time, string) need no code; complex values name a callback in
  * options_io.c, options_misc.c, options_sched.c, options_errors.c,
- * options_engine.c, options_faulty.c or verify_opts.c. Defaults here are documentation: the values
- * themselves are set by job_spec_defaults() in jobspec.c, and a unit test
- * checks the two agree. The engines' own options (hipri, fixedbufs,
+ * options_engine.c, options_faulty.c or verify_opts.c. A row's default is
+ * where that default is written: job_spec_defaults() (jobspec.c) stores
+ * every row's def as if it were given (a def_doc row's only says what
+ * leaving it unset means), and help and the man page print the same text.
+ * The engines' own options (hipri, fixedbufs,
  * faulty_*...) are rows of each engine's ops table, not of this one.
  */
 #include "spec/options_cb.h"
@@ -56,7 +58,7 @@ const struct option_def option_table[] = {
 	BOOL("invalidate", invalidate, "1", "drop the page cache of the files and devices at the start of every pass"),
 	BOOL("fadvise_hint", fadvise_hint, "1", "tell the kernel the access pattern (random: no readahead)"),
 	BOOL("readonly", readonly, "0", "refuse the job if it writes, trims or lays out files, runs a program or creates a file (fio's --readonly, per job)"),
-	STR("filename_format", filename_format, "$jobname.$jobnum.$filenum", "names of the files when filename= is not given: $jobname (the section), $jobnum (the clone), $filenum, $clientuid (empty: no client mode); a '/' in it makes the directories"),
+	STR("filename_format", filename_format, "$jobname.$jobnum.$filenum", "names of the files when filename= is not given: $jobname (the section), $jobnum (the clone), $filenum, $clientuid (empty: no client mode); a '/' in it makes the directories", .def_doc = true),
 	BOOL("unique_filename", unique_filename, "1", "accepted as fio: fio prefixes generated names with the client's address in client/server mode, which iobench does not have, so names are never prefixed"),
 	STR("opendir", opendir, NULL, "add every regular file under this directory tree to the job's files"),
 	UINT("openfiles", openfiles, 0, 0, NULL, "keep at most this many files open at once: as fio, a file is closed when its I/O is done and the next one opened (default: nrfiles)"),

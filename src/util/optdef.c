@@ -2,8 +2,8 @@
  * The generic half of option rows (optdef.h): find a row by name or alias,
  * and store a value at the row's offset into the table's target by the
  * row's type (bool, count, size, time, string) with its range checked, or
- * through the row's callback. Also the helpers that format every option
- * error the same way.
+ * through the row's callback; store every row's default. Also the helpers
+ * that format every option error the same way.
  */
 #include "util/optdef.h"
 #include "util/units.h"
@@ -115,6 +115,22 @@ int optdef_set(const struct option_def *o, void *target, const char *val, struct
 	if (val && !*val && o->type != OPT_STR)
 		return opt_failf(c, -EINVAL, "option '%s' needs a value", c->key);
 	return set_typed(target, o, val, c);
+}
+
+int optdef_defaults(const struct option_def *rows, size_t n, void *target, unsigned kb_base,
+		    char *why, size_t whylen)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct option_def *o = &rows[i];
+		if (!o->def || o->def_doc)
+			continue;
+		struct opt_ctx c = { .opt = o, .key = o->name, .kb_base = kb_base, .why = why,
+				     .whylen = whylen };
+		int rc = optdef_set(o, target, o->def, &c);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
 }
 
 const char *optdef_help(const struct option_def *o, char *buf, size_t len)

@@ -46,7 +46,10 @@ struct option_def {
 	uint64_t min, max;      /* numeric range; max 0 = no upper bound */
 	uint64_t unit;          /* OPT_TIME: ns per unit of a bare number */
 	const char *type_text;  /* value syntax for help: "int", "size", ... */
-	const char *def;        /* default as text, NULL = none */
+	const char *def;        /* default as text, NULL = none: the value optdef_defaults
+				   stores, so the table is where defaults are written */
+	bool def_doc;           /* def only says what leaving the option unset means
+				   (the field stays zero or NULL): not stored */
 	const char *help;       /* one line, lowercase */
 	option_parse_fn parse;  /* OPT_FUNC: parses the value */
 	bool is_flag;           /* the key alone is valid (bool-like) */
@@ -66,6 +69,16 @@ const struct option_def *optdef_find(const struct option_def *rows, size_t n, co
  * "invalid size 'abc' for option 'size': not a number".
  */
 int optdef_set(const struct option_def *o, void *target, const char *val, struct opt_ctx *c);
+
+/*
+ * Store every row's default (def, unless def_doc) into target, in table
+ * order, as if the user had given it: target starts zeroed, and what else
+ * it needs (a sentinel no row's default sets) is the caller's to add
+ * after. Sizes read kb_base. 0, or the first row's -errno with why set
+ * (a default the row refuses: the table is wrong).
+ */
+int optdef_defaults(const struct option_def *rows, size_t n, void *target, unsigned kb_base,
+		    char *why, size_t whylen);
 
 /* Format "invalid WHAT 'VAL' for option 'KEY'[: REASON]" into c->why; returns err. */
 int opt_fail(struct opt_ctx *c, int err, const char *what, const char *val, const char *reason);
