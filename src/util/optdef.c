@@ -2,8 +2,9 @@
  * The generic half of option rows (optdef.h): find a row by name or alias,
  * and store a value at the row's offset into the table's target by the
  * row's type (bool, count, size, time, string) with its range checked, or
- * through the row's callback; store every row's default. Also the helpers
- * that format every option error the same way.
+ * through the row's callback, or one of its words (posval); store every
+ * row's default. Also the helpers that format every option error the same
+ * way.
  */
 #include "util/optdef.h"
 #include "util/units.h"
@@ -74,6 +75,52 @@ static int set_uint(void *target, const struct option_def *o, const char *val, s
 	return 0;
 }
 
+const struct opt_posval *optdef_word(const struct option_def *o, const char *val)
+{
+	for (const struct opt_posval *p = o->posval; p && p->word; p++)
+		if (o->word_case ? !strcmp(val, p->word) : !strcasecmp(val, p->word))
+			return p;
+	return NULL;
+}
+
+const char *optdef_word_name(const struct option_def *o, int value)
+{
+	for (const struct opt_posval *p = o->posval; p && p->word; p++)
+		if (!p->unlisted && p->value == value)
+			return p->word;
+	return NULL;
+}
+
+/* "use a, b or c": the listed words of o. */
+static int word_fail(const struct option_def *o, const char *val, struct opt_ctx *c)
+{
+	char list[512];
+	size_t n = (size_t)snprintf(list, sizeof(list), "%s", o->word_use ? o->word_use : "use");
+	size_t listed = 0, k = 0;
+	for (const struct opt_posval *p = o->posval; p && p->word; p++)
+		listed += !p->unlisted;
+	for (const struct opt_posval *p = o->posval; p && p->word && n < sizeof(list); p++) {
+		if (p->unlisted)
+			continue;
+		k++;
+		n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s",
+				      k == 1 ? " " : k == listed ? " or " : ", ", p->word);
+	}
+	return opt_fail(c, -EINVAL, o->word_what ? o->word_what : "value", val, list);
+}
+
+static int set_word(void *target, const struct option_def *o, const char *val, struct opt_ctx *c)
+{
+	const struct opt_posval *p = optdef_word(o, val);
+	if (!p)
+		return word_fail(o, val, c);
+	if (o->width == 1)
+		*(bool *)field(target, o) = p->value != 0;
+	else
+		*(int *)field(target, o) = p->value;
+	return 0;
+}
+
 static int set_typed(void *target, const struct option_def *o, const char *val, struct opt_ctx *c)
 {
 	const char *why = NULL;
@@ -101,6 +148,8 @@ static int set_typed(void *target, const struct option_def *o, const char *val, 
 		*p = xstrdup(val ? val : ""); /* a bare flag-like key: "" */
 		return 0;
 	}
+	case OPT_WORD:
+		return set_word(target, o, val, c);
 	case OPT_FUNC:
 		break;
 	}

@@ -6,7 +6,10 @@
  * table (engines/engine.h) the engine's own options struct, and a row's
  * `off` is relative to the target of the table it is in. Bool, count,
  * size, time and string rows need no code; other values name a callback
- * that gets the target. Help, the man page and lookups read the same rows.
+ * that gets the target. An option that takes one of a few words lists
+ * them in its row (posval, as fio's table does): the parse, its message
+ * naming the words and the words' names come from that list. Help, the
+ * man page and lookups read the same rows.
  */
 #ifndef IOBENCH_UTIL_OPTDEF_H
 #define IOBENCH_UTIL_OPTDEF_H
@@ -22,6 +25,15 @@ enum opt_type {
 	OPT_TIME,  /* uint64_t ns; a bare number is in `unit` ns */
 	OPT_STR,   /* char * field, xstrdup'ed (the previous value freed) */
 	OPT_FUNC,  /* parsed by the callback only */
+	OPT_WORD,  /* one of the row's posval words: its value stored (width 1: bool,
+		      4: an enum or unsigned) */
+};
+
+/* A word an OPT_WORD row takes and the value it stores. */
+struct opt_posval {
+	const char *word;
+	int value;
+	bool unlisted;  /* taken, but not named in the message (another spelling) */
 };
 
 struct option_def;
@@ -56,6 +68,13 @@ struct option_def {
 	/* Optional: the values the option takes, NULL-terminated, appended to
 	 * the help line (ioengine's come from the engine registry). */
 	const char *const *(*choices)(void);
+	/* OPT_WORD: its words, ended by { NULL }; the message for another is
+	 * "invalid WORD_WHAT 'x' for option 'k': WORD_USE a, b or c", the
+	 * listed words in order (word_what NULL: "value", word_use NULL: "use") */
+	const struct opt_posval *posval;
+	const char *word_what;
+	const char *word_use;
+	bool word_case;         /* OPT_WORD: a word matches only in the case written */
 };
 
 /* The row of rows[0..n) named key (name or alias); NULL when there is none. */
@@ -84,6 +103,11 @@ int optdef_defaults(const struct option_def *rows, size_t n, void *target, unsig
 int opt_fail(struct opt_ctx *c, int err, const char *what, const char *val, const char *reason);
 /* Format an arbitrary message into c->why; returns err. */
 int opt_failf(struct opt_ctx *c, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* The posval entry of o whose word is val; NULL when none is. */
+const struct opt_posval *optdef_word(const struct option_def *o, const char *val);
+/* The first listed word of o that stores value; NULL when none does. */
+const char *optdef_word_name(const struct option_def *o, int value);
 
 /* The help line of o with its choices appended, into buf; returns buf. */
 const char *optdef_help(const struct option_def *o, char *buf, size_t len);
