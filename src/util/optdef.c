@@ -104,7 +104,8 @@ static int word_fail(const struct option_def *o, const char *val, struct opt_ctx
 			continue;
 		k++;
 		n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s",
-				      k == 1 ? " " : k == listed ? " or " : ", ", p->word);
+				      k == 1 ? " " : k == listed && !o->word_commas ? " or " : ", ",
+				      p->word);
 	}
 	return opt_fail(c, -EINVAL, o->word_what ? o->word_what : "value", val, list);
 }
@@ -188,5 +189,9 @@ const char *optdef_help(const struct option_def *o, char *buf, size_t len)
 	const char *const *v = o->choices ? o->choices() : NULL;
 	for (; v && *v && n < len; v++)
 		n += (size_t)snprintf(buf + n, len - n, " %s", *v);
+	for (const struct opt_posval *p = o->help_words ? o->posval : NULL; p && p->word && n < len;
+	     p++)
+		if (!p->unlisted)
+			n += (size_t)snprintf(buf + n, len - n, " %s", p->word);
 	return buf;
 }

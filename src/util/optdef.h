@@ -69,12 +69,15 @@ struct option_def {
 	 * the help line (ioengine's come from the engine registry). */
 	const char *const *(*choices)(void);
 	/* OPT_WORD: its words, ended by { NULL }; the message for another is
-	 * "invalid WORD_WHAT 'x' for option 'k': WORD_USE a, b or c", the
+	 * "invalid WORD_WHAT 'x' for option 'k': WORD_USE a, b or c" (or "a, b,
+ * c" with word_commas), the
 	 * listed words in order (word_what NULL: "value", word_use NULL: "use") */
 	const struct opt_posval *posval;
 	const char *word_what;
 	const char *word_use;
 	bool word_case;         /* OPT_WORD: a word matches only in the case written */
+	bool word_commas;       /* OPT_WORD: the message joins the last word with ", " too */
+	bool help_words;        /* OPT_WORD: the listed words follow the help line, as choices */
 };
 
 /* The row of rows[0..n) named key (name or alias); NULL when there is none. */

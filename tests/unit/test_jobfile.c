@@ -418,7 +418,7 @@ static bool names_word(const char *text, const char *word)
 }
 
 /* The words of the OPT_WORD rows (the job table's and the engines'): each
- * once, each listed one named by the row's help, a bool field's values 0
+ * once, each listed one named by the row's help (as printed), a bool field's values 0
  * and 1, the default one of them; a bad word's message names them all. */
 static void check_word_rows(const struct option_def *rows, size_t n)
 {
@@ -428,10 +428,12 @@ static void check_word_rows(const struct option_def *rows, size_t n)
 			continue;
 		CHECK(o->posval && o->posval[0].word, "'%s' has words", o->name);
 		CHECK(o->width == 1 || o->width == 4, "'%s': width %u", o->name, o->width);
+		char help[2048];
+		optdef_help(o, help, sizeof(help));
 		for (const struct opt_posval *p = o->posval; p && p->word; p++) {
 			for (const struct opt_posval *q = o->posval; q != p; q++)
 				CHECK(strcasecmp(q->word, p->word), "'%s': '%s' twice", o->name, p->word);
-			CHECK(p->unlisted || names_word(o->help, p->word), "'%s': help does not name '%s'",
+			CHECK(p->unlisted || names_word(help, p->word), "'%s': help does not name '%s'",
 			      o->name, p->word);
 			CHECK(o->width == 4 || p->value == 0 || p->value == 1, "'%s=%s': %d in a bool",
 			      o->name, p->word, p->value);
