@@ -44,6 +44,14 @@
 #define PV(w, v) { .word = w, .value = (int)(v) }
 #define PV_UNLISTED(w, v) { .word = w, .value = (int)(v), .unlisted = true }
 #define PV_END { .word = NULL }
+static const struct opt_posval rw_words[] = {
+	PV("read", RW_READ), PV("write", RW_WRITE), PV("trim", RW_TRIM),
+	PV("randread", RW_READ | RW_RAND), PV("randwrite", RW_WRITE | RW_RAND),
+	PV("randtrim", RW_TRIM | RW_RAND), PV("rw", RW_READ | RW_WRITE),
+	PV_UNLISTED("readwrite", RW_READ | RW_WRITE), PV("randrw", RW_READ | RW_WRITE | RW_RAND),
+	PV("trimwrite", RW_TRIM | RW_WRITE), PV("randtrimwrite", RW_TRIM | RW_WRITE | RW_RAND),
+	PV_END,
+};
 static const struct opt_posval fallocate_words[] = {
 	PV("none", FALLOC_NONE), PV("native", FALLOC_NATIVE), PV("posix", FALLOC_POSIX),
 	PV("keep", FALLOC_KEEP), PV("truncate", FALLOC_TRUNCATE),
@@ -133,7 +141,7 @@ const struct option_def option_table[] = {
 	BOOL("unlink_each_loop", unlink_each_loop, "0", "delete the files after every loop (the next loop lays them out again)"),
 	BOOL("allow_mounted_write", allow_mounted_write, "0", "accepted as fio, but it cannot unlock anything: iobench's device guard still refuses to write to a mounted or otherwise in-use device (a mounted filesystem, a holder, an active swap), whatever this option says"),
 	/* what I/O */
-	FUNC("rw", opt_cb_rw, "str[:N]", "read", "I/O pattern: read write trim randread randwrite randtrim rw randrw trimwrite randtrimwrite", .alias = { "readwrite" }),
+	FUNC("rw", opt_cb_rw, "str[:N]", "read", "I/O pattern: read write trim randread randwrite randtrim rw randrw trimwrite randtrimwrite", .alias = { "readwrite" }, .posval = rw_words),
 	FUNC("rwmixread", opt_cb_rwmixread, "int", "50", "percent of reads in a mixed workload"),
 	FUNC("rwmixwrite", opt_cb_rwmixwrite, "int", "50", "percent of writes in a mixed workload"),
 	FUNC("bs", opt_cb_bs, "size[,size][,size]", "4k", "block size per direction (read,write,trim)", .alias = { "blocksize" }),

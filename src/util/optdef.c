@@ -75,12 +75,18 @@ static int set_uint(void *target, const struct option_def *o, const char *val, s
 	return 0;
 }
 
-const struct opt_posval *optdef_word(const struct option_def *o, const char *val)
+const struct opt_posval *optdef_word_n(const struct option_def *o, const char *val, size_t n)
 {
 	for (const struct opt_posval *p = o->posval; p && p->word; p++)
-		if (o->word_case ? !strcmp(val, p->word) : !strcasecmp(val, p->word))
+		if (strlen(p->word) == n &&
+		    (o->word_case ? !strncmp(val, p->word, n) : !strncasecmp(val, p->word, n)))
 			return p;
 	return NULL;
+}
+
+const struct opt_posval *optdef_word(const struct option_def *o, const char *val)
+{
+	return optdef_word_n(o, val, strlen(val));
 }
 
 const char *optdef_word_name(const struct option_def *o, int value)
@@ -92,7 +98,7 @@ const char *optdef_word_name(const struct option_def *o, int value)
 }
 
 /* "use a, b or c": the listed words of o. */
-static int word_fail(const struct option_def *o, const char *val, struct opt_ctx *c)
+int optdef_word_fail(const struct option_def *o, const char *val, struct opt_ctx *c)
 {
 	char list[512];
 	size_t n = (size_t)snprintf(list, sizeof(list), "%s", o->word_use ? o->word_use : "use");
@@ -114,7 +120,7 @@ static int set_word(void *target, const struct option_def *o, const char *val, s
 {
 	const struct opt_posval *p = optdef_word(o, val);
 	if (!p)
-		return word_fail(o, val, c);
+		return optdef_word_fail(o, val, c);
 	if (o->width == 1)
 		*(bool *)field(target, o) = p->value != 0;
 	else

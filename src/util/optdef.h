@@ -68,7 +68,8 @@ struct option_def {
 	/* Optional: the values the option takes, NULL-terminated, appended to
 	 * the help line (ioengine's come from the engine registry). */
 	const char *const *(*choices)(void);
-	/* OPT_WORD: its words, ended by { NULL }; the message for another is
+	/* OPT_WORD (or an OPT_FUNC row that looks its word up with
+	 * optdef_word_n): its words, ended by { NULL }; the message for another is
 	 * "invalid WORD_WHAT 'x' for option 'k': WORD_USE a, b or c" (or "a, b,
  * c" with word_commas), the
 	 * listed words in order (word_what NULL: "value", word_use NULL: "use") */
@@ -109,6 +110,11 @@ int opt_failf(struct opt_ctx *c, int err, const char *fmt, ...) __attribute__((f
 
 /* The posval entry of o whose word is val; NULL when none is. */
 const struct opt_posval *optdef_word(const struct option_def *o, const char *val);
+/* The same for the n bytes at val (a word before its ":N"), for an
+ * OPT_FUNC row that takes a word and more. */
+const struct opt_posval *optdef_word_n(const struct option_def *o, const char *val, size_t n);
+/* The message for val, none of o's words, into c->why: -EINVAL. */
+int optdef_word_fail(const struct option_def *o, const char *val, struct opt_ctx *c);
 /* The first listed word of o that stores value; NULL when none does. */
 const char *optdef_word_name(const struct option_def *o, int value);
 

@@ -424,10 +424,11 @@ static void check_word_rows(const struct option_def *rows, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		const struct option_def *o = &rows[i];
-		if (o->type != OPT_WORD)
+		if (o->type != OPT_WORD && !o->posval)
 			continue;
 		CHECK(o->posval && o->posval[0].word, "'%s' has words", o->name);
-		CHECK(o->width == 1 || o->width == 4, "'%s': width %u", o->name, o->width);
+		CHECK(o->type != OPT_WORD || o->width == 1 || o->width == 4, "'%s': width %u", o->name,
+		      o->width);
 		char help[2048];
 		optdef_help(o, help, sizeof(help));
 		for (const struct opt_posval *p = o->posval; p && p->word; p++) {
@@ -435,7 +436,7 @@ static void check_word_rows(const struct option_def *rows, size_t n)
 				CHECK(strcasecmp(q->word, p->word), "'%s': '%s' twice", o->name, p->word);
 			CHECK(p->unlisted || names_word(help, p->word), "'%s': help does not name '%s'",
 			      o->name, p->word);
-			CHECK(o->width == 4 || p->value == 0 || p->value == 1, "'%s=%s': %d in a bool",
+			CHECK(o->width != 1 || p->value == 0 || p->value == 1, "'%s=%s': %d in a bool",
 			      o->name, p->word, p->value);
 		}
 		CHECK(!o->def || optdef_word(o, o->def), "'%s': default '%s' is no word of it", o->name,
