@@ -52,6 +52,14 @@ static const struct opt_posval rw_words[] = {
 	PV("trimwrite", RW_TRIM | RW_WRITE), PV("randtrimwrite", RW_TRIM | RW_WRITE | RW_RAND),
 	PV_END,
 };
+static const struct opt_posval lockfile_words[] = {
+	PV("none", FLOCK_NONE), PV("exclusive", FLOCK_EXCLUSIVE), PV("readwrite", FLOCK_READWRITE),
+	PV_END,
+};
+static const struct opt_posval replay_skip_words[] = {
+	PV("read", DDIR_READ), PV("write", DDIR_WRITE), PV("trim", DDIR_TRIM), PV("sync", DDIR_SYNC),
+	PV_END,
+};
 static const struct opt_posval fallocate_words[] = {
 	PV("none", FALLOC_NONE), PV("native", FALLOC_NATIVE), PV("posix", FALLOC_POSIX),
 	PV("keep", FALLOC_KEEP), PV("truncate", FALLOC_TRUNCATE),
@@ -136,7 +144,7 @@ const struct option_def option_table[] = {
 	BOOL("create_serialize", create_serialize, "1", "lay out the jobs' files one job after the other; 0: each job lays out its own when it starts, in parallel with the others"),
 	BOOL("create_fsync", create_fsync, "1", "fsync a file after laying it out"),
 	BOOL("file_append", file_append, "0", "do the I/O after the end of each regular file (offset= its size)"),
-	FUNC("lockfile", opt_cb_lockfile, "str[:N]", "none", "lock each file around every I/O, shared by the run's jobs using it: none, exclusive (one job at a time) or readwrite (readers together, a writer alone); :N keeps the lock for N I/Os"),
+	FUNC("lockfile", opt_cb_lockfile, "str[:N]", "none", "lock each file around every I/O, shared by the run's jobs using it: none, exclusive (one job at a time) or readwrite (readers together, a writer alone); :N keeps the lock for N I/Os", .posval = lockfile_words, .word_what = "lock mode", .word_tail = ", with an optional :N"),
 	BOOL("pre_read", pre_read, "0", "read the files into the page cache before the I/O starts (turns invalidate off)"),
 	BOOL("unlink_each_loop", unlink_each_loop, "0", "delete the files after every loop (the next loop lays them out again)"),
 	BOOL("allow_mounted_write", allow_mounted_write, "0", "accepted as fio, but it cannot unlock anything: iobench's device guard still refuses to write to a mounted or otherwise in-use device (a mounted filesystem, a holder, an active swap), whatever this option says"),
@@ -331,7 +339,7 @@ const struct option_def option_table[] = {
 	FUNC("replay_align", opt_cb_replay_align, "int", NULL, "round the log's offsets down to this power of 2"),
 	UINT("replay_scale", replay_scale, 0, 0, "1", "divide the log's offsets by this"),
 	UINT("replay_time_scale", replay_time_scale, 1, 0, "100", "replay at this percent of the log's I/O rate (50: half as fast, 200: twice)"),
-	FUNC("replay_skip", opt_cb_replay_skip, "str", NULL, "leave these I/O kinds out of the replay: read, write, trim, sync (',' between several)"),
+	FUNC("replay_skip", opt_cb_replay_skip, "str", NULL, "leave these I/O kinds out of the replay: read, write, trim, sync (',' between several)", .posval = replay_skip_words, .word_what = "I/O kind", .word_tail = ", ',' between several"),
 	STR("merge_blktrace_file", merge_blktrace_file, NULL, "merge read_iolog's blktraces by time into this file, then replay it"),
 	FUNC("merge_blktrace_scalars", opt_cb_merge_list, "float_list", NULL, "percent of each blktrace's time when merging (50: twice as fast), ':' between them, one per file of read_iolog", .off = F(merge_blktrace_scalars)),
 	FUNC("merge_blktrace_iters", opt_cb_merge_list, "float_list", NULL, "passes over each blktrace when merging, ':' between them, one per file of read_iolog", .off = F(merge_blktrace_iters)),

@@ -113,6 +113,8 @@ int optdef_word_fail(const struct option_def *o, const char *val, struct opt_ctx
 				      k == 1 ? " " : k == listed && !o->word_commas ? " or " : ", ",
 				      p->word);
 	}
+	if (o->word_tail && n < sizeof(list))
+		snprintf(list + n, sizeof(list) - n, "%s", o->word_tail);
 	return opt_fail(c, -EINVAL, o->word_what ? o->word_what : "value", val, list);
 }
 

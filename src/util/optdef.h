@@ -76,6 +76,7 @@ struct option_def {
 	const struct opt_posval *posval;
 	const char *word_what;
 	const char *word_use;
+	const char *word_tail;  /* after the list (", with an optional :N"), or NULL */
 	bool word_case;         /* OPT_WORD: a word matches only in the case written */
 	bool word_commas;       /* OPT_WORD: the message joins the last word with ", " too */
 	bool help_words;        /* OPT_WORD: the listed words follow the help line, as choices */
