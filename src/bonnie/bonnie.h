@@ -155,5 +155,10 @@ double bonnie_phase_cpu_pct(const struct bonnie_phase *p);
 double bonnie_phase_busy_pct(const struct bonnie_phase *p);
 /* true when the phase ran for under BONNIE_MIN_TIME_NS: "+++++". */
 bool bonnie_phase_too_short(const struct bonnie_phase *p);
+/* Add one copy's phase q into the aggregate tot, as the concurrent copies
+ * add up: work, busy time, threads and rates summed, the longest copy's
+ * time and CPU, the most repeats, histograms merged. A phase that did not
+ * run adds nothing. */
+void bonnie_phase_add(struct bonnie_phase *tot, const struct bonnie_phase *q);
 
 #endif

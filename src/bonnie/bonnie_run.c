@@ -104,7 +104,7 @@ static void phase_finish(struct bonnie_phase *q)
 	q->rate = q->elapsed_ns ? (double)q->work * 1e9 / (double)q->elapsed_ns : 0.0;
 }
 
-static void phase_add(struct bonnie_phase *tot, const struct bonnie_phase *q)
+void bonnie_phase_add(struct bonnie_phase *tot, const struct bonnie_phase *q)
 {
 	if (!q->ran)
 		return;
@@ -139,12 +139,12 @@ static void aggregate(struct bonnie_result *res, struct bon_shared *sh)
 		struct bonnie_figures *f = &res->copies[i];
 		for (int t = 0; t < BON_IO_TESTS; t++) {
 			phase_finish(&f->io[t]);
-			phase_add(&res->total.io[t], &f->io[t]);
+			bonnie_phase_add(&res->total.io[t], &f->io[t]);
 			attach_disks(&f->io[t], &sh->pd[t]);
 		}
 		for (int t = 0; t < BON_FILE_TESTS; t++) {
 			phase_finish(&f->file[t]);
-			phase_add(&res->total.file[t], &f->file[t]);
+			bonnie_phase_add(&res->total.file[t], &f->file[t]);
 			attach_disks(&f->file[t], &sh->pd[BON_IO_TESTS + t]);
 		}
 	}

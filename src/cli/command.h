@@ -26,6 +26,11 @@
  *   or for bonnie dropping root (cmd_store_open_now). A database that cannot
  *   be used is said at once and the command still runs and prints its
  *   results: only then does it fail. Nothing is written while I/O runs.
+ * - CMD_READS_STORE: the command uses a store that is there and stores no
+ *   run (compare, report, results, sweep report): the dispatcher keeps the
+ *   parsed --db, cmd_store_read (cmd/storing.h) opens the database when
+ *   the command first needs it (compare --from never does), never creating
+ *   one, and the dispatcher closes it after the command.
  * - CMD_FIO_ARGS: the options follow fio's getopt_long_only rules
  *   (cli/cmdopt.h), and the job options on the same line go to the job
  *   parser in order (run).
@@ -46,6 +51,7 @@ enum command_flags {
 	CMD_WATCHES_ENV = 1 << 1,
 	CMD_OPENS_STORE = 1 << 2,
 	CMD_FIO_ARGS = 1 << 3,
+	CMD_READS_STORE = 1 << 4,
 };
 
 struct store;
@@ -56,7 +62,9 @@ struct cmd_ctx {
 	const struct command *cmd;
 	int argc;                    /* the command line from the command's name on */
 	char **argv;
-	struct store *store;         /* CMD_OPENS_STORE, once parsed; NULL with --no-store */
+	struct store *store;         /* CMD_OPENS_STORE, once parsed; NULL with --no-store;
+					CMD_READS_STORE, once cmd_store_read opened it */
+	char *store_db;              /* CMD_READS_STORE: the --db parsed (NULL: none given) */
 	char *store_later;           /* or the path of one store_ready took: opened when the
 					first result is stored (cmd_store_put) */
 	bool store_failed;           /* it could not be opened: the results are printed, and

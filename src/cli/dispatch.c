@@ -19,11 +19,13 @@
 #include "util/error.h"
 
 /* The results store, for CMD_OPENS_STORE: opened once the options are
- * parsed (with their --db), closed after the command (cli/storing.h). */
+ * parsed (with their --db), closed after the command (cli/storing.h); for
+ * CMD_READS_STORE: its --db kept once parsed, closed after the command. */
 static const struct {
 	int (*open)(struct cmd_ctx *ctx, const struct cmd_common *common);
+	void (*reads)(struct cmd_ctx *ctx, const struct cmd_common *common);
 	void (*close)(struct cmd_ctx *ctx);
-} store_hooks = { cmd_store_open, cmd_store_close };
+} store_hooks = { cmd_store_open, cmd_store_reads, cmd_store_close };
 
 const struct command *command_table_find(const struct command_table *t, const char *name)
 {
@@ -64,6 +66,8 @@ int command_parsed(struct cmd_ctx *ctx, const struct cmd_common *common)
 	if ((ctx->cmd->flags & CMD_OPENS_STORE) && store_hooks.open &&
 	    store_hooks.open(ctx, common) < 0)
 		return -1;
+	if ((ctx->cmd->flags & CMD_READS_STORE) && store_hooks.reads)
+		store_hooks.reads(ctx, common);
 	return 0;
 }
 
@@ -187,6 +191,9 @@ int command_table_validate(const struct command_table *t)
 		if (validate_rows(c, cmd_common_rows, command_common_mask(c), usage, names, &nn,
 				  letters) < 0)
 			rc = -EINVAL;
+		if ((c->flags & CMD_OPENS_STORE) && (c->flags & CMD_READS_STORE))
+			rc = error("command '%s' both opens the store to store and reads it",
+				   c->name);
 		if ((c->common & COMMON_ENVWATCH) && !(c->flags & CMD_WATCHES_ENV))
 			rc = error("command '%s' takes the envwatch options without CMD_WATCHES_ENV",
 				   c->name);

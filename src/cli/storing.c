@@ -5,15 +5,18 @@
  * with the command line it came from. A store whose header says it is
  * ready (store_ready) is opened only when the first result is stored: its
  * SQLite code and page cache then never share the memory with the run's
- * threads (1 MiB of a 64-thread null run's peak RSS).
+ * threads (1 MiB of a 64-thread null run's peak RSS). The
+ * commands that read it open it when they need it, never creating it.
  */
 #include "cli/storing.h"
 
+#include <errno.h>
 #include <malloc.h>
 #include <stdlib.h>
-#include <time.h>
+#include <sys/stat.h>
 
 #include "util/error.h"
+#include "util/timeutil.h"
 #include "util/xmalloc.h"
 
 int cmd_store_open(struct cmd_ctx *ctx, const struct cmd_common *common)
@@ -49,10 +52,38 @@ int cmd_store_open(struct cmd_ctx *ctx, const struct cmd_common *common)
 	return 0;
 }
 
+void cmd_store_reads(struct cmd_ctx *ctx, const struct cmd_common *common)
+{
+	free(ctx->store_db);
+	ctx->store_db = common->db ? xstrdup(common->db) : NULL;
+}
+
+int cmd_store_read(struct cmd_ctx *ctx, const char *missing)
+{
+	char *path;
+	struct stat sb;
+	if (ctx->store)
+		return 0;
+	if (store_path_resolve(ctx->store_db, false, &path) < 0)
+		return -1;
+	int rc = 0;
+	if (stat(path, &sb) < 0 && errno == ENOENT) {
+		if (missing)
+			rc = error("%s: no results stored yet (no database '%s')%s", ctx->cmd->name,
+				   path, missing);
+	} else if (store_open(path, &ctx->store) < 0) {
+		rc = -1;
+	}
+	free(path);
+	return rc;
+}
+
 void cmd_store_close(struct cmd_ctx *ctx)
 {
 	store_close(ctx->store);
 	ctx->store = NULL;
+	free(ctx->store_db);
+	ctx->store_db = NULL;
 	free(ctx->store_later);
 	ctx->store_later = NULL;
 	store_labels_free(ctx->labels, ctx->nr_labels);
@@ -144,11 +175,4 @@ int cmd_store_put(struct cmd_ctx *ctx, const struct store_run *r, const struct s
 bool cmd_store_wanted(const struct cmd_ctx *ctx)
 {
 	return ctx && (ctx->store || ctx->store_later || ctx->store_failed);
-}
-
-uint64_t cmd_store_now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }

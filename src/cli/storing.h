@@ -8,7 +8,9 @@
  * and, when that fails, says so on stderr: the measurement was printed,
  * only the storing failed, and the command's exit status becomes 1. A
  * database that cannot be opened is said at the start; the command runs
- * anyway and fails the same way once it has printed its results.
+ * anyway and fails the same way once it has printed its results. The
+ * commands that only read it (compare, report, results) open it through
+ * cmd_store_read, without creating it.
  */
 #ifndef IOBENCH_CLI_STORING_H
 #define IOBENCH_CLI_STORING_H
@@ -19,6 +21,16 @@
 /* The hooks of CMD_OPENS_STORE (commands.c). 0, or -1 after printing why. */
 int cmd_store_open(struct cmd_ctx *ctx, const struct cmd_common *common);
 void cmd_store_close(struct cmd_ctx *ctx);
+/* CMD_READS_STORE once parsed: keep the --db of common in ctx. */
+void cmd_store_reads(struct cmd_ctx *ctx, const struct cmd_common *common);
+/*
+ * CMD_READS_STORE: the database in ctx->store, opened at the first call
+ * (never created). One that is not there yet is an empty one (0, and
+ * ctx->store NULL) when missing is NULL; otherwise it is refused with
+ * "NAME: no results stored yet (no database 'PATH')" and missing after it
+ * ("; store runs with ..."). 0, or -1 after printing why.
+ */
+int cmd_store_read(struct cmd_ctx *ctx, const char *missing);
 
 /* Open now a store that cmd_store_open left for the first result (before
  * a command gives up the rights it was opened with: bonnie -u). */
@@ -35,8 +47,5 @@ int cmd_store_put(struct cmd_ctx *ctx, const struct store_run *r, const struct s
 /* Does ctx want its results stored (a store, or one that failed to open,
  * which cmd_store_put reports)? */
 bool cmd_store_wanted(const struct cmd_ctx *ctx);
-
-/* The wall clock in ms since the epoch (a run's start and end). */
-uint64_t cmd_store_now_ms(void);
 
 #endif

@@ -10,17 +10,18 @@
  */
 #include "cli/command.h"
 #include "cli/output.h"
+#include "cli/storing.h"
 
 #include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "compare/cmp_engine.h"
 #include "compare/cmp_import.h"
 #include "store/store_model.h"
 #include "store/store_query.h"
+#include "store/store_sel.h"
 #include "util/error.h"
 #include "util/xmalloc.h"
 
@@ -89,120 +90,29 @@ static int add_word(void *arg, const char *word, char *why, size_t len)
 
 /* --- selections from the store ------------------------------------- */
 
-struct idlist {
-	int64_t *v;
-	size_t n, alloc;
-};
-
-static void id_add(struct idlist *l, int64_t id)
+/* The ids a selection word names (store/store_sel.h): ids as given (each
+ * must exist), labels through the store's filter. label gets the short
+ * name. */
+static int select_word(struct store *st, const char *word, struct store_ids *ids, char **label)
 {
-	for (size_t i = 0; i < l->n; i++)
-		if (l->v[i] == id)
-			return;
-	l->v = xgrow(l->v, &l->alloc, l->n, sizeof(*l->v));
-	l->v[l->n++] = id;
-}
-
-static int parse_id(const char *s, const char *word, int64_t *id)
-{
-	char *end;
-	errno = 0;
-	long long v = strtoll(s, &end, 10);
-	if (errno || end == s || *end || v <= 0)
-		return error("compare: '%s' in selection '%s' is not a run id (see 'iobench results "
-			     "list') nor a label K=V", s, word);
-	*id = v;
-	return 0;
-}
-
-/* "12,13,20-22" */
-static int parse_ids(const char *word, struct idlist *ids)
-{
-	char *copy = xstrdup(word), *save = NULL;
-	int rc = 0;
-	for (char *t = strtok_r(copy, ",", &save); t && !rc; t = strtok_r(NULL, ",", &save)) {
-		char *dash = strchr(t, '-');
-		int64_t a, b;
-		if (dash) {
-			*dash = '\0';
-			if ((rc = parse_id(t, word, &a)) < 0 || (rc = parse_id(dash + 1, word, &b)) < 0)
-				break;
-			if (b < a || b - a > 100000) {
-				rc = error("compare: bad range '%s-%s' in selection '%s'", t, dash + 1, word);
-				break;
-			}
-			for (int64_t i = a; i <= b; i++)
-				id_add(ids, i);
-		} else if ((rc = parse_id(t, word, &a)) == 0) {
-			id_add(ids, a);
-		}
-	}
-	free(copy);
+	struct store_sel_word w;
+	if (store_sel_parse("compare", word, 0, &w) < 0)
+		return -1;
+	int rc = store_sel_resolve(st, &w, NULL, ids);
+	if (rc == 0)
+		*label = store_sel_short_name(&w, word);
+	store_sel_word_release(&w);
 	return rc < 0 ? -1 : 0;
 }
 
-/* The ids a selection word names: ids as given (each must exist), labels
- * through the store's filter. label gets the short name. */
-static int select_word(struct store *st, const char *word, struct idlist *ids, char **label)
-{
-	if (!strchr(word, '=')) {
-		if (parse_ids(word, ids) < 0)
-			return -1;
-		*label = xasprintf("run%s %s", ids->n > 1 ? "s" : "", word);
-		return 0;
-	}
-	char *copy = xstrdup(word), *save = NULL;
-	struct store_label *l = NULL;
-	size_t n = 0, alloc = 0;
-	int rc = 0;
-	char *vals = xstrdup("");
-	for (char *t = strtok_r(copy, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
-		l = xgrow(l, &alloc, n, sizeof(*l));
-		if (store_label_parse(t, &l[n]) < 0) {
-			rc = -1;
-			break;
-		}
-		char *v = xasprintf("%s%s%s", vals, *vals ? "," : "", l[n].value);
-		free(vals);
-		vals = v;
-		n++;
-	}
-	free(copy);
-	if (!rc) {
-		struct store_filter f = { .labels = l, .nr_labels = n, .since_ms = -1 };
-		int64_t *got = NULL;
-		size_t ng = 0;
-		if (store_select(st, &f, &got, &ng) < 0) {
-			rc = -1;
-		} else {
-			for (size_t i = 0; i < ng; i++)
-				id_add(ids, got[i]);
-			free(got);
-		}
-	}
-	store_labels_free(l, n);
-	if (rc)
-		free(vals);
-	else
-		*label = vals;
-	return rc;
-}
-
-static int load_ids(struct store *st, const char *word, const struct idlist *ids,
+static int load_ids(struct store *st, const char *word, const struct store_ids *ids,
 		    struct cmp_sel *sel)
 {
 	if (!ids->n)
 		return error("compare: selection '%s' selects no run", word);
-	for (size_t i = 0; i < ids->n; i++) {
-		struct cmp_run r;
-		int rc = store_model_load(st, ids->v[i], &r);
-		if (rc == -ENOENT)
-			return error("compare: no run %lld in the results database '%s'",
-				     (long long)ids->v[i], store_path(st));
-		if (rc < 0)
+	for (size_t i = 0; i < ids->n; i++)
+		if (store_sel_load(st, "compare", ids->v[i], &sel->runs) < 0)
 			return -1;
-		*cmp_runs_push(&sel->runs) = r;
-	}
 	return 0;
 }
 
@@ -212,7 +122,7 @@ static int from_store(struct store *st, const struct compare_opts *o, struct cmp
 	if (!o->group_by) {
 		*sels = xcalloc(o->words.n, sizeof(**sels));
 		for (size_t i = 0; i < o->words.n; i++) {
-			struct idlist ids = { 0 };
+			struct store_ids ids = { 0 };
 			char *label = NULL;
 			int rc = select_word(st, o->words.v[i], &ids, &label);
 			cmp_sel_init(&(*sels)[i], o->words.v[i], label);
@@ -220,28 +130,22 @@ static int from_store(struct store *st, const struct compare_opts *o, struct cmp
 			*nsel = i + 1;
 			if (rc == 0)
 				rc = load_ids(st, o->words.v[i], &ids, &(*sels)[i]);
-			free(ids.v);
+			store_ids_release(&ids);
 			if (rc < 0)
 				return -1;
 		}
 		return 0;
 	}
 	/* --group-by K: everything the operands select (or every run) by K's value */
-	struct idlist all = { 0 };
+	struct store_ids all = { 0 };
 	if (!o->words.n) {
-		struct store_filter f = { .since_ms = -1 };
-		int64_t *got = NULL;
-		size_t ng = 0;
-		if (store_select(st, &f, &got, &ng) < 0)
+		if (store_sel_all(st, NULL, &all) < 0)
 			return -1;
-		for (size_t i = 0; i < ng; i++)
-			id_add(&all, got[i]);
-		free(got);
 	}
 	for (size_t i = 0; i < o->words.n; i++) {
 		char *label = NULL;
 		if (select_word(st, o->words.v[i], &all, &label) < 0) {
-			free(all.v);
+			store_ids_release(&all);
 			return -1;
 		}
 		free(label);
@@ -273,7 +177,7 @@ static int from_store(struct store *st, const struct compare_opts *o, struct cmp
 		}
 		*cmp_runs_push(&(*sels)[s].runs) = r;
 	}
-	free(all.v);
+	store_ids_release(&all);
 	if (rc < 0)
 		return -1;
 	if (*nsel < 2)
@@ -303,37 +207,6 @@ static int from_files(const struct compare_opts *o, struct cmp_sel **sels, size_
 	return 0;
 }
 
-/* Verdicts name the selections by label: two alike become their letters. */
-static void unique_labels(struct cmp_sel *sels, size_t nsel)
-{
-	for (size_t i = 0; i < nsel; i++)
-		for (size_t j = i + 1; j < nsel; j++)
-			if (!strcmp(sels[i].label, sels[j].label)) {
-				for (size_t k = 0; k < nsel; k++) {
-					free(sels[k].label);
-					sels[k].label = xasprintf("%c", (int)('A' + (k < 26 ? k : 25)));
-				}
-				return;
-			}
-}
-
-static int open_store(const struct cmd_common *c, struct store **st)
-{
-	char *path;
-	struct stat sb;
-	*st = NULL;
-	if (store_path_resolve(c->db, false, &path) < 0)
-		return -1;
-	int rc = 0;
-	if (stat(path, &sb) < 0 && errno == ENOENT)
-		rc = error("compare: no results stored yet (no database '%s'); store runs with "
-			   "run, quick, bonnie or results import, or compare files with --from", path);
-	else if (store_open(path, st) < 0)
-		rc = -1;
-	free(path);
-	return rc;
-}
-
 static int run_compare(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct compare_opts o = { 0 };
@@ -341,7 +214,6 @@ static int run_compare(struct cmd_ctx *ctx, int argc, char **argv)
 	struct cmp_opts co = CMP_OPTS_DEFAULT;
 	struct cmp_sel *sels = NULL;
 	size_t nsel = 0;
-	struct store *st = NULL;
 	int status = 1;
 	cmd_common_init(&common);
 
@@ -382,11 +254,12 @@ static int run_compare(struct cmd_ctx *ctx, int argc, char **argv)
 	}
 	if (o.from)
 		rc = from_files(&o, &sels, &nsel);
-	else if ((rc = open_store(&common, &st)) == 0)
-		rc = from_store(st, &o, &sels, &nsel);
+	else if ((rc = cmd_store_read(ctx, "; store runs with run, quick, bonnie or results "
+				      "import, or compare files with --from")) == 0)
+		rc = from_store(ctx->store, &o, &sels, &nsel);
 	if (rc < 0)
 		goto out;
-	unique_labels(sels, nsel);
+	cmp_sels_unique_labels(sels, nsel);
 	struct cmp_result res;
 	if (cmp_compute(sels, nsel, &co, &res) < 0)
 		goto out;
@@ -397,7 +270,6 @@ out:
 	for (size_t i = 0; i < nsel; i++)
 		cmp_sel_release(&sels[i]);
 	free(sels);
-	store_close(st);
 	cmdopt_list_release(&o.words);
 	cmd_common_release(&common);
 	return status;
@@ -410,5 +282,6 @@ const struct command cmd_compare = {
 	.opts = compare_rows,
 	.common = COMMON_DB | COMMON_OUTPUT_FORMAT | COMMON_HELP,
 	.help_for = compare_help_for,
+	.flags = CMD_READS_STORE,
 	.run = run_compare,
 };

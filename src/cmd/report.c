@@ -11,6 +11,7 @@
  */
 #include "cli/command.h"
 #include "cli/output.h"
+#include "cli/storing.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -18,7 +19,6 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "compare/cmp_engine.h"
 #include "compare/cmp_import.h"
@@ -26,6 +26,7 @@
 #include "store/store_model.h"
 #include "store/store_query.h"
 #include "store/store_read.h"
+#include "store/store_sel.h"
 #include "store/store_sweep.h"
 #include "sweep/sweep_analysis.h"
 #include "sweep/sweep_goal.h"
@@ -121,101 +122,19 @@ static struct cmp_sel *new_sel(struct build *b, const char *name, const char *la
 
 /* --- selections of the store ------------------------------------------ */
 
-struct ids {
-	int64_t *v;
-	size_t n, alloc;
-};
-
-static void id_add(struct ids *l, int64_t id)
-{
-	for (size_t i = 0; i < l->n; i++)
-		if (l->v[i] == id)
-			return;
-	l->v = xgrow(l->v, &l->alloc, l->n, sizeof(*l->v));
-	l->v[l->n++] = id;
-}
-
-static int parse_id(const char *s, const char *word, int64_t *id)
-{
-	char *end;
-	errno = 0;
-	long long v = strtoll(s, &end, 10);
-	if (errno || end == s || *end || v <= 0)
-		return error("report: '%s' in selection '%s' is not a run id (see 'iobench results "
-			     "list') nor a label K=V", s, word);
-	*id = v;
-	return 0;
-}
-
-/* The runs a word names: "12,13,20-22" or labels "K=V,K=V". */
-static int select_word(struct store *st, const char *word, struct ids *ids)
-{
-	char *copy = xstrdup(word), *save = NULL;
-	int rc = 0;
-	if (!strchr(word, '=')) {
-		for (char *t = strtok_r(copy, ",", &save); t && !rc; t = strtok_r(NULL, ",", &save)) {
-			char *dash = strchr(t, '-');
-			int64_t a, b;
-			if (!dash) {
-				if ((rc = parse_id(t, word, &a)) == 0)
-					id_add(ids, a);
-				continue;
-			}
-			*dash = '\0';
-			if ((rc = parse_id(t, word, &a)) < 0 || (rc = parse_id(dash + 1, word, &b)) < 0)
-				break;
-			if (b < a || b - a > 100000)
-				rc = error("report: bad range '%s-%s' in selection '%s'", t, dash + 1, word);
-			for (int64_t i = a; !rc && i <= b; i++)
-				id_add(ids, i);
-		}
-		free(copy);
-		return rc < 0 ? -1 : 0;
-	}
-	struct store_label *l = NULL;
-	size_t n = 0, alloc = 0;
-	for (char *t = strtok_r(copy, ", ", &save); t && !rc; t = strtok_r(NULL, ", ", &save)) {
-		l = xgrow(l, &alloc, n, sizeof(*l));
-		if (store_label_parse(t, &l[n]) < 0)
-			rc = -1;
-		else
-			n++;
-	}
-	free(copy);
-	if (!rc) {
-		struct store_filter f = { .labels = l, .nr_labels = n, .since_ms = -1 };
-		int64_t *got = NULL;
-		size_t ng = 0;
-		rc = store_select(st, &f, &got, &ng) < 0 ? -1 : 0;
-		for (size_t i = 0; i < ng; i++)
-			id_add(ids, got[i]);
-		free(got);
-	}
-	store_labels_free(l, n);
-	return rc;
-}
-
 static int load_run(struct store *st, int64_t id, struct cmp_sel *sel)
 {
-	struct cmp_run r;
-	int rc = store_model_load(st, id, &r);
-	if (rc == -ENOENT)
-		return error("report: no run %lld in the results database '%s'", (long long)id,
-			     store_path(st));
-	if (rc < 0)
-		return -1;
-	*cmp_runs_push(&sel->runs) = r;
-	return 0;
+	return store_sel_load(st, "report", id, &sel->runs) < 0 ? -1 : 0;
 }
 
 /* No operand: every run, the repetitions of one run together. */
 static int all_runs(struct store *st, struct build *b)
 {
-	struct store_filter f = { .since_ms = -1 };
-	int64_t *got = NULL;
-	size_t ng = 0;
-	if (store_select(st, &f, &got, &ng) < 0)
+	struct store_ids all = { 0 };
+	if (store_sel_all(st, NULL, &all) < 0)
 		return -1;
+	int64_t *got = all.v;
+	size_t ng = all.n;
 	if (!ng) {
 		free(got);
 		return error("report: the results database '%s' holds no run", store_path(st));
@@ -265,27 +184,12 @@ static int all_runs(struct store *st, struct build *b)
 	return rc < 0 ? -1 : 0;
 }
 
-/* A label selection's short name, as compare's: its values ("xfs,64k"). */
-static char *label_values(const char *word)
-{
-	char *copy = xstrdup(word), *save = NULL, *out = xstrdup("");
-	for (char *t = strtok_r(copy, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
-		const char *eq = strchr(t, '=');
-		char *x = xasprintf("%s%s%s", out, *out ? "," : "", eq ? eq + 1 : t);
-		free(out);
-		out = x;
-	}
-	free(copy);
-	return out;
-}
-
 /* "sweep:ID": a selection per point of the sweep, in the order its runs
  * were stored. */
-static int select_sweep(struct store *st, const char *w, struct build *b)
+static int select_sweep(struct store *st, const char *w, const struct store_sel_word *word,
+			struct build *b)
 {
-	int64_t id;
-	if (parse_id(w + 6, w, &id) < 0)
-		return -1;
+	int64_t id = word->sweep_id;
 	struct store_sweep sw;
 	int rc = store_sweep_get(st, id, &sw);
 	if (rc == -ENOENT)
@@ -294,11 +198,11 @@ static int select_sweep(struct store *st, const char *w, struct build *b)
 	if (rc < 0)
 		return -1;
 	store_sweep_release(&sw);
-	struct store_filter f = { .since_ms = -1, .sweep_id = id };
-	int64_t *got = NULL;
-	size_t ng = 0;
-	if (store_select(st, &f, &got, &ng) < 0)
+	struct store_ids ids = { 0 };
+	if (store_sel_resolve(st, word, NULL, &ids) < 0)
 		return -1;
+	int64_t *got = ids.v;
+	size_t ng = ids.n;
 	if (!ng)
 		rc = error("report: sweep %lld has no stored run yet", (long long)id);
 	size_t first = b->nsel;
@@ -330,22 +234,28 @@ static int from_store(struct store *st, const struct report_opts *o, struct buil
 		return all_runs(st, b);
 	for (size_t i = 0; i < o->words.n; i++) {
 		const char *w = o->words.v[i];
-		if (!strncmp(w, "sweep:", 6)) {
-			if (select_sweep(st, w, b) < 0)
+		struct store_sel_word word;
+		if (store_sel_parse("report", w, STORE_SEL_SWEEP, &word) < 0)
+			return -1;
+		int rc;
+		if (word.kind == STORE_SEL_SWEEP_ID) {
+			rc = select_sweep(st, w, &word, b);
+			store_sel_word_release(&word);
+			if (rc < 0)
 				return -1;
 			continue;
 		}
-		struct ids ids = { 0 };
-		char *label = strchr(w, '=') ? label_values(w)
-					     : xasprintf("run%s %s", strpbrk(w, ",-") ? "s" : "", w);
+		struct store_ids ids = { 0 };
+		char *label = store_sel_short_name(&word, w);
 		struct cmp_sel *sel = new_sel(b, w, label);
 		free(label);
-		int rc = select_word(st, w, &ids);
+		rc = store_sel_resolve(st, &word, NULL, &ids) < 0 ? -1 : 0;
+		store_sel_word_release(&word);
 		if (!rc && !ids.n)
 			rc = error("report: selection '%s' selects no run", w);
 		for (size_t k = 0; !rc && k < ids.n; k++)
 			rc = load_run(st, ids.v[k], sel);
-		free(ids.v);
+		store_ids_release(&ids);
 		if (rc < 0)
 			return -1;
 	}
@@ -620,37 +530,6 @@ static int from_files(const struct report_opts *o, struct build *b)
 	return 0;
 }
 
-/* Selections of one label each are told apart by letters, as compare does. */
-static void unique_labels(struct build *b)
-{
-	for (size_t i = 0; i < b->nsel; i++)
-		for (size_t j = i + 1; j < b->nsel; j++)
-			if (!strcmp(b->sels[i].label, b->sels[j].label)) {
-				for (size_t k = 0; k < b->nsel; k++) {
-					free(b->sels[k].label);
-					b->sels[k].label = xasprintf("%c", (int)('A' + (k < 26 ? k : 25)));
-				}
-				return;
-			}
-}
-
-static int open_store(const struct cmd_common *c, struct store **st)
-{
-	char *path;
-	struct stat sb;
-	*st = NULL;
-	if (store_path_resolve(c->db, false, &path) < 0)
-		return -1;
-	int rc = 0;
-	if (stat(path, &sb) < 0 && errno == ENOENT)
-		rc = error("report: no results stored yet (no database '%s'); store runs with run, "
-			   "quick, bonnie or results import, or report files with --from", path);
-	else if (store_open(path, st) < 0)
-		rc = -1;
-	free(path);
-	return rc;
-}
-
 static int run_report(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct report_opts o = { 0 };
@@ -690,7 +569,11 @@ static int run_report(struct cmd_ctx *ctx, int argc, char **argv)
 		index_runs(&b);
 		extras_file(&b);
 	} else {
-		if (open_store(&common, &st) < 0 || from_store(st, &o, &b) < 0)
+		if (cmd_store_read(ctx, "; store runs with run, quick, bonnie or results import, or "
+				   "report files with --from") < 0)
+			goto done;
+		st = ctx->store;
+		if (from_store(st, &o, &b) < 0)
 			goto done;
 		index_runs(&b);
 		if (extras_store(st, &b) < 0)
@@ -704,7 +587,7 @@ static int run_report(struct cmd_ctx *ctx, int argc, char **argv)
 			if (sweep_build(st, o.goal, &b.sweeps[i]) < 0)
 				goto done;
 	}
-	unique_labels(&b);
+	cmp_sels_unique_labels(b.sels, b.nsel);
 	const char *path = o.output ? o.output : fmt == PAGE_HTML ? "report.html" : "-";
 	bool to_stdout = !strcmp(path, "-");
 	if (to_stdout) {
@@ -761,7 +644,6 @@ static int run_report(struct cmd_ctx *ctx, int argc, char **argv)
 	out = NULL;
 done:
 	build_release(&b);
-	store_close(st);
 	cmdopt_list_release(&o.words);
 	cmd_common_release(&common);
 	return status;
@@ -774,5 +656,6 @@ const struct command cmd_report = {
 	.opts = report_rows,
 	.common = COMMON_DB | COMMON_HELP,
 	.help_for = report_help_for,
+	.flags = CMD_READS_STORE,
 	.run = run_report,
 };

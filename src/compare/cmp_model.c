@@ -167,3 +167,16 @@ void cmp_sel_release(struct cmp_sel *s)
 	free(s->label);
 	memset(s, 0, sizeof(*s));
 }
+
+void cmp_sels_unique_labels(struct cmp_sel *sels, size_t nsel)
+{
+	for (size_t i = 0; i < nsel; i++)
+		for (size_t j = i + 1; j < nsel; j++)
+			if (!strcmp(sels[i].label, sels[j].label)) {
+				for (size_t k = 0; k < nsel; k++) {
+					free(sels[k].label);
+					sels[k].label = xasprintf("%c", (int)('A' + (k < 26 ? k : 25)));
+				}
+				return;
+			}
+}

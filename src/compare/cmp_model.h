@@ -87,5 +87,9 @@ void cmp_run_release(struct cmp_run *r);
 
 void cmp_sel_init(struct cmp_sel *s, const char *name, const char *label);
 void cmp_sel_release(struct cmp_sel *s);
+/* Verdicts and legends name selections by label: when two of them share
+ * one, every selection is named by its letter instead (A, B, ..., the
+ * 26th and later Z). */
+void cmp_sels_unique_labels(struct cmp_sel *sels, size_t nsel);
 
 #endif

@@ -161,28 +161,6 @@ static void get_figures(struct cur *c, struct bonnie_figures *f, uint64_t *seed,
 		get_phase(c, &f->file[t]);
 }
 
-/* bonnie_run's adding up of copies: work and rates summed, the longest
- * copy's time and CPU, histograms merged. */
-static void phase_add(struct bonnie_phase *tot, const struct bonnie_phase *q)
-{
-	if (!q->ran)
-		return;
-	tot->ran = true;
-	tot->work += q->work;
-	if (q->elapsed_ns >= tot->elapsed_ns) {
-		tot->elapsed_ns = q->elapsed_ns;
-		tot->cpu_ns = q->cpu_ns;
-	}
-	tot->busy_ns += q->busy_ns;
-	tot->threads += q->threads;
-	if (q->repeats > tot->repeats)
-		tot->repeats = q->repeats;
-	hist_merge(&tot->lat, &q->lat);
-	if (q->max_lat_ns > tot->max_lat_ns)
-		tot->max_lat_ns = q->max_lat_ns;
-	tot->rate += q->rate;
-}
-
 /* ---- the hooks ---- */
 
 static int prepare(void *arg, struct bonnie_spec *s, int status)
@@ -267,9 +245,9 @@ static void combine(struct dist_bonnie *b, struct bonnie_result *res, void **blo
 		}
 		free(msg);
 		for (int t = 0; t < BON_IO_TESTS; t++)
-			phase_add(&out.total.io[t], &f->io[t]);
+			bonnie_phase_add(&out.total.io[t], &f->io[t]);
 		for (int t = 0; t < BON_FILE_TESTS; t++)
-			phase_add(&out.total.file[t], &f->file[t]);
+			bonnie_phase_add(&out.total.file[t], &f->file[t]);
 	}
 	bonnie_result_release(res);
 	*res = out;

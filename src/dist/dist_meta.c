@@ -25,6 +25,7 @@
 #include "sys/dev/guardopen.h"
 #include "util/error.h"
 #include "util/json.h"
+#include "util/timeutil.h"
 #include "util/units.h"
 #include "util/xmalloc.h"
 #include "meta/meta.h"
@@ -482,13 +483,6 @@ static void print_json(const struct run *R, FILE *out)
 	json_finish(&w);
 }
 
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 /* Both formats in memory: the one printed, and the other for the store. */
 static int render(const struct run *R, struct store_renderings *rend)
 {
@@ -629,7 +623,7 @@ int dist_meta_main(struct dist_comm *c, int argc, char **argv)
 		return 0;
 	}
 	struct run R = { .c = c, .o = &o, .argc = argc, .argv = argv, .began = time(NULL),
-			 .start_ms = now_ms() };
+			 .start_ms = wall_time_ms() };
 	char err[512];
 	if (meta_spec_check(&o.spec, &R.t, err, sizeof(err)) < 0) {
 		if (root)
@@ -672,7 +666,7 @@ int dist_meta_main(struct dist_comm *c, int argc, char **argv)
 		}
 	}
 	R.finished = time(NULL);
-	R.end_ms = now_ms();
+	R.end_ms = wall_time_ms();
 	if (R.failed) {
 		status = 1;
 		if (root)

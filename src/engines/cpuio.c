@@ -11,6 +11,7 @@
  */
 #include "engines/engine.h"
 #include "util/error.h"
+#include "util/timeutil.h"
 
 #include <errno.h>
 #include <stdatomic.h>
@@ -18,7 +19,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define QSORT_N 1024 /* the array cpumode=qsort sorts, as many ints */
 
@@ -63,13 +63,6 @@ struct cpuio_priv {
 	uint64_t rnd;
 };
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static void cpuio_hints(const void *opts, struct engine_job_hints *h)
 {
 	const struct cpuio_opts *o = opts;
@@ -106,7 +99,7 @@ static void burn_qsort(struct cpuio_priv *p, uint64_t until)
 			p->a[i] = (int)(p->rnd >> 33);
 		}
 		qsort(p->a, QSORT_N, sizeof(p->a[0]), cmp_int);
-	} while (mono_ns() < until);
+	} while (now_ns() < until);
 }
 
 static int cpuio_queue(struct engine_ctx *ctx, struct io_unit *u)
@@ -115,11 +108,11 @@ static int cpuio_queue(struct engine_ctx *ctx, struct io_unit *u)
 	if (o->exit_on_io_done && ctx->params.io_jobs_left &&
 	    atomic_load_explicit(ctx->params.io_jobs_left, memory_order_relaxed) == 0)
 		return ENGINE_Q_DONE;
-	uint64_t until = mono_ns() + (uint64_t)o->cpuchunks * 1000;
+	uint64_t until = now_ns() + (uint64_t)o->cpuchunks * 1000;
 	if (o->cpumode == CPU_QSORT)
 		burn_qsort(ctx->priv, until);
 	else
-		while (mono_ns() < until)
+		while (now_ns() < until)
 			__asm__ volatile("" ::: "memory");
 	u->result = (int64_t)u->buflen; /* no bytes are counted (ENGINE_NO_IO) */
 	return ENGINE_Q_COMPLETED;

@@ -16,6 +16,7 @@
 #include "sys/dev/devoperand.h"
 #include "sys/dev/guardopen.h"
 #include "util/error.h"
+#include "util/timeutil.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -80,13 +81,6 @@ struct exec_priv {
 	pid_t pid;         /* 0 until started, -1 when it could not start */
 	uint64_t start_ns;
 };
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 static void sleep_ns(uint64_t ns)
 {
@@ -213,7 +207,7 @@ static int exec_queue(struct engine_ctx *ctx, struct io_unit *u)
 	struct exec_priv *p = ctx->priv;
 	u->result = (int64_t)u->buflen; /* no bytes are counted (ENGINE_NO_IO) */
 	if (p->pid == 0) {
-		p->start_ns = mono_ns();
+		p->start_ns = now_ns();
 		if (start_program(ctx) < 0) {
 			p->pid = -1;
 			u->result = -ECHILD;
@@ -221,7 +215,7 @@ static int exec_queue(struct engine_ctx *ctx, struct io_unit *u)
 		return ENGINE_Q_COMPLETED;
 	}
 	sleep_ns(EXEC_POLL_NS);
-	if (p->pid > 0 && mono_ns() - p->start_ns > ctx->params.runtime_ns) {
+	if (p->pid > 0 && now_ns() - p->start_ns > ctx->params.runtime_ns) {
 		kill(p->pid, SIGTERM);
 		sleep_ns((uint64_t)o->grace_time * 1000000000u);
 	}

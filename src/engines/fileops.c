@@ -94,27 +94,16 @@ struct filestat_opts {
 	unsigned stat_type; /* enum stat_type */
 };
 
-static const char *const stat_type_names[] = { "stat", "lstat", "statx", NULL };
-
-static const char *const *stat_type_choices(void)
-{
-	return stat_type_names;
-}
-
-static int opt_stat_type(void *target, const char *val, struct opt_ctx *c)
-{
-	struct filestat_opts *o = target;
-	for (unsigned i = 0; stat_type_names[i]; i++)
-		if (!strcmp(val, stat_type_names[i])) {
-			o->stat_type = i;
-			return 0;
-		}
-	return opt_fail(c, -EINVAL, "stat type", val, "one of stat, lstat, statx");
-}
+static const struct opt_posval stat_type_words[] = {
+	{ .word = "stat", .value = STAT_STAT }, { .word = "lstat", .value = STAT_LSTAT },
+	{ .word = "statx", .value = STAT_STATX }, { .word = NULL },
+};
 
 static const struct option_def filestat_options[] = {
-	{ .name = "stat_type", .type = OPT_FUNC, .parse = opt_stat_type, .type_text = "str",
-	  .def = "stat", .choices = stat_type_choices,
+	{ .name = "stat_type", .type = OPT_WORD, .off = offsetof(struct filestat_opts, stat_type),
+	  .width = sizeof(unsigned), .posval = stat_type_words, .word_case = true,
+	  .word_what = "stat type", .word_use = "one of", .word_commas = true, .help_words = true,
+	  .type_text = "str", .def = "stat",
 	  .help = "the system call each file's I/O times, to measure lookup/getattr:" },
 };
 static const struct filestat_opts filestat_defaults = { .stat_type = STAT_STAT };

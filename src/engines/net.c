@@ -74,16 +74,11 @@ static int opt_interface(void *t, const char *val, struct opt_ctx *c)
 	return opt_string(((struct net_opts *)t)->interface, val, c);
 }
 
-static int opt_protocol(void *t, const char *val, struct opt_ctx *c)
-{
-	static const char *const names[] = { "tcp", "tcpv6", "udp", "udpv6", "unix" };
-	for (int i = 0; i < 5; i++)
-		if (!strcmp(val, names[i])) {
-			((struct net_opts *)t)->proto = i;
-			return 0;
-		}
-	return opt_fail(c, -EINVAL, "protocol", val, "one of tcp, tcpv6, udp, udpv6, unix");
-}
+static const struct opt_posval protocol_words[] = {
+	{ .word = "tcp", .value = P_TCP }, { .word = "tcpv6", .value = P_TCPV6 },
+	{ .word = "udp", .value = P_UDP }, { .word = "udpv6", .value = P_UDPV6 },
+	{ .word = "unix", .value = P_UNIX }, { .word = NULL },
+};
 
 #define O(field) offsetof(struct net_opts, field)
 #define NUM(n, h, d, mx) { .name = #n, .type = OPT_UINT, .off = O(n), .width = sizeof(unsigned), \
@@ -94,8 +89,10 @@ static const struct option_def net_options[] = {
 	{ .name = "hostname", .type = OPT_FUNC, .parse = opt_hostname, .type_text = "str",
 	  .help = "host to connect to, a UDP multicast group, or the unix socket's path" },
 	NUM(port, "TCP or UDP port (clones use the ports after it)", NULL, 65535),
-	{ .name = "protocol", .alias = { "proto" }, .type = OPT_FUNC, .parse = opt_protocol,
-	  .type_text = "str", .def = "tcp", .help = "tcp, tcpv6, udp, udpv6 or unix" },
+	{ .name = "protocol", .alias = { "proto" }, .type = OPT_WORD, .off = O(proto),
+	  .width = sizeof(int), .posval = protocol_words, .word_case = true, .word_what = "protocol",
+	  .word_use = "one of", .word_commas = true, .type_text = "str", .def = "tcp",
+	  .help = "tcp, tcpv6, udp, udpv6 or unix" },
 	FLAG(nodelay, "set TCP_NODELAY on TCP connections"),
 	FLAG(listen, "accept a TCP connection instead of connecting (the reading side)"),
 	FLAG(pingpong, "the reader sends every block back; the writer waits for it"),

@@ -50,44 +50,6 @@ static int interval(const struct cmp_cell *c, double *med, double *lo, double *h
 	return rc == 0 ? 0 : 1;
 }
 
-struct scale {
-	double div;
-	const char *unit;
-};
-
-static const char *const bonnie_kib[] = { "putc", "put_block", "rewrite", "getc", "get_block" };
-
-static struct scale scale_of(const struct cmp_row *r, double max)
-{
-	switch (r->def->unit) {
-	case CMP_UNIT_BYTES_S:
-		if (max >= 1024.0 * 1024 * 1024 * 10)
-			return (struct scale){ 1024.0 * 1024 * 1024, "GiB/s" };
-		return max >= 1024.0 * 1024 ? (struct scale){ 1024.0 * 1024, "MiB/s" }
-					    : (struct scale){ 1024.0, "KiB/s" };
-	case CMP_UNIT_PER_S:
-		return max >= 1e5 ? (struct scale){ 1e3, "k IOPS" } : (struct scale){ 1, "IOPS" };
-	case CMP_UNIT_NS:
-		return max >= 1e7 ? (struct scale){ 1e6, "ms" } : max >= 1e4 ? (struct scale){ 1e3, "µs" }
-									  : (struct scale){ 1, "ns" };
-	case CMP_UNIT_US:
-		return max >= 1e4 ? (struct scale){ 1e3, "ms" } : (struct scale){ 1, "µs" };
-	case CMP_UNIT_PCT:
-		return (struct scale){ 1, "%" };
-	case CMP_UNIT_BONNIE:
-		for (size_t i = 0; i < sizeof(bonnie_kib) / sizeof(bonnie_kib[0]); i++)
-			if (!strcmp(r->dir, bonnie_kib[i]))
-				return max >= 1024 ? (struct scale){ 1024, "MiB/s" }
-						   : (struct scale){ 1, "KiB/s" };
-		return (struct scale){ 1, !strcmp(r->dir, "seeks") ? "seeks/s" : "files/s" };
-	case CMP_UNIT_OPS:
-		return max >= 1e5 ? (struct scale){ 1e3, "k ops/s" } : (struct scale){ 1, "ops/s" };
-	case CMP_UNIT_S:
-		return (struct scale){ 1, "s" };
-	}
-	return (struct scale){ 1, "" };
-}
-
 static void row_title(const struct rp_doc *d, const struct cmp_row *r, char *buf, size_t len)
 {
 	if (r->def->where == CMP_BONNIE)
@@ -104,7 +66,7 @@ static int plot_row(struct rp_doc *d, const struct cmp_row *r)
 	for (size_t s = 0; s < res->nsel; s++)
 		for (size_t k = 0; k < r->cells[s].n; k++)
 			max = fmax(max, r->cells[s].x[k]);
-	struct scale sc = scale_of(r, max);
+	struct rp_scale sc = rp_scale_of(r->def->unit, r->dir, max);
 	struct rp_plot p;
 	bool wide = res->nsel > 6;
 	rp_plot_begin(&p, wide ? 1000 : 360, 250);

@@ -116,6 +116,16 @@ void rp_plot_discard(struct rp_plot *p);
 void rp_grid_begin(struct rp_doc *d);
 void rp_grid_end(struct rp_doc *d);
 
+/* A plot axis' unit: values are divided by div and labelled unit. */
+struct rp_scale {
+	double div;
+	const char *unit;
+};
+/* The axis unit for values of `unit` up to max (the tables say each
+ * value's own); dir (the direction or bonnie++ test, may be NULL) tells
+ * bonnie's KiB/s tests from its seeks and files. */
+struct rp_scale rp_scale_of(enum cmp_unit unit, const char *dir, double max);
+
 /* The colour of selection s (also used by the tables' swatches). */
 const char *rp_color(size_t s);
 

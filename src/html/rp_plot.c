@@ -5,7 +5,8 @@
  * gives its markers ("gpPt3", "gpDot") prefixed with the plot's number so
  * that the plots of one page do not share ids. gnuplot runs as a child
  * process per plot; it is found on PATH, and when it cannot be run the
- * report says how to install it and writes the tables alone.
+ * report says how to install it and writes the tables alone. The axis
+ * unit a figure's values are plotted in is chosen here too.
  */
 #include "html/rp_int.h"
 
@@ -322,6 +323,40 @@ int rp_plot_end(struct rp_doc *d, struct rp_plot *p, const char *caption)
 	free(err.v);
 	rp_plot_discard(p);
 	return 0;
+}
+
+static const char *const bonnie_kib[] = { "putc", "put_block", "rewrite", "getc", "get_block" };
+
+struct rp_scale rp_scale_of(enum cmp_unit unit, const char *dir, double max)
+{
+	switch (unit) {
+	case CMP_UNIT_BYTES_S:
+		if (max >= 1024.0 * 1024 * 1024 * 10)
+			return (struct rp_scale){ 1024.0 * 1024 * 1024, "GiB/s" };
+		return max >= 1024.0 * 1024 ? (struct rp_scale){ 1024.0 * 1024, "MiB/s" }
+					    : (struct rp_scale){ 1024.0, "KiB/s" };
+	case CMP_UNIT_PER_S:
+		return max >= 1e5 ? (struct rp_scale){ 1e3, "k IOPS" } : (struct rp_scale){ 1, "IOPS" };
+	case CMP_UNIT_NS:
+		if (max >= 1e7)
+			return (struct rp_scale){ 1e6, "ms" };
+		return max >= 1e4 ? (struct rp_scale){ 1e3, "µs" } : (struct rp_scale){ 1, "ns" };
+	case CMP_UNIT_US:
+		return max >= 1e4 ? (struct rp_scale){ 1e3, "ms" } : (struct rp_scale){ 1, "µs" };
+	case CMP_UNIT_PCT:
+		return (struct rp_scale){ 1, "%" };
+	case CMP_UNIT_BONNIE:
+		for (size_t i = 0; i < sizeof(bonnie_kib) / sizeof(bonnie_kib[0]); i++)
+			if (dir && !strcmp(dir, bonnie_kib[i]))
+				return max >= 1024 ? (struct rp_scale){ 1024, "MiB/s" }
+						   : (struct rp_scale){ 1, "KiB/s" };
+		return (struct rp_scale){ 1, dir && !strcmp(dir, "seeks") ? "seeks/s" : "files/s" };
+	case CMP_UNIT_OPS:
+		return max >= 1e5 ? (struct rp_scale){ 1e3, "k ops/s" } : (struct rp_scale){ 1, "ops/s" };
+	case CMP_UNIT_S:
+		return (struct rp_scale){ 1, "s" };
+	}
+	return (struct rp_scale){ 1, "" };
 }
 
 void rp_grid_begin(struct rp_doc *d)

@@ -47,45 +47,6 @@ void page_sweep_release(struct page_sweep *s)
 	memset(s, 0, sizeof(*s));
 }
 
-struct scale {
-	double div;
-	const char *unit;
-};
-
-static const char *const bonnie_kib[] = { "putc", "put_block", "rewrite", "getc", "get_block" };
-
-/* The plot's unit for values up to max (the tables say each value's own). */
-static struct scale scale_of(const struct page_sweep *s, double max)
-{
-	switch (s->unit) {
-	case CMP_UNIT_BYTES_S:
-		if (max >= 1024.0 * 1024 * 1024 * 10)
-			return (struct scale){ 1024.0 * 1024 * 1024, "GiB/s" };
-		return max >= 1024.0 * 1024 ? (struct scale){ 1024.0 * 1024, "MiB/s" }
-					    : (struct scale){ 1024.0, "KiB/s" };
-	case CMP_UNIT_PER_S:
-		return max >= 1e5 ? (struct scale){ 1e3, "k IOPS" } : (struct scale){ 1, "IOPS" };
-	case CMP_UNIT_NS:
-		return max >= 1e7 ? (struct scale){ 1e6, "ms" } : max >= 1e4 ? (struct scale){ 1e3, "µs" }
-									  : (struct scale){ 1, "ns" };
-	case CMP_UNIT_US:
-		return max >= 1e4 ? (struct scale){ 1e3, "ms" } : (struct scale){ 1, "µs" };
-	case CMP_UNIT_PCT:
-		return (struct scale){ 1, "%" };
-	case CMP_UNIT_BONNIE:
-		for (size_t i = 0; i < sizeof(bonnie_kib) / sizeof(bonnie_kib[0]); i++)
-			if (s->dir && !strcmp(s->dir, bonnie_kib[i]))
-				return max >= 1024 ? (struct scale){ 1024, "MiB/s" }
-						   : (struct scale){ 1, "KiB/s" };
-		return (struct scale){ 1, s->dir && !strcmp(s->dir, "seeks") ? "seeks/s" : "files/s" };
-	case CMP_UNIT_OPS:
-		return max >= 1e5 ? (struct scale){ 1e3, "k ops/s" } : (struct scale){ 1, "ops/s" };
-	case CMP_UNIT_S:
-		return (struct scale){ 1, "s" };
-	}
-	return (struct scale){ 1, "" };
-}
-
 /* Vertical whiskers of datablock $e (x mid lo hi) centred on x. */
 static const char whiskers_v[] =
 	", $e using 1:3:(0):($4-$3) with vectors nohead lc rgb '#222222' lw 1.3 notitle"
@@ -99,7 +60,7 @@ static int plot_factor(struct rp_doc *d, const struct page_sweep *s, const struc
 	double max = 0;
 	for (size_t l = 0; l < f->nr_levels; l++)
 		max = fmax(max, fmax(f->levels[l].mean, f->levels[l].hi));
-	struct scale sc = scale_of(s, max);
+	struct rp_scale sc = rp_scale_of(s->unit, s->dir, max);
 	struct rp_plot p;
 	rp_plot_begin(&p, 360, 250);
 	if (!p.f)
@@ -158,7 +119,7 @@ static int plot_ranking(struct rp_doc *d, const struct page_sweep *s)
 	double max = 0;
 	for (size_t i = 0; i < s->nr_points; i++)
 		max = fmax(max, fmax(s->points[i].median, s->points[i].hi));
-	struct scale sc = scale_of(s, max);
+	struct rp_scale sc = rp_scale_of(s->unit, s->dir, max);
 	struct rp_plot p;
 	rp_plot_begin(&p, 1000, (unsigned)(70 + 24 * s->nr_points));
 	if (!p.f)

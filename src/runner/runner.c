@@ -19,6 +19,7 @@
 #include "sys/dev/guardopen.h"
 #include "util/error.h"
 #include "util/strutil.h"
+#include "util/timeutil.h"
 #include "util/xmalloc.h"
 #include "watch/anomaly.h"
 #include "workload/run.h"
@@ -383,7 +384,7 @@ static int store_result(const struct runner_args *ra, const struct run_result *r
 		.formats = formats,
 		.head = head,
 		.start_ms = start_ms,
-		.end_ms = cmd_store_now_ms(),
+		.end_ms = wall_time_ms(),
 		.exit_status = status,
 		.interrupted = signals_caught() != 0,
 		.errors = (const char *const *)errs->msgs,
@@ -412,7 +413,7 @@ static void dist_json(struct json_writer *w, void *arg)
 
 int runner_run_and_report(const struct job_list *list, const struct runner_args *ra)
 {
-	uint64_t start_ms = cmd_store_now_ms();
+	uint64_t start_ms = wall_time_ms();
 	char *head = NULL;
 	unsigned formats = REPORT_NORMAL;
 	if (ra->formats_text && report_parse_formats(ra->formats_text, &formats) < 0)

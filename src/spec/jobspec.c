@@ -1,85 +1,38 @@
 /*
- * Life cycle of a job spec and a job list: fio 3.33's defaults, deep copy,
- * release. Parsing lives in options*.c and src/jobfile/; this file only knows
+ * Life cycle of a job spec and a job list: fio 3.33's defaults (the option
+ * table's, stored by its rows), deep copy, release. Parsing lives in options*.c and src/jobfile/; this file only knows
  * which fields own memory (the strings, the engine's options, the option
  * echo and the origin).
  */
 #include "spec/jobspec.h"
 #include "engines/engine.h"
+#include "spec/options.h"
+#include "util/error.h"
 #include "util/xmalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static const double default_percentiles[] = {
-	1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99,
-};
-
 void job_spec_defaults(struct job_spec *s)
 {
+	char why[256];
 	memset(s, 0, sizeof(*s));
-	s->nrfiles = 1;
-	s->allow_file_create = true;
-	s->fallocate = FALLOC_NATIVE;
-	s->fadvise_hint = true;
-	s->readonly = false; /* writes allowed (the device guard still applies) */
-	s->invalidate = true;
-	s->unique_filename = true;
-	s->fsrv_nr = 1;
-	s->create_serialize = true;
-	s->create_fsync = true;
-	s->lockfile_batch = 1;
-	s->rw = RW_READ;
-	s->rw_seq_nr = 1;
-	s->rwmix[0] = 50;
-	s->rwmix[1] = 50;
-	for (int d = 0; d < DDIR_RWDIR_CNT; d++)
-		s->bs[d] = s->min_bs[d] = s->max_bs[d] = 4096;
-	s->randrepeat = true;
-	s->random_distribution = DIST_RANDOM;
-	s->dist_center = -1;
-	for (int d = 0; d < DDIR_RWDIR_CNT; d++)
-		s->perc_random[d] = 100;
-	s->ioengine = xstrdup("psync");
-	s->iodepth = 1;
-	s->iodepth_batch = 1;
-	s->iodepth_batch_complete_min = 1;
-	/* 0 = not set: job_spec_finalize() derives them as fio does */
-	s->iodepth_batch_complete_max = 0;
-	s->iodepth_low = 0;
-	s->loops = 1;
-	s->scramble_buffers = true;
-	s->buffer_compress_chunk = 512;
-	s->rate_cycle = 1000ULL * 1000000ULL; /* 1000 ms, as fio */
-	s->thinktime_blocks = 1;
-	s->latency_percentile = 100.0;
-	s->dedupe_working_set_percentage = 5;
-	s->hugepage_size = 2 * 1024 * 1024;
-	s->do_verify = true;          /* as fio: verify= alone reads back */
-	s->verify_state_save = true;  /* as fio */
-	s->trim_verify_zero = true;   /* as fio */
-	s->numjobs = 1;
-	s->replay_time_scale = 100;
-	s->replay_scale = 1;
-	memcpy(s->percentile_list, default_percentiles, sizeof(default_percentiles));
-	s->nr_percentiles = sizeof(default_percentiles) / sizeof(default_percentiles[0]);
-	s->clat_percentiles = true;
-	s->bw_avg_time = 500ULL * 1000000ULL;
-	s->iops_avg_time = 500ULL * 1000000ULL;
 	s->kb_base = 1024;
-	s->per_job_logs = true;
-	s->disk_util = true;
-	s->sig_figs = 4;
-	s->ss_slope = true; /* fio's default criterion: iops_slope:0.01% */
-	s->ss_pct = true;
-	s->ss_limit = 0.01;
-	s->stats = true;
-	s->log_entries = 1024;
-	s->ioprio = -1;       /* not set */
-	s->ioprio_class = -1; /* not set */
+	/* fio 3.33's defaults are the option table's (spec/options_table.c) */
+	int rc = optdef_defaults(option_table, option_table_len, s, s->kb_base, why, sizeof(why));
+	if (rc < 0) { /* the table is wrong: test_jobfile fails on it first */
+		error("the option table's defaults: %s", why);
+		abort();
+	}
+	/* a default is not the user's: what the callbacks note as given is not */
+	s->thinktime_blocks_set = false;
+	s->bw_avg_time_set = false;
+	s->iops_avg_time_set = false;
+	/* not set (no option row's default: the option's own value is never -1) */
+	s->ioprio = -1;
+	s->ioprio_class = -1;
 	s->uid = -1;
 	s->gid = -1;
-	s->clocksource = CLOCK_SRC_AUTO;
 }
 
 static char *dup_or_null(const char *s)

@@ -25,15 +25,11 @@ int opt_cb_filesize(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_startdelay(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_random_distribution(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_mem(void *target, const char *val, struct opt_ctx *c);
-int opt_cb_random_generator(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_percentage_random(void *target, const char *val, struct opt_ctx *c);
-int opt_cb_rw_sequencer(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_rate(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_rate_iops(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_rate_min(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_rate_iops_min(void *target, const char *val, struct opt_ctx *c);
-int opt_cb_rate_process(void *target, const char *val, struct opt_ctx *c);
-int opt_cb_exit_what(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_unit_base(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_steadystate(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_ss_dur(void *target, const char *val, struct opt_ctx *c);
@@ -43,8 +39,6 @@ int opt_cb_profile_str(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_max_latency(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_latency_percentile(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_thinktime_blocks(void *target, const char *val, struct opt_ctx *c);
-int opt_cb_thinktime_blocks_type(void *target, const char *val, struct opt_ctx *c);
-int opt_cb_fallocate(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_file_service_type(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_lockfile(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_percentile_list(void *target, const char *val, struct opt_ctx *c);
@@ -58,11 +52,7 @@ int opt_cb_replay_align(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_merge_list(void *target, const char *val, struct opt_ctx *c);
 /* options_sync.c */
 int opt_cb_sync_file_range(void *target, const char *val, struct opt_ctx *c);
-int opt_cb_write_hint(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_atomic(void *target, const char *val, struct opt_ctx *c);
-int opt_cb_io_submit_mode(void *target, const char *val, struct opt_ctx *c);
-/* options_zone.c */
-int opt_cb_zonemode(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_zoneskip(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_zone_fraction(void *target, const char *val, struct opt_ctx *c);
 /* What a log asks of the job options once all are in (job_spec_finalize):

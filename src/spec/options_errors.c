@@ -1,8 +1,8 @@
 /*
  * Parse callbacks of the error-policy options, fio 3.33's rules as checked
- * against the real fio: continue_on_error=none|read|write|io|verify|all
- * (0 = none, 1 = all) sets which kinds of error a job may go on after,
- * replacing what an earlier ignore_error set; ignore_error=READ,WRITE,VERIFY
+ * against the real fio: continue_on_error (its words, none, read, write,
+ * io, verify, all, 0 and 1, are its row's in options_table.c) sets which
+ * kinds of error a job may go on after; ignore_error=READ,WRITE,VERIFY
  * takes one ':'-separated list of errno names or numbers per kind
  * (",ENOSPC" lists only writes) and lets each listed kind go on, but only
  * after the listed errors.
@@ -15,24 +15,6 @@
 #include <errno.h>
 #include <string.h>
 #include <strings.h>
-
-int opt_cb_continue_on_error(void *target, const char *val, struct opt_ctx *c)
-{
-	struct job_spec *s = target;
-	static const struct { const char *name; unsigned bits; } vals[] = {
-		{ "none", 0 }, { "0", 0 }, { "read", ERRPOL_READ }, { "write", ERRPOL_WRITE },
-		{ "io", ERRPOL_READ | ERRPOL_WRITE }, { "verify", ERRPOL_VERIFY },
-		{ "all", ERRPOL_READ | ERRPOL_WRITE | ERRPOL_VERIFY },
-		{ "1", ERRPOL_READ | ERRPOL_WRITE | ERRPOL_VERIFY },
-	};
-	for (size_t i = 0; i < sizeof(vals) / sizeof(vals[0]); i++) {
-		if (!strcasecmp(val, vals[i].name)) {
-			s->continue_on_error = vals[i].bits;
-			return 0;
-		}
-	}
-	return opt_fail(c, -EINVAL, "value", val, "use none, read, write, io, verify, all, 0 or 1");
-}
 
 /* One kind's list "EIO:ENOSPC:122" of n bytes into s. */
 static int parse_list(struct job_spec *s, enum err_kind k, const char *p, size_t n,

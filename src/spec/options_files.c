@@ -74,20 +74,16 @@ int opt_cb_file_service_type(void *target, const char *val, struct opt_ctx *c)
 int opt_cb_lockfile(void *target, const char *val, struct opt_ctx *c)
 {
 	struct job_spec *s = target;
-	static const struct { const char *name; enum lockfile_mode m; } modes[] = {
-		{ "none", FLOCK_NONE }, { "exclusive", FLOCK_EXCLUSIVE }, { "readwrite", FLOCK_READWRITE },
-	};
 	const char *colon = strchr(val, ':');
 	size_t len = colon ? (size_t)(colon - val) : strlen(val);
-	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
-		if (strlen(modes[i].name) == len && !strncasecmp(val, modes[i].name, len)) {
-			unsigned batch = 1;
-			int rc = parse_count(val, colon, &batch, c);
-			if (rc)
-				return rc;
-			s->lockfile = modes[i].m;
-			s->lockfile_batch = batch;
-			return 0;
-		}
-	return opt_fail(c, -EINVAL, "lock mode", val, "use none, exclusive or readwrite, with an optional :N");
+	const struct opt_posval *mode = optdef_word_n(c->opt, val, len); /* the row's words */
+	if (!mode)
+		return optdef_word_fail(c->opt, val, c);
+	unsigned batch = 1;
+	int rc = parse_count(val, colon, &batch, c);
+	if (rc)
+		return rc;
+	s->lockfile = (enum lockfile_mode)mode->value;
+	s->lockfile_batch = batch;
+	return 0;
 }

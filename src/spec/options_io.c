@@ -17,26 +17,16 @@
 #include <string.h>
 #include <strings.h>
 
+/* rw=MODE[:N]: MODE is one of the row's words (options_table.c) */
 int opt_cb_rw(void *target, const char *val, struct opt_ctx *c)
 {
 	struct job_spec *s = target;
-	static const struct { const char *name; unsigned bits; } modes[] = {
-		{ "read", RW_READ }, { "write", RW_WRITE }, { "trim", RW_TRIM },
-		{ "randread", RW_READ | RW_RAND }, { "randwrite", RW_WRITE | RW_RAND },
-		{ "randtrim", RW_TRIM | RW_RAND }, { "rw", RW_READ | RW_WRITE },
-		{ "readwrite", RW_READ | RW_WRITE }, { "randrw", RW_READ | RW_WRITE | RW_RAND },
-		{ "trimwrite", RW_TRIM | RW_WRITE },
-		{ "randtrimwrite", RW_TRIM | RW_WRITE | RW_RAND },
-	};
 	const char *colon = strchr(val, ':');
 	size_t n = colon ? (size_t)(colon - val) : strlen(val);
-	unsigned bits = 0;
-	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
-		if (strlen(modes[i].name) == n && !strncasecmp(val, modes[i].name, n))
-			bits = modes[i].bits;
-	if (!bits)
-		return opt_fail(c, -EINVAL, "value", val,
-				"use read, write, trim, randread, randwrite, randtrim, rw, randrw, trimwrite or randtrimwrite");
+	const struct opt_posval *mode = optdef_word_n(c->opt, val, n);
+	if (!mode)
+		return optdef_word_fail(c->opt, val, c);
+	unsigned bits = (unsigned)mode->value;
 	int64_t skip = 0;
 	uint64_t nr = 1;
 	if (colon) {

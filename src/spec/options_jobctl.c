@@ -1,8 +1,8 @@
 /*
- * Parse callbacks of the job-control options: exit_what (group, stonewall
- * or all, spelt exactly as fio 3.33 takes them). exitall, exitall_on_error,
- * exec_prerun and exec_postrun are plain rows; workload/jobctl.c runs them.
- * Also unit_base, steadystate's criterion and window, and the options of
+ * Parse callbacks of the job-control options: exit_what, exitall,
+ * exitall_on_error, exec_prerun and exec_postrun are plain rows (exit_what's
+ * words, spelt exactly as fio 3.33 takes them, are its row's);
+ * workload/jobctl.c runs them. Here: unit_base, steadystate's criterion and window, and the options of
  * fio's profiles, which fio takes in every job.
  */
 #include "spec/options_cb.h"
@@ -13,25 +13,6 @@
 
 #include <errno.h>
 #include <string.h>
-
-int opt_cb_exit_what(void *target, const char *val, struct opt_ctx *c)
-{
-	static const struct {
-		const char *name;
-		enum exit_what what;
-	} whats[] = {
-		{ "group", EXIT_WHAT_GROUP },
-		{ "stonewall", EXIT_WHAT_STONEWALL },
-		{ "all", EXIT_WHAT_ALL },
-	};
-	struct job_spec *s = target;
-	for (size_t i = 0; val && i < sizeof(whats) / sizeof(whats[0]); i++)
-		if (!strcmp(val, whats[i].name)) {
-			s->exit_what = whats[i].what;
-			return 0;
-		}
-	return opt_fail(c, -EINVAL, "value", val ? val : "", "use group, stonewall or all");
-}
 
 /*
  * The options of fio's built-in profiles (profile=tiobench: size, block,

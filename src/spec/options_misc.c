@@ -1,8 +1,7 @@
 /*
  * Parse callbacks for options whose values are not about the I/O pattern
  * itself: size/offset with "%", filesize and startdelay ranges,
- * per-direction rate, rate_iops and their minimums, rate_process,
- * thinktime_blocks and its type, fallocate,
+ * per-direction rate, rate_iops and their minimums, thinktime_blocks,
  * percentile_list, unified_rw_reporting, kb_base, randseed and name.
  */
 #include "spec/options_cb.h"
@@ -102,18 +101,6 @@ int opt_cb_rate_iops_min(void *target, const char *val, struct opt_ctx *c)
 	return 0;
 }
 
-int opt_cb_rate_process(void *target, const char *val, struct opt_ctx *c)
-{
-	struct job_spec *s = target;
-	if (val && !strcmp(val, "linear"))
-		s->rate_poisson = false;
-	else if (val && !strcmp(val, "poisson"))
-		s->rate_poisson = true;
-	else
-		return opt_fail(c, -EINVAL, "value", val ? val : "", "use linear or poisson");
-	return 0;
-}
-
 int opt_cb_thinktime_blocks(void *target, const char *val, struct opt_ctx *c)
 {
 	struct job_spec *s = target;
@@ -126,18 +113,6 @@ int opt_cb_thinktime_blocks(void *target, const char *val, struct opt_ctx *c)
 	/* as fio: 0 stalls after every I/O, like 1 */
 	s->thinktime_blocks = n ? (unsigned)n : 1;
 	s->thinktime_blocks_set = true;
-	return 0;
-}
-
-int opt_cb_thinktime_blocks_type(void *target, const char *val, struct opt_ctx *c)
-{
-	struct job_spec *s = target;
-	if (val && !strcmp(val, "complete"))
-		s->thinktime_blocks_issue = false;
-	else if (val && !strcmp(val, "issue"))
-		s->thinktime_blocks_issue = true;
-	else
-		return opt_fail(c, -EINVAL, "value", val ? val : "", "use complete or issue");
 	return 0;
 }
 
@@ -179,22 +154,6 @@ int opt_cb_latency_percentile(void *target, const char *val, struct opt_ctx *c)
 		return opt_fail(c, -ERANGE, "percentage", val, "must be above 0 and at most 100");
 	s->latency_percentile = p;
 	return 0;
-}
-
-int opt_cb_fallocate(void *target, const char *val, struct opt_ctx *c)
-{
-	struct job_spec *s = target;
-	static const struct { const char *name; enum fallocate_mode m; } modes[] = {
-		{ "none", FALLOC_NONE }, { "0", FALLOC_NONE }, { "native", FALLOC_NATIVE },
-		{ "posix", FALLOC_POSIX }, { "1", FALLOC_POSIX }, { "keep", FALLOC_KEEP },
-		{ "truncate", FALLOC_TRUNCATE },
-	};
-	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
-		if (!strcasecmp(val, modes[i].name)) {
-			s->fallocate = modes[i].m;
-			return 0;
-		}
-	return opt_fail(c, -EINVAL, "value", val, "use none, native, posix, keep or truncate");
 }
 
 int opt_cb_percentile_list(void *target, const char *val, struct opt_ctx *c)

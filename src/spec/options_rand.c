@@ -1,8 +1,7 @@
 /*
  * Parse callbacks of the randomness options: random_distribution (zipf,
  * pareto and normal with fio's default parameters and the zipf/pareto
- * center, zoned and zoned_abs zone lists), random_generator,
- * percentage_random and rw_sequencer.
+ * center, zoned and zoned_abs zone lists) and percentage_random.
  */
 #include "spec/options_cb.h"
 #include "util/strutil.h"
@@ -150,20 +149,6 @@ out:
 	return ret;
 }
 
-int opt_cb_random_generator(void *target, const char *val, struct opt_ctx *c)
-{
-	struct job_spec *s = target;
-	if (!strcasecmp(val, "tausworthe"))
-		s->random_generator = RANDGEN_TAUSWORTHE;
-	else if (!strcasecmp(val, "lfsr"))
-		s->random_generator = RANDGEN_LFSR;
-	else if (!strcasecmp(val, "tausworthe64"))
-		s->random_generator = RANDGEN_TAUSWORTHE64;
-	else
-		return opt_fail(c, -EINVAL, "generator", val, "use tausworthe, lfsr or tausworthe64");
-	return 0;
-}
-
 int opt_cb_percentage_random(void *target, const char *val, struct opt_ctx *c)
 {
 	struct job_spec *s = target;
@@ -183,17 +168,5 @@ int opt_cb_percentage_random(void *target, const char *val, struct opt_ctx *c)
 			return opt_fail(c, -EINVAL, "percentage", buf, why ? why : "must be from 0 to 100");
 		s->perc_random[d] = (unsigned)v;
 	}
-	return 0;
-}
-
-int opt_cb_rw_sequencer(void *target, const char *val, struct opt_ctx *c)
-{
-	struct job_spec *s = target;
-	if (!strcasecmp(val, "sequential"))
-		s->rw_seq_identical = false;
-	else if (!strcasecmp(val, "identical"))
-		s->rw_seq_identical = true;
-	else
-		return opt_fail(c, -EINVAL, "sequencer", val, "use sequential or identical");
 	return 0;
 }

@@ -14,26 +14,20 @@
 #include <string.h>
 #include <strings.h>
 
+/* replay_skip=KIND[,KIND...]: each one of the row's words, a direction */
 int opt_cb_replay_skip(void *target, const char *val, struct opt_ctx *c)
 {
-	static const struct { const char *name; enum ddir d; } kinds[] = {
-		{ "read", DDIR_READ }, { "write", DDIR_WRITE }, { "trim", DDIR_TRIM },
-		{ "sync", DDIR_SYNC },
-	};
 	struct job_spec *s = target;
 	char **parts;
 	size_t n = str_split_escaped(val ? val : "", ',', &parts);
 	unsigned mask = 0;
 	int rc = 0;
 	for (size_t i = 0; i < n && !rc; i++) {
-		size_t k = 0;
-		while (k < sizeof(kinds) / sizeof(kinds[0]) && strcasecmp(parts[i], kinds[k].name))
-			k++;
-		if (k == sizeof(kinds) / sizeof(kinds[0]))
-			rc = opt_fail(c, -EINVAL, "I/O kind", parts[i], "use read, write, trim or sync, "
-				      "',' between several");
+		const struct opt_posval *kind = optdef_word(c->opt, parts[i]);
+		if (!kind)
+			rc = optdef_word_fail(c->opt, parts[i], c);
 		else
-			mask |= 1u << kinds[k].d;
+			mask |= 1u << kind->value;
 	}
 	str_list_free(parts);
 	if (!rc)

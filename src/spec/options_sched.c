@@ -83,18 +83,6 @@ int opt_cb_verify_async_cpus(void *target, const char *val, struct opt_ctx *c)
 	return set_cpu_list(&((struct job_spec *)target)->verify_async_cpus, val, c);
 }
 
-int opt_cb_cpus_allowed_policy(void *target, const char *val, struct opt_ctx *c)
-{
-	struct job_spec *s = target;
-	if (!strcasecmp(val, "shared"))
-		s->cpus_allowed_split = false;
-	else if (!strcasecmp(val, "split"))
-		s->cpus_allowed_split = true;
-	else
-		return opt_fail(c, -EINVAL, "policy", val, "use shared or split");
-	return 0;
-}
-
 /* A signed integer in [lo, hi]. */
 static int int_in(const char *val, int lo, int hi, int *out, struct opt_ctx *c)
 {

@@ -1,6 +1,6 @@
 /*
  * Parse callbacks of the scheduling and clock options (cpus_allowed,
- * cpumask, cpus_allowed_policy, nice, prio, prioclass, clocksource,
+ * cpumask, nice, prio, prioclass, clocksource,
  * gtod_reduce), and job_spec_cpuset(), which turns a spec's cpus_allowed or
  * cpumask text into the CPU set the runner binds the job to. Only the option
  * table, its validation and the runner include this.
@@ -15,7 +15,6 @@
 
 int opt_cb_cpus_allowed(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_cpumask(void *target, const char *val, struct opt_ctx *c);
-int opt_cb_cpus_allowed_policy(void *target, const char *val, struct opt_ctx *c);
 /* log_compression_cpus=LIST, verify_async_cpus=LIST: cpus_allowed's
  * format, for the log writer and the verify_async threads */
 int opt_cb_log_compression_cpus(void *target, const char *val, struct opt_ctx *c);

@@ -3,10 +3,8 @@
  * sync_file_range=FLAGS[:N] (FLAGS a comma list of wait_before, write and
  * wait_after, the
  * SYNC_FILE_RANGE_* flags; N writes between calls, 1 when left out, 0 for
- * none) and write_hint= (none, short, medium, long, extreme: the
- * RWH_WRITE_LIFE_* lifetime the files get with fcntl F_SET_RW_HINT), and
- * two more whose values need a word: atomic=1 (implies direct=1) and
- * io_submit_mode (inline or offload). The runtime is workload/io/syncrange.c's,
+ * none) and atomic=1 (implies direct=1); write_hint's and io_submit_mode's
+ * words are their rows' in options_table.c. The runtime is workload/io/syncrange.c's,
  * files.c's and writeopts.c's.
  */
 #include "spec/options_cb.h"
@@ -56,30 +54,6 @@ int opt_cb_sync_file_range(void *target, const char *val, struct opt_ctx *c)
 	s->sync_file_range_flags = set;
 	s->sync_file_range_every = every;
 	return 0;
-}
-
-int opt_cb_write_hint(void *target, const char *val, struct opt_ctx *c)
-{
-	struct job_spec *s = target;
-	static const char *const names[] = { "none", "short", "medium", "long", "extreme" };
-	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcasecmp(val, names[i])) {
-			s->write_hint = i + 1; /* RWH_WRITE_LIFE_NONE (1) .. _EXTREME (5) */
-			return 0;
-		}
-	return opt_fail(c, -EINVAL, "write hint", val, "use none, short, medium, long or extreme");
-}
-
-/* io_submit_mode=inline (the job thread submits and reaps) or offload
- * (fio's pool of submitting threads, workload/io/submitq.c) */
-int opt_cb_io_submit_mode(void *target, const char *val, struct opt_ctx *c)
-{
-	struct job_spec *s = target;
-	if (!strcasecmp(val, "inline") || !strcasecmp(val, "offload")) {
-		s->io_submit_offload = !strcasecmp(val, "offload");
-		return 0;
-	}
-	return opt_fail(c, -EINVAL, "submit mode", val, "use inline or offload");
 }
 
 /* atomic=1, fio 3.33's "atomic I/O with O_DIRECT (implies O_DIRECT)" */

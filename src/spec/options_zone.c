@@ -1,6 +1,6 @@
 /*
- * Parse callbacks of fio's zone options whose values are more than a number:
- * zonemode= (none, strided, zbd), zoneskip= (bytes, or Nz: N zones of
+ * Parse callbacks of fio's zone options whose values are more than a number
+ * or a word (zonemode's words are its row's in options_table.c): zoneskip= (bytes, or Nz: N zones of
  * zonesize) and the zone_reset_threshold / zone_reset_frequency fractions
  * (fio's type is a ':' list of floats; the first counts). The checks that
  * need several options (zonesize with zonemode) are job_spec_validate's;
@@ -14,20 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-int opt_cb_zonemode(void *target, const char *val, struct opt_ctx *c)
-{
-	struct job_spec *s = target;
-	if (!strcasecmp(val, "none"))
-		s->zonemode = ZONEMODE_NONE;
-	else if (!strcasecmp(val, "strided"))
-		s->zonemode = ZONEMODE_STRIDED;
-	else if (!strcasecmp(val, "zbd"))
-		s->zonemode = ZONEMODE_ZBD;
-	else
-		return opt_fail(c, -EINVAL, "zone mode", val, "use none, strided or zbd");
-	return 0;
-}
 
 int opt_cb_zoneskip(void *target, const char *val, struct opt_ctx *c)
 {

@@ -39,9 +39,7 @@ void vpattern_fill(const struct vpattern *p, uint64_t offset, uint8_t *buf, uint
 
 /* The verify= spelling of a type ("crc32c", "meta", ...; "0" for none). */
 const char *verify_type_name(enum verify_type t);
-int opt_cb_verify(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_verify_pattern(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_buffer_pattern(void *target, const char *val, struct opt_ctx *c);
-int opt_cb_dedupe_mode(void *target, const char *val, struct opt_ctx *c);
 
 #endif

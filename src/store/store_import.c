@@ -13,6 +13,7 @@
 #include "compare/cmp_import.h"
 #include "store/store_int.h"
 #include "util/error.h"
+#include "util/timeutil.h"
 #include "util/xmalloc.h"
 
 /* The machine around an iobench document (its "iobench" member, or the
@@ -116,7 +117,7 @@ int store_import_run(struct store *st, const struct cmp_run *r, const struct sto
 		.tool = r->tool ? r->tool : "unknown",
 		.source = r->source,
 		.source_format = f,
-		.start_ms = r->start_ms > 0 ? r->start_ms : store_now_ms(),
+		.start_ms = r->start_ms > 0 ? r->start_ms : (int64_t)wall_time_ms(),
 		.end_ms = -1,
 		.host = r->host ? r->host : m && m->host ? m->host : "unknown",
 	};

@@ -59,8 +59,6 @@ void store_rollback(struct store *st);
 void store_bind_text(sqlite3_stmt *s, int i, const char *text);
 /* A column's text, xstrdup'ed (NULL for SQL NULL). */
 char *store_column_dup(sqlite3_stmt *s, int i);
-/* Milliseconds since the epoch, now. */
-int64_t store_now_ms(void);
 
 /* One run being written (store_tx.c). Every call after a failure does
  * nothing and returns that failure, so callers check at the end. */

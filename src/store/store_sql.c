@@ -6,9 +6,9 @@
 
 #include <errno.h>
 #include <string.h>
-#include <time.h>
 
 #include "util/error.h"
+#include "util/timeutil.h"
 #include "util/xmalloc.h"
 
 static int errno_of(int rc)
@@ -103,11 +103,4 @@ char *store_column_dup(sqlite3_stmt *s, int i)
 {
 	const unsigned char *t = sqlite3_column_text(s, i);
 	return t ? xstrdup((const char *)t) : NULL;
-}
-
-int64_t store_now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }

@@ -16,6 +16,7 @@
 #include "store/store_hist.h"
 #include "util/error.h"
 #include "util/json.h"
+#include "util/timeutil.h"
 #include "util/xmalloc.h"
 
 static char *argv_json(const char *const *argv, size_t argc)
@@ -69,7 +70,7 @@ static int insert_run(struct store_tx *t, const struct store_run_row *row,
 	if (row->have_exit_status)
 		sqlite3_bind_int(s, 9, row->exit_status);
 	sqlite3_bind_int(s, 10, row->interrupted);
-	sqlite3_bind_int64(s, 11, store_now_ms());
+	sqlite3_bind_int64(s, 11, (int64_t)wall_time_ms());
 	/* a new group's id is the run's own: set below, once it is known */
 	if (m && m->rep_group > 0)
 		sqlite3_bind_int64(s, 12, m->rep_group);

@@ -35,25 +35,12 @@
 #include "sweep/sweep_exec_int.h"
 #include "sweep/sweep_group_int.h"
 #include "util/error.h"
+#include "util/timeutil.h"
 #include "util/xmalloc.h"
 #include "watch/diskres.h"
 #include "watch/envwatch.h"
 
 #define OUT_KEEP (1u << 20) /* of each of stdout and stderr, kept with the run */
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static uint64_t wall_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
 
 /* What a finished command gave. */
 struct cmd_out {
@@ -103,7 +90,7 @@ static int run_watched(struct sweep_ctx *c, const char *cmd, struct cmd_out *r, 
 	envwatch_begin(&ew, c->mnt, &eo);
 	fflush(NULL);
 	pid_t parent = getpid();
-	r->start_ms = wall_ms();
+	r->start_ms = wall_time_ms();
 	diskres_begin(&dr);
 	struct sweep_group g;
 	if (sweep_group_begin(&g) < 0) {
@@ -114,7 +101,7 @@ static int run_watched(struct sweep_ctx *c, const char *cmd, struct cmd_out *r, 
 		diskres_release(&dr);
 		return -1;
 	}
-	uint64_t t0 = mono_ns();
+	uint64_t t0 = now_ns();
 	pid_t pid = fork();
 	if (pid == 0) {
 		/* dies with the sweep; its own group (and cgroup), recorded in
@@ -166,8 +153,8 @@ static int run_watched(struct sweep_ctx *c, const char *cmd, struct cmd_out *r, 
 			passed = true;
 		}
 	}
-	r->elapsed_ns = mono_ns() - t0;
-	r->end_ms = wall_ms();
+	r->elapsed_ns = now_ns() - t0;
+	r->end_ms = wall_time_ms();
 	if (pid > 0) /* what it left running goes with it */
 		sweep_group_done(&c->j, &g, entry, recorded, false);
 	diskres_end(&dr, r->elapsed_ns / 1000000, &r->disks, &r->nr_disks);

@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util/timeutil.h"
 #include "util/xmalloc.h"
 
 #ifndef CGROUP2_SUPER_MAGIC
@@ -122,13 +123,6 @@ static int own_cgroup(char *out, size_t len)
 	return rc;
 }
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* Make a cgroup for pid and move it there: 0, or -errno (none made). */
 static int make_cgroup(struct sweep_group *g, pid_t pid)
 {
@@ -140,7 +134,7 @@ static int make_cgroup(struct sweep_group *g, pid_t pid)
 	if (rc < 0)
 		return rc;
 	snprintf(g->cgroup, sizeof(g->cgroup), "%s/" CG_PREFIX "%d-%" PRIu64, base, (int)getpid(),
-		 mono_ns());
+		 now_ns());
 	if (mkdir(g->cgroup, 0700) < 0) {
 		rc = -errno;
 		g->cgroup[0] = '\0';

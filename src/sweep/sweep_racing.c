@@ -11,7 +11,6 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "compare/cmp_model.h"
 #include "store/store_model.h"
@@ -20,14 +19,8 @@
 #include "sweep/sweep_goal.h"
 #include "sweep/sweep_race_int.h"
 #include "util/error.h"
+#include "util/timeutil.h"
 #include "util/xmalloc.h"
-
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* The sweep's runs: ids ascending into *ids. */
 static size_t sweep_runs(struct sweep_ctx *c, int64_t **ids)
@@ -90,7 +83,7 @@ int sweep_race_run(struct sweep_ctx *c, size_t *done, size_t *failed)
 				c->sweep_id, round, j + 1, k, text);
 			free(text);
 			store_sweep_point_set(c->o->store, c->sweep_id, i, STORE_POINT_RUNNING, NULL,
-					      now_ms(), -1);
+					      (int64_t)wall_time_ms(), -1);
 			runs++;
 			double v;
 			if (sweep_point_run(c, i, why, sizeof(why)) < 0) {
@@ -114,7 +107,7 @@ int sweep_race_run(struct sweep_ctx *c, size_t *done, size_t *failed)
 			snprintf(msg, sizeof(msg), "dropped by the race after %u runs", at);
 		store_sweep_point_set(c->o->store, c->sweep_id, i,
 				      nv ? STORE_POINT_DONE : STORE_POINT_FAILED,
-				      at ? msg : nv ? NULL : "no run gave the goal's figure", -1, now_ms());
+				      at ? msg : nv ? NULL : "no run gave the goal's figure", -1, (int64_t)wall_time_ms());
 		if (nv)
 			(*done)++;
 		else

@@ -18,14 +18,8 @@
 #include "sweep/sweep_operands_int.h"
 #include "sys/signals.h"
 #include "util/error.h"
+#include "util/timeutil.h"
 #include "util/xmalloc.h"
-
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static double mono_s(void)
 {
@@ -163,7 +157,7 @@ static int run_points(struct sweep_ctx *c, const bool *todo, size_t *done, size_
 				total, text, eta);
 		if (c->o->store && !c->dry)
 			store_sweep_point_set(c->o->store, c->sweep_id, i, STORE_POINT_RUNNING, NULL,
-					      now_ms(), -1);
+					      (int64_t)wall_time_ms(), -1);
 		char why[2048] = "";
 		double ps = mono_s();
 		int rc = sweep_point_run(c, i, why, sizeof(why));
@@ -173,7 +167,7 @@ static int run_points(struct sweep_ctx *c, const bool *todo, size_t *done, size_
 					    : stopped ? STORE_POINT_PENDING : STORE_POINT_FAILED;
 			if (c->o->store)
 				store_sweep_point_set(c->o->store, c->sweep_id, i, state,
-						      rc == 0 || stopped ? NULL : why, -1, now_ms());
+						      rc == 0 || stopped ? NULL : why, -1, (int64_t)wall_time_ms());
 			if (rc == 0) {
 				(*done)++;
 				char d[24];
@@ -206,7 +200,7 @@ int sweep_run(const struct sweep_opts *o)
 		goto out;
 	plan_ok = true;
 	if (!p.seed_given && getrandom(&p.seed, sizeof(p.seed), 0) != sizeof(p.seed))
-		p.seed = (uint64_t)now_ms() ^ (uint64_t)getpid() << 32;
+		p.seed = wall_time_ms() ^ (uint64_t)getpid() << 32;
 	p.seed &= INT64_MAX; /* stored as SQLite's signed integer */
 	if (sweep_design(&p, p.seed, &pts) < 0)
 		goto out;
@@ -274,7 +268,7 @@ int sweep_run(const struct sweep_opts *o)
 		char *real = realpath(p.path, NULL);
 		struct store_sweep s = { .plan_path = real ? real : p.path, .plan = p.text,
 					 .design = p.design_text, .goal = p.goal, .seed = p.seed,
-					 .start_ms = now_ms() };
+					 .start_ms = (int64_t)wall_time_ms() };
 		s.nr_factors = p.nr_factors;
 		s.factors = xcalloc(p.nr_factors, sizeof(*s.factors));
 		for (size_t f = 0; f < p.nr_factors; f++)
@@ -306,7 +300,7 @@ int sweep_run(const struct sweep_opts *o)
 		rc = sweep_knobs_begin(&c);
 	if (rc < 0) {
 		if (!c.dry && o->store)
-			store_sweep_set_state(o->store, c.sweep_id, STORE_SWEEP_FAILED, now_ms());
+			store_sweep_set_state(o->store, c.sweep_id, STORE_SWEEP_FAILED, (int64_t)wall_time_ms());
 	} else if (p.design == SWD_RACE && !c.dry) {
 		rc = sweep_race_run(&c, &done, &failed) < 0 && signals_caught() ? -EINTR : 0;
 	} else {
@@ -330,14 +324,14 @@ int sweep_run(const struct sweep_opts *o)
 	if (rr < 0)
 		error("the sweep could not restore everything: run 'iobench sweep --restore'");
 	if (signals_caught()) {
-		store_sweep_set_state(o->store, c.sweep_id, STORE_SWEEP_INTERRUPTED, now_ms());
+		store_sweep_set_state(o->store, c.sweep_id, STORE_SWEEP_INTERRUPTED, (int64_t)wall_time_ms());
 		fprintf(stderr, "sweep %" PRId64 ": stopped by signal %d after %zu points; the "
 			"machine is restored; continue with --resume %" PRId64 "\n", c.sweep_id,
 			signals_caught(), done + failed, c.sweep_id);
 		status = 128 + signals_caught();
 	} else if (rc >= 0) {
 		store_sweep_set_state(o->store, c.sweep_id,
-				      failed ? STORE_SWEEP_FAILED : STORE_SWEEP_DONE, now_ms());
+				      failed ? STORE_SWEEP_FAILED : STORE_SWEEP_DONE, (int64_t)wall_time_ms());
 		fprintf(stderr, "sweep %" PRId64 ": %zu point%s done, %zu failed\n", c.sweep_id, done,
 			done == 1 ? "" : "s", failed);
 		status = failed || rr < 0 || kr < 0 ? 1 : 0;

@@ -2,8 +2,9 @@
  * The generic half of option rows (optdef.h): find a row by name or alias,
  * and store a value at the row's offset into the table's target by the
  * row's type (bool, count, size, time, string) with its range checked, or
- * through the row's callback. Also the helpers that format every option
- * error the same way.
+ * through the row's callback, or one of its words (posval); store every
+ * row's default. Also the helpers that format every option error the same
+ * way.
  */
 #include "util/optdef.h"
 #include "util/units.h"
@@ -74,6 +75,61 @@ static int set_uint(void *target, const struct option_def *o, const char *val, s
 	return 0;
 }
 
+const struct opt_posval *optdef_word_n(const struct option_def *o, const char *val, size_t n)
+{
+	for (const struct opt_posval *p = o->posval; p && p->word; p++)
+		if (strlen(p->word) == n &&
+		    (o->word_case ? !strncmp(val, p->word, n) : !strncasecmp(val, p->word, n)))
+			return p;
+	return NULL;
+}
+
+const struct opt_posval *optdef_word(const struct option_def *o, const char *val)
+{
+	return optdef_word_n(o, val, strlen(val));
+}
+
+const char *optdef_word_name(const struct option_def *o, int value)
+{
+	for (const struct opt_posval *p = o->posval; p && p->word; p++)
+		if (!p->unlisted && p->value == value)
+			return p->word;
+	return NULL;
+}
+
+/* "use a, b or c": the listed words of o. */
+int optdef_word_fail(const struct option_def *o, const char *val, struct opt_ctx *c)
+{
+	char list[512];
+	size_t n = (size_t)snprintf(list, sizeof(list), "%s", o->word_use ? o->word_use : "use");
+	size_t listed = 0, k = 0;
+	for (const struct opt_posval *p = o->posval; p && p->word; p++)
+		listed += !p->unlisted;
+	for (const struct opt_posval *p = o->posval; p && p->word && n < sizeof(list); p++) {
+		if (p->unlisted)
+			continue;
+		k++;
+		n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s",
+				      k == 1 ? " " : k == listed && !o->word_commas ? " or " : ", ",
+				      p->word);
+	}
+	if (o->word_tail && n < sizeof(list))
+		snprintf(list + n, sizeof(list) - n, "%s", o->word_tail);
+	return opt_fail(c, -EINVAL, o->word_what ? o->word_what : "value", val, list);
+}
+
+static int set_word(void *target, const struct option_def *o, const char *val, struct opt_ctx *c)
+{
+	const struct opt_posval *p = optdef_word(o, val);
+	if (!p)
+		return optdef_word_fail(o, val, c);
+	if (o->width == 1)
+		*(bool *)field(target, o) = p->value != 0;
+	else
+		*(int *)field(target, o) = p->value;
+	return 0;
+}
+
 static int set_typed(void *target, const struct option_def *o, const char *val, struct opt_ctx *c)
 {
 	const char *why = NULL;
@@ -101,6 +157,8 @@ static int set_typed(void *target, const struct option_def *o, const char *val, 
 		*p = xstrdup(val ? val : ""); /* a bare flag-like key: "" */
 		return 0;
 	}
+	case OPT_WORD:
+		return set_word(target, o, val, c);
 	case OPT_FUNC:
 		break;
 	}
@@ -117,11 +175,31 @@ int optdef_set(const struct option_def *o, void *target, const char *val, struct
 	return set_typed(target, o, val, c);
 }
 
+int optdef_defaults(const struct option_def *rows, size_t n, void *target, unsigned kb_base,
+		    char *why, size_t whylen)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct option_def *o = &rows[i];
+		if (!o->def || o->def_doc)
+			continue;
+		struct opt_ctx c = { .opt = o, .key = o->name, .kb_base = kb_base, .why = why,
+				     .whylen = whylen };
+		int rc = optdef_set(o, target, o->def, &c);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
 const char *optdef_help(const struct option_def *o, char *buf, size_t len)
 {
 	size_t n = (size_t)snprintf(buf, len, "%s", o->help);
 	const char *const *v = o->choices ? o->choices() : NULL;
 	for (; v && *v && n < len; v++)
 		n += (size_t)snprintf(buf + n, len - n, " %s", *v);
+	for (const struct opt_posval *p = o->help_words ? o->posval : NULL; p && p->word && n < len;
+	     p++)
+		if (!p->unlisted)
+			n += (size_t)snprintf(buf + n, len - n, " %s", p->word);
 	return buf;
 }

@@ -10,12 +10,16 @@
 #include "jobfile/jobfile.h"
 #include "sys/sysmem.h"
 #include "util/xmalloc.h"
+#include "engines/engine.h"
 #include "spec/options.h"
+#include "spec/verify_opts.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -399,21 +403,109 @@ static void test_errors(void)
 	job_list_release(&l);
 }
 
-/* The documented defaults in the table agree with job_spec_defaults(). */
+/* Is word in text as a word of its own (not inside a longer one)? */
+static bool names_word(const char *text, const char *word)
+{
+	size_t n = strlen(word);
+	for (const char *p = text; (p = strstr(p, word)); p++) {
+		char before = p == text ? ' ' : p[-1], after = p[n];
+		bool in_b = isalnum((unsigned char)before) || before == '_' || before == '-';
+		bool in_a = isalnum((unsigned char)after) || after == '_' || after == '-';
+		if (!in_b && !in_a)
+			return true;
+	}
+	return false;
+}
+
+/* The words of the OPT_WORD rows (the job table's and the engines'): each
+ * once, each listed one named by the row's help (as printed), a bool field's values 0
+ * and 1, the default one of them; a bad word's message names them all. */
+static void check_word_rows(const struct option_def *rows, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct option_def *o = &rows[i];
+		if (o->type != OPT_WORD && !o->posval)
+			continue;
+		CHECK(o->posval && o->posval[0].word, "'%s' has words", o->name);
+		CHECK(o->type != OPT_WORD || o->width == 1 || o->width == 4, "'%s': width %u", o->name,
+		      o->width);
+		char help[2048];
+		optdef_help(o, help, sizeof(help));
+		for (const struct opt_posval *p = o->posval; p && p->word; p++) {
+			for (const struct opt_posval *q = o->posval; q != p; q++)
+				CHECK(strcasecmp(q->word, p->word), "'%s': '%s' twice", o->name, p->word);
+			CHECK(p->unlisted || names_word(help, p->word), "'%s': help does not name '%s'",
+			      o->name, p->word);
+			CHECK(o->width != 1 || p->value == 0 || p->value == 1, "'%s=%s': %d in a bool",
+			      o->name, p->word, p->value);
+		}
+		CHECK(!o->def || optdef_word(o, o->def), "'%s': default '%s' is no word of it", o->name,
+		      o->def);
+	}
+}
+
+static void test_table_words(void)
+{
+	check_word_rows(option_table, option_table_len);
+	const struct engine_ops *e;
+	for (size_t i = 0; (e = engine_at(i)); i++)
+		check_word_rows(e->options, e->nr_options);
+	struct job_spec t;
+	char why[256];
+	job_spec_defaults(&t);
+	CHECK(option_set(&t, "fallocate", "bogus", why, sizeof(why)) == -EINVAL &&
+	      !strcmp(why, "invalid value 'bogus' for option 'fallocate': use none, native, posix, "
+		      "keep or truncate"), "fallocate's message: %s", why);
+	CHECK(option_set(&t, "fallocate", "1", why, sizeof(why)) == 0 && t.fallocate == FALLOC_POSIX,
+	      "an unlisted spelling is taken");
+	CHECK(option_set(&t, "verify", "x", why, sizeof(why)) == -EINVAL &&
+	      !strncmp(why, "invalid verify type 'x' for option 'verify': expected crc32c, ", 61),
+	      "verify's message: %s", why);
+	CHECK(option_set(&t, "verify", "MD5", why, sizeof(why)) == 0 && t.verify == VERIFY_MD5,
+	      "words match in any case");
+	CHECK(option_set(&t, "exit_what", "ALL", why, sizeof(why)) == -EINVAL &&
+	      option_set(&t, "exit_what", "all", why, sizeof(why)) == 0 &&
+	      t.exit_what == EXIT_WHAT_ALL, "exit_what's only as written, as fio's");
+	CHECK(option_set(&t, "io_submit_mode", "offload", why, sizeof(why)) == 0 &&
+	      t.io_submit_offload, "a word into a bool");
+	CHECK(!strcmp(verify_type_name(VERIFY_NONE), "0") &&
+	      !strcmp(verify_type_name(VERIFY_CRC32C), "crc32c") &&
+	      !strcmp(verify_type_name((enum verify_type)99), "?"), "verify type names");
+	job_spec_release(&t);
+}
+
+/* job_spec_defaults() is the table's defaults: each row's def, given
+ * again, parses and leaves its field as it is; a def_doc row's field is
+ * left zero (its def says what that means). */
 static void test_table_defaults(void)
 {
 	struct job_spec d, t;
 	char why[256];
 	job_spec_defaults(&d);
+	CHECK(d.kb_base == 1024 && d.iodepth == 1 && d.bs[0] == 4096 && d.rw == RW_READ &&
+	      d.ioengine && !strcmp(d.ioengine, "psync") && d.nr_percentiles == 17 &&
+	      d.ioprio == -1 && !d.iodepth_set && !d.bw_avg_time_set && !d.filename_format,
+	      "fio's defaults");
 	for (size_t i = 0; i < option_table_len; i++) {
 		const struct option_def *o = &option_table[i];
-		if (!o->def || o->type == OPT_STR || o->type == OPT_FUNC)
+		if (o->def_doc) {
+			CHECK(o->type == OPT_STR && !*(char **)((char *)&d + o->off),
+			      "'%s': a default that is only documented leaves its field NULL", o->name);
+			continue;
+		}
+		if (!o->def)
 			continue;
 		job_spec_defaults(&t);
 		int ret = option_set(&t, o->name, o->def, why, sizeof(why));
-		size_t w = o->type == OPT_BOOL ? sizeof(bool) : o->type == OPT_UINT ? o->width : 8;
-		CHECK(ret == 0 && !memcmp((char *)&t + o->off, (char *)&d + o->off, w),
-		      "default of '%s' (%s) matches job_spec_defaults", o->name, o->def);
+		CHECK(ret == 0, "default of '%s' (%s) parses: %s", o->name, o->def, why);
+		if (o->type == OPT_STR) {
+			const char *a = *(char **)((char *)&t + o->off), *b = *(char **)((char *)&d + o->off);
+			CHECK(a && b && !strcmp(a, b), "default of '%s' (%s) stored", o->name, o->def);
+		} else if (o->type != OPT_FUNC) {
+			size_t w = o->type == OPT_BOOL ? sizeof(bool) : o->type == OPT_UINT ? o->width : 8;
+			CHECK(!memcmp((char *)&t + o->off, (char *)&d + o->off, w),
+			      "default of '%s' (%s) stored", o->name, o->def);
+		}
 		job_spec_release(&t);
 		CHECK(option_find(o->name) == o, "find '%s'", o->name);
 		/* the faulty engine's options are iobench's own */
@@ -553,6 +645,7 @@ int main(void)
 	test_cmdline();
 	test_errors();
 	test_table_defaults();
+	test_table_words();
 	test_seed();
 	test_random_input();
 	char *cmd = xasprintf("rm -rf '%s'", tmpdir);

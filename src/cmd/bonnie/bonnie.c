@@ -468,7 +468,7 @@ static int store_tests(struct cmd_ctx *ctx, const struct bonnie_args *a,
 {
 	struct bonnie_stored bs = {
 		.runs = runs, .nr = nr, .env = env, .text = text, .text_len = text_len,
-		.start_ms = start_ms, .end_ms = cmd_store_now_ms(), .status = status,
+		.start_ms = start_ms, .end_ms = wall_time_ms(), .status = status,
 		.interrupted = signals_caught() != 0,
 	};
 	return store_bonnie_run(ctx, a, &bs) < 0 && status == 0 ? 1 : status;
@@ -507,7 +507,7 @@ static int store_reps(struct cmd_ctx *ctx, const struct bonnie_args *a,
 static int run_tests(struct cmd_ctx *ctx, struct bonnie_args *a, struct bonnie_barrier *bar,
 		     struct memlimit *ml)
 {
-	uint64_t start_ms = cmd_store_now_ms();
+	uint64_t start_ms = wall_time_ms();
 	volatile sig_atomic_t *stop = signals_install();
 	struct phase_sync ps = { .mode = a->sync, .bar = bar, .stop = stop,
 				 .progress = !a->spec.quiet && !(ctx->dist && !ctx->dist->root),

@@ -32,6 +32,7 @@
 #include "sys/dev/devres.h"
 #include "sys/dev/guardopen.h"
 #include "util/error.h"
+#include "util/timeutil.h"
 #include "util/units.h"
 #include "util/xmalloc.h"
 
@@ -282,7 +283,7 @@ static int store_quick(const struct runner_args *ra, const struct run_result *re
 		.table = table,
 		.table_len = table_len,
 		.start_ms = start_ms,
-		.end_ms = cmd_store_now_ms(),
+		.end_ms = wall_time_ms(),
 		.exit_status = status,
 		.interrupted = signals_caught() != 0,
 		.errors = (const char *const *)errs->msgs,
@@ -328,7 +329,7 @@ static int quick_dir(const char *dir, const struct quick_opts *o, struct runner_
 	bool storing = cmd_store_wanted(ra->store_ctx);
 	if (json || storing)
 		error_capture_begin(&errs);
-	uint64_t start_ms = cmd_store_now_ms();
+	uint64_t start_ms = wall_time_ms();
 	int status = runner_run(&l, ra, &res);
 	error_capture_end();
 	unlink(path);

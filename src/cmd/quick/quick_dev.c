@@ -39,6 +39,7 @@
 #include "sys/dev/devres.h"
 #include "sys/pagecache.h"
 #include "util/error.h"
+#include "util/timeutil.h"
 #include "util/units.h"
 #include "util/xmalloc.h"
 
@@ -541,7 +542,7 @@ int quick_devices(const char *const *devs, size_t n, const struct quick_opts *o,
 		merge_cached(&runs[i]);
 		if (runs[i].res.nr_jobs &&
 		    store_dev(ra, &runs[i], o->formats, NULL, table, table_len, status,
-			      cmd_store_now_ms(), signals_caught() != 0, NULL, NULL) < 0)
+			      wall_time_ms(), signals_caught() != 0, NULL, NULL) < 0)
 			failed = true;
 	}
 	if (failed && !status)

@@ -13,11 +13,12 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 
 #include "cli/command.h"
 #include "cli/output.h"
+#include "cli/storing.h"
+#include "store/store_sel.h"
 #include "util/error.h"
 #include "util/json.h"
 #include "util/xmalloc.h"
@@ -66,8 +67,9 @@ static const char results_usage[] =
 	"its text, csv and json, meta its SUMMARY table and json). delete removes runs with everything they own;\n"
 	"label adds labels or changes their values. export writes one row per run,\n"
 	"job, direction and figure, with the run's labels as columns, for a\n"
-	"spreadsheet or pandas; its selection is run ids, K=V labels and the\n"
-	"filters, all of which must hold (none: every run). import stores results\n"
+	"spreadsheet or pandas; its selection is run ids (12,13 or 12-15, as for\n"
+	"compare), K=V labels and the filters, all of which must hold (none: every\n"
+	"run). import stores results\n"
 	"made elsewhere, fio's JSON or JSON+ output (3.x), iobench's JSON, bonnie++\n"
 	"CSV lines (formats 1.96, 1.97, 1.98; several per file), one run of kind\n"
 	"import per file (per configuration for CSV), with the labels given, so\n"
@@ -112,13 +114,9 @@ static int add_word(void *arg, const char *word, char *why, size_t len)
 
 int results_parse_id(const char *word, int64_t *id)
 {
-	char *end;
-	errno = 0;
-	long long v = strtoll(word, &end, 10);
-	if (errno || end == word || *end || v <= 0)
+	if (store_sel_parse_id(word, id) < 0)
 		return error("'%s' is not a run id (the first column of 'iobench results list')",
 			     word);
-	*id = v;
 	return 0;
 }
 
@@ -168,29 +166,37 @@ int results_filter_build(const struct results_cmdline *r, const struct cmd_commo
 	memset(out, 0, sizeof(*out));
 	out->f.since_ms = -1;
 	out->f.host = r->host;
-	size_t n = c->labels.n + r->words.n;
-	out->labels = xcalloc(n ? n : 1, sizeof(*out->labels));
-	out->ids = xcalloc(r->words.n ? r->words.n : 1, sizeof(*out->ids));
+	size_t alloc = 0;
 	for (size_t i = 0; i < c->labels.n; i++) {
+		out->labels = xgrow(out->labels, &alloc, out->nr_labels, sizeof(*out->labels));
 		if (store_label_parse(c->labels.v[i], &out->labels[out->nr_labels]) < 0)
 			goto fail;
 		out->nr_labels++;
 	}
+	/* the operands (store/store_sel.h): ids and ranges add ids, K=V sets labels */
 	for (size_t i = 0; operands && i < r->words.n; i++) {
 		const char *w = r->words.v[i];
-		if (strchr(w, '=')) {
-			if (store_label_parse(w, &out->labels[out->nr_labels]) < 0)
-				goto fail;
-			out->nr_labels++;
-		} else if (results_parse_id(w, &out->ids[out->f.nr_ids]) < 0) {
+		struct store_sel_word word;
+		if (store_sel_parse("results export", w, 0, &word) < 0)
 			goto fail;
-		} else {
-			out->f.nr_ids++;
+		if (word.kind == STORE_SEL_IDS && !word.ids.n) {
+			store_sel_word_release(&word);
+			results_parse_id(w, &(int64_t){ 0 }); /* says why */
+			goto fail;
 		}
+		for (size_t k = 0; k < word.ids.n; k++)
+			store_ids_add(&out->ids, word.ids.v[k]);
+		for (size_t k = 0; k < word.nr_labels; k++) {
+			out->labels = xgrow(out->labels, &alloc, out->nr_labels, sizeof(*out->labels));
+			out->labels[out->nr_labels++] = word.labels[k]; /* moved */
+		}
+		word.nr_labels = 0;
+		store_sel_word_release(&word);
 	}
 	if (r->since && parse_since(r->since, &out->f.since_ms) < 0)
 		goto fail;
-	out->f.ids = out->ids;
+	out->f.ids = out->ids.v;
+	out->f.nr_ids = out->ids.n;
 	out->f.labels = out->labels;
 	out->f.nr_labels = out->nr_labels;
 	return 0;
@@ -202,24 +208,16 @@ fail:
 void results_filter_release(struct results_filter *rf)
 {
 	store_labels_free(rf->labels, rf->nr_labels);
-	free(rf->ids);
+	store_ids_release(&rf->ids);
 	memset(rf, 0, sizeof(*rf));
 }
 
-/* The database, or *st NULL (and 0) when there is none yet. */
-static int open_db(const struct cmd_common *c, struct store **st)
+/* The database, or *st NULL (and 0) when there is none yet; the
+ * dispatcher closes it. */
+static int open_db(struct cmd_ctx *ctx, struct store **st)
 {
-	char *path;
-	struct stat sb;
-	*st = NULL;
-	if (store_path_resolve(c->db, false, &path) < 0)
-		return -1;
-	int rc = 0;
-	if (stat(path, &sb) < 0 && errno == ENOENT)
-		rc = 0; /* nothing stored yet */
-	else if (store_open(path, st) < 0)
-		rc = -1;
-	free(path);
+	int rc = cmd_store_read(ctx, NULL);
+	*st = ctx->store;
 	return rc;
 }
 
@@ -307,7 +305,8 @@ static void list_json_row(const struct store_run_info *i, struct json_writer *w)
 	json_object_end(w);
 }
 
-static int do_list(const struct results_cmdline *r, const struct cmd_common *c)
+static int do_list(struct cmd_ctx *ctx, const struct results_cmdline *r,
+                   const struct cmd_common *c)
 {
 	struct results_filter rf;
 	struct store *st;
@@ -321,7 +320,7 @@ static int do_list(const struct results_cmdline *r, const struct cmd_common *c)
 	}
 	if (results_filter_build(r, c, false, &rf) < 0)
 		return 1;
-	if (open_db(c, &st) < 0)
+	if (open_db(ctx, &st) < 0)
 		goto out;
 	if (st && store_select(st, &rf.f, &ids, &n) < 0)
 		goto out;
@@ -359,7 +358,6 @@ static int do_list(const struct results_cmdline *r, const struct cmd_common *c)
 		status = 1;
 out:
 	free(ids);
-	store_close(st);
 	results_filter_release(&rf);
 	return status;
 }
@@ -382,13 +380,14 @@ static int no_run(const struct store *st, int64_t id)
 	return error("no run %lld: no results have been stored yet", (long long)id);
 }
 
-static int do_show(const struct results_cmdline *r, const struct cmd_common *c)
+static int do_show(struct cmd_ctx *ctx, const struct results_cmdline *r,
+                   const struct cmd_common *c)
 {
 	struct store *st;
 	struct store_run_info info;
 	int64_t id;
 	int status = 1;
-	if (one_id(r, "show", false, &id) < 0 || open_db(c, &st) < 0)
+	if (one_id(r, "show", false, &id) < 0 || open_db(ctx, &st) < 0)
 		return 1;
 	int rc = st ? store_run_info_get(st, id, &info) : -ENOENT;
 	if (rc == -ENOENT)
@@ -418,11 +417,11 @@ static int do_show(const struct results_cmdline *r, const struct cmd_common *c)
 	}
 	store_run_info_release(&info);
 out:
-	store_close(st);
 	return status;
 }
 
-static int do_delete(const struct results_cmdline *r, const struct cmd_common *c)
+static int do_delete(struct cmd_ctx *ctx, const struct results_cmdline *r,
+                     const struct cmd_common *c)
 {
 	struct store *st;
 	int status = 0;
@@ -434,7 +433,7 @@ static int do_delete(const struct results_cmdline *r, const struct cmd_common *c
 	for (size_t i = 0; i < r->words.n; i++)
 		if (results_parse_id(r->words.v[i], &ids[i]) < 0)
 			status = 1;
-	if (status || open_db(c, &st) < 0) {
+	if (status || open_db(ctx, &st) < 0) {
 		free(ids);
 		return 1;
 	}
@@ -445,12 +444,12 @@ static int do_delete(const struct results_cmdline *r, const struct cmd_common *c
 		if (rc < 0)
 			status = 1;
 	}
-	store_close(st);
 	free(ids);
 	return status;
 }
 
-static int do_label(const struct results_cmdline *r, const struct cmd_common *c)
+static int do_label(struct cmd_ctx *ctx, const struct results_cmdline *r,
+                    const struct cmd_common *c)
 {
 	struct store *st = NULL;
 	int64_t id;
@@ -466,7 +465,7 @@ static int do_label(const struct results_cmdline *r, const struct cmd_common *c)
 	for (size_t i = 0; i < n; i++)
 		if (store_label_parse(r->words.v[i + 1], &l[i]) < 0)
 			status = 1;
-	if (!status && open_db(c, &st) < 0)
+	if (!status && open_db(ctx, &st) < 0)
 		status = 1;
 	for (size_t i = 0; !status && i < n; i++) {
 		int rc = st ? store_set_label(st, id, &l[i]) : -ENOENT;
@@ -475,12 +474,12 @@ static int do_label(const struct results_cmdline *r, const struct cmd_common *c)
 		if (rc < 0)
 			status = 1;
 	}
-	store_close(st);
 	store_labels_free(l, n);
 	return status;
 }
 
-static int do_export(const struct results_cmdline *r, const struct cmd_common *c)
+static int do_export(struct cmd_ctx *ctx, const struct results_cmdline *r,
+                     const struct cmd_common *c)
 {
 	struct results_filter rf;
 	struct store *st = NULL;
@@ -492,10 +491,9 @@ static int do_export(const struct results_cmdline *r, const struct cmd_common *c
 	if (results_filter_build(r, c, true, &rf) < 0)
 		return 1;
 	int status = 1;
-	if (open_db(c, &st) == 0)
+	if (open_db(ctx, &st) == 0)
 		status = results_export(st, &rf, fmt, stdout) < 0 ||
 			 output_check(stdout, "the export", NULL) < 0;
-	store_close(st);
 	results_filter_release(&rf);
 	return status;
 }
@@ -537,25 +535,25 @@ static int run_results(struct cmd_ctx *ctx, int argc, char **argv)
 		status = 0;
 	} else if (rc < 0) {
 		error("%s", why);
-	} else {
+	} else if (command_parsed(ctx, &common) == 0) {
 		switch (subs[k].bit) {
 		case SUB_LIST:
-			status = do_list(&r, &common);
+			status = do_list(ctx, &r, &common);
 			break;
 		case SUB_SHOW:
-			status = do_show(&r, &common);
+			status = do_show(ctx, &r, &common);
 			break;
 		case SUB_DELETE:
-			status = do_delete(&r, &common);
+			status = do_delete(ctx, &r, &common);
 			break;
 		case SUB_LABEL:
-			status = do_label(&r, &common);
+			status = do_label(ctx, &r, &common);
 			break;
 		case SUB_IMPORT:
 			status = results_import(&r, &common);
 			break;
 		default:
-			status = do_export(&r, &common);
+			status = do_export(ctx, &r, &common);
 			break;
 		}
 	}
@@ -571,6 +569,7 @@ const struct command cmd_results = {
 	.opts = results_rows,
 	.common = COMMON_DB | COMMON_LABEL | COMMON_OUTPUT_FORMAT | COMMON_HELP,
 	.help_for = results_help_for,
+	.flags = CMD_READS_STORE,
 	.subcommand_at = sub_at,
 	.run = run_results,
 };

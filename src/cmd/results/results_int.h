@@ -13,6 +13,7 @@
 #include "cli/cmdopt.h"
 #include "cli/common_opts.h"
 #include "store/store_query.h"
+#include "store/store_sel.h"
 
 struct results_cmdline {
 	const char *since;          /* --since DATE */
@@ -23,12 +24,13 @@ struct results_cmdline {
 };
 
 /* The selection of list and export: --label, --since, --host, and operands
- * that are run ids or K=V labels (export only). f points into the
- * returned arrays (*ids, *labels), released by results_filter_release. 0,
- * or -1 after printing why. */
+ * that are run ids, ranges and K=V labels as compare takes them
+ * (store/store_sel.h; export only). f points into the returned arrays
+ * (ids, *labels), released by results_filter_release. 0, or -1 after
+ * printing why. */
 struct results_filter {
 	struct store_filter f;
-	int64_t *ids;
+	struct store_ids ids;
 	struct store_label *labels;
 	size_t nr_labels;
 };

@@ -15,12 +15,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "engines/engine.h"
 #include "util/clock.h"
 #include "util/csum.h"
 #include "util/error.h"
+#include "util/timeutil.h"
 #include "util/xmalloc.h"
 #include "workload/logs/fiolog.h"
 #include "spec/options.h"
@@ -90,13 +90,6 @@ static int enghelp(const char *what)
 	return status;
 }
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /* Each checksum over a 1 MiB buffer for about 100 ms: "md5:\t\t  159.37 MiB/sec" */
 static int crctest(const char *what)
 {
@@ -127,11 +120,11 @@ static int crctest(const char *what)
 	for (int k = CSUM_NONE + 1; k < CSUM_NR; k++) {
 		if (!all && !want[k])
 			continue;
-		uint64_t t0 = mono_ns(), t, bytes = 0;
+		uint64_t t0 = now_ns(), t, bytes = 0;
 		do {
 			csum((enum csum_type)k, buf, BUF, out);
 			bytes += BUF;
-			t = mono_ns();
+			t = now_ns();
 		} while (t - t0 < 100000000ull);
 		double mib_s = (double)bytes / (1 << 20) / ((double)(t - t0) / 1e9);
 		printf("%s:\t\t%8.2f MiB/sec\n", csum_name((enum csum_type)k), mib_s);

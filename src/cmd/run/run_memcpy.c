@@ -15,9 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "util/error.h"
+#include "util/timeutil.h"
 #include "util/xmalloc.h"
 
 enum { MC_BUF = 32 << 20, MC_HYBRID_SIMPLE_FROM = 64 };
@@ -59,13 +59,6 @@ static void copy_piece(enum mc_kind k, void *dst, const void *src, size_t len, s
 	case MC_NR:
 		break;
 	}
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 /* Copy the buffer in pieces of `piece` bytes for about `ns` (whole MiBs,

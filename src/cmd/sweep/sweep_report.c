@@ -11,12 +11,13 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli/output.h"
+#include "cli/storing.h"
 #include "store/store.h"
 #include "store/store_model.h"
 #include "store/store_query.h"
+#include "store/store_sel.h"
 #include "sweep/sweep_analysis.h"
 #include "sweep/sweep_goal.h"
 #include "util/error.h"
@@ -79,6 +80,7 @@ const struct command cmd_sweep_report = {
 	.opts = report_rows,
 	.common = COMMON_DB | COMMON_OUTPUT_FORMAT | COMMON_LABEL | COMMON_HELP,
 	.help_for = report_help_for,
+	.flags = CMD_READS_STORE,
 };
 
 static int add_word(void *arg, const char *word, char *why, size_t len)
@@ -91,105 +93,17 @@ static int add_word(void *arg, const char *word, char *why, size_t len)
 
 /* --- which runs --------------------------------------------------------- */
 
-struct ids {
-	int64_t *v;
-	size_t n, alloc;
-};
-
-static void ids_add(struct ids *l, int64_t id)
+/* The runs of one selection word (store/store_sel.h) among those base
+ * selects (--label, --host). */
+static int select_word(struct store *st, const struct store_filter *base, const char *word,
+		       struct store_ids *out)
 {
-	for (size_t i = 0; i < l->n; i++)
-		if (l->v[i] == id)
-			return;
-	l->v = xgrow(l->v, &l->alloc, l->n, sizeof(*l->v));
-	l->v[l->n++] = id;
-}
-
-static int positive(const char *s, int64_t *v)
-{
-	char *end;
-	errno = 0;
-	long long x = strtoll(s, &end, 10);
-	if (errno || end == s || *end || x <= 0)
-		return -EINVAL;
-	*v = x;
-	return 0;
-}
-
-struct filter_base {
-	const struct store_label *labels; /* --label */
-	size_t nr_labels;
-	const char *host;
-	int64_t sweep_id;
-};
-
-static int select_into(struct store *st, const struct filter_base *b, const int64_t *ids,
-		       size_t nids, const struct store_label *more, size_t nmore, struct ids *out)
-{
-	struct store_label *all = xcalloc(b->nr_labels + nmore + 1, sizeof(*all));
-	if (b->nr_labels)
-		memcpy(all, b->labels, b->nr_labels * sizeof(*all));
-	if (nmore)
-		memcpy(all + b->nr_labels, more, nmore * sizeof(*all));
-	struct store_filter f = { .ids = ids, .nr_ids = nids, .labels = all,
-				  .nr_labels = b->nr_labels + nmore, .since_ms = -1,
-				  .host = b->host, .sweep_id = b->sweep_id };
-	int64_t *got = NULL;
-	size_t ng = 0;
-	int rc = store_select(st, &f, &got, &ng);
-	free(all);
-	if (rc < 0)
+	struct store_sel_word w;
+	if (store_sel_parse("sweep report", word, 0, &w) < 0)
 		return -1;
-	for (size_t i = 0; i < ng; i++)
-		ids_add(out, got[i]);
-	free(got);
-	return 0;
-}
-
-/* One selection word: "12,13", "12-15" or "K=V[,K=V...]". */
-static int select_word(struct store *st, const struct filter_base *b, const char *word,
-		       struct ids *out)
-{
-	char *copy = xstrdup(word), *save = NULL;
-	struct store_label *l = NULL;
-	size_t nl = 0, alloc = 0;
-	struct ids want = { 0 };
-	int rc = 0;
-	bool labels = strchr(word, '=') != NULL;
-	for (char *t = strtok_r(copy, ",", &save); t && !rc; t = strtok_r(NULL, ",", &save)) {
-		if (labels) {
-			l = xgrow(l, &alloc, nl, sizeof(*l));
-			if (store_label_parse(t, &l[nl]) < 0)
-				rc = -1;
-			else
-				nl++;
-			continue;
-		}
-		char *dash = strchr(t, '-');
-		int64_t a, z;
-		if (dash)
-			*dash = '\0';
-		if (positive(t, &a) < 0 || (dash && positive(dash + 1, &z) < 0)) {
-			rc = error("sweep report: '%s' is not a run id, a range of them (12-15) nor "
-				   "a label K=V", word);
-			break;
-		}
-		if (!dash)
-			z = a;
-		if (z < a || z - a > 100000) {
-			rc = error("sweep report: bad range '%s'", word);
-			break;
-		}
-		for (int64_t i = a; i <= z; i++)
-			ids_add(&want, i);
-	}
-	free(copy);
-	if (!rc)
-		rc = labels ? select_into(st, b, NULL, 0, l, nl, out)
-			    : select_into(st, b, want.v, want.n, NULL, 0, out);
-	store_labels_free(l, nl);
-	free(want.v);
-	return rc;
+	int rc = store_sel_resolve(st, &w, base, out);
+	store_sel_word_release(&w);
+	return rc < 0 ? -1 : 0;
 }
 
 /* --- factors from the points' text -------------------------------------- */
@@ -254,7 +168,7 @@ static void point_factors(const char *point, const struct cmp_run *run, struct n
 
 /* --- loading and the analysis ------------------------------------------ */
 
-static int load(struct store *st, const struct ids *ids, bool points, struct cmp_runs *runs,
+static int load(struct store *st, const struct store_ids *ids, bool points, struct cmp_runs *runs,
 		struct names *factors)
 {
 	for (size_t i = 0; i < ids->n; i++) {
@@ -325,11 +239,11 @@ static int analyse(const struct cmp_runs *runs, const struct names *factors, con
 int sweep_report_sweep(struct store *st, int64_t sweep_id, const char *goal,
 		       const char *const *factors, size_t nf, bool json, FILE *out)
 {
-	struct filter_base b = { .sweep_id = sweep_id };
-	struct ids ids = { 0 };
+	struct store_filter b = { .since_ms = -1, .sweep_id = sweep_id };
+	struct store_ids ids = { 0 };
 	struct cmp_runs runs = { 0 };
 	struct names fs = { 0 }, from_points = { 0 };
-	int rc = select_into(st, &b, NULL, 0, NULL, 0, &ids);
+	int rc = store_sel_all(st, &b, &ids) < 0 ? -1 : 0;
 	if (!rc)
 		rc = load(st, &ids, true, &runs, &from_points);
 	for (size_t i = 0; i < nf; i++)
@@ -341,23 +255,7 @@ int sweep_report_sweep(struct store *st, int64_t sweep_id, const char *goal,
 	names_release(&fs);
 	names_release(&from_points);
 	cmp_runs_release(&runs);
-	free(ids.v);
-	return rc;
-}
-
-static int open_store(const struct cmd_common *c, struct store **st)
-{
-	char *path;
-	struct stat sb;
-	*st = NULL;
-	if (store_path_resolve(c->db, false, &path) < 0)
-		return -1;
-	int rc = 0;
-	if (stat(path, &sb) < 0 && errno == ENOENT)
-		rc = error("sweep report: no results stored yet (no database '%s')", path);
-	else if (store_open(path, st) < 0)
-		rc = -1;
-	free(path);
+	store_ids_release(&ids);
 	return rc;
 }
 
@@ -369,7 +267,7 @@ int sweep_report_main(struct cmd_ctx *ctx, int argc, char **argv)
 	struct store *st = NULL;
 	struct store_label *labels = NULL;
 	size_t nr_labels = 0;
-	struct ids ids = { 0 };
+	struct store_ids ids = { 0 };
 	struct cmp_runs runs = { 0 };
 	struct names factors = { 0 };
 	int status = 1;
@@ -394,21 +292,23 @@ int sweep_report_main(struct cmd_ctx *ctx, int argc, char **argv)
 	for (; nr_labels < common.labels.n; nr_labels++)
 		if (store_label_parse(common.labels.v[nr_labels], &labels[nr_labels]) < 0)
 			goto out;
-	struct filter_base b = { .labels = labels, .nr_labels = nr_labels, .host = o.host };
+	struct store_filter b = { .labels = labels, .nr_labels = nr_labels, .since_ms = -1,
+				  .host = o.host };
 	if (o.factors)
 		split_factors(o.factors, &factors);
 	if (!o.factors) {
 		/* SWEEP_ID */
 		int64_t id;
-		if (o.words.n != 1 || positive(o.words.v[0], &id) < 0) {
+		if (o.words.n != 1 || store_sel_parse_id(o.words.v[0], &id) < 0) {
 			error("sweep report: give one SWEEP_ID, or --factors F,... to analyse stored "
 			      "runs by their labels (see 'iobench sweep report --help')");
 			goto out;
 		}
-		if (open_store(&common, &st) < 0)
+		if (cmd_store_read(&sub, "") < 0)
 			goto out;
+		st = sub.store;
 		b.sweep_id = id;
-		if (select_into(st, &b, NULL, 0, NULL, 0, &ids) < 0 ||
+		if (store_sel_all(st, &b, &ids) < 0 ||
 		    load(st, &ids, true, &runs, &factors) < 0)
 			goto out;
 		char what[64];
@@ -424,9 +324,10 @@ int sweep_report_main(struct cmd_ctx *ctx, int argc, char **argv)
 			error("sweep report: --factors names no factor");
 			goto out;
 		}
-		if (open_store(&common, &st) < 0)
+		if (cmd_store_read(&sub, "") < 0)
 			goto out;
-		if (!o.words.n && select_into(st, &b, NULL, 0, NULL, 0, &ids) < 0)
+		st = sub.store;
+		if (!o.words.n && store_sel_all(st, &b, &ids) < 0)
 			goto out;
 		for (size_t i = 0; i < o.words.n; i++)
 			if (select_word(st, &b, o.words.v[i], &ids) < 0)
@@ -445,10 +346,10 @@ int sweep_report_main(struct cmd_ctx *ctx, int argc, char **argv)
 	status = output_check(stdout, "the sweep report", NULL) < 0;
 out:
 	store_labels_free(labels, nr_labels);
-	free(ids.v);
+	store_ids_release(&ids);
 	cmp_runs_release(&runs);
 	names_release(&factors);
-	store_close(st);
+	cmd_store_close(&sub); /* the dispatcher closes the sweep command's, not this one */
 	cmdopt_list_release(&o.words);
 	cmd_common_release(&common);
 	return status;
