@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "engines/engine.h"
+#include "util/array.h"
 #include "util/error.h"
 #include "util/strutil.h"
 
@@ -43,7 +44,7 @@ static const struct command *const commands[] = {
 	&cmd_version,
 };
 
-#define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+#define NR_COMMANDS (ARRAY_SIZE(commands))
 
 static const struct command_table table = { commands, NR_COMMANDS };
 

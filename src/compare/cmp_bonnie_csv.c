@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/array.h"
 #include "util/error.h"
 #include "util/xmalloc.h"
 
@@ -195,7 +196,7 @@ static char *config_key(char **f)
 {
 	static const size_t keys[] = { 0, 1, 2, 3, 5, 6, 7, 8, 21, 22, 23, 24, 25 };
 	char *k = xstrdup("");
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
 		char *n = xasprintf("%s%s,", k, f[keys[i]]);
 		free(k);
 		k = n;
@@ -214,7 +215,7 @@ static void context(struct cmp_run *r, char **f)
 	cmp_kvs_set(&r->context, "host", r->host);
 	cmp_kvs_set(&r->context, "tool", r->tool);
 	cmp_kvs_set(&r->context, "bonnie_csv_format", f[0]);
-	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(opts); i++) {
 		char k[64];
 		snprintf(k, sizeof(k), "option.global.%s", opts[i].key);
 		if (*f[opts[i].field])

@@ -4,6 +4,7 @@
  * text values, without the figures that change by the minute.
  */
 #include "compare/cmp_import.h"
+#include "util/array.h"
 
 #include <json-c/json.h>
 #include <stdio.h>
@@ -15,7 +16,7 @@
 static bool volatile_key(const char *key)
 {
 	static const char *const skip[] = { "version", "path", "chain", "swaps", "hostname" };
-	for (size_t i = 0; i < sizeof(skip) / sizeof(skip[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(skip); i++)
 		if (!strcmp(key, skip[i]))
 			return true;
 	return strstr(key, "available") || strstr(key, "free") || strstr(key, "used") ||

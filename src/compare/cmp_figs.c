@@ -4,6 +4,7 @@
  * table, and how each figure is printed with its unit.
  */
 #include "compare/cmp_engine.h"
+#include "util/array.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -31,11 +32,10 @@ static const char *const bonnie_dirs[] = { "putc", "put_block", "rewrite", "getc
 					   "seeks", "seq_create", "seq_stat", "seq_del",
 					   "ran_create", "ran_stat", "ran_del" };
 
-#define N(a) (sizeof(a) / sizeof((a)[0]))
 
 bool cmp_dir_is_bonnie(const char *dir)
 {
-	for (size_t i = 0; i < N(bonnie_dirs); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(bonnie_dirs); i++)
 		if (!strcmp(dir, bonnie_dirs[i]))
 			return true;
 	return false;
@@ -43,14 +43,14 @@ bool cmp_dir_is_bonnie(const char *dir)
 
 int cmp_dir_rank(const char *dir)
 {
-	for (size_t i = 0; i < N(fio_dirs); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(fio_dirs); i++)
 		if (!strcmp(dir, fio_dirs[i]))
 			return (int)i;
-	for (size_t i = 0; i < N(bonnie_dirs); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(bonnie_dirs); i++)
 		if (!strcmp(dir, bonnie_dirs[i]))
-			return (int)(N(fio_dirs) + i);
+			return (int)(ARRAY_SIZE(fio_dirs) + i);
 	if (!strcmp(dir, "meta"))
-		return (int)(N(fio_dirs) + N(bonnie_dirs));
+		return (int)(ARRAY_SIZE(fio_dirs) + ARRAY_SIZE(bonnie_dirs));
 	return -1;
 }
 
@@ -70,7 +70,7 @@ const struct cmp_figdef *cmp_figdef_find(const char *dir, const char *name)
 	if (cmp_dir_rank(dir) < 0)
 		return NULL;
 	enum cmp_where w = where_of(dir);
-	for (size_t i = 0; i < N(defs); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(defs); i++)
 		if (defs[i].where == w && !strcmp(defs[i].name, name))
 			return &defs[i];
 	return NULL;
@@ -101,16 +101,16 @@ void cmp_format_value(char *buf, size_t len, const struct cmp_figdef *d, const c
 	}
 	switch (d->unit) {
 	case CMP_UNIT_BYTES_S:
-		scaled(buf, len, v, bytes, 1024.0, N(bytes));
+		scaled(buf, len, v, bytes, 1024.0, ARRAY_SIZE(bytes));
 		break;
 	case CMP_UNIT_PER_S:
-		scaled(buf, len, v, count, 1000.0, N(count));
+		scaled(buf, len, v, count, 1000.0, ARRAY_SIZE(count));
 		break;
 	case CMP_UNIT_NS:
-		scaled(buf, len, v, ns, 1000.0, N(ns));
+		scaled(buf, len, v, ns, 1000.0, ARRAY_SIZE(ns));
 		break;
 	case CMP_UNIT_US:
-		scaled(buf, len, v, ns + 1, 1000.0, N(ns) - 1);
+		scaled(buf, len, v, ns + 1, 1000.0, ARRAY_SIZE(ns) - 1);
 		break;
 	case CMP_UNIT_PCT:
 		snprintf(buf, len, "%.1f%%", v);
@@ -121,10 +121,10 @@ void cmp_format_value(char *buf, size_t len, const struct cmp_figdef *d, const c
 		else if (!strncmp(dir, "seq_", 4) || !strncmp(dir, "ran_", 4))
 			snprintf(buf, len, "%.0f files/s", v);
 		else
-			scaled(buf, len, v, kib, 1024.0, N(kib));
+			scaled(buf, len, v, kib, 1024.0, ARRAY_SIZE(kib));
 		break;
 	case CMP_UNIT_OPS:
-		scaled(buf, len, v, ops, 1000.0, N(ops));
+		scaled(buf, len, v, ops, 1000.0, ARRAY_SIZE(ops));
 		break;
 	case CMP_UNIT_S:
 		snprintf(buf, len, fabs(v) >= 100 ? "%.0f s" : fabs(v) >= 10 ? "%.1f s" : "%.3f s", v);

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/array.h"
 #include "util/error.h"
 #include "util/xmalloc.h"
 
@@ -21,7 +22,7 @@ static const char *const dirs[] = { "read", "write", "trim", "sync", "mixed" };
 
 static bool is_dir(const char *key)
 {
-	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++)
 		if (!strcmp(key, dirs[i]))
 			return true;
 	return false;

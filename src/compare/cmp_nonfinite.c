@@ -16,6 +16,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "util/array.h"
 #include "util/error.h"
 #include "util/xmalloc.h"
 
@@ -28,7 +29,7 @@ static size_t token_at(const char *p, const char *end)
 {
 	static const char *const words[] = { "infinity", "nan", "inf" };
 	size_t sign = p < end && (*p == '-' || *p == '+');
-	for (size_t w = 0; w < sizeof(words) / sizeof(words[0]); w++) {
+	for (size_t w = 0; w < ARRAY_SIZE(words); w++) {
 		size_t n = strlen(words[w]);
 		if ((size_t)(end - p) < sign + n || strncasecmp(p + sign, words[w], n))
 			continue;

@@ -23,6 +23,7 @@
 
 #include "store/store.h"
 #include "sys/dev/guardopen.h"
+#include "util/array.h"
 #include "util/error.h"
 #include "util/json.h"
 #include "util/timeutil.h"
@@ -326,7 +327,7 @@ static void print_text(const struct run *R, FILE *out)
 			      : "               ");
 	fprintf(out, "   ---------      %s               ---            ---           ----        -------\n",
 		R->o->perrank ? "         ---            ---           ----       " : "");
-	for (size_t k = 0; k < sizeof(row_order) / sizeof(row_order[0]); k++) {
+	for (size_t k = 0; k < ARRAY_SIZE(row_order); k++) {
 		enum meta_phase p = row_order[k];
 		if (!phase_ran(R, p))
 			continue;
@@ -340,7 +341,7 @@ static void print_text(const struct run *R, FILE *out)
 	fprintf(out, "\nSUMMARY time (in s per phase, the slowest rank's): (of %u iterations)\n", R->done);
 	fprintf(out, "   Operation                     Max            Min           Mean        Std Dev\n");
 	fprintf(out, "   ---------                     ---            ---           ----        -------\n");
-	for (size_t k = 0; k < sizeof(row_order) / sizeof(row_order[0]); k++) {
+	for (size_t k = 0; k < ARRAY_SIZE(row_order); k++) {
 		enum meta_phase p = row_order[k];
 		if (!phase_ran(R, p))
 			continue;
@@ -416,7 +417,7 @@ static void print_json(const struct run *R, FILE *out)
 		json_object_begin(&w);
 		json_kv_uint(&w, "iteration", i);
 		json_kv_object_begin(&w, "phases");
-		for (size_t k = 0; k < sizeof(row_order) / sizeof(row_order[0]); k++) {
+		for (size_t k = 0; k < ARRAY_SIZE(row_order); k++) {
 			enum meta_phase p = row_order[k];
 			const struct meta_phase_agg *a = &R->agg[i][p];
 			if (!a->ran)
@@ -449,7 +450,7 @@ static void print_json(const struct run *R, FILE *out)
 	}
 	json_array_end(&w);
 	json_kv_object_begin(&w, "summary");
-	for (size_t k = 0; k < sizeof(row_order) / sizeof(row_order[0]); k++) {
+	for (size_t k = 0; k < ARRAY_SIZE(row_order); k++) {
 		enum meta_phase p = row_order[k];
 		if (!phase_ran(R, p))
 			continue;

@@ -14,6 +14,7 @@
 #include "results/results.h"
 #include "spec/jobspec.h"
 #include "stats/hist.h"
+#include "util/array.h"
 #include "util/error.h"
 #include "util/json.h"
 #include "util/xmalloc.h"
@@ -140,7 +141,7 @@ static int prepare_job(struct dist_run *d, struct job_spec *s)
 	/* the logs: rank 0's, and every rank's whose names say which rank
 	 * (or host) wrote them; the others would write over rank 0's */
 	char **logs[] = { &s->bw_log, &s->iops_log, &s->lat_log, &s->hist_log, &s->write_iolog };
-	for (size_t k = 0; k < sizeof(logs) / sizeof(logs[0]); k++) {
+	for (size_t k = 0; k < ARRAY_SIZE(logs); k++) {
 		if (!*logs[k])
 			continue;
 		if (c->rank && !has(*logs[k], "$rank") && !has(*logs[k], "$host"))

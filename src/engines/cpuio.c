@@ -10,6 +10,7 @@
  * job of the run that does I/O is left running or pending.
  */
 #include "engines/engine.h"
+#include "util/array.h"
 #include "util/error.h"
 #include "util/timeutil.h"
 
@@ -131,7 +132,7 @@ const struct engine_ops engine_cpuio = {
 	.flags = ENGINE_SYNC | ENGINE_NO_FILE | ENGINE_NO_IO,
 	.priv_size = sizeof(struct cpuio_priv),
 	.options = cpuio_options,
-	.nr_options = sizeof(cpuio_options) / sizeof(cpuio_options[0]),
+	.nr_options = ARRAY_SIZE(cpuio_options),
 	.options_size = sizeof(struct cpuio_opts),
 	.options_defaults = &cpuio_defaults,
 	.init = cpuio_init,

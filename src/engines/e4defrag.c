@@ -18,6 +18,7 @@
 #include "engines/engine.h"
 #include "engines/fileio_int.h"
 #include "sys/dev/guardopen.h"
+#include "util/array.h"
 #include "util/error.h"
 
 #include <errno.h>
@@ -191,7 +192,7 @@ const struct engine_ops engine_e4defrag = {
 	.flags = ENGINE_SYNC,
 	.priv_size = sizeof(struct e4defrag_priv),
 	.options = e4defrag_options,
-	.nr_options = sizeof(e4defrag_options) / sizeof(e4defrag_options[0]),
+	.nr_options = ARRAY_SIZE(e4defrag_options),
 	.options_size = sizeof(struct e4defrag_opts),
 	.options_defaults = &e4defrag_defaults,
 	.init = e4defrag_init,

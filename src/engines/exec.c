@@ -15,6 +15,7 @@
 #include "engines/engine.h"
 #include "sys/dev/devoperand.h"
 #include "sys/dev/guardopen.h"
+#include "util/array.h"
 #include "util/error.h"
 #include "util/timeutil.h"
 
@@ -254,7 +255,7 @@ const struct engine_ops engine_exec = {
 	.flags = ENGINE_SYNC | ENGINE_NO_FILE | ENGINE_NO_IO,
 	.priv_size = sizeof(struct exec_priv),
 	.options = exec_options,
-	.nr_options = sizeof(exec_options) / sizeof(exec_options[0]),
+	.nr_options = ARRAY_SIZE(exec_options),
 	.options_size = sizeof(struct exec_opts),
 	.options_defaults = &exec_defaults,
 	.init = exec_init,

@@ -11,6 +11,7 @@
  * refuses them, and filedelete deletes only regular files and symlinks.
  */
 #include "engines/engine.h"
+#include "util/array.h"
 #include "util/error.h"
 
 #include <errno.h>
@@ -178,7 +179,7 @@ const struct engine_ops engine_filestat = {
 	.summary = "fio's: each file's first I/O stats it (stat_type); its time is the clat",
 	.flags = ENGINE_SYNC | ENGINE_META,
 	.options = filestat_options,
-	.nr_options = sizeof(filestat_options) / sizeof(filestat_options[0]),
+	.nr_options = ARRAY_SIZE(filestat_options),
 	.options_size = sizeof(struct filestat_opts),
 	.options_defaults = &filestat_defaults,
 	.open_file = fileops_open,

@@ -36,6 +36,7 @@
 #include "engines/cmdprio_int.h"
 #include "engines/fileio_int.h"
 #include "engines/rwf_int.h"
+#include "util/array.h"
 #include "util/error.h"
 #include "util/assert.h"
 #include "util/units.h"
@@ -207,7 +208,7 @@ static int ring_setup(struct uring_priv *p, const struct uring_opts *o, unsigned
 		if (base & IORING_SETUP_SQ_AFF)
 			prm.sq_thread_cpu = o->sqthread_poll_cpu;
 		ret = io_uring_queue_init_params(ask, &p->ring, &prm);
-		if (ret != -EINVAL || i == sizeof(droppable) / sizeof(droppable[0]))
+		if (ret != -EINVAL || i == ARRAY_SIZE(droppable))
 			break;
 		want &= ~droppable[i];
 	}
@@ -679,7 +680,7 @@ const struct engine_ops engine_io_uring = {
 	.flags = ENGINE_ASYNC,
 	.priv_size = sizeof(struct uring_priv),
 	.options = uring_options,
-	.nr_options = sizeof(uring_options) / sizeof(uring_options[0]),
+	.nr_options = ARRAY_SIZE(uring_options),
 	.options_size = sizeof(struct uring_opts),
 	.options_defaults = &uring_defaults,
 	.init = uring_init,

@@ -23,6 +23,7 @@
 #include "engines/cmdprio_int.h"
 #include "engines/fileio_int.h"
 #include "engines/rwf_int.h"
+#include "util/array.h"
 #include "util/error.h"
 #include "util/assert.h"
 #include "util/xmalloc.h"
@@ -321,7 +322,7 @@ const struct engine_ops engine_libaio = {
 	.flags = ENGINE_ASYNC,
 	.priv_size = sizeof(struct laio_priv),
 	.options = laio_options,
-	.nr_options = sizeof(laio_options) / sizeof(laio_options[0]),
+	.nr_options = ARRAY_SIZE(laio_options),
 	.options_size = sizeof(struct laio_opts),
 	.options_defaults = &laio_defaults,
 	.init = laio_init,

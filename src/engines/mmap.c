@@ -20,6 +20,7 @@
 #include "engines/engine.h"
 #include "engines/fileio_int.h"
 #include "sys/sysmem.h"
+#include "util/array.h"
 #include "util/error.h"
 #include "util/xmalloc.h"
 
@@ -243,7 +244,7 @@ const struct engine_ops engine_mmap = {
 	.summary = "copies to and from a shared mapping of the file, moved in 256 MiB windows",
 	.flags = ENGINE_SYNC,
 	.options = mmap_options,
-	.nr_options = sizeof(mmap_options) / sizeof(mmap_options[0]),
+	.nr_options = ARRAY_SIZE(mmap_options),
 	.options_size = sizeof(struct mmap_opts),
 	.options_defaults = &mmap_defaults,
 	.init = mmap_init,

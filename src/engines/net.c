@@ -21,6 +21,7 @@
  * send and recv, as fio's; its UDP and unix sockets use send and recv.
  */
 #include "engines/engine.h"
+#include "util/array.h"
 #include "util/error.h"
 
 #include <arpa/inet.h>
@@ -559,7 +560,7 @@ static void net_cleanup(struct engine_ctx *ctx)
 	.flags = ENGINE_SYNC | ENGINE_NO_FILE, \
 	.priv_size = sizeof(struct net_priv), \
 	.options = net_options, \
-	.nr_options = sizeof(net_options) / sizeof(net_options[0]), \
+	.nr_options = ARRAY_SIZE(net_options), \
 	.options_size = sizeof(struct net_opts), \
 	.options_defaults = &net_defaults, \
 	.init = net_init, .open_file = net_open, .close_file = net_close, \

@@ -12,6 +12,7 @@
 #include "engines/engine.h"
 #include "engines/fileio_int.h"
 #include "engines/rwf_int.h"
+#include "util/array.h"
 #include "util/error.h"
 #include "util/rand.h"
 
@@ -132,7 +133,7 @@ const struct engine_ops engine_pvsync2 = {
 	.flags = ENGINE_SYNC,
 	.priv_size = sizeof(struct pvsync2_priv),
 	.options = pvsync2_options,
-	.nr_options = sizeof(pvsync2_options) / sizeof(pvsync2_options[0]),
+	.nr_options = ARRAY_SIZE(pvsync2_options),
 	.options_size = sizeof(struct pvsync2_opts),
 	.options_defaults = &pvsync2_defaults,
 	.init = pvsync2_init,

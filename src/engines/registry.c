@@ -8,6 +8,7 @@
  */
 #include "engines/engine.h"
 #include "engines/engines_list_int.h"
+#include "util/array.h"
 #include "util/error.h"
 
 #include <errno.h>
@@ -40,7 +41,7 @@ const struct engine_ops *engine_find(const char *name)
 
 const struct engine_ops *engine_at(size_t i)
 {
-	return i < sizeof(engine_table) / sizeof(engine_table[0]) ? engine_table[i] : NULL;
+	return i < ARRAY_SIZE(engine_table) ? engine_table[i] : NULL;
 }
 
 const char *const *engine_names(void)

@@ -12,6 +12,7 @@
  * nothing either: it works on devices).
  */
 #include "engines/engine.h"
+#include "util/array.h"
 #include "util/error.h"
 
 #include <errno.h>
@@ -48,7 +49,7 @@ static int opt_write_mode(void *target, const char *val, struct opt_ctx *c)
 		{ "verify_bytchk_11", SG_VERIFY_BYTCHK_11 },
 		{ "write_stream", SG_WRITE_STREAM },
 	};
-	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(modes); i++)
 		if (!strcmp(val, modes[i].name)) {
 			((struct sg_opts *)target)->write_mode = modes[i].mode;
 			return 0;
@@ -128,7 +129,7 @@ const struct engine_ops engine_sg = {
 	.summary = "fio's SCSI generic engine: its options parse; a job is refused, saying what it needs",
 	.flags = ENGINE_SYNC | ENGINE_NO_LAYOUT,
 	.options = sg_options,
-	.nr_options = sizeof(sg_options) / sizeof(sg_options[0]),
+	.nr_options = ARRAY_SIZE(sg_options),
 	.options_size = sizeof(struct sg_opts),
 	.options_defaults = &sg_defaults,
 	.open_file = sg_open,

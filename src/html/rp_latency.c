@@ -16,10 +16,11 @@
 #include <string.h>
 
 #include "store/store_hist.h"
+#include "util/array.h"
 #include "util/xmalloc.h"
 
 static const double marks[] = { 50, 90, 99, 99.9, 99.99 };
-#define NR_MARKS (sizeof(marks) / sizeof(marks[0]))
+#define NR_MARKS (ARRAY_SIZE(marks))
 
 static double nines(double pct)
 {

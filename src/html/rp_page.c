@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "util/array.h"
 #include "util/xmalloc.h"
 
 /* The sections, in the page's order; a sweep's analysis right
@@ -20,7 +21,7 @@ static const struct rp_section *const sections[] = {
 	&rp_sec_summary, &rp_sec_sweep, &rp_sec_figures, &rp_sec_latency,
 	&rp_sec_series, &rp_sec_system, &rp_sec_warnings,
 };
-#define NR_SECTIONS (sizeof(sections) / sizeof(sections[0]))
+#define NR_SECTIONS (ARRAY_SIZE(sections))
 
 static const char style[] =
 	":root{--fg:#1d2330;--mute:#5d6675;--line:#dde1e8;--bg:#f4f6f9;--card:#fff;"

@@ -21,6 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "util/array.h"
 #include "util/error.h"
 #include "util/xmalloc.h"
 
@@ -36,7 +37,7 @@ static const char *const palette[] = {
 
 const char *rp_color(size_t s)
 {
-	return palette[s % (sizeof(palette) / sizeof(palette[0]))];
+	return palette[s % (ARRAY_SIZE(palette))];
 }
 
 void rp_plot_begin(struct rp_plot *p, unsigned w, unsigned h)
@@ -57,7 +58,7 @@ void rp_plot_begin(struct rp_plot *p, unsigned w, unsigned h)
 		"set style fill solid 0.85 noborder\n"
 		"set errorbars lc rgb '#222222' lw 1.2\n",
 		w, h);
-	for (size_t i = 0; i < sizeof(palette) / sizeof(palette[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(palette); i++)
 		fprintf(p->f, "set linetype %zu lc rgb '%s' lw 1.8 pt 7 ps 0.5\n", i + 1, palette[i]);
 }
 
@@ -346,7 +347,7 @@ struct rp_scale rp_scale_of(enum cmp_unit unit, const char *dir, double max)
 	case CMP_UNIT_PCT:
 		return (struct rp_scale){ 1, "%" };
 	case CMP_UNIT_BONNIE:
-		for (size_t i = 0; i < sizeof(bonnie_kib) / sizeof(bonnie_kib[0]); i++)
+		for (size_t i = 0; i < ARRAY_SIZE(bonnie_kib); i++)
 			if (dir && !strcmp(dir, bonnie_kib[i]))
 				return max >= 1024 ? (struct rp_scale){ 1024, "MiB/s" }
 						   : (struct rp_scale){ 1, "KiB/s" };

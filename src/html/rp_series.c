@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/array.h"
 #include "util/xmalloc.h"
 
 enum src { DISK, DISK_AWAIT, VMSTAT, MEMORY, SLAB };
@@ -45,7 +46,7 @@ static const struct metric metrics[] = {
 	{ "writeback memory", "MiB", MEMORY, "writeback_kb", 1024 },
 	{ "buffer_head slab", "MiB", SLAB, "buffer_head_bytes", 1024.0 * 1024 },
 };
-#define NR_METRICS (sizeof(metrics) / sizeof(metrics[0]))
+#define NR_METRICS (ARRAY_SIZE(metrics))
 
 /* --- the jobs over time and the phase boundaries ---------------------- */
 
@@ -146,7 +147,7 @@ static const struct jmetric jmetrics[] = {
 	{ "job write iops", "write_iops", "IOPS", 1 },
 	{ "job trim iops", "trim_iops", "IOPS", 1 },
 };
-#define NR_JMETRICS (sizeof(jmetrics) / sizeof(jmetrics[0]))
+#define NR_JMETRICS (ARRAY_SIZE(jmetrics))
 
 static bool jmetric_seen(const struct rp_doc *d, const struct jmetric *m)
 {

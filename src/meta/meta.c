@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "sys/dev/guardopen.h"
+#include "util/array.h"
 #include "util/timeutil.h"
 #include "util/xmalloc.h"
 
@@ -405,7 +406,7 @@ int meta_run(const struct meta_spec *s, const struct meta_tree *t, int rank, int
 	};
 	if (rc == 0 && create)
 		rc = phase(&c, META_TREE_CREATE);
-	for (size_t k = 0; k < sizeof(order) / sizeof(order[0]) && rc == 0; k++)
+	for (size_t k = 0; k < ARRAY_SIZE(order) && rc == 0; k++)
 		if ((order[k].files ? s->files : s->dirs) && (s->ops & order[k].op))
 			rc = phase(&c, order[k].p);
 	if (rc == 0 && (s->ops & META_OP_REMOVE)) {

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "stats/runstat.h"
+#include "util/array.h"
 
 static const double default_percentiles[] = {
 	1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99,
@@ -91,7 +92,7 @@ unsigned report_percentile_list(const struct job_spec *s, double list[MAX_PERCEN
 			list[n++] = p;
 	}
 	if (!n) {
-		n = sizeof(default_percentiles) / sizeof(default_percentiles[0]);
+		n = ARRAY_SIZE(default_percentiles);
 		memcpy(list, default_percentiles, sizeof(default_percentiles));
 	}
 	qsort(list, n, sizeof(list[0]), cmp_double);

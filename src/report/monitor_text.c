@@ -4,6 +4,7 @@
  * rounding), and a run's summary is a few lines under its normal output.
  */
 #include "report/monitor_report.h"
+#include "util/array.h"
 
 #include <stddef.h>
 
@@ -47,14 +48,14 @@ static void text_devices(FILE *out, const struct monitor_dev_interval *devs, uns
 			 bool only_active)
 {
 	fprintf(out, "%-13s", "Device");
-	for (size_t c = 0; c < sizeof(columns) / sizeof(columns[0]); c++)
+	for (size_t c = 0; c < ARRAY_SIZE(columns); c++)
 		fprintf(out, " %*s", columns[c].width, columns[c].name);
 	fputc('\n', out);
 	for (unsigned d = 0; d < ndev; d++) {
 		if (only_active && !devs[d].active)
 			continue;
 		fprintf(out, "%-13s", devs[d].name);
-		for (size_t c = 0; c < sizeof(columns) / sizeof(columns[0]); c++)
+		for (size_t c = 0; c < ARRAY_SIZE(columns); c++)
 			fprintf(out, " %*.2f", columns[c].width,
 				*(const double *)((const char *)&devs[d].x + columns[c].off));
 		fputc('\n', out);

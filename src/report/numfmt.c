@@ -7,6 +7,7 @@
  * ("50.0k", where fio prints "49.0k").
  */
 #include "report/report_int.h"
+#include "util/array.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -28,7 +29,7 @@ const char *numfmt(char *buf, uint64_t num, unsigned maxlen, bool pow2, enum num
 	static const char *const units[] = { "", "/s", "B", "B/s", "bit/s" };
 	const char *const *prefix = pow2 ? iec : si;
 	const unsigned thousand = pow2 ? 1024 : 1000;
-	const unsigned nr_prefix = sizeof(si) / sizeof(si[0]);
+	const unsigned nr_prefix = ARRAY_SIZE(si);
 	const char *ustr = units[(unsigned)unit < 5 ? unit : 0];
 	unsigned idx = 0;
 	uint64_t rem = 0;

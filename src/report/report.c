@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "util/array.h"
 #include "util/error.h"
 
 static const struct {
@@ -30,7 +31,7 @@ int report_formats_parse(const char *s, unsigned *formats, const char **bad, int
 		size_t len = strcspn(p, ",");
 		bool found = false;
 
-		for (size_t i = 0; i < sizeof(format_names) / sizeof(format_names[0]); i++) {
+		for (size_t i = 0; i < ARRAY_SIZE(format_names); i++) {
 			if (strlen(format_names[i].name) == len &&
 			    !strncmp(format_names[i].name, p, len)) {
 				mask |= format_names[i].bit;

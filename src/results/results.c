@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/array.h"
 #include "util/assert.h"
 #include "util/xmalloc.h"
 
@@ -290,7 +291,7 @@ static const unsigned lat_edges[NR_LAT_MS_BUCKETS - 1] = {
 static unsigned lat_index(uint64_t v, unsigned nedges)
 {
 	unsigned i = 0;
-	IOB_ASSERT(nedges <= sizeof(lat_edges) / sizeof(lat_edges[0]));
+	IOB_ASSERT(nedges <= ARRAY_SIZE(lat_edges));
 	while (i < nedges && v >= lat_edges[i])
 		i++;
 	return i;

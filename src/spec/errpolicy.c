@@ -6,6 +6,7 @@
  * continue_on_error=all still stops at ENOSPC; ignore_error=,ENOSPC does not.
  */
 #include "spec/errpolicy.h"
+#include "util/array.h"
 
 #include <errno.h>
 
@@ -32,7 +33,7 @@ bool error_policy_continues(const struct job_spec *s, enum err_kind k, int err)
 	unsigned n = s->nr_ignore_error[k];
 	if (!n) {
 		list = default_non_fatal;
-		n = sizeof(default_non_fatal) / sizeof(default_non_fatal[0]);
+		n = ARRAY_SIZE(default_non_fatal);
 	}
 	for (unsigned i = 0; i < n; i++)
 		if (list[i] == err)

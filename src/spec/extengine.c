@@ -8,6 +8,7 @@
  */
 #include "spec/extengine.h"
 #include "spec/options.h"
+#include "util/array.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -58,7 +59,7 @@ static const struct fio_ext_engine ext_engines[] = {
 	{ "binject", NULL, NONE },
 	{ "external", NULL, NONE },
 };
-#define NR_EXT (sizeof(ext_engines) / sizeof(ext_engines[0]))
+#define NR_EXT (ARRAY_SIZE(ext_engines))
 
 const struct fio_ext_engine *fio_ext_engine_find(const char *name)
 {
@@ -115,7 +116,7 @@ const char *fio_ext_engine_option_why(const char *key, char *buf, unsigned long 
 	 * iobench's do not yet: those keep the "not implemented yet" message */
 	static const char *const shared[] = { "cmdprio", "cmdprio_class", "cmdprio_percentage",
 					      "cmdprio_bssplit", "force_async" };
-	for (size_t i = 0; i < sizeof(shared) / sizeof(shared[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(shared); i++)
 		if (!strcmp(key, shared[i]))
 			return NULL;
 	const char *who[NR_EXT];

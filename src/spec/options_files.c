@@ -7,6 +7,7 @@
  * defaults.
  */
 #include "spec/options_cb.h"
+#include "util/array.h"
 #include "util/strutil.h"
 #include "util/units.h"
 
@@ -40,7 +41,7 @@ int opt_cb_file_service_type(void *target, const char *val, struct opt_ctx *c)
 	const char *colon = strchr(val, ':');
 	size_t len = colon ? (size_t)(colon - val) : strlen(val);
 	int which = -1;
-	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(types); i++)
 		if (strlen(types[i].name) == len && !strncasecmp(val, types[i].name, len))
 			which = (int)i;
 	if (which < 0)

@@ -6,6 +6,7 @@
  * which deserves a clearer message than "unknown option".
  */
 #include "spec/options.h"
+#include "util/array.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -314,6 +315,6 @@ static int cmp_name(const void *a, const void *b)
 
 bool option_is_fio(const char *key)
 {
-	return bsearch(key, fio_option_names, sizeof(fio_option_names) / sizeof(fio_option_names[0]),
+	return bsearch(key, fio_option_names, ARRAY_SIZE(fio_option_names),
 		       sizeof(fio_option_names[0]), cmp_name) != NULL;
 }

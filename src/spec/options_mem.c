@@ -4,6 +4,7 @@
  * file the mmap kinds may map. The allocation itself is workload/buffers.c's.
  */
 #include "spec/options_cb.h"
+#include "util/array.h"
 #include "util/xmalloc.h"
 
 #include <errno.h>
@@ -24,7 +25,7 @@ int opt_cb_mem(void *target, const char *val, struct opt_ctx *c)
 	if (n == 10 && !strncasecmp(val, "cudamalloc", n))
 		return opt_failf(c, -ENOTSUP, "value 'cudamalloc' of option '%s' is not implemented yet "
 				 "(no CUDA here)", c->key);
-	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(kinds); i++) {
 		if (strlen(kinds[i].name) != n || strncasecmp(val, kinds[i].name, n))
 			continue;
 		if (colon && (!kinds[i].file || !colon[1]))

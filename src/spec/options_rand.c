@@ -4,6 +4,7 @@
  * center, zoned and zoned_abs zone lists) and percentage_random.
  */
 #include "spec/options_cb.h"
+#include "util/array.h"
 #include "util/strutil.h"
 #include "util/units.h"
 
@@ -95,7 +96,7 @@ int opt_cb_random_distribution(void *target, const char *val, struct opt_ctx *c)
 	size_t n = str_split_escaped(val, ':', &f);
 	int ret = 0;
 	int which = -1;
-	for (size_t i = 0; i < sizeof(dists) / sizeof(dists[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(dists); i++)
 		if (!strcasecmp(f[0], dists[i].name))
 			which = (int)i;
 	if (which < 0) {

@@ -8,6 +8,7 @@
  * files.c's and writeopts.c's.
  */
 #include "spec/options_cb.h"
+#include "util/array.h"
 #include "util/units.h"
 #include "util/xmalloc.h"
 
@@ -37,9 +38,9 @@ int opt_cb_sync_file_range(void *target, const char *val, struct opt_ctx *c)
 	}
 	for (char *t = strtok_r(copy, ",", &save); t && !rc; t = strtok_r(NULL, ",", &save)) {
 		size_t i = 0;
-		while (i < sizeof(flags) / sizeof(flags[0]) && strcasecmp(t, flags[i].name))
+		while (i < ARRAY_SIZE(flags) && strcasecmp(t, flags[i].name))
 			i++;
-		if (i == sizeof(flags) / sizeof(flags[0]))
+		if (i == ARRAY_SIZE(flags))
 			rc = opt_fail(c, -EINVAL, "sync_file_range flag", t,
 				      "use wait_before, write and wait_after, comma separated");
 		else

@@ -9,6 +9,7 @@
 #include "spec/options_sys.h"
 #include "spec/jobspec.h"
 #include "sys/numanode.h"
+#include "util/array.h"
 #include "util/xmalloc.h"
 
 #include <errno.h>
@@ -62,7 +63,7 @@ int opt_cb_numa_mem_policy(void *target, const char *val, struct opt_ctx *c)
 	size_t len = colon ? (size_t)(colon - val) : strlen(val);
 	const char *list = colon ? colon + 1 : NULL;
 	int which = -1;
-	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(modes); i++)
 		if (strlen(modes[i].name) == len && !strncmp(val, modes[i].name, len))
 			which = (int)i;
 	if (which < 0)

@@ -17,6 +17,7 @@
 #include "spec/options_errors.h"
 #include "spec/options_engine.h"
 #include "spec/verify_opts.h"
+#include "util/array.h"
 #include "util/units.h"
 
 #include <stddef.h>
@@ -367,4 +368,4 @@ const struct option_def option_table[] = {
 	BOOL("disable_bw_measurement", disable_bw, "0", "do not sample bandwidth and IOPS", .alias = { "disable_bw" }),
 };
 
-const size_t option_table_len = sizeof(option_table) / sizeof(option_table[0]);
+const size_t option_table_len = ARRAY_SIZE(option_table);

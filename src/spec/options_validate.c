@@ -12,6 +12,7 @@
  */
 #include "spec/options.h"
 #include "spec/options_sched.h"
+#include "util/array.h"
 #include "util/checked.h"
 #include "util/error.h"
 #include "util/strutil.h"
@@ -114,7 +115,7 @@ static void check_offsets(struct vstate *v)
 		{ "offset_increment", s->offset_increment },
 	};
 	bool bad = false;
-	for (size_t i = 0; i < sizeof(one) / sizeof(one[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(one); i++)
 		if (one[i].val > OFFSET_MAX) {
 			problem(v, one[i].key, "%s=%llu is beyond the largest file offset, %llu "
 				"(2^63-1)", one[i].key, (unsigned long long)one[i].val,

@@ -18,13 +18,14 @@
 #include <string.h>
 
 #include "store/store_hist.h"
+#include "util/array.h"
 #include "util/xmalloc.h"
 
 static const char *const dir_keys[] = { "read", "write", "trim", "sync", "mixed" };
 
 static bool is_dir(const char *key)
 {
-	for (size_t i = 0; i < sizeof(dir_keys) / sizeof(dir_keys[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(dir_keys); i++)
 		if (!strcmp(key, dir_keys[i]))
 			return true;
 	return false;
@@ -35,7 +36,7 @@ static bool not_figure(const char *key)
 {
 	static const char *const skip[] = { "jobname", "groupid", "job options", "eta", "hostname",
 					    "port", "desc", "jobs" };
-	for (size_t i = 0; i < sizeof(skip) / sizeof(skip[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(skip); i++)
 		if (!strcmp(key, skip[i]))
 			return true;
 	return false;

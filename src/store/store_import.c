@@ -12,6 +12,7 @@
 
 #include "compare/cmp_import.h"
 #include "store/store_int.h"
+#include "util/array.h"
 #include "util/error.h"
 #include "util/timeutil.h"
 #include "util/xmalloc.h"
@@ -23,7 +24,7 @@ static void env_of(struct store_tx *t, struct json_object *obj)
 	static const char *const keys[] = { "sysinfo", "monitor", "process_io", "unwatched",
 					     "warnings" };
 	struct json_object *env = json_object_new_object(), *v;
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
 		if (json_object_object_get_ex(obj, keys[i], &v))
 			json_object_object_add(env, keys[i], json_object_get(v));
 	if (json_object_object_length(env))

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "store/store_hist.h"
+#include "util/array.h"
 #include "util/error.h"
 #include "util/json.h"
 #include "util/timeutil.h"
@@ -129,7 +130,7 @@ int store_tx_begin(struct store *st, const struct store_run_row *row, const stru
 int store_tx_end(struct store_tx *t, bool ok)
 {
 	sqlite3_stmt *all[] = { t->job, t->opt, t->fig, t->hist, t->file, t->warn, t->err, t->rend };
-	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(all); i++)
 		sqlite3_finalize(all[i]);
 	store_tx_texts_release(t);
 	int rc = t->err_code;

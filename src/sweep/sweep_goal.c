@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/array.h"
 #include "util/error.h"
 
 #define MAX_WORDS 6
@@ -20,7 +21,6 @@ static const char *const fio_dirs[] = { "read", "write", "trim", "mixed" };
 static const char *const bonnie_phases[] = { "putc", "put_block", "rewrite", "getc",
 					     "get_block", "seeks", "seq_create", "seq_stat",
 					     "seq_del", "ran_create", "ran_stat", "ran_del" };
-#define N(a) (sizeof(a) / sizeof((a)[0]))
 
 static size_t split(char *s, char **w)
 {
@@ -45,7 +45,7 @@ static size_t split(char *s, char **w)
 
 static const char *fio_dir(const char *w)
 {
-	for (size_t i = 0; i < N(fio_dirs); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(fio_dirs); i++)
 		if (!strcmp(w, fio_dirs[i]))
 			return fio_dirs[i];
 	if (!strncmp(w, "rand", 4))
@@ -136,7 +136,7 @@ static int parse_bonnie(const char *text, char **w, size_t n, struct sweep_goal 
 		return fail(why, len, text, "%s: say 'bonnie PHASE [rate|cpu|latency|p50|p99|max]'",
 			    n < 2 ? "a phase is missing" : "too many words");
 	const char *ph = NULL;
-	for (size_t i = 0; i < N(bonnie_phases); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(bonnie_phases); i++)
 		if (!strcmp(w[1], bonnie_phases[i]))
 			ph = bonnie_phases[i];
 	if (!ph)
@@ -349,16 +349,16 @@ void sweep_goal_available(const struct cmp_run *run, char *buf, size_t len)
 	if (!len)
 		return;
 	buf[0] = '\0';
-	for (size_t d = 0; d < N(fio_dirs); d++) {
+	for (size_t d = 0; d < ARRAY_SIZE(fio_dirs); d++) {
 		if (!dir_did_io(run, fio_dirs[d]))
 			continue;
 		static const char *const figs[] = { "bw", "iops", "clat p99" };
-		for (size_t k = 0; k < N(figs); k++) {
+		for (size_t k = 0; k < ARRAY_SIZE(figs); k++) {
 			snprintf(item, sizeof(item), "%s %s", fio_dirs[d], figs[k]);
 			append(buf, len, &at, item);
 		}
 	}
-	for (size_t p = 0; p < N(bonnie_phases); p++) {
+	for (size_t p = 0; p < ARRAY_SIZE(bonnie_phases); p++) {
 		for (size_t i = 0; i < run->nr_figs; i++) {
 			if (!strcmp(run->figs[i].dir, bonnie_phases[p]) &&
 			    !strcmp(run->figs[i].name, "rate")) {

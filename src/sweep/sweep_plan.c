@@ -19,6 +19,7 @@
 #include "jobfile/items.h"
 #include "sweep/sweep_goal.h"
 #include "sys/sysknob.h"
+#include "util/array.h"
 #include "util/error.h"
 #include "util/units.h"
 #include "util/xmalloc.h"
@@ -116,7 +117,7 @@ static void plan_error(struct parse *ps, const struct jf_item *item, unsigned co
 
 static bool is_queue_knob(const char *k)
 {
-	for (size_t i = 0; i < sizeof(queue_knobs) / sizeof(queue_knobs[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(queue_knobs); i++)
 		if (!strcmp(k, queue_knobs[i]))
 			return true;
 	return false;
@@ -145,7 +146,7 @@ static unsigned bad_col(const struct jf_item *item, const char *k)
 static void known_queue(char *out, size_t len)
 {
 	out[0] = '\0';
-	for (size_t i = 0; i < sizeof(queue_knobs) / sizeof(queue_knobs[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(queue_knobs); i++)
 		snprintf(out + strlen(out), len - strlen(out), "%s%s", i ? ", " : "", queue_knobs[i]);
 }
 

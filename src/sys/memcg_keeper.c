@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "sys/memcg_int.h"
+#include "util/array.h"
 
 struct cg_paths {
 	unsigned version;
@@ -82,7 +83,7 @@ static int cleanup(const struct cg_paths *p, bool undo_subtree, pid_t owner)
 static _Noreturn void keeper_main(const struct cg_paths *p, int sock, pid_t owner)
 {
 	static const int ignored[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGTSTP };
-	for (size_t i = 0; i < sizeof(ignored) / sizeof(ignored[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(ignored); i++)
 		signal(ignored[i], SIG_IGN);
 	prctl(PR_SET_NAME, "iobench-memcg", 0, 0, 0);
 	/* hold no mount busy and no pipe of the caller's open but stderr */

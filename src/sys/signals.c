@@ -4,6 +4,7 @@
  * globals in iobench: a signal handler can reach nothing else.
  */
 #include "sys/signals.h"
+#include "util/array.h"
 
 #include <stdbool.h>
 #include <string.h>
@@ -79,13 +80,13 @@ static void install(void (*handler)(int), const int *sigs, size_t n)
 volatile sig_atomic_t *signals_install_restore(void)
 {
 	install(on_restore_signal, restore_signals,
-		sizeof(restore_signals) / sizeof(restore_signals[0]));
+		ARRAY_SIZE(restore_signals));
 	return &stop_requested;
 }
 
 volatile sig_atomic_t *signals_install(void)
 {
-	install(on_signal, stop_signals, sizeof(stop_signals) / sizeof(stop_signals[0]));
+	install(on_signal, stop_signals, ARRAY_SIZE(stop_signals));
 	/* A reader that went away (iobench run ... | head -c1) makes writes
 	 * fail with EPIPE, which the output checks report, instead of killing
 	 * the process in the middle of a run. */
@@ -95,7 +96,7 @@ volatile sig_atomic_t *signals_install(void)
 
 void signals_add_stop_set(sigset_t *set)
 {
-	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(stop_signals); i++)
 		sigaddset(set, stop_signals[i]);
 }
 

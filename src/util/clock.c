@@ -8,6 +8,7 @@
  * CLOCK_MONOTONIC, with the reason kept in c->why.
  */
 #include "util/clock.h"
+#include "util/array.h"
 
 #include <errno.h>
 #include <sched.h>
@@ -36,7 +37,7 @@ static const char *const source_names[] = {
 
 const char *clock_source_name(enum clock_source s)
 {
-	if ((unsigned)s >= sizeof(source_names) / sizeof(source_names[0]))
+	if ((unsigned)s >= ARRAY_SIZE(source_names))
 		return "?";
 	return source_names[s];
 }
@@ -48,7 +49,7 @@ const char *clock_name(const struct clock *c)
 
 int clock_source_parse(const char *s, enum clock_source *out)
 {
-	for (unsigned i = 0; i < sizeof(source_names) / sizeof(source_names[0]); i++)
+	for (unsigned i = 0; i < ARRAY_SIZE(source_names); i++)
 		if (!strcasecmp(s, source_names[i])) {
 			*out = (enum clock_source)i;
 			return 0;

@@ -4,6 +4,7 @@
  * Arithmetic is done in 128 bits so overflow is caught, never wrapped.
  */
 #include "util/units.h"
+#include "util/array.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -296,7 +297,7 @@ static int time_bounded(const char *b, const char *e, uint64_t unit, uint64_t *n
 	uint64_t mult = 0;
 	if (n.suffix_len == 0)
 		mult = unit;
-	for (size_t i = 0; !mult && i < sizeof(units) / sizeof(units[0]); i++)
+	for (size_t i = 0; !mult && i < ARRAY_SIZE(units); i++)
 		if (suffix_is(&n, units[i].s))
 			mult = units[i].ns;
 	if (!mult) {
@@ -504,7 +505,7 @@ const char *fmt_iec(uint64_t bytes, char *buf, size_t len)
 	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
 	double v = (double)bytes;
 	unsigned u = 0;
-	while (v >= 1024 && u + 1 < sizeof(unit) / sizeof(unit[0])) {
+	while (v >= 1024 && u + 1 < ARRAY_SIZE(unit)) {
 		v /= 1024;
 		u++;
 	}

@@ -11,6 +11,7 @@
  * 40 payload checksum (32 bytes, zero-padded), 72 crc32c of bytes 0..71,
  * 76 zero.
  */
+#include "util/array.h"
 #include "verify/verify.h"
 
 #include <endian.h>
@@ -94,7 +95,7 @@ int verify_cfg_init(struct verify_cfg *cfg, const struct job_spec *s, uint64_t i
 	};
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->type = s->verify;
-	cfg->csum = s->verify < sizeof(csums) / sizeof(csums[0]) ? csums[s->verify] : CSUM_NONE;
+	cfg->csum = s->verify < ARRAY_SIZE(csums) ? csums[s->verify] : CSUM_NONE;
 	cfg->header = s->verify != VERIFY_PATTERN && s->verify != VERIFY_NULL;
 	cfg->check = s->verify != VERIFY_NULL;
 	cfg->interval = s->verify_interval ? s->verify_interval : interval;

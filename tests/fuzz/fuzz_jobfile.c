@@ -19,6 +19,7 @@
 
 #include "jobfile/jobfile.h"
 #include "spec/jobspec.h"
+#include "util/array.h"
 #include "workload/run.h"
 
 static const char *const files[] = {
@@ -59,7 +60,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 static bool names_system_path(const uint8_t *data, size_t size)
 {
 	static const char *const bad[] = { "dev/", "proc/", "sys/" };
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++)
 		if (memmem(data, size, bad[i], strlen(bad[i])))
 			return true;
 	return false;

@@ -14,6 +14,7 @@
 
 #include "check.h"
 #include "sys/affinity.h"
+#include "util/array.h"
 
 static unsigned ncpu;
 
@@ -37,7 +38,7 @@ static void test_parse(void)
 		CHECK(parse_list("1-1", &set, why, sizeof(why)) == 0 && CPU_COUNT(&set) == 1 && CPU_ISSET(1, &set), "1-1");
 	}
 	static const char *const bad[] = { "", ",", "abc", "1-0", "0-", "-1", "0;1", "0-1-2", "0x1", "1.5" };
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		int ret = parse_list(bad[i], &set, why, sizeof(why));
 		CHECK(ret == -EINVAL && why[0], "'%s' refused: %d '%s'", bad[i], ret, why);
 	}
@@ -61,7 +62,7 @@ static void test_mask(void)
 		CHECK(cpumask_parse("0X2", &set, why, sizeof(why)) == 0 && CPU_ISSET(1, &set) && CPU_COUNT(&set) == 1, "0X2");
 	}
 	static const char *const bad[] = { "", "0", "0x0", "zz", "0xg", "-1", "1,2" };
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		why[0] = 0;
 		int ret = cpumask_parse(bad[i], &set, why, sizeof(why));
 		CHECK(ret == -EINVAL && why[0], "mask '%s' refused: %d '%s'", bad[i], ret, why);

@@ -11,6 +11,7 @@
  * mmap: pattern round trip across its 256 MiB window, EOF, growth, msync.
  */
 #include "engines/engine.h"
+#include "util/array.h"
 #include "util/rand.h"
 #include "spec/options.h"
 #include "spec/jobspec.h"
@@ -553,7 +554,7 @@ static void test_mmap(bool direct)
 	 * and blocks far apart so the window moves back and forth */
 	const uint64_t win = 256ULL << 20;
 	const uint64_t offs[] = { 0, BS, win - 2048, win + BS, 2 * win + 5 * BS, 7 * BS, win - BS };
-	const unsigned n = sizeof(offs) / sizeof(offs[0]);
+	const unsigned n = ARRAY_SIZE(offs);
 
 	snprintf(path, sizeof(path), "%s/mmap", tmpdir);
 	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
@@ -639,7 +640,7 @@ static void on_alarm(int sig)
 
 int main(void)
 {
-	const size_t nv = sizeof(variants) / sizeof(variants[0]);
+	const size_t nv = ARRAY_SIZE(variants);
 	bool direct_ok;
 
 	signal(SIGALRM, on_alarm);

@@ -10,6 +10,7 @@
 #include "engines/cmdprio_int.h"
 
 #include "check.h"
+#include "util/array.h"
 
 #include <errno.h>
 #include <string.h>
@@ -23,7 +24,7 @@ static const struct option_def rows[] = { CMDPRIO_ROWS(struct holder, cp) };
 static int set(struct holder *h, const char *key, const char *val)
 {
 	char why[256] = "";
-	const struct option_def *o = optdef_find(rows, sizeof(rows) / sizeof(rows[0]), key);
+	const struct option_def *o = optdef_find(rows, ARRAY_SIZE(rows), key);
 	struct opt_ctx c = { .opt = o, .key = key, .kb_base = 1024, .why = why, .whylen = sizeof(why) };
 	return o ? optdef_set(o, h, val, &c) : -ENOENT;
 }

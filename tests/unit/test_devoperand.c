@@ -13,6 +13,7 @@
 
 #include "check.h"
 #include "sys/dev/devoperand.h"
+#include "util/array.h"
 
 /* A block device node of this machine, or "". */
 static void find_bdev(char *out, size_t len)
@@ -53,7 +54,7 @@ int main(void)
 	struct devoperand_allow none = { 0 };
 	const char *words[] = { "%s", "--device=%s", "of=%s", "compress=zstd,device=%s",
 				"-o,noatime,logdev=%s" };
-	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(words); i++) {
 		snprintf(text, sizeof(text), words[i], dev);
 		CHECK(devoperand_check(text, false, &none, NULL, why, sizeof(why)) < 0 &&
 		      strstr(why, dev), "'%s' is refused (%s)", text, why);

@@ -13,6 +13,7 @@
 #include "sys/diskstats.h"
 
 #include "check.h"
+#include "util/array.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -95,7 +96,7 @@ static void rig_release(struct rig *r)
 
 static void release_all(void)
 {
-	for (size_t i = 0; i < sizeof(rigs) / sizeof(rigs[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(rigs); i++)
 		rig_release(&rigs[i]);
 }
 

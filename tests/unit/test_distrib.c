@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "util/array.h"
 #include "util/distrib.h"
 
 #define NB 1000
@@ -88,8 +89,8 @@ static void check_range(void)
 		{ DISTRIB_PARETO, 0.1 }, { DISTRIB_PARETO, 0.9 }, { DISTRIB_NORMAL, 0.0 },
 		{ DISTRIB_NORMAL, 5.0 }, { DISTRIB_NORMAL, 99.0 },
 	};
-	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
-		for (size_t i = 0; i < sizeof(ns) / sizeof(ns[0]); i++) {
+	for (size_t c = 0; c < ARRAY_SIZE(cases); c++) {
+		for (size_t i = 0; i < ARRAY_SIZE(ns); i++) {
 			struct distrib d;
 			struct rng r;
 			rng_seed(&r, c * 31 + i);
@@ -253,12 +254,12 @@ int main(void)
 	check_range();
 	check_determinism();
 	const double thetas[] = { 0.0, 0.5, 0.8, 1.0, 1.2, 2.0 };
-	for (size_t i = 0; i < sizeof(thetas) / sizeof(thetas[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(thetas); i++)
 		check_zipf(thetas[i]);
 	check_zipf_large(0.8);
 	check_zipf_large(1.2);
 	const double hs[] = { 0.1, 0.2, 0.3, 0.5, 0.7 };
-	for (size_t i = 0; i < sizeof(hs) / sizeof(hs[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(hs); i++)
 		check_pareto(hs[i]);
 	check_normal(2.0);
 	check_normal(10.0);

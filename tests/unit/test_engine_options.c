@@ -14,6 +14,7 @@
 #include "spec/options.h"
 
 #include "check.h"
+#include "util/array.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -124,7 +125,7 @@ static void test_registry_rows(void)
 		{ "thp", " mmap " },
 		{ "force_async", " io_uring " },
 	};
-	for (size_t k = 0; k < sizeof(fio) / sizeof(fio[0]); k++)
+	for (size_t k = 0; k < ARRAY_SIZE(fio); k++)
 		for (size_t i = 0; (e = engine_at(i)); i++) {
 			char word[32];
 			snprintf(word, sizeof(word), " %s ", e->name);

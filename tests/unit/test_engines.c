@@ -6,6 +6,7 @@
  * does no I/O at all; the registry validates and finds engines by name.
  */
 #include "engines/engine.h"
+#include "util/array.h"
 #include "util/optdef.h"
 #include "spec/jobspec.h"
 
@@ -269,7 +270,7 @@ int main(void)
 	char path[64];
 
 	test_registry();
-	for (size_t i = 0; i < sizeof(file_engines) / sizeof(file_engines[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(file_engines); i++) {
 		snprintf(path, sizeof(path), "/tmp/iobench-eng-%s-%d", file_engines[i], (int)getpid());
 		test_file_engine(file_engines[i], path);
 	}

@@ -16,6 +16,7 @@
 
 #include "check.h"
 #include "stats/hist.h"
+#include "util/array.h"
 #include "util/rand.h"
 
 #define NSAMPLES 200000
@@ -236,7 +237,7 @@ static void check_distribution(int kind, const char *name, uint64_t *v)
 	CHECK(h.count == NSAMPLES && h.min == v[0] && h.max == v[NSAMPLES - 1], "%s: count/min/max", name);
 
 	double worst = 0;
-	for (size_t i = 0; i < sizeof(pcts) / sizeof(pcts[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(pcts); i++) {
 		uint64_t want = exact_pct(v, NSAMPLES, pcts[i]);
 		uint64_t got = hist_percentile(&h, pcts[i]);
 		double err = fabs((double)got - (double)want) / (double)want;

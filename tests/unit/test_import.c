@@ -16,6 +16,7 @@
 #include "check.h"
 #include "compare/cmp_engine.h"
 #include "compare/cmp_import.h"
+#include "util/array.h"
 
 static const char *data_path(const char *file)
 {
@@ -266,7 +267,7 @@ static void test_nonfinite(void)
 		static const char *const gone[][2] = { { "read", "bw" }, { "read", "lat_ns.mean" },
 						       { "read", "lat_ns.max" }, { "read", "iops" },
 						       { "job", "usr_cpu" }, { "job", "sys_cpu" } };
-		for (size_t i = 0; i < sizeof(gone) / sizeof(gone[0]); i++)
+		for (size_t i = 0; i < ARRAY_SIZE(gone); i++)
 			CHECK(!cmp_run_fig(r, "j", gone[i][0], gone[i][1]), "%s %s is left out",
 			      gone[i][0], gone[i][1]);
 		CHECK(fig(r, "j", "job", "inf") == 1, "a key named inf is a figure");

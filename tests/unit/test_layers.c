@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "util/array.h"
 
 #define MAX_ROWS 64
 #define MAX_MAY 32
@@ -76,7 +77,7 @@ static void err_add(struct errs *e, const char *fmt, ...)
 	if (vasprintf(&m, fmt, ap) < 0)
 		m = NULL;
 	va_end(ap);
-	if (m && e->n < (int)(sizeof(e->msg) / sizeof(e->msg[0])))
+	if (m && e->n < (int)(ARRAY_SIZE(e->msg)))
 		e->msg[e->n++] = m;
 	else
 		free(m);
@@ -693,7 +694,7 @@ static void test_bad_fixture(void)
 		"(tests/unit/layers/bad/src/mid/m.c); tests/unit/layers/bad/src/mid/m.c calls low_up "
 		"(tests/unit/layers/bad/src/low/up.c)",
 	};
-	const size_t nr = sizeof(want) / sizeof(want[0]);
+	const size_t nr = ARRAY_SIZE(want);
 	struct errs e = { 0 };
 	layer_check("tests/unit/layers/bad/src", "tests/unit/layers/bad/src/README.md", &e);
 	fixture_calls("tests/unit/layers/bad", &e);

@@ -16,6 +16,7 @@
 #include "check.h"
 #include "stats/median_ci.h"
 #include "stats/probdist.h"
+#include "util/array.h"
 #include "util/rand.h"
 
 static int near(double a, double b, double tol)
@@ -32,7 +33,7 @@ int main(void)
 		{ 70, 27, 44, 0.95861 }, { 71, 27, 45, 0.96807 }, { 100, 40, 61, 0.96480 },
 		{ 1000, 469, 532, 0.95371 },
 	};
-	for (size_t i = 0; i < sizeof(tab) / sizeof(tab[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(tab); i++) {
 		struct median_ci_ranks r;
 		int rc = median_ci_ranks(tab[i].n, 0.95, &r);
 		CHECK(rc == 0 && r.lo == tab[i].lo && r.hi == tab[i].hi && near(r.confidence, tab[i].conf, 1e-5),

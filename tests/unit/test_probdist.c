@@ -11,6 +11,7 @@
 
 #include "check.h"
 #include "stats/probdist.h"
+#include "util/array.h"
 
 static int near(double a, double b, double tol)
 {
@@ -25,7 +26,7 @@ int main(void)
 		{ 6, 2.4469 }, { 8, 2.3060 }, { 10, 2.2281 }, { 15, 2.1314 }, { 20, 2.0860 },
 		{ 30, 2.0423 }, { 60, 2.0003 }, { 120, 1.9799 },
 	};
-	for (size_t i = 0; i < sizeof(t95) / sizeof(t95[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(t95); i++) {
 		double t = prob_t_critical(0.95, t95[i].df);
 		CHECK(near(t, t95[i].t, 5e-5), "t(0.95, %g) = %.6f, table %.4f", t95[i].df, t, t95[i].t);
 		double q = prob_t_quantile(0.975, t95[i].df);

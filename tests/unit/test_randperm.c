@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "util/array.h"
 #include "util/randperm.h"
 
 static const uint64_t sizes[] = { 1, 2, 3, 7, 1000, 4097, 65537, 1 << 20 };
@@ -121,8 +122,8 @@ int main(void)
 	CHECK(randperm_init(&p, 0, 1) == -EINVAL, "n == 0 is refused");
 
 	uint8_t *seen = malloc(1 << 20);
-	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
-		for (size_t j = 0; j < sizeof(seeds) / sizeof(seeds[0]); j++)
+	for (size_t i = 0; i < ARRAY_SIZE(sizes); i++)
+		for (size_t j = 0; j < ARRAY_SIZE(seeds); j++)
 			check_pass(sizes[i], seeds[j], seen);
 	free(seen);
 

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "util/array.h"
 #include "util/xmalloc.h"
 #include "results/results.h"
 
@@ -24,14 +25,14 @@ static void check_depth_buckets(void)
 		{ 0, 0 }, { 1, 0 }, { 2, 1 }, { 3, 1 }, { 4, 2 }, { 7, 2 }, { 8, 3 }, { 15, 3 },
 		{ 16, 4 }, { 31, 4 }, { 32, 5 }, { 63, 5 }, { 64, 6 }, { 65, 6 }, { 4096, 6 },
 	};
-	for (size_t i = 0; i < sizeof(lv) / sizeof(lv[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(lv); i++)
 		CHECK(iodepth_level_bucket(lv[i][0]) == lv[i][1], "depth %u -> level bucket %u, want %u",
 		      lv[i][0], iodepth_level_bucket(lv[i][0]), lv[i][1]);
 	static const unsigned sc[][2] = {
 		{ 0, 0 }, { 1, 1 }, { 2, 1 }, { 4, 1 }, { 5, 2 }, { 8, 2 }, { 9, 3 }, { 16, 3 },
 		{ 17, 4 }, { 32, 4 }, { 33, 5 }, { 64, 5 }, { 65, 6 }, { 1000, 6 },
 	};
-	for (size_t i = 0; i < sizeof(sc) / sizeof(sc[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(sc); i++)
 		CHECK(iodepth_sc_bucket(sc[i][0]) == sc[i][1], "%u I/Os -> submit bucket %u, want %u",
 		      sc[i][0], iodepth_sc_bucket(sc[i][0]), sc[i][1]);
 }
@@ -71,7 +72,7 @@ static void check_lat_buckets(void)
 		{ 1000000000, 2, 10 }, { 1999999999, 2, 10 }, { 2000000000, 2, 11 },
 		{ 3600000000000ULL, 2, 11 }, { UINT64_MAX, 2, 11 },
 	};
-	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(c); i++) {
 		int unit, idx;
 		where(c[i].ns, &unit, &idx);
 		CHECK(unit == c[i].unit && idx == c[i].idx, "%llu ns -> unit %d bucket %d, want %d/%d",

@@ -19,6 +19,7 @@
 #include "store/store_hist.h"
 #include "store/store_int.h"
 #include "store/store_query.h"
+#include "util/array.h"
 
 static char dir[] = "/tmp/test_store.XXXXXX";
 
@@ -303,7 +304,7 @@ static void test_hist_blob(void)
 	hist_init(&back);
 	CHECK(store_hist_to_hist(&d, &back) == 0 && back.count == h.count, "and rebuilds");
 	static const double ps[] = { 1, 50, 90, 99, 99.9, 100 };
-	for (size_t i = 0; i < sizeof(ps) / sizeof(ps[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(ps); i++) {
 		CHECK(hist_percentile(&back, ps[i]) == hist_percentile(&h, ps[i]),
 		      "p%g of the rebuilt histogram", ps[i]);
 		CHECK(store_hist_percentile(&d, ps[i]) == hist_percentile(&h, ps[i]),

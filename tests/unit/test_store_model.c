@@ -17,6 +17,7 @@
 #include "store/store_import.h"
 #include "store/store_model.h"
 #include "store/store_query.h"
+#include "util/array.h"
 
 static const char *data_path(const char *file)
 {
@@ -37,7 +38,7 @@ static void same_figs(const struct cmp_run *a, const struct cmp_run *b, const ch
 		const char *names[] = { "bw_bytes", "iops", "clat_ns.p99.9", "usr_cpu", "rate",
 					"latency_us.max", "too_short" };
 		bool want = false;
-		for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
+		for (size_t k = 0; k < ARRAY_SIZE(names); k++)
 			want |= !strcmp(f->name, names[k]);
 		if (!want)
 			continue;

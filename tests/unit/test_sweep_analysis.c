@@ -24,6 +24,7 @@
 
 #include "check.h"
 #include "sweep/sweep_analysis.h"
+#include "util/array.h"
 #include "util/rand.h"
 
 static double normal(struct rng *g)
@@ -130,7 +131,7 @@ static void additive(void)
 	static const char *const keys[] = { "goal", "runs", "skipped", "factors", "balanced",
 					    "grand_mean", "points", "best", "main_effects",
 					    "importance", "notes" };
-	for (size_t i = 0; root && i < sizeof(keys) / sizeof(keys[0]); i++)
+	for (size_t i = 0; root && i < ARRAY_SIZE(keys); i++)
 		CHECK(json_object_object_get_ex(root, keys[i], &v), "key %s", keys[i]);
 	if (root && json_object_object_get_ex(root, "importance", &v) &&
 	    json_object_object_get_ex(v, "ranking", &x))

@@ -24,6 +24,7 @@
 #include "store/store.h"
 #include "store/store_sweep.h"
 #include "sweep/sweep_journal.h"
+#include "util/array.h"
 
 static char dir[] = "/tmp/iobench-test-journal.XXXXXX";
 
@@ -74,7 +75,7 @@ static void entry_checks(void)
 		{ "procs", "1234:5678:99", "/sys/fs/cgroup/../x/iobench-sweep-1-2", NULL, false },
 		{ "procs", "1234:5678:99", "-", NULL, true },
 	};
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		struct sweep_jentry e = { .kind = (char *)cases[i].kind, .a = (char *)cases[i].a,
 					  .b = (char *)cases[i].b, .proof = (char *)cases[i].proof };
 		char why[512] = "";

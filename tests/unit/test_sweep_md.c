@@ -24,6 +24,7 @@
 #include "sweep/sweep_int.h"
 #include "sweep/sweep_plan_int.h"
 #include "sys/sysknob.h"
+#include "util/array.h"
 #include "util/error.h"
 
 static char dir[] = "/tmp/iobench-test-md.XXXXXX";
@@ -75,7 +76,7 @@ static void fake_tree(char sysfs[256], size_t len)
 	snprintf(sysfs, len, "%s/sys", dir);
 	const char *dirs[] = { "", "/block", "/block/md3", "/block/md3/md", "/block/loop7",
 			       "/block/loop7/queue" };
-	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
 		snprintf(p, sizeof(p), "%s%s", sysfs, dirs[i]);
 		mkdir(p, 0700);
 	}

@@ -14,6 +14,7 @@
 #include "check.h"
 #include "report/sysinfo_report.h"
 #include "sys/sysinfo/sysinfo.h"
+#include "util/array.h"
 #include "util/json.h"
 #include "util/xmalloc.h"
 
@@ -127,7 +128,7 @@ static void make_fake(struct sysinfo *si)
 				    &b->max_hw_sectors_kb, &b->rq_affinity, &b->nomerges, &b->wbt_lat_usec,
 				    &b->iostats, &b->loop_offset, &b->loop_dio, &b->md_chunk_size,
 				    &b->md_raid_disks, &b->md_stripe_cache_size };
-		for (size_t k = 0; k < sizeof(nums) / sizeof(nums[0]); k++)
+		for (size_t k = 0; k < ARRAY_SIZE(nums); k++)
 			*nums[k] = SYSINFO_UNSET;
 	}
 	si->bdevs[0].name = xstrdup("sdz1");

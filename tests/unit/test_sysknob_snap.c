@@ -31,6 +31,7 @@
 #include "sys/sysknob.h"
 #include "sys/sysknob_lock.h"
 #include "sys/sysknob_snap.h"
+#include "util/array.h"
 #include "util/error.h"
 
 static char dir[] = "/tmp/iobench-test-knobsnap.XXXXXX";
@@ -68,7 +69,7 @@ static void fake_tree(void)
 	snprintf(sysfs, sizeof(sysfs), "%s/sys", dir);
 	const char *dirs[] = { "", "/block", "/block/loop7", "/block/loop7/queue",
 			       "/block/loop7/queue/iosched" };
-	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
 		snprintf(p, sizeof(p), "%s%s", sysfs, dirs[i]);
 		mkdir(p, 0755);
 	}

@@ -6,6 +6,7 @@
  * and escaped split.
  */
 #include "check.h"
+#include "util/array.h"
 #include "util/strutil.h"
 #include "util/units.h"
 
@@ -29,7 +30,7 @@ static uint64_t tm(const char *s, uint64_t unit)
 static void test_sizes(void)
 {
 	const char *k4[] = { "4k", "4K", "4kb", "4KB", "4kB", "4ki", "4Ki", "4096", "4096b", "4096B" };
-	for (size_t i = 0; i < sizeof(k4) / sizeof(k4[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(k4); i++)
 		CHECK(sz(k4[i], 1024) == 4096, "%s = %llu", k4[i], (unsigned long long)sz(k4[i], 1024));
 	CHECK(sz("4KiB", 1024) == 4000, "inverted KiB: %llu", (unsigned long long)sz("4KiB", 1024));
 	CHECK(sz("4kib", 1024) == 4000, "inverted kib");
@@ -111,9 +112,9 @@ static void test_misc_values(void)
 	bool b;
 	const char *t[] = { "1", "true", "TRUE", "yes", "on", "On" };
 	const char *f[] = { "0", "false", "no", "off", "OFF" };
-	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++)
 		CHECK(parse_bool(t[i], &b, NULL) == 0 && b, "true: %s", t[i]);
-	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(f); i++)
 		CHECK(parse_bool(f[i], &b, NULL) == 0 && !b, "false: %s", f[i]);
 	CHECK(parse_bool("2", &b, NULL) == -EINVAL, "bool 2");
 	CHECK(parse_bool("maybe", &b, NULL) == -EINVAL, "bool maybe");

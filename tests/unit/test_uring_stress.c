@@ -34,6 +34,7 @@
  * checked.
  */
 #include "engines/engine.h"
+#include "util/array.h"
 #include "util/rand.h"
 #include "spec/options.h"
 #include "spec/jobspec.h"
@@ -73,7 +74,7 @@
 #endif
 
 static const unsigned depths[] = { 1, 2, 3, 7, 16, 32, 64, 128, 256 };
-#define NDEPTHS (sizeof(depths) / sizeof(depths[0]))
+#define NDEPTHS (ARRAY_SIZE(depths))
 
 static char tmpdir[] = "/tmp/iobench-uring-stress-XXXXXX";
 

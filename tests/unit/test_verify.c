@@ -14,6 +14,7 @@
 
 #include "check.h"
 #include "spec/options.h"
+#include "util/array.h"
 #include "verify/verify.h"
 
 #define BS 4096
@@ -125,7 +126,7 @@ static void test_pattern(void)
 	struct vpattern p;
 	char why[128];
 	const char *bad[] = { "'ab'", "\"ab", "4294967295", "0x", "0xff 0xee", "", "abc" };
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++)
 		CHECK(vpattern_parse(bad[i], &p, why, sizeof(why)) == -EINVAL, "'%s' refused", bad[i]);
 	/* repetition over a buffer, %o per chunk */
 	CHECK(vpattern_parse("%o\"xyz\"", &p, why, sizeof(why)) == 0, "parse %%o\"xyz\"");
@@ -140,7 +141,7 @@ static void test_clean(void)
 {
 	static const enum verify_type types[] = { VERIFY_CRC32C, VERIFY_CRC32, VERIFY_CRC64, VERIFY_MD5,
 						  VERIFY_SHA256, VERIFY_XXHASH, VERIFY_META };
-	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(types); i++)
 		for (uint64_t voff = 0; voff <= 1000; voff += 1000) {
 			struct verify_cfg c;
 			struct vresult r;

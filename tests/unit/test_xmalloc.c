@@ -8,6 +8,7 @@
  * xgrow keeps what it had and zeroes what it adds.
  */
 #include "check.h"
+#include "util/array.h"
 #include "util/xmalloc.h"
 
 #include <signal.h>
@@ -24,7 +25,7 @@
 static void test_aligned(void)
 {
 	static const size_t aligns[] = { sizeof(void *), 64, 4096, 1 << 16 };
-	for (size_t i = 0; i < sizeof(aligns) / sizeof(aligns[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(aligns); i++) {
 		unsigned char *p = xmemalign(aligns[i], 12345);
 		CHECK(p && (uintptr_t)p % aligns[i] == 0, "xmemalign(%zu) is aligned: %p", aligns[i],
 		      (void *)p);

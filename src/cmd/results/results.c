@@ -19,6 +19,7 @@
 #include "cli/output.h"
 #include "cli/storing.h"
 #include "store/store_sel.h"
+#include "util/array.h"
 #include "util/error.h"
 #include "util/json.h"
 #include "util/xmalloc.h"
@@ -47,7 +48,7 @@ static const struct {
 
 static const char *sub_at(size_t i)
 {
-	return i < sizeof(subs) / sizeof(subs[0]) ? subs[i].name : NULL;
+	return i < ARRAY_SIZE(subs) ? subs[i].name : NULL;
 }
 
 static const char results_usage[] =
@@ -144,7 +145,7 @@ static int parse_since(const char *v, int64_t *ms)
 	} else {
 		static const char *const forms[] = { "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S",
 						     "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M", "%Y-%m-%d" };
-		for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
+		for (size_t i = 0; i < ARRAY_SIZE(forms); i++) {
 			struct tm tm = { 0 };
 			const char *end = strptime(v, forms[i], &tm);
 			if (!end || *end)
@@ -514,9 +515,9 @@ static int run_results(struct cmd_ctx *ctx, int argc, char **argv)
 		return 0;
 	}
 	size_t k = 0;
-	while (k < sizeof(subs) / sizeof(subs[0]) && strcmp(subs[k].name, argv[1]))
+	while (k < ARRAY_SIZE(subs) && strcmp(subs[k].name, argv[1]))
 		k++;
-	if (k == sizeof(subs) / sizeof(subs[0])) {
+	if (k == ARRAY_SIZE(subs)) {
 		error("'%s' is not a results subcommand: use list, show, delete, label, export or import",
 		      argv[1]);
 		return 1;

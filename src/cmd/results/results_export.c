@@ -13,13 +13,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/array.h"
 #include "util/json.h"
 #include "util/xmalloc.h"
 
 static const char *const fixed[] = { "run_id", "start", "kind", "tool", "host", "interrupted",
 				     "exit_status", "job_idx", "job", "groupid", "direction",
 				     "figure", "value" };
-#define NR_FIXED (sizeof(fixed) / sizeof(fixed[0]))
+#define NR_FIXED (ARRAY_SIZE(fixed))
 
 struct exporter {
 	FILE *out;

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/array.h"
 #include "util/error.h"
 #include "util/timeutil.h"
 #include "util/xmalloc.h"
@@ -125,7 +126,7 @@ int run_memcpytest(const char *what)
 		/* touch both buffers and wake the CPU before the first line */
 		copy_for((enum mc_kind)k, dst, src, mc_sizes[0], mc_line_ns, &took);
 		printf("%s\n", mc_names[k]);
-		for (size_t j = 0; j < sizeof(mc_sizes) / sizeof(mc_sizes[0]); j++) {
+		for (size_t j = 0; j < ARRAY_SIZE(mc_sizes); j++) {
 			uint64_t bytes = copy_for((enum mc_kind)k, dst, src, mc_sizes[j], mc_line_ns,
 						  &took);
 			printf("\t%zu bytes:\t%8.2f MiB/sec\n", mc_sizes[j],

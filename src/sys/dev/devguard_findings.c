@@ -5,6 +5,7 @@
  * and dg_say for a whole message.
  */
 #include "sys/dev/devguard_int.h"
+#include "util/array.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -78,7 +79,7 @@ void dg_remedies(unsigned uses, char *out, size_t len)
 
 	if (len)
 		out[0] = '\0';
-	for (size_t k = 0; k < sizeof(remedies) / sizeof(remedies[0]); k++)
+	for (size_t k = 0; k < ARRAY_SIZE(remedies); k++)
 		if (uses & (1u << k)) {
 			int w = snprintf(out + used_len, len - used_len, "%s%s",
 					 used_len ? ", " : "", remedies[k]);

@@ -15,6 +15,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "util/array.h"
 #include "util/error.h"
 #include "util/timeutil.h"
 #include "util/xmalloc.h"
@@ -135,7 +136,7 @@ int monitor_probe_open(struct monitor_probe *p, const char *const *devs, unsigne
 		monitor_probe_close(p);
 		return ret;
 	}
-	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
 		int fd = open_ro(files[i].path);
 		if (fd < 0) {
 			ret = -errno;
@@ -160,7 +161,7 @@ void monitor_probe_close(struct monitor_probe *p)
 	int *fds[] = { &p->fd_diskstats, &p->fd_stat, &p->fd_loadavg, &p->fd_meminfo,
 		       &p->fd_vmstat, &p->fd_slab, &p->fd_psi[0], &p->fd_psi[1], &p->fd_psi[2] };
 
-	for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(fds); i++)
 		if (*fds[i] >= 0)
 			close(*fds[i]);
 	free(p->names);

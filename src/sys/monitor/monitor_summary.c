@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/array.h"
 #include "util/xmalloc.h"
 
 #define IV(field) offsetof(struct monitor_interval, field)
@@ -53,7 +54,7 @@ const struct monitor_figure monitor_sys_figures[] = {
 	PSI("psi_cpu_some", psi_some_pct[PSI_CPU], PSI_CPU),
 	PSI("psi_cpu_full", psi_full_pct[PSI_CPU], PSI_CPU),
 };
-const size_t monitor_nr_sys_figures = sizeof(monitor_sys_figures) / sizeof(monitor_sys_figures[0]);
+const size_t monitor_nr_sys_figures = ARRAY_SIZE(monitor_sys_figures);
 
 #define X(name, field) { name, offsetof(struct iostat_x, field), false, false, -1 }
 const struct monitor_figure monitor_dev_figures[] = {
@@ -65,7 +66,7 @@ const struct monitor_figure monitor_dev_figures[] = {
 	X("d_await", d_await), X("dareq-sz", dareq_sz),
 	X("f/s", f_s), X("f_await", f_await), X("aqu-sz", aqu_sz), X("%util", util_pct),
 };
-const size_t monitor_nr_dev_figures = sizeof(monitor_dev_figures) / sizeof(monitor_dev_figures[0]);
+const size_t monitor_nr_dev_figures = ARRAY_SIZE(monitor_dev_figures);
 #undef X
 #undef PSI
 #undef F

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "sys/dev/devres.h"
+#include "util/array.h"
 #include "util/strutil.h"
 #include "util/xmalloc.h"
 
@@ -56,7 +57,7 @@ static void capture_queue(struct sysinfo_bdev *b, const char *dir)
 #undef Q
 	};
 
-	for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(nums); i++)
 		*(int64_t *)((char *)b + nums[i].off) = num_at(dir, nums[i].name);
 	b->write_cache = str_at(dir, "queue/write_cache");
 	b->schedulers = str_at(dir, "queue/scheduler");
@@ -129,7 +130,7 @@ void sysinfo_bdev_release(struct sysinfo_bdev *b)
 		&b->dm_name, &b->dm_uuid,
 	};
 
-	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(strs); i++)
 		free(*strs[i]);
 	memset(b, 0, sizeof(*b));
 }

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "sys/dev/devres.h"
+#include "util/array.h"
 #include "util/xmalloc.h"
 
 /* A number from a one-line /proc or /sys file; SYSINFO_UNSET if absent. */
@@ -121,7 +122,7 @@ static void capture_vm(struct sysinfo_host *h)
 	};
 	char file[128];
 
-	for (size_t i = 0; i < sizeof(vm) / sizeof(vm[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(vm); i++) {
 		snprintf(file, sizeof(file), "/proc/sys/vm/%s", vm[i].name);
 		*(int64_t *)((char *)h + vm[i].off) = read_num(file);
 	}
@@ -146,7 +147,7 @@ void sysinfo_host_release(struct sysinfo_host *h)
 		&h->cpu_governor, &h->cpu_freq_driver, &h->thp_enabled, &h->thp_defrag,
 	};
 
-	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(strs); i++)
 		free(*strs[i]);
 	for (size_t i = 0; i < h->nr_swaps; i++) {
 		free(h->swaps[i].name);

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "sys/dev/devres.h"
+#include "util/array.h"
 #include "util/xmalloc.h"
 
 int sysinfo_read_file(const char *path, char **out)
@@ -131,7 +132,7 @@ char *sysinfo_cpuinfo_model(const char *text)
 	static const char *const keys[] = { "model name", "Processor", "cpu model", "cpu" };
 	const char *v;
 
-	for (size_t i = 0; text && i < sizeof(keys) / sizeof(keys[0]); i++)
+	for (size_t i = 0; text && i < ARRAY_SIZE(keys); i++)
 		if (find_line(text, keys[i], ":", &v) && *v && *v != '\n')
 			return dup_line(v);
 	return NULL;
@@ -183,7 +184,7 @@ const char *sysinfo_btrfs_profile(uint64_t flags)
 		{ BTRFS_BLOCK_GROUP_RAID1C4, "RAID1C4" },
 	};
 
-	for (size_t i = 0; i < sizeof(profiles) / sizeof(profiles[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(profiles); i++)
 		if (flags & profiles[i].bit)
 			return profiles[i].name;
 	return "single";

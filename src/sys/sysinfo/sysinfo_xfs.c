@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <xfs/xfs.h>
 
+#include "util/array.h"
 #include "util/xmalloc.h"
 
 static char *feature_list(uint32_t flags)
@@ -35,7 +36,7 @@ static char *feature_list(uint32_t flags)
 	char buf[256] = "";
 	size_t len = 0;
 
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
 		if (flags & names[i].bit)
 			len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s", len ? " " : "", names[i].name);
 	return xstrdup(buf);

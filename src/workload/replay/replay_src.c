@@ -19,6 +19,7 @@
 
 #include "spec/jobspec.h"
 #include "sys/dev/devguard.h"
+#include "util/array.h"
 #include "util/error.h"
 #include "workload/logs/iolog.h"
 #include "workload/replay/replay_int.h"
@@ -89,7 +90,7 @@ static int ddir_of(const char *act, enum ddir *d)
 		{ "read", DDIR_READ }, { "write", DDIR_WRITE }, { "trim", DDIR_TRIM },
 		{ "sync", DDIR_SYNC }, { "datasync", DDIR_DATASYNC },
 	};
-	for (size_t i = 0; i < sizeof(acts) / sizeof(acts[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(acts); i++)
 		if (!strcmp(act, acts[i].name)) {
 			*d = acts[i].d;
 			return 0;

@@ -9,6 +9,7 @@
  * A filesystem that reports no size at all (ramfs: f_blocks 0) has no
  * limit to compare with and is not checked.
  */
+#include "util/array.h"
 #include "workload/job/job.h"
 
 #include <errno.h>
@@ -41,7 +42,7 @@ static void human(uint64_t b, char *out, size_t len)
 	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
 	double v = (double)b;
 	unsigned u = 0;
-	while (v >= 1024 && u + 1 < sizeof(unit) / sizeof(unit[0])) {
+	while (v >= 1024 && u + 1 < ARRAY_SIZE(unit)) {
 		v /= 1024;
 		u++;
 	}
