@@ -1,6 +1,7 @@
 # bash completion for iobench: commands, each command's flags and
 # subcommands, run's job options (--rw=, --bs=, ... and each engine's own)
-# and the engines after --ioengine= / ioengine=. Every word comes from
+# and, after --OPTION= or OPTION=, the words that option takes (the
+# engines after --ioengine=, rw's modes after --rw=). Every word comes from
 # `iobench help words`, which reads the binary's own tables, so this file
 # never lists an option itself. Installed by `meson install` into
 # share/bash-completion/completions/iobench.
@@ -27,9 +28,15 @@ _iobench() {
     return
   fi
   case $cur in
-    --ioengine=*|ioengine=*)
-      mapfile -t COMPREPLY < <(compgen -P "${cur%%=*}=" -W "$(_iobench_words engines)" -- "${cur#*=}")
-      return ;;
+    *=*)
+      # an option's value: the words it takes, if it takes words
+      local key=${cur%%=*} vals
+      vals=$(_iobench_words values "${key#--}")
+      if [[ -n $vals ]]; then
+        mapfile -t COMPREPLY < <(compgen -P "$key=" -W "$vals" -- "${cur#*=}")
+        return
+      fi
+      [[ $cur == -* ]] && return ;;
     -*)
       local words
       words=$(_iobench_words flags "$cmd")

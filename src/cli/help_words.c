@@ -4,8 +4,9 @@
  * bash completion (completion/iobench.bash) cannot drift from the code:
  * the commands, a command's flags (its own rows and the shared rows it
  * takes), a command's subcommands, the job options (the option table and
- * every engine's own rows, as --NAME= for run's command line) and the
- * engines.
+ * every engine's own rows, as --NAME= for run's command line), the
+ * engines, and the values of a job option that takes words (its row's
+ * listed words, or its choices: the engines for ioengine).
  */
 #include "cli/help_words.h"
 
@@ -38,6 +39,23 @@ static void option_words(FILE *out, const struct option_def *rows, size_t n)
 			if (spell[k])
 				fprintf(out, "--%s=\n", spell[k]);
 	}
+}
+
+/* The words option key takes, from the first row of that name (the job
+ * table's, then the engines'): 0, or -EINVAL when no row is named key. */
+static int value_words(FILE *out, const char *key)
+{
+	const struct option_def *o = key ? option_find_any(key) : NULL;
+	if (!o)
+		return error("'iobench help words values' needs a job option name%s%s%s",
+			     key ? ", not '" : "", key ? key : "", key ? "'" : "");
+	for (const struct opt_posval *p = o->posval; p && p->word; p++)
+		if (!p->unlisted)
+			fprintf(out, "%s\n", p->word);
+	const char *const *v = o->choices ? o->choices() : NULL;
+	for (; v && *v; v++)
+		fprintf(out, "%s\n", *v);
+	return 0;
 }
 
 static const struct command *need_command(const struct command_table *t, const char *topic,
@@ -76,9 +94,11 @@ int help_words(FILE *out, const struct command_table *t, const char *topic, cons
 	} else if (!strcmp(topic, "engines")) {
 		for (const char *const *e = engine_names(); *e; e++)
 			fprintf(out, "%s\n", *e);
+	} else if (!strcmp(topic, "values")) {
+		return value_words(out, arg);
 	} else {
 		return error("unknown topic '%s' for 'iobench help words': give commands, "
-			     "flags CMD, subcommands CMD, options or engines", topic);
+			     "flags CMD, subcommands CMD, options, engines or values OPTION", topic);
 	}
 	return 0;
 }

@@ -1,5 +1,5 @@
 /*
- * `iobench help [CMD | options [NAME] | man | words TOPIC [CMD]]`: the
+ * `iobench help [CMD | options [NAME] | man | words TOPIC [ARG]]`: the
  * command list generated from the command table, one command's usage, the
  * job-option table or one option, the man page generated from the same
  * tables, or the words shell completion offers (help_words.c).
@@ -76,11 +76,12 @@ static int run_help(struct cmd_ctx *ctx, int argc, char **argv)
 const struct command cmd_help = {
 	.name = "help",
 	.summary = "show commands, a command's usage, the job options or the man page",
-	.usage = "usage: iobench help [COMMAND | options [NAME] | man | words TOPIC [CMD]]\n"
+	.usage = "usage: iobench help [COMMAND | options [NAME] | man | words TOPIC [ARG]]\n"
 		 "\n"
 		 "'words' prints what shell completion offers, one per line: the commands,\n"
 		 "a command's flags or subcommands ('words flags run'), the job options\n"
-		 "('words options') or the engines ('words engines').\n"
+		 "('words options'), the engines ('words engines') or the values a job\n"
+		 "option takes ('words values rw').\n"
 		 "\n"
 		 "options:\n",
 	.common = COMMON_HELP,

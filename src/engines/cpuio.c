@@ -57,7 +57,6 @@ static const struct option_def cpuio_options[] = {
 	  .def = "0", .help = "end the job once the run's jobs that do I/O are done" },
 };
 #undef O
-static const struct cpuio_opts cpuio_defaults = { .cpuchunks = 50000, .cpumode = CPU_NOOP };
 
 struct cpuio_priv {
 	int a[QSORT_N];
@@ -134,7 +133,6 @@ const struct engine_ops engine_cpuio = {
 	.options = cpuio_options,
 	.nr_options = ARRAY_SIZE(cpuio_options),
 	.options_size = sizeof(struct cpuio_opts),
-	.options_defaults = &cpuio_defaults,
 	.init = cpuio_init,
 	.open_file = cpuio_open,
 	.close_file = cpuio_open,

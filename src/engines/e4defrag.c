@@ -68,7 +68,6 @@ static const struct option_def e4defrag_options[] = {
 	  .help = "1: allocate the donor's range before each move and empty it after" },
 };
 #undef O
-static const struct e4defrag_opts e4defrag_defaults = { .inplace = 0 };
 
 struct e4defrag_priv {
 	int donor_fd;      /* -1 until opened */
@@ -194,7 +193,6 @@ const struct engine_ops engine_e4defrag = {
 	.options = e4defrag_options,
 	.nr_options = ARRAY_SIZE(e4defrag_options),
 	.options_size = sizeof(struct e4defrag_opts),
-	.options_defaults = &e4defrag_defaults,
 	.init = e4defrag_init,
 	.open_file = e4defrag_open,
 	.close_file = engine_file_close,

@@ -162,12 +162,11 @@ struct engine_ops {
 	size_t priv_size;
 	/* The engine's own options: rows whose offsets are into a struct of
 	 * options_size bytes that holds plain values only (it is copied with
-	 * memcpy, so no pointers and no OPT_STR rows), and that struct's
-	 * defaults. All NULL/0 for an engine without options. */
+	 * memcpy, so no pointers and no OPT_STR rows). The rows' defs are the
+	 * defaults (engine_options_init). NULL/0 for an engine without options. */
 	const struct option_def *options;
 	size_t nr_options;
 	size_t options_size;
-	const void *options_defaults;
 	/* All return 0 or -errno unless said otherwise. */
 	int (*init)(struct engine_ctx *ctx);
 	int (*open_file)(struct engine_ctx *ctx, struct job_file *f);
@@ -191,11 +190,20 @@ struct engine_ops {
 				uint64_t buf_size);
 };
 
-/* The options an engine runs with: ctx->opts, or the engine's defaults. */
+/* The options an engine runs with: its options struct, which the job's
+ * spec holds (the engine's defaults where the job set none); NULL for an
+ * engine without options. */
 static inline const void *engine_options(const struct engine_ctx *ctx)
 {
-	return ctx->opts ? ctx->opts : ctx->ops->options_defaults;
+	return ctx->opts;
 }
+
+/* Store e's defaults, every row's def as if given, into opts (options_size
+ * bytes, zeroed here first); sizes read kb_base. 0, or -errno with why set
+ * (a default its row refuses: the table is wrong, which engines_validate
+ * reports). */
+int engine_options_init(const struct engine_ops *e, void *opts, unsigned kb_base, char *why,
+			size_t whylen);
 
 /* Look an engine up by name; NULL if there is none. */
 const struct engine_ops *engine_find(const char *name);

@@ -76,7 +76,6 @@ static const struct option_def exec_options[] = {
 	  .def = "1", .help = "send the program's stdout and stderr to JOB.stdout and JOB.stderr" },
 };
 #undef O
-static const struct exec_opts exec_defaults = { .grace_time = 1, .std_redirect = true };
 
 struct exec_priv {
 	pid_t pid;         /* 0 until started, -1 when it could not start */
@@ -257,7 +256,6 @@ const struct engine_ops engine_exec = {
 	.options = exec_options,
 	.nr_options = ARRAY_SIZE(exec_options),
 	.options_size = sizeof(struct exec_opts),
-	.options_defaults = &exec_defaults,
 	.init = exec_init,
 	.open_file = exec_open,
 	.close_file = exec_close,

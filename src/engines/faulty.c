@@ -33,6 +33,7 @@
 #include "engines/engines_list_int.h"
 #include "engines/faulty_int.h"
 #include "util/assert.h"
+#include "util/error.h"
 #include "util/rand.h"
 #include "util/timeutil.h"
 #include "util/xmalloc.h"
@@ -51,6 +52,7 @@ enum {
 struct faulty {
 	const struct engine_ops *inner_ops;
 	struct engine_ctx inner;
+	void *inner_opts;           /* the inner engine's options: its defaults */
 	const struct faulty_opts *o;
 	uint64_t seq;               /* candidate I/Os seen */
 	struct rng rng_fail, rng_corrupt, rng_delay;
@@ -143,6 +145,15 @@ static void finish(struct faulty *f, struct io_unit *u, unsigned m)
 		flip(f->o, u, (uint64_t)u->result);
 }
 
+/* Undo what faulty_init made for the inner engine before its init took. */
+static void free_inner(struct faulty *f)
+{
+	free(f->inner.priv);
+	free(f->inner_opts);
+	f->inner.priv = f->inner_opts = NULL;
+	f->inner_ops = NULL;
+}
+
 static int faulty_init(struct engine_ctx *ctx)
 {
 	struct faulty *f = ctx->priv;
@@ -155,6 +166,16 @@ static int faulty_init(struct engine_ctx *ctx)
 	f->inner = (struct engine_ctx){ .ops = in, .params = ctx->params };
 	if (in->priv_size)
 		f->inner.priv = xcalloc(1, in->priv_size);
+	if (in->nr_options) {
+		char why[256];
+		f->inner_opts = xmalloc(in->options_size);
+		if (engine_options_init(in, f->inner_opts, 1024, why, sizeof(why)) < 0) {
+			error("faulty: engine '%s' refuses a default of its options: %s", in->name, why);
+			free_inner(f);
+			return -EINVAL;
+		}
+		f->inner.opts = f->inner_opts;
+	}
 	uint64_t seed = (ctx->params.seed_set ? ctx->params.seed : 0x6661756c7479ULL) +
 			0x9e3779b97f4a7c15ULL * ctx->params.clone;
 	/* randrepeat=0 without randseed: a different draw each run, as the
@@ -166,9 +187,7 @@ static int faulty_init(struct engine_ctx *ctx)
 	rng_seed(&f->rng_delay, seed ^ 0x3);
 	int rc = in->init ? in->init(&f->inner) : 0;
 	if (rc < 0) {
-		free(f->inner.priv);
-		f->inner.priv = NULL;
-		f->inner_ops = NULL;
+		free_inner(f);
 		return rc;
 	}
 	ctx->ops = (in->flags & ENGINE_SYNC) ? &faulty_sync_ops : &engine_faulty;
@@ -181,6 +200,7 @@ static void faulty_cleanup(struct engine_ctx *ctx)
 	if (f->inner_ops && f->inner_ops->cleanup)
 		f->inner_ops->cleanup(&f->inner);
 	free(f->inner.priv);
+	free(f->inner_opts);
 	free(f->marks);
 	free(f->failed);
 	memset(f, 0, sizeof(*f));
@@ -318,7 +338,6 @@ static int faulty_reap(struct engine_ctx *ctx, unsigned min, unsigned max,
 	.options = faulty_options, \
 	.nr_options = FAULTY_NR_OPTIONS, \
 	.options_size = sizeof(struct faulty_opts), \
-	.options_defaults = &faulty_defaults, \
 	.init = faulty_init, \
 	.open_file = faulty_open, \
 	.close_file = faulty_close, \

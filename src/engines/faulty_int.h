@@ -29,8 +29,8 @@ struct faulty_sel {
 	uint64_t offsets[FAULTY_MAX_OFFSETS]; /* offset:OFF[,OFF...] */
 };
 
-/* The engine's options; faulty_defaults holds what a job gets unless it
- * says otherwise (inject nothing, over psync). */
+/* The engine's options; its rows' defaults (faulty_options) are what a
+ * job gets unless it says otherwise: inject nothing, over psync. */
 struct faulty_opts {
 	char engine[32];             /* faulty_engine: the wrapped engine */
 	struct faulty_sel fail, corrupt, delay_select;
@@ -41,6 +41,5 @@ struct faulty_opts {
 
 #define FAULTY_NR_OPTIONS 7
 extern const struct option_def faulty_options[FAULTY_NR_OPTIONS];
-extern const struct faulty_opts faulty_defaults;
 
 #endif

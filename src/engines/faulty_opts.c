@@ -147,9 +147,3 @@ const struct option_def faulty_options[FAULTY_NR_OPTIONS] = {
 	  .help = "add this time to the chosen I/Os' completion (default unit: us)" },
 	FUNC("faulty_delay_select", opt_delay_select, "selector", "every:1", "I/Os that faulty_delay slows down (same syntax as faulty_fail)"),
 };
-
-const struct faulty_opts faulty_defaults = {
-	.engine = "psync",
-	.delay_select = { .kind = FAULTY_SEL_EVERY, .every = 1 },
-	.err = EIO,
-};

@@ -103,11 +103,10 @@ static const struct opt_posval stat_type_words[] = {
 static const struct option_def filestat_options[] = {
 	{ .name = "stat_type", .type = OPT_WORD, .off = offsetof(struct filestat_opts, stat_type),
 	  .width = sizeof(unsigned), .posval = stat_type_words, .word_case = true,
-	  .word_what = "stat type", .word_use = "one of", .word_commas = true, .help_words = true,
+	  .word_what = "stat type", .word_use = "one of", .word_commas = true,
 	  .type_text = "str", .def = "stat",
-	  .help = "the system call each file's I/O times, to measure lookup/getattr:" },
+	  .help = "the system call each file's I/O times, to measure lookup/getattr" },
 };
-static const struct filestat_opts filestat_defaults = { .stat_type = STAT_STAT };
 
 static int filestat_queue(struct engine_ctx *ctx, struct io_unit *u)
 {
@@ -181,7 +180,6 @@ const struct engine_ops engine_filestat = {
 	.options = filestat_options,
 	.nr_options = ARRAY_SIZE(filestat_options),
 	.options_size = sizeof(struct filestat_opts),
-	.options_defaults = &filestat_defaults,
 	.open_file = fileops_open,
 	.close_file = fileops_close,
 	.queue = filestat_queue,

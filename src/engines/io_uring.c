@@ -124,7 +124,6 @@ static const struct option_def uring_options[] = {
 };
 #undef FLAG
 #undef O
-static const struct uring_opts uring_defaults = { .nonvectored = -1 };
 
 struct uring_priv {
 	struct io_uring ring;
@@ -682,7 +681,6 @@ const struct engine_ops engine_io_uring = {
 	.options = uring_options,
 	.nr_options = ARRAY_SIZE(uring_options),
 	.options_size = sizeof(struct uring_opts),
-	.options_defaults = &uring_defaults,
 	.init = uring_init,
 	.register_buffers = uring_register_buffers,
 	.open_file = uring_open,

@@ -86,7 +86,6 @@ static const struct option_def laio_options[] = {
 	  .help = "fail a read or write with EAGAIN instead of blocking (RWF_NOWAIT)" },
 	CMDPRIO_ROWS(struct laio_opts, cmdprio),
 };
-static const struct laio_opts laio_defaults;
 
 static int laio_init(struct engine_ctx *ctx)
 {
@@ -324,7 +323,6 @@ const struct engine_ops engine_libaio = {
 	.options = laio_options,
 	.nr_options = ARRAY_SIZE(laio_options),
 	.options_size = sizeof(struct laio_opts),
-	.options_defaults = &laio_defaults,
 	.init = laio_init,
 	.open_file = engine_file_open,
 	.close_file = engine_file_close,

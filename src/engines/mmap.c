@@ -43,7 +43,6 @@ static const struct option_def mmap_options[] = {
 	  .def = "0", .is_flag = true,
 	  .help = "ask for transparent huge pages on the mapping (madvise MADV_HUGEPAGE)" },
 };
-static const struct mmap_opts mmap_defaults;
 
 struct mmap_file {
 	char *base;        /* mapping of [map_off, map_off + map_len), or NULL */
@@ -246,7 +245,6 @@ const struct engine_ops engine_mmap = {
 	.options = mmap_options,
 	.nr_options = ARRAY_SIZE(mmap_options),
 	.options_size = sizeof(struct mmap_opts),
-	.options_defaults = &mmap_defaults,
 	.init = mmap_init,
 	.open_file = mmap_open,
 	.close_file = mmap_close,

@@ -93,7 +93,7 @@ static const struct option_def net_options[] = {
 	{ .name = "protocol", .alias = { "proto" }, .type = OPT_WORD, .off = O(proto),
 	  .width = sizeof(int), .posval = protocol_words, .word_case = true, .word_what = "protocol",
 	  .word_use = "one of", .word_commas = true, .type_text = "str", .def = "tcp",
-	  .help = "tcp, tcpv6, udp, udpv6 or unix" },
+	  .help = "the socket's kind" },
 	FLAG(nodelay, "set TCP_NODELAY on TCP connections"),
 	FLAG(listen, "accept a TCP connection instead of connecting (the reading side)"),
 	FLAG(pingpong, "the reader sends every block back; the writer waits for it"),
@@ -106,7 +106,6 @@ static const struct option_def net_options[] = {
 #undef NUM
 #undef FLAG
 #undef O
-static const struct net_opts net_defaults = { .proto = P_TCP, .ttl = 1 };
 
 struct net_priv {
 	int listenfd, fd;       /* -1 when closed */
@@ -562,7 +561,6 @@ static void net_cleanup(struct engine_ctx *ctx)
 	.options = net_options, \
 	.nr_options = ARRAY_SIZE(net_options), \
 	.options_size = sizeof(struct net_opts), \
-	.options_defaults = &net_defaults, \
 	.init = net_init, .open_file = net_open, .close_file = net_close, \
 	.queue = net_queue, .cleanup = net_cleanup, }
 

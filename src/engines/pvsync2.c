@@ -43,7 +43,6 @@ static const struct option_def pvsync2_options[] = {
 	  .is_flag = true, .help = "drop the pages after the I/O (RWF_DONTCACHE, Linux 6.14+)" },
 };
 #undef O
-static const struct pvsync2_opts pvsync2_defaults = { .hipri_percentage = 100 };
 
 struct pvsync2_priv {
 	int rwf;
@@ -135,7 +134,6 @@ const struct engine_ops engine_pvsync2 = {
 	.options = pvsync2_options,
 	.nr_options = ARRAY_SIZE(pvsync2_options),
 	.options_size = sizeof(struct pvsync2_opts),
-	.options_defaults = &pvsync2_defaults,
 	.init = pvsync2_init,
 	.open_file = engine_file_open,
 	.close_file = engine_file_close,

@@ -10,11 +10,13 @@
 #include "engines/engines_list_int.h"
 #include "util/array.h"
 #include "util/error.h"
+#include "util/xmalloc.h"
 
 #include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define ENGINE_LIST(X) X(sync) X(psync) X(vsync) X(pvsync) X(pvsync2) X(null) \
@@ -71,9 +73,8 @@ static size_t field_size(const struct option_def *o)
 
 static int validate_options(const struct engine_ops *e)
 {
-	if (!e->nr_options != !e->options || !e->options_size != !e->options_defaults ||
-	    (e->nr_options && !e->options_size))
-		return error("engine '%s': options, their struct size and defaults go together", e->name);
+	if (!e->nr_options != !e->options || !e->nr_options != !e->options_size)
+		return error("engine '%s': options and their struct size go together", e->name);
 	for (size_t i = 0; i < e->nr_options; i++) {
 		const struct option_def *o = &e->options[i];
 		if (!o->name || !o->help || !o->type_text)
@@ -89,7 +90,20 @@ static int validate_options(const struct engine_ops *e)
 			if (spelling[a] && optdef_find(e->options, i, spelling[a]))
 				return error("engine '%s': option '%s' is declared twice", e->name, spelling[a]);
 	}
-	return 0;
+	if (!e->nr_options)
+		return 0;
+	char why[256];
+	void *opts = xmalloc(e->options_size);
+	int rc = engine_options_init(e, opts, 1024, why, sizeof(why));
+	free(opts);
+	return rc ? error("engine '%s': a default of its options is refused: %s", e->name, why) : 0;
+}
+
+int engine_options_init(const struct engine_ops *e, void *opts, unsigned kb_base, char *why,
+			size_t whylen)
+{
+	memset(opts, 0, e->options_size);
+	return optdef_defaults(e->options, e->nr_options, opts, kb_base, why, whylen);
 }
 
 static int validate_one(const struct engine_ops *e, const char *listed)

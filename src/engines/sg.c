@@ -35,46 +35,31 @@ struct sg_opts {
 	unsigned stream_id; /* WRITE STREAM(16)'s stream */
 };
 
-static int opt_write_mode(void *target, const char *val, struct opt_ctx *c)
-{
-	static const struct { const char *name; enum sg_write_mode mode; } modes[] = {
-		{ "write", SG_WRITE },
-		{ "write_and_verify", SG_WRITE_VERIFY },
-		{ "verify", SG_WRITE_VERIFY },   /* fio: deprecated spelling */
-		{ "write_same", SG_WRITE_SAME },
-		{ "same", SG_WRITE_SAME },       /* fio: deprecated spelling */
-		{ "write_same_ndob", SG_WRITE_SAME_NDOB },
-		{ "verify_bytchk_00", SG_VERIFY_BYTCHK_00 },
-		{ "verify_bytchk_01", SG_VERIFY_BYTCHK_01 },
-		{ "verify_bytchk_11", SG_VERIFY_BYTCHK_11 },
-		{ "write_stream", SG_WRITE_STREAM },
-	};
-	for (size_t i = 0; i < ARRAY_SIZE(modes); i++)
-		if (!strcmp(val, modes[i].name)) {
-			((struct sg_opts *)target)->write_mode = modes[i].mode;
-			return 0;
-		}
-	return opt_fail(c, -EINVAL, "SCSI write mode", val,
-			"one of write, write_and_verify, verify, write_same, same, write_same_ndob, "
-			"verify_bytchk_00, verify_bytchk_01, verify_bytchk_11, write_stream");
-}
+#define WM(w, v, h) { .word = w, .value = v, .help = h }
+static const struct opt_posval write_mode_words[] = {
+	WM("write", SG_WRITE, NULL),
+	WM("write_and_verify", SG_WRITE_VERIFY, NULL),
+	WM("verify", SG_WRITE_VERIFY, "fio's deprecated spelling of write_and_verify"),
+	WM("write_same", SG_WRITE_SAME, NULL),
+	WM("same", SG_WRITE_SAME, "fio's deprecated spelling of write_same"),
+	WM("write_same_ndob", SG_WRITE_SAME_NDOB, NULL),
+	WM("verify_bytchk_00", SG_VERIFY_BYTCHK_00, NULL),
+	WM("verify_bytchk_01", SG_VERIFY_BYTCHK_01, NULL),
+	WM("verify_bytchk_11", SG_VERIFY_BYTCHK_11, NULL),
+	WM("write_stream", SG_WRITE_STREAM, NULL),
+	{ .word = NULL },
+};
+#undef WM
 
 #define O(field) offsetof(struct sg_opts, field)
 static const struct option_def sg_options[] = {
-	{ .name = "hipri", .type = OPT_BOOL, .off = O(hipri), .type_text = "bool", .def = "0",
-	  .is_flag = true, .help = "polled completions (SGV4_FLAG_HIPRI)" },
-	{ .name = "readfua", .type = OPT_BOOL, .off = O(readfua), .type_text = "bool", .def = "0",
-	  .is_flag = true, .help = "set FUA (force unit access) on every read" },
-	{ .name = "writefua", .type = OPT_BOOL, .off = O(writefua), .type_text = "bool", .def = "0",
-	  .is_flag = true, .help = "set FUA (force unit access) on every write" },
-	{ .name = "sg_write_mode", .type = OPT_FUNC, .parse = opt_write_mode, .type_text = "str",
-	  .def = "write", .help = "SCSI command of writes: write, write_and_verify, write_same, "
-	  "write_same_ndob, verify_bytchk_00/01/11, write_stream" },
-	{ .name = "stream_id", .type = OPT_UINT, .off = O(stream_id), .width = sizeof(unsigned),
-	  .max = 65535, .type_text = "int", .def = "0", .help = "stream of WRITE STREAM(16) commands" },
+	{ .name = "hipri", .type = OPT_BOOL, .off = O(hipri), .type_text = "bool", .def = "0", .is_flag = true, .help = "polled completions (SGV4_FLAG_HIPRI)" },
+	{ .name = "readfua", .type = OPT_BOOL, .off = O(readfua), .type_text = "bool", .def = "0", .is_flag = true, .help = "set FUA (force unit access) on every read" },
+	{ .name = "writefua", .type = OPT_BOOL, .off = O(writefua), .type_text = "bool", .def = "0", .is_flag = true, .help = "set FUA (force unit access) on every write" },
+	{ .name = "sg_write_mode", .type = OPT_WORD, .off = O(write_mode), .width = sizeof(int), .posval = write_mode_words, .word_case = true, .word_what = "SCSI write mode", .word_use = "one of", .word_commas = true, .type_text = "str", .def = "write", .help = "SCSI command of writes" },
+	{ .name = "stream_id", .type = OPT_UINT, .off = O(stream_id), .width = sizeof(unsigned), .max = 65535, .type_text = "int", .def = "0", .help = "stream of WRITE STREAM(16) commands" },
 };
 #undef O
-static const struct sg_opts sg_defaults = { .write_mode = SG_WRITE };
 
 static bool have_sg_devices(void)
 {
@@ -131,7 +116,6 @@ const struct engine_ops engine_sg = {
 	.options = sg_options,
 	.nr_options = ARRAY_SIZE(sg_options),
 	.options_size = sizeof(struct sg_opts),
-	.options_defaults = &sg_defaults,
 	.open_file = sg_open,
 	.close_file = sg_close,
 	.queue = sg_queue,

@@ -237,8 +237,10 @@ struct job_spec {
 	char *ioengine;
 	/* the engine's own options (hipri, fixedbufs, faulty_*...): a struct
 	 * of engine_opts_of->options_size bytes that engine_opts_of's rows
-	 * fill (options_engine.c); NULL = that engine's defaults. It belongs
-	 * to engine_opts_of, which job_spec_finalize() makes the ioengine. */
+	 * fill (options_engine.c), made from that engine's defaults (its rows'
+	 * defs) when the first is set; NULL until then, and for an engine
+	 * without options. It belongs to engine_opts_of, which
+	 * job_spec_finalize() makes the ioengine, giving it its defaults. */
 	void *engine_opts;
 	const struct engine_ops *engine_opts_of;
 	/* ioengine named a fio engine iobench does not provide (refused;

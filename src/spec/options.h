@@ -4,7 +4,7 @@
  * and help line. The job-file parser, `iobench help options`, the man page
  * and the JSON "job options" echo all read it; adding an option means one
  * field in jobspec.h and one row in options_table.c (plus a callback in the
- * options_*.c file of its kind, declared in options_cb.h, if the value is
+ * options_*.c file of its kind, declared in options_cb_int.h, if the value is
  * more than a number, size, time, bool or string).
  *
  * Options that fio 3.33 has but iobench does not are listed by name
@@ -42,9 +42,10 @@ const struct option_def *option_find_any(const char *key);
 /* The engine s->ioengine names (psync when unset), NULL if it names none. */
 const struct engine_ops *job_spec_engine(const struct job_spec *s);
 /* Fill ctx (whose ops the caller has set) with what its engine may know of
- * job s: engine_params from the spec, and s's options struct when it is
- * ctx->ops's (else the engine runs with its defaults). */
-void engine_ctx_setup(struct engine_ctx *ctx, const struct job_spec *s);
+ * job s (finalized: job_spec_finalize() gives it its engine's options):
+ * engine_params from the spec, and s's options struct. 0, or -EINVAL with
+ * a message when s holds no options struct for an engine that has options. */
+int engine_ctx_setup(struct engine_ctx *ctx, const struct job_spec *s);
 /* Is key an option of fio 3.33 (any spelling)? */
 bool option_is_fio(const char *key);
 /* The nearest option name (canonical spelling) to key, or NULL. */

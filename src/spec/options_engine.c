@@ -9,9 +9,10 @@
  * section's engine options after its other options, so within a section
  * their order does not matter, as in fio.
  */
-#include "spec/options_cb.h"
-#include "spec/options_engine.h"
+#include "spec/options_cb_int.h"
+#include "spec/options_engine_int.h"
 #include "engines/engine.h"
+#include "util/error.h"
 #include "util/xmalloc.h"
 #include "util/units.h"
 
@@ -41,14 +42,18 @@ const struct engine_ops *job_spec_engine(const struct job_spec *s)
 	return engine_find(s->ioengine ? s->ioengine : "psync");
 }
 
-/* s's options struct for engine e, from e's defaults if s has none for it. */
-static void *engine_opts_for(struct job_spec *s, const struct engine_ops *e)
+void *engine_opts_for(struct job_spec *s, const struct engine_ops *e)
 {
-	if (s->engine_opts_of != e || !s->engine_opts) {
-		free(s->engine_opts);
+	if (s->engine_opts_of == e && (s->engine_opts || !e || !e->nr_options))
+		return s->engine_opts;
+	free(s->engine_opts);
+	s->engine_opts = NULL;
+	s->engine_opts_of = e;
+	if (e && e->nr_options) {
+		char why[256];
 		s->engine_opts = xmalloc(e->options_size);
-		memcpy(s->engine_opts, e->options_defaults, e->options_size);
-		s->engine_opts_of = e;
+		if (engine_options_init(e, s->engine_opts, s->kb_base, why, sizeof(why)))
+			die("engine '%s' refuses a default of its own options: %s", e->name, why);
 	}
 	return s->engine_opts;
 }
@@ -84,7 +89,7 @@ int engine_option_set(struct job_spec *s, const char *key, const char *value, st
 	return optdef_set(o, engine_opts_for(s, e), value, c);
 }
 
-void engine_ctx_setup(struct engine_ctx *ctx, const struct job_spec *s)
+int engine_ctx_setup(struct engine_ctx *ctx, const struct job_spec *s)
 {
 	ctx->params = (struct engine_params){
 		.iodepth = s->iodepth ? s->iodepth : 1,
@@ -109,4 +114,9 @@ void engine_ctx_setup(struct engine_ctx *ctx, const struct job_spec *s)
 		ctx->params.ioprio = (uint16_t)((s->ioprio_class > 0 ? s->ioprio_class : 2) << 13 |
 						(s->ioprio > 0 ? s->ioprio : 0));
 	ctx->opts = s->engine_opts_of == ctx->ops ? s->engine_opts : NULL;
+	if (ctx->ops && ctx->ops->nr_options && !ctx->opts)
+		return error("job '%s': engine '%s' has no options struct (its spec was not finalized "
+			     "for it)",
+			     s->name ? s->name : "", ctx->ops->name);
+	return 0;
 }

@@ -7,8 +7,8 @@
  * (",ENOSPC" lists only writes) and lets each listed kind go on, but only
  * after the listed errors.
  */
-#include "spec/options_cb.h"
-#include "spec/options_errors.h"
+#include "spec/options_cb_int.h"
+#include "spec/options_errors_int.h"
 #include "spec/errpolicy.h"
 #include "util/errname.h"
 

@@ -6,7 +6,7 @@
  * optional :N of I/Os done per lock taken), with fio 3.33's spellings and
  * defaults.
  */
-#include "spec/options_cb.h"
+#include "spec/options_cb_int.h"
 #include "util/array.h"
 #include "util/strutil.h"
 #include "util/units.h"
@@ -32,25 +32,14 @@ static int parse_count(const char *val, const char *colon, unsigned *n, struct o
 int opt_cb_file_service_type(void *target, const char *val, struct opt_ctx *c)
 {
 	struct job_spec *s = target;
-	static const struct { const char *name; enum file_service t; double def; } types[] = {
-		{ "roundrobin", FSRV_RR, 0 }, { "sequential", FSRV_SEQ, 0 },
-		{ "random", FSRV_RANDOM, 0 }, { "zipf", FSRV_ZIPF, 1.1 },
-		{ "pareto", FSRV_PARETO, 0.2 }, { "normal", FSRV_NORMAL, 0 },
-		{ "gauss", FSRV_NORMAL, 0 },
-	};
 	const char *colon = strchr(val, ':');
 	size_t len = colon ? (size_t)(colon - val) : strlen(val);
-	int which = -1;
-	for (size_t i = 0; i < ARRAY_SIZE(types); i++)
-		if (strlen(types[i].name) == len && !strncasecmp(val, types[i].name, len))
-			which = (int)i;
-	if (which < 0)
-		return opt_fail(c, -EINVAL, "file service type", val,
-				"use roundrobin[:N], sequential, random[:N], zipf[:THETA], pareto[:H] or "
-				"normal[:DEV] (gauss)");
-	enum file_service t = types[which].t;
+	const struct opt_posval *type = optdef_word_n(c->opt, val, len); /* the row's words */
+	if (!type)
+		return optdef_word_fail(c->opt, val, c);
+	enum file_service t = (enum file_service)type->value;
 	unsigned nr = 1;
-	double p = types[which].def;
+	double p = t == FSRV_ZIPF ? 1.1 : t == FSRV_PARETO ? 0.2 : 0; /* as the row's help says */
 	if (t < FSRV_ZIPF) {
 		int rc = parse_count(val, colon, &nr, c);
 		if (rc)

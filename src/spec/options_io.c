@@ -4,7 +4,7 @@
  * bssplit, blockalign, each per direction), direct/buffered, sync and
  * ioengine.
  */
-#include "spec/options_cb.h"
+#include "spec/options_cb_int.h"
 #include "spec/extengine.h"
 #include "engines/engine.h"
 #include "util/strutil.h"
@@ -237,20 +237,30 @@ int opt_cb_buffered(void *target, const char *val, struct opt_ctx *c)
 	return 0;
 }
 
+int opt_word_bool(const char *val, bool *b, struct opt_ctx *c)
+{
+	const struct opt_posval *w = val ? optdef_word(c->opt, val) : NULL;
+	char words[160];
+	if (!val) {
+		*b = true;
+	} else if (w && w->value < 0) {
+		return opt_failf(c, -ENOTSUP, "value '%s' of option '%s' is not implemented yet (use %s)",
+				 val, c->key, optdef_words(c->opt, words, sizeof(words)));
+	} else if (w) {
+		*b = w->value != 0;
+	} else if (parse_bool(val, b, NULL)) {
+		return optdef_word_fail(c->opt, val, c);
+	}
+	return 0;
+}
+
 int opt_cb_sync(void *target, const char *val, struct opt_ctx *c)
 {
 	struct job_spec *s = target;
-	bool b = true;
-	if (!val)
-		b = true;
-	else if (!strcasecmp(val, "none"))
-		b = false;
-	else if (!strcasecmp(val, "sync"))
-		b = true;
-	else if (!strcasecmp(val, "dsync"))
-		return opt_failf(c, -ENOTSUP, "value 'dsync' of option '%s' is not implemented yet (use sync or none)", c->key);
-	else if (parse_bool(val, &b, NULL))
-		return opt_fail(c, -EINVAL, "value", val, "use none, sync, 0 or 1");
+	bool b;
+	int rc = opt_word_bool(val, &b, c);
+	if (rc)
+		return rc;
 	s->sync_io = b;
 	return 0;
 }

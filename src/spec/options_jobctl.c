@@ -5,7 +5,7 @@
  * workload/jobctl.c runs them. Here: unit_base, steadystate's criterion and window, and the options of
  * fio's profiles, which fio takes in every job.
  */
-#include "spec/options_cb.h"
+#include "spec/options_cb_int.h"
 #include "util/units.h"
 #include "util/xmalloc.h"
 

@@ -3,7 +3,7 @@
  * note that it was written, because a bw/iops log sets them from
  * log_avg_msec otherwise, as fio does (spec_logs_finalize, also here).
  */
-#include "spec/options_cb.h"
+#include "spec/options_cb_int.h"
 #include "util/units.h"
 
 #include <errno.h>

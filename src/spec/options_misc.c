@@ -4,7 +4,7 @@
  * per-direction rate, rate_iops and their minimums, thinktime_blocks,
  * percentile_list, unified_rw_reporting, kb_base, randseed and name.
  */
-#include "spec/options_cb.h"
+#include "spec/options_cb_int.h"
 #include "util/strutil.h"
 #include "util/units.h"
 #include "util/xmalloc.h"
@@ -189,14 +189,9 @@ int opt_cb_unified_rw_reporting(void *target, const char *val, struct opt_ctx *c
 {
 	struct job_spec *s = target;
 	bool b;
-	if (!val || !strcasecmp(val, "mixed"))
-		b = true;
-	else if (!strcasecmp(val, "none"))
-		b = false;
-	else if (!strcasecmp(val, "both") || !strcmp(val, "2"))
-		return opt_failf(c, -ENOTSUP, "value '%s' of option '%s' is not implemented yet (use none or mixed)", val, c->key);
-	else if (parse_bool(val, &b, NULL))
-		return opt_fail(c, -EINVAL, "value", val, "use none, mixed, 0 or 1");
+	int rc = opt_word_bool(val, &b, c);
+	if (rc)
+		return rc;
 	s->unified_rw_reporting = b;
 	return 0;
 }

@@ -3,7 +3,7 @@
  * pareto and normal with fio's default parameters and the zipf/pareto
  * center, zoned and zoned_abs zone lists) and percentage_random.
  */
-#include "spec/options_cb.h"
+#include "spec/options_cb_int.h"
 #include "util/array.h"
 #include "util/strutil.h"
 #include "util/units.h"
@@ -83,11 +83,6 @@ static int parse_zones(struct job_spec *s, char **f, size_t n, bool abs, struct 
 int opt_cb_random_distribution(void *target, const char *val, struct opt_ctx *c)
 {
 	struct job_spec *s = target;
-	static const struct { const char *name; enum random_dist d; double def; } dists[] = {
-		{ "random", DIST_RANDOM, 0 }, { "zipf", DIST_ZIPF, 1.1 },
-		{ "pareto", DIST_PARETO, 0.2 }, { "normal", DIST_NORMAL, 0 },
-		{ "zoned", DIST_ZONED, 0 }, { "zoned_abs", DIST_ZONED_ABS, 0 },
-	};
 	/* fio 3.33 refuses every per-direction form too ("failed parsing") */
 	if (strchr(val, ','))
 		return opt_failf(c, -ENOTSUP, "per-direction values of option '%s' are not implemented yet "
@@ -95,17 +90,13 @@ int opt_cb_random_distribution(void *target, const char *val, struct opt_ctx *c)
 	char **f;
 	size_t n = str_split_escaped(val, ':', &f);
 	int ret = 0;
-	int which = -1;
-	for (size_t i = 0; i < ARRAY_SIZE(dists); i++)
-		if (!strcasecmp(f[0], dists[i].name))
-			which = (int)i;
-	if (which < 0) {
-		ret = opt_fail(c, -EINVAL, "distribution", val,
-			       "use random, zipf[:THETA], pareto[:H], normal[:DEV], zoned:P/R... or zoned_abs:P/SIZE...");
+	const struct opt_posval *dist = optdef_word(c->opt, f[0]); /* the row's words */
+	if (!dist) {
+		ret = optdef_word_fail(c->opt, val, c);
 		goto out;
 	}
-	enum random_dist d = dists[which].d;
-	double p = dists[which].def, center = -1;
+	enum random_dist d = (enum random_dist)dist->value;
+	double p = d == DIST_ZIPF ? 1.1 : d == DIST_PARETO ? 0.2 : 0, center = -1; /* the row's help */
 	const char *why = NULL;
 	if (d == DIST_ZONED || d == DIST_ZONED_ABS) {
 		ret = parse_zones(s, f, n, d == DIST_ZONED_ABS, c);

@@ -5,7 +5,7 @@
  * ':'-separated float lists of merge_blktrace_scalars and _iters, index
  * paired with read_iolog's files.
  */
-#include "spec/options_cb.h"
+#include "spec/options_cb_int.h"
 #include "util/strutil.h"
 #include "util/units.h"
 

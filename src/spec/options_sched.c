@@ -6,7 +6,7 @@
  * for the last two) stays distinct from 0. gtod_reduce switches the four
  * disable_* options (and clat percentiles) as fio's does.
  */
-#include "spec/options_cb.h"
+#include "spec/options_cb_int.h"
 #include "spec/options_sched.h"
 #include "sys/affinity.h"
 #include "util/units.h"

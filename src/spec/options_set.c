@@ -6,8 +6,8 @@
  * engine's rows (options_engine.c). Also job_spec_finalize(), which derives
  * the values fio derives once every option is in.
  */
-#include "spec/options_cb.h"
-#include "spec/options_engine.h"
+#include "spec/options_cb_int.h"
+#include "spec/options_engine_int.h"
 #include "spec/extengine.h"
 #include "engines/engine.h"
 #include "util/strutil.h"
@@ -116,19 +116,15 @@ void job_spec_finalize(struct job_spec *s)
 	}
 	spec_logs_finalize(s);
 	const struct engine_ops *e = job_spec_engine(s);
+	engine_opts_for(s, e); /* the engine's options, its defaults where none was set */
 	struct engine_job_hints h = { 0 };
 	if (e && e->job_hints)
-		e->job_hints(s->engine_opts_of == e && s->engine_opts ? s->engine_opts : e->options_defaults, &h);
+		e->job_hints(s->engine_opts, &h);
 	if (h.thinktime_set) { /* as fio's cpuio: a stall after every I/O, no spin */
 		s->thinktime = h.thinktime_ns;
 		s->thinktime_spin = 0;
 		s->thinktime_blocks = 1;
 		s->thinktime_blocks_issue = false;
 		s->thinktime_iotime = 0;
-	}
-	if (s->engine_opts_of != e) {
-		free(s->engine_opts);
-		s->engine_opts = NULL;
-		s->engine_opts_of = e;
 	}
 }

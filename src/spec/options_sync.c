@@ -7,7 +7,7 @@
  * words are their rows' in options_table.c. The runtime is workload/io/syncrange.c's,
  * files.c's and writeopts.c's.
  */
-#include "spec/options_cb.h"
+#include "spec/options_cb_int.h"
 #include "util/array.h"
 #include "util/units.h"
 #include "util/xmalloc.h"
@@ -21,10 +21,6 @@
 int opt_cb_sync_file_range(void *target, const char *val, struct opt_ctx *c)
 {
 	struct job_spec *s = target;
-	static const struct { const char *name; unsigned flag; } flags[] = {
-		{ "wait_before", SYNC_FILE_RANGE_WAIT_BEFORE }, { "write", SYNC_FILE_RANGE_WRITE },
-		{ "wait_after", SYNC_FILE_RANGE_WAIT_AFTER },
-	};
 	char *copy = xstrdup(val), *colon = strchr(copy, ':'), *save = NULL;
 	uint64_t every = 1;
 	unsigned set = 0;
@@ -37,18 +33,18 @@ int opt_cb_sync_file_range(void *target, const char *val, struct opt_ctx *c)
 			rc = opt_fail(c, -EINVAL, "count", colon + 1, "expected FLAGS:N, N writes between calls");
 	}
 	for (char *t = strtok_r(copy, ",", &save); t && !rc; t = strtok_r(NULL, ",", &save)) {
-		size_t i = 0;
-		while (i < ARRAY_SIZE(flags) && strcasecmp(t, flags[i].name))
-			i++;
-		if (i == ARRAY_SIZE(flags))
-			rc = opt_fail(c, -EINVAL, "sync_file_range flag", t,
-				      "use wait_before, write and wait_after, comma separated");
+		const struct opt_posval *flag = optdef_word(c->opt, t); /* the row's words */
+		if (!flag)
+			rc = optdef_word_fail(c->opt, t, c);
 		else
-			set |= flags[i].flag;
+			set |= (unsigned)flag->value;
 	}
-	if (!rc && !set)
-		rc = opt_fail(c, -EINVAL, "sync_file_range", val,
-			      "name at least one of wait_before, write and wait_after");
+	if (!rc && !set) {
+		char words[160], why[200];
+		snprintf(why, sizeof(why), "name at least one of %s",
+			 optdef_words(c->opt, words, sizeof(words)));
+		rc = opt_fail(c, -EINVAL, "sync_file_range", val, why);
+	}
 	free(copy);
 	if (rc)
 		return rc;

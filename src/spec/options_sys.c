@@ -1,12 +1,12 @@
 /*
  * Parse callbacks of uid, gid, numa_cpu_nodes and numa_mem_policy
- * (options_sys.h). Node lists are checked for syntax here, so --parse-only
+ * (options_sys_int.h). Node lists are checked for syntax here, so --parse-only
  * accepts a job file written for a machine with more nodes, as fio's does;
  * whether the nodes exist is the runner's check (workload/jobsys.c), before
  * any I/O. numa_mem_policy's rules are fio 3.33's: default and local take
  * no list, prefer exactly one node, bind and interleave a list.
  */
-#include "spec/options_sys.h"
+#include "spec/options_sys_int.h"
 #include "spec/jobspec.h"
 #include "sys/numanode.h"
 #include "util/array.h"
@@ -55,28 +55,20 @@ int opt_cb_numa_cpu_nodes(void *target, const char *val, struct opt_ctx *c)
 int opt_cb_numa_mem_policy(void *target, const char *val, struct opt_ctx *c)
 {
 	struct job_spec *s = target;
-	static const struct { const char *name; enum numa_mem_mode m; } modes[] = {
-		{ "default", NUMA_MEM_DEFAULT }, { "prefer", NUMA_MEM_PREFER }, { "bind", NUMA_MEM_BIND },
-		{ "interleave", NUMA_MEM_INTERLEAVE }, { "local", NUMA_MEM_LOCAL },
-	};
 	const char *colon = strchr(val, ':');
 	size_t len = colon ? (size_t)(colon - val) : strlen(val);
 	const char *list = colon ? colon + 1 : NULL;
-	int which = -1;
-	for (size_t i = 0; i < ARRAY_SIZE(modes); i++)
-		if (strlen(modes[i].name) == len && !strncmp(val, modes[i].name, len))
-			which = (int)i;
-	if (which < 0)
-		return opt_fail(c, -EINVAL, "memory policy", val,
-				"use default, prefer:NODE, bind:NODES, interleave:NODES or local");
-	enum numa_mem_mode m = modes[which].m;
-	if ((m == NUMA_MEM_DEFAULT || m == NUMA_MEM_LOCAL) && list)
+	const struct opt_posval *mode = optdef_word_n(c->opt, val, len); /* the row's words */
+	if (!mode)
+		return optdef_word_fail(c->opt, val, c);
+	enum numa_mem_mode m = (enum numa_mem_mode)mode->value;
+	if (!mode->arg && list) /* the words with an arg take a node list */
 		return opt_failf(c, -EINVAL, "option '%s': '%s' takes no node list (not '%s')", c->key,
-				 modes[which].name, val);
-	if (m != NUMA_MEM_DEFAULT && m != NUMA_MEM_LOCAL) {
+				 mode->word, val);
+	if (mode->arg) {
 		if (!list || !*list)
 			return opt_failf(c, -EINVAL, "option '%s': '%s' needs a node list, e.g. %s:0", c->key,
-					 modes[which].name, modes[which].name);
+					 mode->word, mode->word);
 		struct nodeset ns;
 		char why[160];
 		if (nodeset_parse(list, &ns, why, sizeof(why)) < 0)

@@ -10,15 +10,17 @@
  * The engines' own options (hipri, fixedbufs,
  * faulty_*...) are rows of each engine's ops table, not of this one.
  */
-#include "spec/options_cb.h"
+#include "spec/options_cb_int.h"
 #include "spec/options_sched.h"
-#include "spec/options_sys.h"
+#include "spec/options_sys_int.h"
 #include "engines/engine.h"
-#include "spec/options_errors.h"
-#include "spec/options_engine.h"
+#include "spec/options_errors_int.h"
+#include "spec/options_engine_int.h"
 #include "spec/verify_opts.h"
 #include "util/array.h"
 #include "util/units.h"
+
+#include <fcntl.h> /* SYNC_FILE_RANGE_*: sync_file_range's words */
 
 #include <stddef.h>
 
@@ -41,8 +43,10 @@
 	.type_text = tt, .def = d, .help = h, __VA_ARGS__ }
 
 /* The words of the options that take one of a few (OPT_WORD), in the
- * order their messages name them. */
+ * order help and their messages name them, with what a word means where
+ * its name does not say it: the help line is the row's help, then these. */
 #define PV(w, v) { .word = w, .value = (int)(v) }
+#define PVH(w, v, h) { .word = w, .value = (int)(v), .help = h }
 #define PV_UNLISTED(w, v) { .word = w, .value = (int)(v), .unlisted = true }
 #define PV_END { .word = NULL }
 static const struct opt_posval rw_words[] = {
@@ -54,7 +58,9 @@ static const struct opt_posval rw_words[] = {
 	PV_END,
 };
 static const struct opt_posval lockfile_words[] = {
-	PV("none", FLOCK_NONE), PV("exclusive", FLOCK_EXCLUSIVE), PV("readwrite", FLOCK_READWRITE),
+	PV("none", FLOCK_NONE),
+	PVH("exclusive", FLOCK_EXCLUSIVE, "one job at a time"),
+	PVH("readwrite", FLOCK_READWRITE, "readers together, a writer alone"),
 	PV_END,
 };
 static const struct opt_posval replay_skip_words[] = {
@@ -67,35 +73,58 @@ static const struct opt_posval fallocate_words[] = {
 	PV_UNLISTED("0", FALLOC_NONE), PV_UNLISTED("1", FALLOC_POSIX), PV_END,
 };
 static const struct opt_posval random_generator_words[] = {
-	PV("tausworthe", RANDGEN_TAUSWORTHE), PV("lfsr", RANDGEN_LFSR),
-	PV("tausworthe64", RANDGEN_TAUSWORTHE64), PV_END,
+	PV("tausworthe", RANDGEN_TAUSWORTHE),
+	PVH("lfsr", RANDGEN_LFSR, "every block once, even with norandommap"),
+	PV("tausworthe64", RANDGEN_TAUSWORTHE64),
+	PV_END,
 };
 static const struct opt_posval rw_sequencer_words[] = {
-	PV("sequential", 0), PV("identical", 1), PV_END,
+	PVH("sequential", 0, "N-1 sequential I/Os after each random one"),
+	PVH("identical", 1, "the same offset N times"),
+	PV_END,
 };
 static const struct opt_posval zonemode_words[] = {
-	PV("none", ZONEMODE_NONE), PV("strided", ZONEMODE_STRIDED), PV("zbd", ZONEMODE_ZBD), PV_END,
+	PV("none", ZONEMODE_NONE),
+	PVH("strided", ZONEMODE_STRIDED,
+	    "zonesize bytes of I/O in each zone of zonerange bytes, then on past zoneskip"),
+	PVH("zbd", ZONEMODE_ZBD, "a zoned block device; refused where there is none"),
+	PV_END,
 };
 static const struct opt_posval io_submit_mode_words[] = {
-	PV("inline", 0), PV("offload", 1), PV_END,
+	PVH("inline", 0, "the job thread submits and reaps its I/Os"),
+	PVH("offload", 1, "it makes them, offsets and rate schedule, and iodepth threads submit and "
+			  "complete them, one each at a time, so the submission rate holds whatever the "
+			  "completions do; lat counts the wait for a thread"),
+	PV_END,
 };
 static const struct opt_posval write_hint_words[] = { /* RWH_WRITE_LIFE_NONE (1) .. _EXTREME (5) */
 	PV("none", 1), PV("short", 2), PV("medium", 3), PV("long", 4), PV("extreme", 5), PV_END,
 };
 static const struct opt_posval rate_process_words[] = {
-	PV("linear", 0), PV("poisson", 1), PV_END,
+	PVH("linear", 0, "even gaps between rated I/Os"),
+	PVH("poisson", 1, "exponential gaps with the same mean"),
+	PV_END,
 };
 static const struct opt_posval thinktime_blocks_type_words[] = {
-	PV("complete", 0), PV("issue", 1), PV_END,
+	PVH("complete", 0, "at completion"),
+	PVH("issue", 1, "at submission"),
+	PV_END,
 };
 static const struct opt_posval dedupe_mode_words[] = {
-	PV("repeat", 0), PV("working_set", 1), PV_END,
+	PVH("repeat", 0, "the last unique buffer"),
+	PVH("working_set", 1, "one of a set made first"),
+	PV_END,
 };
 static const struct opt_posval continue_on_error_words[] = {
-	PV("none", 0), PV("read", ERRPOL_READ), PV("write", ERRPOL_WRITE),
-	PV("io", ERRPOL_READ | ERRPOL_WRITE), PV("verify", ERRPOL_VERIFY),
+	PV("none", 0),
+	PV("read", ERRPOL_READ),
+	PV("write", ERRPOL_WRITE),
+	PV("io", ERRPOL_READ | ERRPOL_WRITE),
+	PV("verify", ERRPOL_VERIFY),
 	PV("all", ERRPOL_READ | ERRPOL_WRITE | ERRPOL_VERIFY),
-	PV("0", 0), PV("1", ERRPOL_READ | ERRPOL_WRITE | ERRPOL_VERIFY), PV_END,
+	PVH("0", 0, "none"),
+	PVH("1", ERRPOL_READ | ERRPOL_WRITE | ERRPOL_VERIFY, "all"),
+	PV_END,
 };
 static const struct opt_posval verify_words[] = {
 	PV("crc32c", VERIFY_CRC32C), PV("crc32c-intel", VERIFY_CRC32C), PV("crc32", VERIFY_CRC32),
@@ -108,11 +137,81 @@ static const struct opt_posval verify_words[] = {
 	PV_UNLISTED("none", VERIFY_NONE), PV_END,
 };
 static const struct opt_posval exit_what_words[] = {
-	PV("group", EXIT_WHAT_GROUP), PV("stonewall", EXIT_WHAT_STONEWALL), PV("all", EXIT_WHAT_ALL),
+	PVH("group", EXIT_WHAT_GROUP, "the finished job's reporting group"),
+	PVH("stonewall", EXIT_WHAT_STONEWALL, "every running job; the next stonewall batch runs"),
+	PVH("all", EXIT_WHAT_ALL, "every job, those not started too"),
+	PV_END,
+};
+#define PVA(w, v, a, h) { .word = w, .value = (int)(v), .arg = a, .help = h }
+static const struct opt_posval file_service_type_words[] = {
+	PVA("roundrobin", FSRV_RR, "[:N]", NULL),
+	PVA("sequential", FSRV_SEQ, NULL, "finish a file first"),
+	PVA("random", FSRV_RANDOM, "[:N]", "N I/Os per file before switching"),
+	PVA("zipf", FSRV_ZIPF, "[:THETA]", "1.1"),
+	PVA("pareto", FSRV_PARETO, "[:H]", "0.2"),
+	PVA("normal", FSRV_NORMAL, "[:DEV]", "0"),
+	PV_UNLISTED("gauss", FSRV_NORMAL),
+	PV_END,
+};
+static const struct opt_posval mem_words[] = {
+	/* a word with an arg takes a file */
+	PV("malloc", MEM_MALLOC),
+	PV("shm", MEM_SHM),
+	PV("shmhuge", MEM_SHMHUGE),
+	PVA("mmap", MEM_MMAP, "[:FILE]", NULL),
+	PVA("mmaphuge", MEM_MMAPHUGE, "[:FILE]", NULL),
+	PVA("mmapshared", MEM_MMAPSHARED, "[:FILE]", NULL),
+	PV_UNLISTED("cudamalloc", -1), /* fio's, refused: no CUDA here */
+	PV_END,
+};
+static const struct opt_posval random_distribution_words[] = {
+	PV("random", DIST_RANDOM),
+	PVA("zipf", DIST_ZIPF, "[:THETA[:CENTER]]", "1.1"),
+	PVA("pareto", DIST_PARETO, "[:H[:CENTER]]", "0.2"),
+	PVA("normal", DIST_NORMAL, "[:DEV]", "0"),
+	PVA("zoned", DIST_ZONED, ":P/R[:P/R...]",
+	    "P% of the I/O in R% of the range; an R left out shares what the others leave"),
+	PVA("zoned_abs", DIST_ZONED_ABS, ":P/SIZE[:P/SIZE...]", NULL),
+	PV_END,
+};
+static const struct opt_posval numa_mem_policy_words[] = {
+	/* a word with an arg takes nodes */
+	PV("default", NUMA_MEM_DEFAULT),
+	PVA("prefer", NUMA_MEM_PREFER, ":NODE", NULL),
+	PVA("bind", NUMA_MEM_BIND, ":NODES", NULL),
+	PVA("interleave", NUMA_MEM_INTERLEAVE, ":NODES", NULL),
+	PV("local", NUMA_MEM_LOCAL),
+	PV_END,
+};
+static const struct opt_posval sync_file_range_words[] = {
+	PV("wait_before", SYNC_FILE_RANGE_WAIT_BEFORE),
+	PV("write", SYNC_FILE_RANGE_WRITE),
+	PV("wait_after", SYNC_FILE_RANGE_WAIT_AFTER),
+	PV_END,
+};
+/* sync= and unified_rw_reporting=: a word of value -1 is fio's, refused as
+ * not implemented; other boolean spellings are taken too (parse_bool) */
+static const struct opt_posval sync_words[] = {
+	PV("none", 0),
+	PV("sync", 1),
+	PV("0", 0),
+	PV("1", 1),
+	PV_UNLISTED("dsync", -1),
+	PV_END,
+};
+static const struct opt_posval unified_rw_reporting_words[] = {
+	PV("none", 0),
+	PVH("mixed", 1, "all directions reported as one"),
+	PV("0", 0),
+	PV("1", 1),
+	PV_UNLISTED("both", -1),
+	PV_UNLISTED("2", -1),
 	PV_END,
 };
 static const struct opt_posval cpus_allowed_policy_words[] = {
-	PV("shared", 0), PV("split", 1), PV_END,
+	PVH("shared", 0, "each job may use all those CPUs"),
+	PVH("split", 1, "one CPU per job, round robin"),
+	PV_END,
 };
 
 const struct option_def option_table[] = {
@@ -131,7 +230,7 @@ const struct option_def option_table[] = {
 	BOOL("create_on_open", create_on_open, "0", "create files when the job opens them, not before"),
 	BOOL("allow_file_create", allow_file_create, "1", "allow creating files that do not exist"),
 	BOOL("overwrite", overwrite, "0", "lay out the whole file before writing to it"),
-	WORD("fallocate", fallocate, fallocate_words, "native", "pre-allocation: none, native, posix, keep, truncate"),
+	WORD("fallocate", fallocate, fallocate_words, "native", "pre-allocation"),
 	BOOL("unlink", unlink, "0", "delete the files when the job is done"),
 	BOOL("invalidate", invalidate, "1", "drop the page cache of the files and devices at the start of every pass"),
 	BOOL("fadvise_hint", fadvise_hint, "1", "tell the kernel the access pattern (random: no readahead)"),
@@ -140,17 +239,17 @@ const struct option_def option_table[] = {
 	BOOL("unique_filename", unique_filename, "1", "accepted as fio: fio prefixes generated names with the client's address in client/server mode, which iobench does not have, so names are never prefixed"),
 	STR("opendir", opendir, NULL, "add every regular file under this directory tree to the job's files"),
 	UINT("openfiles", openfiles, 0, 0, NULL, "keep at most this many files open at once: as fio, a file is closed when its I/O is done and the next one opened (default: nrfiles)"),
-	FUNC("file_service_type", opt_cb_file_service_type, "str[:N]", "roundrobin", "which file the next I/O goes to: roundrobin[:N], sequential (finish a file first), random[:N] (N I/Os per file before switching), zipf[:THETA] (1.1), pareto[:H] (0.2), normal[:DEV] or gauss[:DEV] (0)"),
+	FUNC("file_service_type", opt_cb_file_service_type, "str[:N]", "roundrobin", "which file the next I/O goes to (gauss is normal)", .posval = file_service_type_words, .word_what = "file service type", .word_tail = " (gauss)"),
 	BOOL("create_only", create_only, "0", "only lay out the files: the job does no I/O"),
 	BOOL("create_serialize", create_serialize, "1", "lay out the jobs' files one job after the other; 0: each job lays out its own when it starts, in parallel with the others"),
 	BOOL("create_fsync", create_fsync, "1", "fsync a file after laying it out"),
 	BOOL("file_append", file_append, "0", "do the I/O after the end of each regular file (offset= its size)"),
-	FUNC("lockfile", opt_cb_lockfile, "str[:N]", "none", "lock each file around every I/O, shared by the run's jobs using it: none, exclusive (one job at a time) or readwrite (readers together, a writer alone); :N keeps the lock for N I/Os", .posval = lockfile_words, .word_what = "lock mode", .word_tail = ", with an optional :N"),
+	FUNC("lockfile", opt_cb_lockfile, "str[:N]", "none", "lock each file around every I/O (around N I/Os with :N), shared by the run's jobs using it", .posval = lockfile_words, .word_what = "lock mode", .word_tail = ", with an optional :N"),
 	BOOL("pre_read", pre_read, "0", "read the files into the page cache before the I/O starts (turns invalidate off)"),
 	BOOL("unlink_each_loop", unlink_each_loop, "0", "delete the files after every loop (the next loop lays them out again)"),
 	BOOL("allow_mounted_write", allow_mounted_write, "0", "accepted as fio, but it cannot unlock anything: iobench's device guard still refuses to write to a mounted or otherwise in-use device (a mounted filesystem, a holder, an active swap), whatever this option says"),
 	/* what I/O */
-	FUNC("rw", opt_cb_rw, "str[:N]", "read", "I/O pattern: read write trim randread randwrite randtrim rw randrw trimwrite randtrimwrite", .alias = { "readwrite" }, .posval = rw_words),
+	FUNC("rw", opt_cb_rw, "str[:N]", "read", "I/O pattern; with :N, a new offset every N I/Os (rw_sequencer)", .alias = { "readwrite" }, .posval = rw_words),
 	FUNC("rwmixread", opt_cb_rwmixread, "int", "50", "percent of reads in a mixed workload"),
 	FUNC("rwmixwrite", opt_cb_rwmixwrite, "int", "50", "percent of writes in a mixed workload"),
 	FUNC("bs", opt_cb_bs, "size[,size][,size]", "4k", "block size per direction (read,write,trim)", .alias = { "blocksize" }),
@@ -159,23 +258,23 @@ const struct option_def option_table[] = {
 	BOOL("bs_unaligned", bs_unaligned, "0", "allow any size in bsrange, not only multiples of the minimum", .alias = { "blocksize_unaligned" }),
 	FUNC("blockalign", opt_cb_blockalign, "size[,size][,size]", NULL, "alignment of offsets (default: minimum block size)", .alias = { "ba" }),
 	SIZE("iomem_align", iomem_align, "0", "align I/O buffers to this many bytes (0 = a page)", .alias = { "mem_align" }),
-	FUNC("mem", opt_cb_mem, "str[:file]", "malloc", "I/O buffer memory: malloc, shm, shmhuge, mmap[:FILE], mmaphuge[:FILE] or mmapshared[:FILE]", .alias = { "iomem" }),
+	FUNC("mem", opt_cb_mem, "str[:file]", "malloc", "I/O buffer memory", .alias = { "iomem" }, .posval = mem_words, .word_what = "memory kind"),
 	SIZE("hugepage-size", hugepage_size, "2097152", "huge page size: shmhuge and mmaphuge buffers are rounded up to it"),
 	SIZE("lockmem", lockmem, "0", "mlock(2) this much memory per job while it runs, to leave less RAM to the rest"),
 	BOOL("direct", direct, "0", "use O_DIRECT"),
 	FUNC("buffered", opt_cb_buffered, "bool", "1", "use buffered I/O (the opposite of direct)", .is_flag = true),
-	FUNC("sync", opt_cb_sync, "str", "none", "open files with O_SYNC: none/0 or sync/1", .is_flag = true),
+	FUNC("sync", opt_cb_sync, "str", "none", "open files with O_SYNC", .is_flag = true, .posval = sync_words),
 	BOOL("norandommap", norandommap, "0", "do not track which blocks random I/O has touched"),
 	BOOL("randrepeat", randrepeat, "1", "same random sequence on every run"),
 	FUNC("randseed", opt_cb_randseed, "int", NULL, "seed of the random generators"),
-	FUNC("random_distribution", opt_cb_random_distribution, "str[:float][:float]", "random", "random, zipf[:THETA[:CENTER]] (1.1), pareto[:H[:CENTER]] (0.2), normal[:DEV] (0), zoned:P/R[:P/R...] (P% of the I/O in R% of the range; an R left out shares what the others leave) or zoned_abs:P/SIZE[:P/SIZE...]"),
-	WORD("random_generator", random_generator, random_generator_words, "tausworthe", "random offsets: tausworthe, tausworthe64, or lfsr (every block once, even with norandommap)", .word_what = "generator"),
+	FUNC("random_distribution", opt_cb_random_distribution, "str[:float][:float]", "random", "how random offsets spread (a parameter left out is the one in parentheses)", .posval = random_distribution_words, .word_what = "distribution"),
+	WORD("random_generator", random_generator, random_generator_words, "tausworthe", "random offsets", .word_what = "generator"),
 	BOOL("allrandrepeat", allrandrepeat, "0", "seed every random generator the same way on every run, even with randrepeat=0 (randseed is ignored)"),
 	FUNC("percentage_random", opt_cb_percentage_random, "int[,int][,int]", "100", "percent of random I/Os per direction (read,write,trim) in a random job; the rest continue sequentially"),
-	WORD("rw_sequencer", rw_seq_identical, rw_sequencer_words, "sequential", "with rw=randMODE:N: sequential (N-1 sequential I/Os after each random one) or identical (the same offset N times)", .word_what = "sequencer"),
+	WORD("rw_sequencer", rw_seq_identical, rw_sequencer_words, "sequential", "what rw=randMODE:N does", .word_what = "sequencer"),
 	SIZE("offset_align", offset_align, "0", "round offset=N% up to a multiple of this (0: the minimum block size)"),
 	/* zones */
-	WORD("zonemode", zonemode, zonemode_words, "none", "none; strided: zonesize bytes of I/O in each zone of zonerange bytes, then on past zoneskip; zbd: a zoned block device (refused where there is none)", .word_what = "zone mode"),
+	WORD("zonemode", zonemode, zonemode_words, "none", "the zones I/O goes to", .word_what = "zone mode"),
 	SIZE("zonesize", zonesize, "0", "strided: bytes of I/O per zone before moving on; zbd: the zone size"),
 	SIZE("zonerange", zonerange, "0", "strided: the size of a zone, where its I/O lands (0: zonesize)"),
 	FUNC("zoneskip", opt_cb_zoneskip, "size[z]", "0", "strided: bytes skipped after each zone (Nz: N zones of zonesize)"),
@@ -193,7 +292,7 @@ const struct option_def option_table[] = {
 	UINT("iodepth_batch", iodepth_batch, 0, 65535, "1", "I/Os to submit at once", .alias = { "iodepth_batch_submit" }),
 	UINT("iodepth_batch_complete_min", iodepth_batch_complete_min, 0, 65535, "1", "minimum completions to reap at once", .alias = { "iodepth_batch_complete" }),
 	UINT("iodepth_batch_complete_max", iodepth_batch_complete_max, 0, 65535, NULL, "maximum completions to reap at once (default: the minimum)"),
-	WORD("io_submit_mode", io_submit_offload, io_submit_mode_words, "inline", "inline: the job thread submits and reaps its I/Os; offload: it makes them (offsets, rate schedule) and iodepth threads submit and complete them, one each at a time, so the submission rate holds whatever the completions do (lat counts the wait for a thread)", .word_what = "submit mode"),
+	WORD("io_submit_mode", io_submit_offload, io_submit_mode_words, "inline", "who submits", .word_what = "submit mode"),
 	UINT("iodepth_low", iodepth_low, 0, 65535, NULL, "refill the queue when it drains to this depth (default: iodepth)"),
 	/* how long */
 	TIME("runtime", runtime, NS_PER_SEC, "0", "stop after this time (default unit: s)", .alias = { "timeout" }),
@@ -207,23 +306,23 @@ const struct option_def option_table[] = {
 	UINT("fdatasync", fdatasync_blocks, 0, 0, "0", "fdatasync before the I/O that follows every Nth write, as fsync="),
 	BOOL("end_fsync", end_fsync, "0", "fsync the files when the job ends"),
 	BOOL("fsync_on_close", fsync_on_close, "0", "fsync each file before closing it"),
-	FUNC("sync_file_range", opt_cb_sync_file_range, "str[:int]", NULL, "sync_file_range(2) with these flags (wait_before,write,wait_after) over what was written, before the write that follows every N writes (default N: 1)"),
+	FUNC("sync_file_range", opt_cb_sync_file_range, "str[:int]", NULL, "sync_file_range(2) with these flags (',' between several) over what was written, before the write that follows every N writes (FLAGS:N; default N: 1)", .posval = sync_file_range_words, .word_what = "sync_file_range flag", .word_tail = ", comma separated"),
 	BOOL("serialize_overlap", serialize_overlap, "0", "with iodepth > 1: wait for an I/O in flight that overlaps the next one before issuing it"),
 	FUNC("atomic", opt_cb_atomic, "bool", "0", "torn-write protection (RWF_ATOMIC) on O_DIRECT writes; implies direct=1; refused where the device cannot write atomically", .is_flag = true),
 	UINT("write_barrier", write_barrier, 0, 0, "0", "make every Nth write a barrier: only fio's sg engine has them, so it changes nothing here (a warning says so)"),
-	WORD("write_hint", write_hint, write_hint_words, NULL, "tell the kernel the written data's expected lifetime (fcntl F_SET_RW_HINT): none, short, medium, long or extreme", .word_what = "write hint"),
+	WORD("write_hint", write_hint, write_hint_words, NULL, "tell the kernel the written data's expected lifetime (fcntl F_SET_RW_HINT)", .word_what = "write hint"),
 	/* pacing */
 	FUNC("rate", opt_cb_rate, "size[,size][,size]", "0", "bandwidth cap in bytes/s per direction"),
 	FUNC("rate_iops", opt_cb_rate_iops, "int[,int][,int]", "0", "IOPS cap per direction"),
 	FUNC("rate_min", opt_cb_rate_min, "size[,size][,size]", "0", "bandwidth in bytes/s per direction the job must keep over rate_cycle, else it stops with EIO (checked after the first 2 s)", .alias = { "ratemin" }),
 	FUNC("rate_iops_min", opt_cb_rate_iops_min, "int[,int][,int]", "0", "IOPS per direction the job must keep over rate_cycle, else it stops with EIO"),
 	TIME("rate_cycle", rate_cycle, NS_PER_MS, "1000", "window over which rate_min and rate_iops_min are averaged (default unit: ms)", .alias = { "ratecycle" }),
-	WORD("rate_process", rate_poisson, rate_process_words, "linear", "linear: even gaps between rated I/Os; poisson: exponential gaps with the same mean", .word_case = true),
+	WORD("rate_process", rate_poisson, rate_process_words, "linear", "the gaps between rated I/Os", .word_case = true),
 	BOOL("rate_ignore_thinktime", rate_ignore_thinktime, "0", "after a thinktime stall go on at the rate, do not catch up on the I/Os the stall missed"),
 	TIME("thinktime", thinktime, NS_PER_US, "0", "stall this long after every thinktime_blocks I/Os (default unit: us)"),
 	TIME("thinktime_spin", thinktime_spin, NS_PER_US, "0", "spend this much of each stall busy on the CPU, sleep the rest (default unit: us)"),
 	FUNC("thinktime_blocks", opt_cb_thinktime_blocks, "int", "1", "I/Os between thinktime stalls; also caps iodepth"),
-	WORD("thinktime_blocks_type", thinktime_blocks_issue, thinktime_blocks_type_words, "complete", "count thinktime_blocks at completion (complete) or at submission (issue)", .word_case = true),
+	WORD("thinktime_blocks_type", thinktime_blocks_issue, thinktime_blocks_type_words, "complete", "where thinktime_blocks are counted", .word_case = true),
 	TIME("thinktime_iotime", thinktime_iotime, NS_PER_SEC, "0", "stall after this much time of I/O too, whichever of it and thinktime_blocks comes first (default unit: s)"),
 	UINT("flow_id", flow_id, 0, 0, "0", "flow group of the job for flow= (0: the global group)"),
 	UINT("flow", flow, 0, 1000, "0", "weight of the job in its flow group: the jobs of a group issue I/Os in proportion to their weights (0: no flow control)"),
@@ -241,15 +340,15 @@ const struct option_def option_table[] = {
 	SIZE("buffer_compress_chunk", buffer_compress_chunk, "512", "size of the compressible regions"),
 	FUNC("buffer_pattern", opt_cb_buffer_pattern, "str", NULL, "fill write buffers with this pattern from each buffer's start: 0xHEX, decimal and \"text\", concatenated (the compressible part with buffer_compress_percentage)"),
 	UINT("dedupe_percentage", dedupe_percentage, 0, 100, "0", "percent of writes that repeat an earlier buffer's contents (turns refill_buffers on)"),
-	WORD("dedupe_mode", dedupe_working_set, dedupe_mode_words, "repeat", "where duplicates come from: repeat (the last unique buffer) or working_set (one of a set made first)", .word_what = "dedupe mode"),
+	WORD("dedupe_mode", dedupe_working_set, dedupe_mode_words, "repeat", "where duplicates come from", .word_what = "dedupe mode"),
 	UINT("dedupe_working_set_percentage", dedupe_working_set_percentage, 0, 100, "5", "with dedupe_mode=working_set: the set's size, percent of size"),
 	BOOL("dedupe_global", dedupe_global, "0", "with dedupe_mode=working_set: one set for every job that sets this"),
 	/* errors */
-	WORD("continue_on_error", continue_on_error, continue_on_error_words, "none", "go on after errors of these kinds: none, read, write, io, verify, all (0/1 = none/all); only EIO and EILSEQ unless ignore_error lists others; the exit status stays non-zero"),
+	WORD("continue_on_error", continue_on_error, continue_on_error_words, "none", "go on after errors of these kinds (only EIO and EILSEQ unless ignore_error lists others; the exit status stays non-zero)"),
 	FUNC("ignore_error", opt_cb_ignore_error, "str", NULL, "errors to go on after, per kind: READ,WRITE,VERIFY lists of errno names or numbers separated by ':' (e.g. EIO,ENOSPC:EDQUOT)"),
 	BOOL("error_dump", error_dump, "0", "print every error a job goes on after, not only the first"),
 	/* verification */
-	WORD("verify", verify, verify_words, "0", "check written data: crc32c crc32c-intel crc32 crc64 crc16 crc7 md5 sha1 sha256 sha512 sha3-224 sha3-256 sha3-384 sha3-512 xxhash meta pattern null, or 0", .word_what = "verify type", .word_use = "expected"),
+	WORD("verify", verify, verify_words, "0", "check written data", .word_what = "verify type", .word_use = "expected"),
 	FUNC("verify_pattern", opt_cb_verify_pattern, "str", NULL, "write and check this pattern: 0xHEX, decimal, \"text\" and %o (the offset), concatenated"),
 	BOOL("do_verify", do_verify, "1", "read back and check after the write phase (with verify=)"),
 	BOOL("verify_only", verify_only, "0", "do not write: check what an earlier run of the same job wrote"),
@@ -278,7 +377,7 @@ const struct option_def option_table[] = {
 	/* job control */
 	BOOL("exitall", exitall, "0", "when a job finishes, stop the others (which ones: the finished job's exit_what); one job's exitall applies to every job, as in fio"),
 	BOOL("exitall_on_error", exitall_on_error, "0", "when this job finishes in error, stop the others (which ones: its exit_what)"),
-	WORD("exit_what", exit_what, exit_what_words, "group", "what exitall stops: group (the finished job's reporting group), stonewall (every running job; the next stonewall batch runs) or all (every job, those not started too)", .word_case = true),
+	WORD("exit_what", exit_what, exit_what_words, "group", "what exitall stops", .word_case = true),
 	STR("ioscheduler", ioscheduler, NULL, "switch the I/O scheduler of the queue of the job's (first) file's device to this while its stonewall batch runs, holding the device's knob lock, and put the whole queue back after (the scheduler, then nr_requests and the iosched/ knobs the switch reset; fio leaves it switched); refused when the file is not on a block device with a settable scheduler, or while another iobench holds the device's knobs"),
 	STR("exec_prerun", exec_prerun, NULL, "run this /bin/sh command before the job's I/O, output in JOBNAME.prerun.txt; if it fails the job does no I/O (as fio: no error)"),
 	STR("exec_postrun", exec_postrun, NULL, "run this /bin/sh command after the job, output in JOBNAME.postrun.txt"),
@@ -311,7 +410,7 @@ const struct option_def option_table[] = {
 	UINT("significant_figures", sig_figs, 1, 10, "4", "digits of IOPS, bandwidths and sizes in the normal report (1 to 10)"),
 	FUNC("unit_base", opt_cb_unit_base, "int", "0", "bandwidths of the normal report in bytes (0: auto, 8) or bits (1) per second"),
 	BOOL("disk_util", disk_util, "1", "report the disk statistics of the job's devices (fio's disk_util section and \"Disk stats\"); 0 leaves them out unless another job reports the same device"),
-	FUNC("unified_rw_reporting", opt_cb_unified_rw_reporting, "str", "none", "none, or mixed to report all directions as one", .is_flag = true),
+	FUNC("unified_rw_reporting", opt_cb_unified_rw_reporting, "str", "none", "one report for all directions", .is_flag = true, .posval = unified_rw_reporting_words),
 	/* time-series logs (fio's file names and formats) */
 	STR("write_bw_log", bw_log, NULL, "write bandwidth to PREFIX_bw.N.log (no prefix: the job name)", .is_flag = true),
 	STR("write_iops_log", iops_log, NULL, "write IOPS to PREFIX_iops.N.log (no prefix: the job name)", .is_flag = true),
@@ -340,13 +439,13 @@ const struct option_def option_table[] = {
 	FUNC("replay_align", opt_cb_replay_align, "int", NULL, "round the log's offsets down to this power of 2"),
 	UINT("replay_scale", replay_scale, 0, 0, "1", "divide the log's offsets by this"),
 	UINT("replay_time_scale", replay_time_scale, 1, 0, "100", "replay at this percent of the log's I/O rate (50: half as fast, 200: twice)"),
-	FUNC("replay_skip", opt_cb_replay_skip, "str", NULL, "leave these I/O kinds out of the replay: read, write, trim, sync (',' between several)", .posval = replay_skip_words, .word_what = "I/O kind", .word_tail = ", ',' between several"),
+	FUNC("replay_skip", opt_cb_replay_skip, "str", NULL, "leave these I/O kinds out of the replay, ',' between several", .posval = replay_skip_words, .word_what = "I/O kind", .word_tail = ", ',' between several"),
 	STR("merge_blktrace_file", merge_blktrace_file, NULL, "merge read_iolog's blktraces by time into this file, then replay it"),
 	FUNC("merge_blktrace_scalars", opt_cb_merge_list, "float_list", NULL, "percent of each blktrace's time when merging (50: twice as fast), ':' between them, one per file of read_iolog", .off = F(merge_blktrace_scalars)),
 	FUNC("merge_blktrace_iters", opt_cb_merge_list, "float_list", NULL, "passes over each blktrace when merging, ':' between them, one per file of read_iolog", .off = F(merge_blktrace_iters)),
 	/* scheduling and clock */
 	FUNC("cpus_allowed", opt_cb_cpus_allowed, "str", NULL, "CPUs the job may run on, e.g. 0-3,6"),
-	WORD("cpus_allowed_policy", cpus_allowed_split, cpus_allowed_policy_words, "shared", "shared: each job may use all those CPUs; split: one CPU per job, round robin", .word_what = "policy"),
+	WORD("cpus_allowed_policy", cpus_allowed_split, cpus_allowed_policy_words, "shared", "how the jobs share cpus_allowed", .word_what = "policy"),
 	FUNC("cpumask", opt_cb_cpumask, "int", NULL, "CPUs the job may run on as a bit mask (34 = CPUs 1 and 5; 0x... for any number)"),
 	FUNC("nice", opt_cb_nice, "int", "0", "add this to the job thread's nice value (-20 to 19)"),
 	FUNC("prio", opt_cb_prio, "int", NULL, "I/O priority from 0 (highest) to 7 within prioclass (default class: best-effort)"),
@@ -358,7 +457,7 @@ const struct option_def option_table[] = {
 	UINT("cgroup_weight", cgroup_weight, 100, 1000, NULL, "io weight of the job's cgroup: refused with the reason, since cgroup v2 weighs processes and each job is a thread (fio 3.33 refuses it on cgroup v2 too)"),
 	BOOL("cgroup_nodelete", cgroup_nodelete, "0", "keep the cgroups the run created"),
 	FUNC("numa_cpu_nodes", opt_cb_numa_cpu_nodes, "str", NULL, "run the job's thread on the CPUs of these NUMA nodes, e.g. 0 or 0-1"),
-	FUNC("numa_mem_policy", opt_cb_numa_mem_policy, "str", "default", "memory policy of the job's thread and buffers: default, prefer:NODE, bind:NODES, interleave:NODES or local"),
+	FUNC("numa_mem_policy", opt_cb_numa_mem_policy, "str", "default", "memory policy of the job's thread and buffers", .posval = numa_mem_policy_words, .word_case = true, .word_what = "memory policy"),
 	FUNC("clocksource", opt_cb_clocksource, "str", "auto", "clock for timing: cpu (TSC), clock_gettime or gettimeofday (auto: cpu where the TSC is invariant)"),
 	UINT("gtod_cpu", gtod_cpu, 0, 0, "0", "take this CPU out of the job's cpus_allowed/cpumask, as fio does for its time-keeping thread (iobench needs none: its clock is the TSC or the vDSO, no system call); 0 and a job without a CPU set: nothing, as in fio"),
 	FUNC("gtod_reduce", opt_cb_gtod_reduce, "bool", "0", "skip latency and bandwidth measurement (sets every disable_* option)", .is_flag = true),

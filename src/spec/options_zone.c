@@ -6,7 +6,7 @@
  * need several options (zonesize with zonemode) are job_spec_validate's;
  * the device check of zonemode=zbd is workload/iogen/zones.c's.
  */
-#include "spec/options_cb.h"
+#include "spec/options_cb_int.h"
 #include "util/units.h"
 #include "util/xmalloc.h"
 

@@ -6,7 +6,7 @@
  * fio, a verify_pattern with no verify= set means verify=pattern.
  */
 #include "spec/options.h"
-#include "spec/options_cb.h"
+#include "spec/options_cb_int.h"
 #include "spec/verify_opts.h"
 #include "util/xmalloc.h"
 

@@ -97,22 +97,40 @@ const char *optdef_word_name(const struct option_def *o, int value)
 	return NULL;
 }
 
+/* The listed words of o joined as "a, b or c" (a message of a word_commas
+ * row: "a, b, c"), each with its arg, and for help with its meaning,
+ * appended at buf + n; returns the new length. */
+static size_t join_words(const struct option_def *o, bool help, char *buf, size_t n, size_t len)
+{
+	size_t listed = 0, k = 0;
+	for (const struct opt_posval *p = o->posval; p && p->word; p++)
+		listed += !p->unlisted;
+	for (const struct opt_posval *p = o->posval; p && p->word && n < len; p++) {
+		if (p->unlisted)
+			continue;
+		k++;
+		n += (size_t)snprintf(buf + n, len - n, "%s%s%s%s%s%s",
+				      k == 1 ? "" : k == listed && (help || !o->word_commas) ? " or " : ", ",
+				      p->word, p->arg ? p->arg : "", help && p->help ? " (" : "",
+				      help && p->help ? p->help : "", help && p->help ? ")" : "");
+	}
+	return n < len ? n : len;
+}
+
+const char *optdef_words(const struct option_def *o, char *buf, size_t len)
+{
+	if (len)
+		buf[0] = '\0';
+	join_words(o, false, buf, 0, len);
+	return buf;
+}
+
 /* "use a, b or c": the listed words of o. */
 int optdef_word_fail(const struct option_def *o, const char *val, struct opt_ctx *c)
 {
 	char list[512];
-	size_t n = (size_t)snprintf(list, sizeof(list), "%s", o->word_use ? o->word_use : "use");
-	size_t listed = 0, k = 0;
-	for (const struct opt_posval *p = o->posval; p && p->word; p++)
-		listed += !p->unlisted;
-	for (const struct opt_posval *p = o->posval; p && p->word && n < sizeof(list); p++) {
-		if (p->unlisted)
-			continue;
-		k++;
-		n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s",
-				      k == 1 ? " " : k == listed && !o->word_commas ? " or " : ", ",
-				      p->word);
-	}
+	size_t n = (size_t)snprintf(list, sizeof(list), "%s ", o->word_use ? o->word_use : "use");
+	n = join_words(o, false, list, n, sizeof(list));
 	if (o->word_tail && n < sizeof(list))
 		snprintf(list + n, sizeof(list) - n, "%s", o->word_tail);
 	return opt_fail(c, -EINVAL, o->word_what ? o->word_what : "value", val, list);
@@ -193,13 +211,11 @@ int optdef_defaults(const struct option_def *rows, size_t n, void *target, unsig
 
 const char *optdef_help(const struct option_def *o, char *buf, size_t len)
 {
-	size_t n = (size_t)snprintf(buf, len, "%s", o->help);
+	size_t n = (size_t)snprintf(buf, len, "%s%s", o->help, o->posval ? ": " : "");
+	if (o->posval && n < len)
+		n = join_words(o, true, buf, n, len);
 	const char *const *v = o->choices ? o->choices() : NULL;
 	for (; v && *v && n < len; v++)
 		n += (size_t)snprintf(buf + n, len - n, " %s", *v);
-	for (const struct opt_posval *p = o->help_words ? o->posval : NULL; p && p->word && n < len;
-	     p++)
-		if (!p->unlisted)
-			n += (size_t)snprintf(buf + n, len - n, " %s", p->word);
 	return buf;
 }

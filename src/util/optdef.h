@@ -33,7 +33,9 @@ enum opt_type {
 struct opt_posval {
 	const char *word;
 	int value;
-	bool unlisted;  /* taken, but not named in the message (another spelling) */
+	bool unlisted;    /* taken, but named neither in help nor in the message (another spelling) */
+	const char *arg;  /* what may follow the word, as help and the message show it ("[:N]"), or NULL */
+	const char *help; /* what the word means, after it in parentheses in the help line, or NULL */
 };
 
 struct option_def;
@@ -79,7 +81,6 @@ struct option_def {
 	const char *word_tail;  /* after the list (", with an optional :N"), or NULL */
 	bool word_case;         /* OPT_WORD: a word matches only in the case written */
 	bool word_commas;       /* OPT_WORD: the message joins the last word with ", " too */
-	bool help_words;        /* OPT_WORD: the listed words follow the help line, as choices */
 };
 
 /* The row of rows[0..n) named key (name or alias); NULL when there is none. */
@@ -116,10 +117,15 @@ const struct opt_posval *optdef_word(const struct option_def *o, const char *val
 const struct opt_posval *optdef_word_n(const struct option_def *o, const char *val, size_t n);
 /* The message for val, none of o's words, into c->why: -EINVAL. */
 int optdef_word_fail(const struct option_def *o, const char *val, struct opt_ctx *c);
+/* o's listed words joined as its messages name them ("a, b or c"; with
+ * word_commas "a, b, c"), each with its arg, into buf; returns buf. */
+const char *optdef_words(const struct option_def *o, char *buf, size_t len);
 /* The first listed word of o that stores value; NULL when none does. */
 const char *optdef_word_name(const struct option_def *o, int value);
 
-/* The help line of o with its choices appended, into buf; returns buf. */
+/* The help line of o, into buf; returns buf. A row with words has them
+ * after its help, "HELP: a, b (what b means) or c[:N]", so no help text
+ * spells a row's words itself; a row with choices() has those after it. */
 const char *optdef_help(const struct option_def *o, char *buf, size_t len);
 
 #endif

@@ -114,7 +114,8 @@ static int setup_jobs(struct job *jobs, size_t nr, const struct job_list *l,
 			rc = error("job '%s': unknown ioengine '%s'", j->spec->name, j->spec->ioengine);
 			continue;
 		}
-		engine_ctx_setup(&j->eng, j->spec);
+		if (engine_ctx_setup(&j->eng, j->spec) < 0)
+			rc = -EINVAL;
 		if (resolve_wait_for(jobs, nr, i) < 0)
 			rc = -EINVAL;
 	}

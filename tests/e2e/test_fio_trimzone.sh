@@ -216,7 +216,7 @@ if [ $fio_ok = 1 ] && [ $have_strace = 1 ]; then
   done
 fi
 out=$(R --parse-only --name=s --filename="$d/s.dat" --sync_file_range=flush:2 2>&1) && not_ok "sync_file_range=flush accepted" ||
-  { [[ $out == *"use wait_before, write and wait_after"* ]] && ok "sync_file_range takes fio's three flags" || not_ok "sfr: $out"; }
+  { [[ $out == *"use wait_before, write or wait_after, comma separated"* ]] && ok "sync_file_range takes fio's three flags" || not_ok "sfr: $out"; }
 
 # atomic=1: no device here writes atomically; the refusal names the device
 out=$(R --name=a --filename="$loop" --size=64k --rw=write --atomic=1 --output=/dev/null 2>&1) && not_ok "atomic=1 accepted on a loop device" ||

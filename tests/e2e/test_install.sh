@@ -4,7 +4,7 @@
 # the tables and the bash completion where Debian looks for them; the
 # installed binary runs, `man -l` renders the installed page, and the
 # installed completion offers commands, flags, job options (an engine's
-# own ones too), engine names and subcommands, all from `iobench help
+# own ones too), engine names, an option's words and subcommands, all from `iobench help
 # words`, so a new option is completed without touching the script.
 . "$(dirname "$0")/lib.sh"
 d=$(tmpdir)
@@ -36,6 +36,13 @@ check "completion: an engine's own option (--sqthread_p -> --sqthread_poll and _
   test "$(echo "$out" | sort | tr '\n' ' ')" = "--sqthread_poll= --sqthread_poll_cpu= "
 out=$(complete_words run --ioengine=io_)
 check "completion: engine names after --ioengine= (got '$out')" test "$out" = "--ioengine=io_uring"
+out=$(complete_words run --rw=randr)
+check "completion: an option's words after its '=' (--rw=randr -> randread, randrw; got '$out')" \
+  test "$(echo "$out" | sort | tr '\n' ' ')" = "--rw=randread --rw=randrw "
+out=$(complete_words run --stat_type=l)
+check "completion: an engine option's words (--stat_type=l -> lstat; got '$out')" test "$out" = "--stat_type=lstat"
+out=$(complete_words run --bs=4)
+check "completion: nothing after the '=' of an option without words (got '$out')" test -z "$out"
 out=$(complete_words run --output-f)
 check "completion: run's flags (--output-f -> --output-format=; got '$out')" test "$out" = "--output-format="
 out=$(complete_words bonnie -)
@@ -47,6 +54,9 @@ check "completion: results' subcommands (ex -> export; got '$out')" test "$out" 
 check "help words with an unknown topic: exit 1 with the topics" \
   bash -c "[ $rc -eq 1 ] && grep -q 'give commands, flags CMD' '$d/w.err'"
 # every job option of the table and every engine option is offered
+"$IOBENCH" help words values nosuchopt >/dev/null 2>"$d/v.err"; rc=$?
+check "help words values with no such option: exit 1 naming it" \
+  bash -c "[ $rc -eq 1 ] && grep -q \"not 'nosuchopt'\" '$d/v.err'"
 n_opts=$("$IOBENCH" help words options | wc -l)
 check "help words options: every spelling of the table and the engines' rows ($n_opts)" test "$n_opts" -gt 100
 finish

@@ -93,7 +93,8 @@ static int h_init(struct harness *h, const struct variant *v, unsigned depth, bo
 	h->ctx.ops = engine_find(v->engine);
 	if (!h->ctx.ops)
 		return -ENOENT;
-	engine_ctx_setup(&h->ctx, &h->spec);
+	if (engine_ctx_setup(&h->ctx, &h->spec) < 0)
+		return -EINVAL;
 	h->ctx.priv = h->ctx.ops->priv_size ? calloc(1, h->ctx.ops->priv_size) : NULL;
 	h->nr = nunits;
 	if (posix_memalign(&h->mem, 4096, (size_t)nunits * BS))

@@ -40,7 +40,8 @@ static void harness_opt(struct harness *h, const struct engine_ops *ops, const c
 		return;
 	if (!h->opts) {
 		h->opts = malloc(ops->options_size);
-		memcpy(h->opts, ops->options_defaults, ops->options_size);
+		CHECK(engine_options_init(ops, h->opts, 1024, why, sizeof(why)) == 0, "%s's defaults: %s",
+		      ops->name, why);
 	}
 	c.opt = o;
 	CHECK(optdef_set(o, h->opts, val, &c) == 0, "%s %s: %s", ops->name, key, why);
@@ -48,6 +49,12 @@ static void harness_opt(struct harness *h, const struct engine_ops *ops, const c
 
 static int harness_init(struct harness *h, const struct engine_ops *ops)
 {
+	char why[256];
+	if (!h->opts && ops->nr_options) { /* the defaults, as a finalized spec holds them */
+		h->opts = malloc(ops->options_size);
+		if (!h->opts || engine_options_init(ops, h->opts, 1024, why, sizeof(why)))
+			return -EINVAL;
+	}
 	h->ctx.ops = ops;
 	h->ctx.opts = h->opts;
 	h->ctx.params.iodepth = 1;

@@ -97,7 +97,7 @@ static int h_init(struct harness *h, const char *inner, const char *const *opts)
 	}
 	job_spec_finalize(&h->spec);
 	h->ctx.ops = engine_find("faulty");
-	engine_ctx_setup(&h->ctx, &h->spec);
+	CHECK(engine_ctx_setup(&h->ctx, &h->spec) == 0, "faulty over %s: its options", inner);
 	h->ctx.priv = calloc(1, h->ctx.ops->priv_size);
 	if (posix_memalign(&h->mem, 4096, DEPTH * BS))
 		return -ENOMEM;
@@ -364,7 +364,8 @@ static void test_inflight(const char *inner)
 /* The faulty engine's options struct of s (set once an option was). */
 static const struct faulty_opts *fo(const struct job_spec *s)
 {
-	return s->engine_opts_of == engine_find("faulty") ? s->engine_opts : &faulty_defaults;
+	static const struct faulty_opts none;
+	return s->engine_opts_of == engine_find("faulty") && s->engine_opts ? s->engine_opts : &none;
 }
 
 int main(void)

@@ -418,8 +418,10 @@ static bool names_word(const char *text, const char *word)
 }
 
 /* The words of the OPT_WORD rows (the job table's and the engines'): each
- * once, each listed one named by the row's help (as printed), a bool field's values 0
- * and 1, the default one of them; a bad word's message names them all. */
+ * once, each listed one named by the row's help as printed and the row's
+ * own help text spelling at most one of them (the words come from the
+ * list, not from a help text that can drift from it), a bool field's
+ * values 0 and 1, the default one of them; a bad word's message names them all. */
 static void check_word_rows(const struct option_def *rows, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -431,7 +433,9 @@ static void check_word_rows(const struct option_def *rows, size_t n)
 		      o->width);
 		char help[2048];
 		optdef_help(o, help, sizeof(help));
+		unsigned spelt = 0;
 		for (const struct opt_posval *p = o->posval; p && p->word; p++) {
+			spelt += !p->unlisted && strlen(p->word) > 1 && names_word(o->help, p->word);
 			for (const struct opt_posval *q = o->posval; q != p; q++)
 				CHECK(strcasecmp(q->word, p->word), "'%s': '%s' twice", o->name, p->word);
 			CHECK(p->unlisted || names_word(help, p->word), "'%s': help does not name '%s'",
@@ -439,6 +443,8 @@ static void check_word_rows(const struct option_def *rows, size_t n)
 			CHECK(o->width != 1 || p->value == 0 || p->value == 1, "'%s=%s': %d in a bool",
 			      o->name, p->word, p->value);
 		}
+		CHECK(spelt <= 1, "'%s': its help spells %u of its words by hand: \"%s\"", o->name,
+		      spelt, o->help);
 		CHECK(!o->def || optdef_word(o, o->def), "'%s': default '%s' is no word of it", o->name,
 		      o->def);
 	}

@@ -240,7 +240,8 @@ static int rig_init(struct rig *r, unsigned depth, bool sqpoll, int sq_cpu, cons
 	r->ctx.ops = engine_find("io_uring");
 	if (!r->ctx.ops)
 		return -ENOENT;
-	engine_ctx_setup(&r->ctx, &r->spec);
+	if (engine_ctx_setup(&r->ctx, &r->spec) < 0)
+		return -EINVAL;
 	r->ctx.priv = calloc(1, r->ctx.ops->priv_size);
 	r->nr = n;
 	if (posix_memalign(&r->mem, 4096, (size_t)n * BS))

@@ -2,8 +2,8 @@
  * The parse callback of the error-policy option ignore_error
  * (options_errors.c; continue_on_error's words are its table row's). Only options_table.c includes this.
  */
-#ifndef IOBENCH_SPEC_OPTIONS_ERRORS_H
-#define IOBENCH_SPEC_OPTIONS_ERRORS_H
+#ifndef IOBENCH_SPEC_OPTIONS_ERRORS_INT_H
+#define IOBENCH_SPEC_OPTIONS_ERRORS_INT_H
 
 #include "spec/options.h"
 

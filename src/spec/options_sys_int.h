@@ -4,8 +4,8 @@
  * numa_mem_policy (node lists as fio's libnuma takes them). The cgroup
  * options are plain rows of the table. Only the option table includes this.
  */
-#ifndef IOBENCH_SPEC_OPTIONS_SYS_H
-#define IOBENCH_SPEC_OPTIONS_SYS_H
+#ifndef IOBENCH_SPEC_OPTIONS_SYS_INT_H
+#define IOBENCH_SPEC_OPTIONS_SYS_INT_H
 
 #include "spec/options.h"
 

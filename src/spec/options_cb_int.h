@@ -4,8 +4,8 @@
  * formats their error messages. Only the option callbacks (options_*.c and
  * verify_opts.c) include this.
  */
-#ifndef IOBENCH_SPEC_OPTIONS_CB_H
-#define IOBENCH_SPEC_OPTIONS_CB_H
+#ifndef IOBENCH_SPEC_OPTIONS_CB_INT_H
+#define IOBENCH_SPEC_OPTIONS_CB_INT_H
 
 #include "spec/options.h"
 
@@ -18,6 +18,10 @@ int opt_cb_bssplit(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_blockalign(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_buffered(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_sync(void *target, const char *val, struct opt_ctx *c);
+/* A bool option that takes its row's words (value 0 or 1; -1: fio's word,
+ * refused as not implemented) or any boolean spelling; a bare key is true.
+ * 0, or -EINVAL / -ENOTSUP with c->why set. */
+int opt_word_bool(const char *val, bool *b, struct opt_ctx *c);
 int opt_cb_ioengine(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_size(void *target, const char *val, struct opt_ctx *c);
 int opt_cb_offset(void *target, const char *val, struct opt_ctx *c);
