@@ -60,13 +60,17 @@ def lat_log(case, n, msec, ends, rf, ri, shared):
         ti = per_dir(ri).get(d, [])
         ok(abs(len(tf) - len(ti)) <= shared,
            "%s %s dir %d: lines fio %d, iobench %d (within %d)" % (case, n, d, len(tf), len(ti), shared))
+        # a log the jobs share (per_job_logs=0) ends with the job that ends
+        # last, which a loaded machine may start tens of ms after the first
+        # (whose runtime is the end compared): a quarter interval for those
+        tol = 10 if shared == 1 else max(10, msec // 4)
         for tool, ts, end in (("fio", tf, ends[0]), ("iobench", ti, ends[1])):
             if not ts:
                 ok(False, "%s %s dir %d: %s has no line" % (case, n, d, tool))
                 continue
-            ok(abs(max(ts) - end) <= 10,
-               "%s %s dir %d: %s's last line at %d ms, the job's end %d ms (the last interval)"
-               % (case, n, d, tool, max(ts), end))
+            ok(abs(max(ts) - end) <= tol,
+               "%s %s dir %d: %s's last line at %d ms, the job's end %d ms (the last interval, "
+               "within %d ms)" % (case, n, d, tool, max(ts), end, tol))
         mf = sorted({near(t, msec) for t in tf if t < ends[0] - msec // 2})
         mi = sorted({near(t, msec) for t in ti if t < ends[1] - msec // 2})
         ok(mf == mi, "%s %s dir %d: window stamps to the nearest %d ms, fio %s, iobench %s"

@@ -14,9 +14,12 @@
 #     no line for the partial interval of a job that ends between two
 #     multiples, in either;
 #   lat/clat/slat: the windows close at the multiples, the last partial
-#     window at the job's end is written by both; counts within one (fio
-#     and iobench may both close a window at the end's own millisecond and
-#     then write the few I/Os after it as one more line);
+#     window at the job's end is written by both (within 10 ms of the
+#     job's runtime; a log numjobs=2 share ends with the job that ends
+#     last, which a loaded machine may start later: within a quarter
+#     interval); counts within one (fio and iobench may both close a window
+#     at the end's own millisecond and then write the few I/Os after it as
+#     one more line);
 #   per-I/O: one line per I/O, the last within 100 ms of the runtime's end.
 set -u
 . "$(dirname "$0")/lib.sh"
