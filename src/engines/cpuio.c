@@ -32,17 +32,11 @@ struct cpuio_opts {
 	bool exit_on_io_done;
 };
 
-static int opt_cpumode(void *target, const char *val, struct opt_ctx *c)
-{
-	struct cpuio_opts *o = target;
-	if (!strcmp(val, "noop"))
-		o->cpumode = CPU_NOOP;
-	else if (!strcmp(val, "qsort"))
-		o->cpumode = CPU_QSORT;
-	else
-		return opt_fail(c, -EINVAL, "cpu mode", val, "one of noop, qsort");
-	return 0;
-}
+static const struct opt_posval cpumode_words[] = {
+	{ .word = "noop", .value = CPU_NOOP, .help = "spin" },
+	{ .word = "qsort", .value = CPU_QSORT, .help = "sort arrays, more power" },
+	{ .word = NULL },
+};
 
 #define O(field) offsetof(struct cpuio_opts, field)
 static const struct option_def cpuio_options[] = {
@@ -51,8 +45,9 @@ static const struct option_def cpuio_options[] = {
 	{ .name = "cpuchunks", .type = OPT_UINT, .off = O(cpuchunks), .width = sizeof(unsigned),
 	  .min = 1, .type_text = "int", .def = "50000",
 	  .help = "length of each CPU burst, in microseconds" },
-	{ .name = "cpumode", .type = OPT_FUNC, .parse = opt_cpumode, .type_text = "str",
-	  .def = "noop", .help = "how to burn: noop (spin) or qsort (sort arrays, more power)" },
+	{ .name = "cpumode", .type = OPT_WORD, .off = O(cpumode), .width = sizeof(int),
+	  .posval = cpumode_words, .word_case = true, .word_what = "cpu mode", .word_use = "one of",
+	  .word_commas = true, .type_text = "str", .def = "noop", .help = "how to burn" },
 	{ .name = "exit_on_io_done", .type = OPT_BOOL, .off = O(exit_on_io_done), .type_text = "bool",
 	  .def = "0", .help = "end the job once the run's jobs that do I/O are done" },
 };

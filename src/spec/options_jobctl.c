@@ -54,21 +54,10 @@ int opt_cb_steadystate(void *target, const char *val, struct opt_ctx *c)
 {
 	struct job_spec *s = target;
 	const char *colon = val ? strchr(val, ':') : NULL;
-	if (!colon)
-		return opt_fail(c, -EINVAL, "value", val ? val : "",
-				"use iops:N, iops_slope:N, bw:N or bw_slope:N (N may end in %)");
-	size_t n = (size_t)(colon - val);
-	bool bw, slope;
-	if (n == 4 && !strncmp(val, "iops", 4))
-		bw = false, slope = false;
-	else if (n == 10 && !strncmp(val, "iops_slope", 10))
-		bw = false, slope = true;
-	else if (n == 2 && !strncmp(val, "bw", 2))
-		bw = true, slope = false;
-	else if (n == 8 && !strncmp(val, "bw_slope", 8))
-		bw = true, slope = true;
-	else
-		return opt_fail(c, -EINVAL, "criterion", val, "use iops, iops_slope, bw or bw_slope");
+	const struct opt_posval *crit = colon ? optdef_word_n(c->opt, val, (size_t)(colon - val)) : NULL;
+	if (!crit) /* the row's words, each with its :N */
+		return optdef_word_fail(c->opt, val ? val : "", c);
+	bool bw = crit->value & 2, slope = crit->value & 1;
 	const char *num = colon + 1;
 	size_t len = strlen(num);
 	bool pct = len && num[len - 1] == '%';

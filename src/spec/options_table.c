@@ -208,6 +208,11 @@ static const struct opt_posval unified_rw_reporting_words[] = {
 	PV_UNLISTED("2", -1),
 	PV_END,
 };
+static const struct opt_posval steadystate_words[] = { /* bit 1: bw, bit 0: slope */
+	PVA("iops", 0, ":N", "every sample within N, or N%, of the mean"), PVA("bw", 2, ":N", "the same"),
+	PVA("iops_slope", 1, ":N", "least-squares slope below N per second, or N% of the mean"),
+	PVA("bw_slope", 3, ":N", "the same"), PV_END,
+};
 static const struct opt_posval cpus_allowed_policy_words[] = {
 	PVH("shared", 0, "each job may use all those CPUs"),
 	PVH("split", 1, "one CPU per job, round robin"),
@@ -382,7 +387,7 @@ const struct option_def option_table[] = {
 	STR("exec_prerun", exec_prerun, NULL, "run this /bin/sh command before the job's I/O, output in JOBNAME.prerun.txt; if it fails the job does no I/O (as fio: no error)"),
 	STR("exec_postrun", exec_postrun, NULL, "run this /bin/sh command after the job, output in JOBNAME.postrun.txt"),
 	/* steady state */
-	FUNC("steadystate", opt_cb_steadystate, "str:float[%]", "iops_slope:0.01%", "with steadystate_duration: stop once the last window of per-second samples is steady: iops:N or bw:N (every sample within N, or N%, of the mean), iops_slope:N or bw_slope:N (least-squares slope below N per second, or N% of the mean); bw's N is bytes/s", .alias = { "ss" }),
+	FUNC("steadystate", opt_cb_steadystate, "str:float[%]", "iops_slope:0.01%", "with steadystate_duration: stop once the last window of per-second samples is steady (bw's N is bytes/s)", .alias = { "ss" }, .posval = steadystate_words, .word_case = true, .word_what = "criterion", .word_tail = " (N may end in %)"),
 	FUNC("steadystate_duration", opt_cb_ss_dur, "time", "0", "the steady-state window, one sample a second (default unit: s; 0: no steady-state detection)", .alias = { "ss_dur" }),
 	TIME("steadystate_ramp_time", ss_ramp, NS_PER_SEC, "0", "I/O time before the first steady-state sample (default unit: s)", .alias = { "ss_ramp" }),
 	/* fio's profile options, accepted everywhere as fio does */
