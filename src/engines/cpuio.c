@@ -40,16 +40,10 @@ static const struct opt_posval cpumode_words[] = {
 
 #define O(field) offsetof(struct cpuio_opts, field)
 static const struct option_def cpuio_options[] = {
-	{ .name = "cpuload", .type = OPT_UINT, .off = O(cpuload), .width = sizeof(unsigned),
-	  .type_text = "int", .help = "percentage of one CPU to use (required; above 100 is 100)" },
-	{ .name = "cpuchunks", .type = OPT_UINT, .off = O(cpuchunks), .width = sizeof(unsigned),
-	  .min = 1, .type_text = "int", .def = "50000",
-	  .help = "length of each CPU burst, in microseconds" },
-	{ .name = "cpumode", .type = OPT_WORD, .off = O(cpumode), .width = sizeof(int),
-	  .posval = cpumode_words, .word_case = true, .word_what = "cpu mode", .word_use = "one of",
-	  .word_commas = true, .type_text = "str", .def = "noop", .help = "how to burn" },
-	{ .name = "exit_on_io_done", .type = OPT_BOOL, .off = O(exit_on_io_done), .type_text = "bool",
-	  .def = "0", .help = "end the job once the run's jobs that do I/O are done" },
+	{ .name = "cpuload", .type = OPT_UINT, .off = O(cpuload), .width = sizeof(unsigned), .type_text = "int", .help = "percentage of one CPU to use (required; above 100 is 100)" },
+	{ .name = "cpuchunks", .type = OPT_UINT, .off = O(cpuchunks), .width = sizeof(unsigned), .min = 1, .type_text = "int", .def = "50000", .help = "length of each CPU burst, in microseconds" },
+	{ .name = "cpumode", .type = OPT_WORD, .off = O(cpumode), .width = sizeof(int), .posval = cpumode_words, .word_case = true, .word_what = "cpu mode", .word_use = "one of", .word_commas = true, .type_text = "str", .def = "noop", .help = "how to burn" },
+	{ .name = "exit_on_io_done", .type = OPT_BOOL, .off = O(exit_on_io_done), .type_text = "bool", .def = "0", .help = "end the job once the run's jobs that do I/O are done" },
 };
 #undef O
 

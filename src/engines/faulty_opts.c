@@ -120,8 +120,10 @@ static int opt_errno(void *target, const char *val, struct opt_ctx *c)
 }
 
 static const struct opt_posval dir_words[] = {
-	{ .word = "read", .value = RW_READ }, { .word = "write", .value = RW_WRITE },
-	{ .word = "any", .value = 0 }, { .word = NULL },
+	{ .word = "read", .value = RW_READ },
+	{ .word = "write", .value = RW_WRITE },
+	{ .word = "any", .value = 0 },
+	{ .word = NULL },
 };
 
 #define FUNC(n, cb, tt, d, h) { .name = n, .type = OPT_FUNC, .parse = cb, .type_text = tt, \
@@ -131,12 +133,8 @@ const struct option_def faulty_options[FAULTY_NR_OPTIONS] = {
 	FUNC("faulty_engine", opt_engine, "str", "psync", "the engine it wraps and passes every I/O to (sync or async)"),
 	FUNC("faulty_fail", opt_fail_sel, "selector", "none", "I/Os to fail with faulty_errno: none, every:N (the Nth, 2Nth... read/write), offset:OFF[,OFF...] (I/Os covering a byte offset) or random:PCT (seeded by randseed; anew each run with randrepeat=0 and no randseed)"),
 	FUNC("faulty_errno", opt_errno, "errno", "EIO", "the error failed I/Os get, by name (EIO, ENOSPC, EINVAL...) or number"),
-	{ .name = "faulty_dir", .type = OPT_WORD, .off = offsetof(struct faulty_opts, dir),
-	  .width = sizeof(unsigned), .posval = dir_words, .word_what = "direction", .type_text = "str",
-	  .def = "any", .help = "the I/Os it acts on (the others pass untouched and are not counted by every:N)" },
+	{ .name = "faulty_dir", .type = OPT_WORD, .off = offsetof(struct faulty_opts, dir), .width = sizeof(unsigned), .posval = dir_words, .word_what = "direction", .type_text = "str", .def = "any", .help = "the I/Os it acts on (the others pass untouched and are not counted by every:N)" },
 	FUNC("faulty_corrupt", opt_corrupt, "selector", "none", "I/Os whose data gets one byte inverted (xor 0xff): a read after it completes, a write before the inner engine gets it; the byte at each offset:OFF, else the middle byte (offset + len/2)"),
-	{ .name = "faulty_delay", .type = OPT_TIME, .off = offsetof(struct faulty_opts, delay),
-	  .unit = NS_PER_US, .type_text = "time", .def = "0",
-	  .help = "add this time to the chosen I/Os' completion (default unit: us)" },
+	{ .name = "faulty_delay", .type = OPT_TIME, .off = offsetof(struct faulty_opts, delay), .unit = NS_PER_US, .type_text = "time", .def = "0", .help = "add this time to the chosen I/Os' completion (default unit: us)" },
 	FUNC("faulty_delay_select", opt_delay_select, "selector", "every:1", "I/Os that faulty_delay slows down (same syntax as faulty_fail)"),
 };

@@ -208,10 +208,13 @@ static const struct opt_posval unified_rw_reporting_words[] = {
 	PV_UNLISTED("2", -1),
 	PV_END,
 };
-static const struct opt_posval steadystate_words[] = { /* bit 1: bw, bit 0: slope */
-	PVA("iops", 0, ":N", "every sample within N, or N%, of the mean"), PVA("bw", 2, ":N", "the same"),
+static const struct opt_posval steadystate_words[] = {
+	/* bit 1: bw, bit 0: slope */
+	PVA("iops", 0, ":N", "every sample within N, or N%, of the mean"),
 	PVA("iops_slope", 1, ":N", "least-squares slope below N per second, or N% of the mean"),
-	PVA("bw_slope", 3, ":N", "the same"), PV_END,
+	PVA("bw", 2, ":N", "as iops"),
+	PVA("bw_slope", 3, ":N", "as iops_slope"),
+	PV_END,
 };
 static const struct opt_posval cpus_allowed_policy_words[] = {
 	PVH("shared", 0, "each job may use all those CPUs"),

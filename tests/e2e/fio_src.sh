@@ -46,11 +46,13 @@ fio_src() {
   # t/run-fio-tests.py reads the build's config-host.h for what fio was
   # built with; the tree is not built, so say what Debian's fio has: libaio
   # (its tests 2, 3, 4, 6 and 15 need it), no zoned block devices (without
-  # the file the runner assumes them and skips the libaio tests)
+  # the file the runner assumes them and skips the libaio tests). Tests
+  # side by side may both write it: each its own temporary, renamed over
+  # the other's (the same text), so none finds its temporary taken
   if [ ! -f "$dir/config-host.h" ]; then
     fio --enghelp 2>/dev/null | grep -qx '[[:space:]]*libaio' || { echo "fio_src: Debian's fio has no libaio engine" >&2; return 1; }
     printf '/* written by iobench tests/e2e/fio_src.sh: what Debian fio %s was built with, as t/run-fio-tests.py reads it */\n#define CONFIG_LIBAIO\n' \
-      "$FIO_SRC_VER" >"$dir/config-host.h.tmp" && mv "$dir/config-host.h.tmp" "$dir/config-host.h" || return 1
+      "$FIO_SRC_VER" >"$dir/config-host.h.$$" && mv "$dir/config-host.h.$$" "$dir/config-host.h" || return 1
   fi
   echo "$dir"
 }

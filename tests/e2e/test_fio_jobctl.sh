@@ -287,7 +287,7 @@ PY
 printf '[x]\nioengine=null\nsize=1m\nss=iops_slop:1%%\n' >ssb.fio
 "$IOBENCH" run --no-store ssb.fio >/dev/null 2>ssb.err; irc=$?
 fio --parse-only ssb.fio >/dev/null 2>&1; frc=$?
-[ $irc -ne 0 ] && [ $frc -ne 0 ] && grep -q "use iops, iops_slope, bw or bw_slope" ssb.err &&
+[ $irc -ne 0 ] && [ $frc -ne 0 ] && grep -q "use iops:N, iops_slope:N, bw:N or bw_slope:N" ssb.err &&
   ok "ss=iops_slop:1% refused as fio" || not_ok "ss=iops_slop:1% refused as fio ($(cat ssb.err))"
 
 # --- ioscheduler: switched on the job's loop device while it runs (seen by

@@ -445,7 +445,8 @@ static void check_word_rows(const struct option_def *rows, size_t n)
 		}
 		CHECK(spelt <= 1, "'%s': its help spells %u of its words by hand: \"%s\"", o->name,
 		      spelt, o->help);
-		CHECK(!o->def || optdef_word(o, o->def), "'%s': default '%s' is no word of it", o->name,
+		CHECK(!o->def || optdef_word_n(o, o->def, strcspn(o->def, ":")),
+		      "'%s': default '%s' is no word of it (before any ':')", o->name,
 		      o->def);
 	}
 }

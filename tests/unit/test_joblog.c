@@ -147,7 +147,8 @@ int main(void)
 	}
 	CHECK(sum <= 256 && sum >= before && sum <= by,
 	      "histogram counts add up to the I/Os done by the last line at %llu ms: %llu (the clat "
-	      "log: %u before %llu ms, %u by %llu ms)", last_t, sum, before, last_t - 1, by, last_t + 1);
+	      "log: %u before %llu ms, %u by %llu ms)",
+	      last_t, sum, before, last_t - 1, by, last_t + 1);
 	static const char *const agg[] = { "agg-read_bw.log", "agg-write_bw.log", "agg-trim_bw.log" };
 	/* no progress shown, no JSON: fio 3.33 takes no --bandwidth-log sample */
 	for (int d = 0; d < 3; d++)
