@@ -188,6 +188,10 @@ struct engine_ops {
 	 * an engine can register them with the kernel (io_uring fixedbufs). */
 	int (*register_buffers)(struct engine_ctx *ctx, struct io_unit *units, unsigned n,
 				uint64_t buf_size);
+	/* Optional: what the engine set up that its options leave to it
+	 * (io_uring: registered files and buffers), one line into buf, for
+	 * the job's results (job_result.engine_setup). After the job ran. */
+	void (*describe)(const struct engine_ctx *ctx, char *buf, size_t len);
 };
 
 /* The options an engine runs with: its options struct, which the job's

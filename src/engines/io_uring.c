@@ -59,8 +59,8 @@
 struct uring_opts {
 	struct cmdprio_opts cmdprio;
 	bool hipri;                /* IORING_SETUP_IOPOLL */
-	bool fixedbufs;            /* registered buffers (READ/WRITE_FIXED) */
-	bool registerfiles;        /* registered files (IOSQE_FIXED_FILE) */
+	int fixedbufs;             /* registered buffers (READ/WRITE_FIXED); -1 unset */
+	int registerfiles;         /* registered files (IOSQE_FIXED_FILE); -1 unset */
 	bool sqthread_poll;        /* kernel submission thread (SQPOLL) */
 	bool nowait;               /* RWF_NOWAIT on reads and writes */
 	bool uncached;             /* RWF_DONTCACHE on reads and writes */
@@ -86,6 +86,33 @@ static int opt_nonvectored(void *target, const char *val, struct opt_ctx *c)
 	return 0;
 }
 
+/*
+ * fixedbufs and registerfiles: fio's bools, with a third state, unset (-1,
+ * the default), in which iobench registers them anyway where it can. They
+ * change how the kernel reaches the buffers and files, not what the I/O
+ * does, and save the page pinning and file lookup of every request; 0
+ * turns them off, as fio has them.
+ */
+static int opt_auto_bool(void *target, const char *val, struct opt_ctx *c)
+{
+	int *field = (int *)((char *)target + c->opt->off);
+	const char *why = NULL;
+	bool b;
+
+	if (val && !strcmp(val, "-1")) {
+		*field = -1;
+		return 0;
+	}
+	if (!val) {
+		*field = 1;
+		return 0;
+	}
+	if (parse_bool(val, &b, &why) < 0)
+		return opt_fail(c, -EINVAL, "boolean", val, why);
+	*field = b;
+	return 0;
+}
+
 /* Pins the SQPOLL thread, so whether it was given matters as much as its value. */
 static int opt_sqthread_poll_cpu(void *target, const char *val, struct opt_ctx *c)
 {
@@ -107,19 +134,17 @@ static int opt_sqthread_poll_cpu(void *target, const char *val, struct opt_ctx *
 	.is_flag = true, .help = h }
 static const struct option_def uring_options[] = {
 	FLAG(hipri, "polled completions (IORING_SETUP_IOPOLL); needs direct=1"),
-	FLAG(fixedbufs, "register the I/O buffers with the kernel once (READ/WRITE_FIXED)"),
-	FLAG(registerfiles, "register the files with the kernel once (IOSQE_FIXED_FILE)"),
+	{ .name = "fixedbufs", .type = OPT_FUNC, .parse = opt_auto_bool, .off = O(fixedbufs), .type_text = "bool", .def = "-1", .is_flag = true, .help = "register the I/O buffers with the kernel once (READ/WRITE_FIXED); unset, "
+																			 "iobench does where it can (0: never)" },
+	{ .name = "registerfiles", .type = OPT_FUNC, .parse = opt_auto_bool, .off = O(registerfiles), .type_text = "bool", .def = "-1", .is_flag = true, .help = "register the files with the kernel once (IOSQE_FIXED_FILE); unset, iobench "
+																				 "does where it can (0: never)" },
 	FLAG(sqthread_poll, "a kernel thread polls for submissions (SQPOLL; implies registerfiles)"),
-	{ .name = "sqthread_poll_cpu", .type = OPT_FUNC, .parse = opt_sqthread_poll_cpu,
-	  .type_text = "int", .help = "CPU to pin the sqthread_poll thread to" },
-	{ .name = "nonvectored", .type = OPT_FUNC, .parse = opt_nonvectored, .type_text = "int",
-	  .def = "-1", .help = "1 READ/WRITE, 0 READV/WRITEV, -1 READ/WRITE where the kernel has them" },
+	{ .name = "sqthread_poll_cpu", .type = OPT_FUNC, .parse = opt_sqthread_poll_cpu, .type_text = "int", .help = "CPU to pin the sqthread_poll thread to" },
+	{ .name = "nonvectored", .type = OPT_FUNC, .parse = opt_nonvectored, .type_text = "int", .def = "-1", .help = "1 READ/WRITE, 0 READV/WRITEV, -1 READ/WRITE where the kernel has them" },
 	FLAG(nowait, "fail a read or write with EAGAIN instead of blocking (RWF_NOWAIT)"),
 	FLAG(uncached, "drop the pages after each read or write (RWF_DONTCACHE, Linux 6.14+)"),
-	{ .name = "force_async", .type = OPT_UINT, .off = O(force_async), .width = sizeof(unsigned),
-	  .min = 0, .max = 0, .type_text = "int", .def = "0",
-	  .help = "issue every Nth request in the kernel's async workers (IOSQE_ASYNC) instead of "
-		  "trying it inline first (0: never)" },
+	{ .name = "force_async", .type = OPT_UINT, .off = O(force_async), .width = sizeof(unsigned), .min = 0, .max = 0, .type_text = "int", .def = "0", .help = "issue every Nth request in the kernel's async workers (IOSQE_ASYNC) instead of "
+																				 "trying it inline first (0: never)" },
 	CMDPRIO_ROWS(struct uring_opts, cmdprio),
 };
 #undef FLAG
@@ -131,6 +156,10 @@ struct uring_priv {
 	bool disabled;       /* created R_DISABLED; the first open enables it */
 	unsigned setup_flags;
 	bool nonvec, fixedbufs, regfiles, hipri, sqpoll;
+	/* fixedbufs and registerfiles left unset: iobench's choice, dropped
+	 * quietly where the kernel or the memory will not take it */
+	bool auto_bufs, auto_files;
+	const char *bufs_off; /* why auto buffers are off, for describe(); NULL: on or asked */
 	int rw_flags;        /* RWF_ flags of every read and write (nowait, uncached) */
 	unsigned force_async, prepped; /* force_async=N; SQEs since the last IOSQE_ASYNC */
 	unsigned depth;      /* most I/Os queued + in flight */
@@ -147,10 +176,14 @@ struct uring_priv {
 	/* fixedbufs: the registered buffers, indexed by io_unit.index */
 	struct iovec *reg;
 	unsigned nr_reg;
-	/* registerfiles: the table the kernel holds, slot = position */
+	/* registerfiles: the table the kernel holds, slot = position, -1 in
+	 * a free slot. It is registered empty (sparse, Linux 5.19+), so a
+	 * file takes a free slot with one update and gives it back at close */
 	int *fds;
 	unsigned nr_fds;
+	bool legacy_files;   /* the kernel has no sparse table: replaced at each open */
 	bool explained;      /* the hipri rejection was explained */
+	bool ring_fd_tried;  /* the ring's descriptor was registered, or tried */
 	struct cmdprio cmdprio;
 };
 
@@ -229,9 +262,15 @@ static int uring_init(struct engine_ctx *ctx)
 	char opts[96];
 	int ret;
 
-	p->fixedbufs = o->fixedbufs;
+	p->auto_bufs = o->fixedbufs < 0;
+	p->auto_files = o->registerfiles < 0 && !o->sqthread_poll;
+	/* unset: on, unless nonvectored=0 asks for READV/WRITEV, which have
+	 * no registered form */
+	p->fixedbufs = o->fixedbufs > 0 || (p->auto_bufs && o->nonvectored != 0);
+	if (p->auto_bufs && !p->fixedbufs)
+		p->bufs_off = "nonvectored=0";
 	/* as fio: the submission thread works on registered files */
-	p->regfiles = o->registerfiles || o->sqthread_poll;
+	p->regfiles = o->registerfiles != 0 || o->sqthread_poll;
 	p->hipri = o->hipri;
 	p->sqpoll = o->sqthread_poll;
 	p->rw_flags = (o->nowait ? RWF_NOWAIT : 0) | (o->uncached ? RWF_DONTCACHE : 0);
@@ -291,6 +330,13 @@ static int uring_register_buffers(struct engine_ctx *ctx, struct io_unit *units,
 		free(p->reg);
 		p->reg = NULL;
 		p->nr_reg = 0;
+		if (p->auto_bufs) { /* not asked for: the plain opcodes do */
+			p->fixedbufs = false;
+			p->bufs_off = ret == -ENOMEM       ? "the locked-memory limit"
+				      : ret == -EOPNOTSUPP ? "file-backed buffers"
+							   : "the kernel refused them";
+			return 0;
+		}
 		return error_errno(ret, "io_uring: cannot register %u buffers of %llu bytes (fixedbufs)%s",
 				   max, (unsigned long long)buf_size,
 				   ret == -ENOMEM ? "; raise the locked-memory limit (ulimit -l)" : "");
@@ -310,21 +356,76 @@ static int ring_enable(struct uring_priv *p)
 	return 0;
 }
 
-static int register_file(struct uring_priv *p, struct job_file *f)
+/*
+ * A sparse table of n slots holding fds[0..n) (-1: free), in place of the
+ * one the kernel holds. In-flight requests keep their own reference to a
+ * file of the old table, so replacing it while I/O runs is safe.
+ */
+static int files_table(struct uring_priv *p, unsigned n)
+{
+	unsigned had = p->nr_fds;
+	int ret;
+
+	if (had)
+		io_uring_unregister_files(&p->ring);
+	p->fds = xrealloc(p->fds, n * sizeof(*p->fds));
+	for (unsigned i = had; i < n; i++)
+		p->fds[i] = -1;
+	p->nr_fds = 0;
+	if ((ret = io_uring_register_files_sparse(&p->ring, n)) < 0)
+		return ret;
+	p->nr_fds = n;
+	if (had && (ret = io_uring_register_files_update(&p->ring, 0, p->fds, had)) < 0)
+		return ret;
+	return 0;
+}
+
+/* Kernels before 5.19 have no sparse table: the whole table is replaced
+ * at each open (files are opened before any I/O: cheap then). */
+static int files_append(struct uring_priv *p, int fd)
 {
 	int ret;
 
 	p->fds = xrealloc(p->fds, (p->nr_fds + 1) * sizeof(*p->fds));
-	p->fds[p->nr_fds++] = f->fd;
-	/* files are opened before any I/O: replacing the table is cheap then */
+	p->fds[p->nr_fds++] = fd;
 	if (p->nr_fds > 1)
 		io_uring_unregister_files(&p->ring);
-	ret = io_uring_register_files(&p->ring, p->fds, p->nr_fds);
-	if (ret < 0) {
+	if ((ret = io_uring_register_files(&p->ring, p->fds, p->nr_fds)) < 0)
 		p->nr_fds--;
+	return ret < 0 ? ret : 0;
+}
+
+static int register_file(struct uring_priv *p, struct job_file *f)
+{
+	unsigned slot = 0;
+	int ret = 0;
+
+	while (slot < p->nr_fds && p->fds[slot] >= 0)
+		slot++;
+	if (!p->legacy_files && slot == p->nr_fds) {
+		bool first = !p->nr_fds;
+		ret = files_table(p, first ? 16 : 2 * p->nr_fds);
+		if (ret == -EINVAL && first)
+			p->legacy_files = true;
+	}
+	if (p->legacy_files) {
+		slot = p->nr_fds;
+		ret = files_append(p, f->fd);
+	} else if (ret == 0) {
+		p->fds[slot] = f->fd;
+		if ((ret = io_uring_register_files_update(&p->ring, slot, &f->fd, 1)) < 0)
+			p->fds[slot] = -1;
+	}
+	if (ret < 0) {
+		/* not asked for, and no file is registered yet: the descriptors do */
+		if (p->auto_files && p->nr_fds <= 16 && slot == 0) {
+			p->regfiles = false;
+			f->engine_data = NULL;
+			return 0;
+		}
 		return error_errno(ret, "io_uring: cannot register '%s' (registerfiles)", f->path);
 	}
-	f->engine_data = (void *)(uintptr_t)p->nr_fds; /* slot + 1 */
+	f->engine_data = (void *)(uintptr_t)(slot + 1);
 	return 0;
 }
 
@@ -403,7 +504,8 @@ static int uring_queue(struct engine_ctx *ctx, struct io_unit *u)
 		u->result = -EINVAL;
 		return ENGINE_Q_COMPLETED;
 	}
-	if (rw && p->fixedbufs && !buf_registered(p, u))
+	bool fixed = rw && p->fixedbufs && buf_registered(p, u);
+	if (rw && p->fixedbufs && !fixed && !p->auto_bufs)
 		return error("io_uring: the buffer of unit %u is not a registered buffer (fixedbufs)",
 			     u->index);
 	if (p->queued + p->inflight >= p->depth)
@@ -414,7 +516,7 @@ static int uring_queue(struct engine_ctx *ctx, struct io_unit *u)
 		return ENGINE_Q_BUSY;
 	if (u->ddir == DDIR_SYNC || u->ddir == DDIR_DATASYNC) {
 		io_uring_prep_fsync(sqe, fd, u->ddir == DDIR_DATASYNC ? IORING_FSYNC_DATASYNC : 0);
-	} else if (p->fixedbufs) {
+	} else if (fixed) {
 		if (u->ddir == DDIR_READ)
 			io_uring_prep_read_fixed(sqe, fd, u->buf, (unsigned)u->buflen, u->offset,
 						 (int)u->index);
@@ -496,6 +598,13 @@ static void recount(struct uring_priv *p)
  */
 static int submit_pending(struct uring_priv *p)
 {
+	/* the thread that submits registers the ring's descriptor with
+	 * itself (the table is the task's), which spares every later enter
+	 * a file lookup; a kernel without it enters as before */
+	if (!p->ring_fd_tried) {
+		p->ring_fd_tried = true;
+		io_uring_register_ring_fd(&p->ring);
+	}
 	for (unsigned tries = 0; p->queued || p->wake_owed; tries++) {
 		unsigned before = p->queued;
 		/* as fio: entering with GETEVENTS also makes the completions
@@ -657,6 +766,23 @@ static int uring_reap(struct engine_ctx *ctx, unsigned min, unsigned max,
 	return (int)n;
 }
 
+/* Which of the ways to save the kernel work per I/O the ring has, and
+ * whether iobench chose them (the options left unset) or the job did. */
+static void uring_describe(const struct engine_ctx *ctx, char *buf, size_t len)
+{
+	const struct uring_priv *p = ctx->priv;
+	const struct uring_opts *o = engine_options(ctx);
+	const char *chose = " (iobench's default)";
+
+	snprintf(buf, len, "registered files %s%s, registered buffers %s%s%s%s, %s%s%s",
+		 p->regfiles ? "on" : "off", p->regfiles && p->auto_files ? chose : "",
+		 p->fixedbufs ? "on" : "off", p->fixedbufs && p->auto_bufs ? chose : "",
+		 p->bufs_off ? ": " : "", p->bufs_off ? p->bufs_off : "",
+		 p->setup_flags & IORING_SETUP_DEFER_TASKRUN ? "single issuer, deferred task work"
+							     : "task work at once",
+		 p->sqpoll ? ", sqthread_poll" : "", o->hipri ? ", hipri" : "");
+}
+
 static void uring_cleanup(struct engine_ctx *ctx)
 {
 	struct uring_priv *p = ctx->priv;
@@ -689,4 +815,5 @@ const struct engine_ops engine_io_uring = {
 	.commit = uring_commit,
 	.reap = uring_reap,
 	.cleanup = uring_cleanup,
+	.describe = uring_describe,
 };

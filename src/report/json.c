@@ -411,6 +411,8 @@ static void json_iobench(struct json_writer *w, const struct run_result *r,
 		json_kv_uint(w, "runtime_ns", j->runtime_ns);
 		if (j->have_unwritten)
 			json_kv_uint(w, "unwritten_bytes", j->unwritten_bytes);
+		if (j->engine_setup[0])
+			json_kv_string(w, "engine_setup", j->engine_setup);
 		json_object_end(w);
 	}
 	json_array_end(w);

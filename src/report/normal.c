@@ -16,6 +16,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <string.h>
 #include <stdlib.h>
 #include <math.h>
 
@@ -333,6 +334,22 @@ static void group_block(FILE *out, const struct report_group *g)
 	}
 }
 
+/* What each engine chose for its job (io_uring's registered files and
+ * buffers), once per distinct line: fio's jobs do not say it. */
+static void engine_setup_lines(FILE *out, const struct run_result *r)
+{
+	for (size_t i = 0; i < r->nr_jobs; i++) {
+		const struct job_result *j = &r->jobs[i];
+		bool seen = !j->engine_setup[0];
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = !strcmp(r->jobs[k].engine_setup, j->engine_setup);
+		if (!seen)
+			fprintf(out, "\n%s engine, job %s: %s\n",
+				j->spec && j->spec->ioengine ? j->spec->ioengine : "the",
+				j->name ? j->name : "", j->engine_setup);
+	}
+}
+
 int report_write_normal(const struct run_result *r, FILE *out)
 {
 	unsigned maxg = report_max_groupid(r);
@@ -372,8 +389,10 @@ int report_write_normal(const struct run_result *r, FILE *out)
 		fprintf(out, "  unit work: mean=%3.2fus, stddev=%3.2f\n", r->idle.unit_mean_us,
 			r->idle.unit_stddev);
 	}
-	if (!r->as_fio) /* iobench's own lines, after fio's last */
+	if (!r->as_fio) { /* iobench's own lines, after fio's last */
+		engine_setup_lines(out, r);
 		env_text_footer(r->env, out);
+	}
 	return ferror(out) ? -EIO : 0;
 }
 

@@ -179,6 +179,8 @@ void job_result_merge(struct job_result *dst, const struct job_result *src)
 	dst->majf += src->majf;
 	dst->minf += src->minf;
 	dst->have_unwritten |= src->have_unwritten;
+	if (!dst->engine_setup[0])
+		memcpy(dst->engine_setup, src->engine_setup, sizeof(dst->engine_setup));
 	dst->unwritten_bytes += src->unwritten_bytes;
 
 	for (int d = 0; d < DDIR_RWDIR_CNT; d++)

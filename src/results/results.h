@@ -130,6 +130,7 @@ struct job_result {
 	uint64_t lat_ms[NR_LAT_MS_BUCKETS];
 	uint64_t lat_total;   /* I/Os counted in lat_ns/us/ms */
 	unsigned latency_depth; /* the depth latency_target found; 0 = iodepth */
+	char engine_setup[160]; /* the engine's describe(): what it chose, "" if nothing */
 	struct ss_result *ss; /* owned; NULL without steadystate_duration (a group's: its first job's) */
 	struct block_info *blocks; /* owned; block_error_percentiles (a group's: its first job's) */
 	unsigned nr_blocks;

@@ -56,6 +56,8 @@ static const struct variant variants[] = {
 	{ "io_uring", "io_uring nonvectored=1", "nonvectored=1" },
 	{ "io_uring", "io_uring fixedbufs", "fixedbufs" },
 	{ "io_uring", "io_uring registerfiles", "registerfiles" },
+	{ "io_uring", "io_uring fixedbufs=0", "fixedbufs=0" },
+	{ "io_uring", "io_uring registerfiles=0", "registerfiles=0" },
 	{ "io_uring", "io_uring sqthread_poll", "sqthread_poll" },
 	{ "libaio", "libaio", NULL },
 	{ "libaio", "libaio userspace_reap", "userspace_reap" },
@@ -540,6 +542,36 @@ static void test_uring_options(void)
 	u.index = 3;
 	CHECK(one_io(&h, &u) == BS, "registered buffer read");
 	h.ctx.ops->close_file(&h.ctx, &f);
+	h_release(&h);
+
+	/* fixedbufs and registerfiles unset: iobench registers both, and a
+	 * buffer outside them still goes, through the plain opcode; a file
+	 * opened and closed 40 times reuses its slot of the sparse table */
+	char setup[160];
+	CHECK(h_init(&h, &plain, 4, false) == 0, "unset init");
+	for (int i = 0; i < 40; i++) {
+		struct job_file g = { .path = path, .fd = -1, .open_flags = O_RDONLY };
+		CHECK(h.ctx.ops->open_file(&h.ctx, &g) == 0, "unset: open %d", i);
+		CHECK((uintptr_t)g.engine_data == 1, "unset: open %d took slot %ju", i,
+		      (uintptr_t)g.engine_data - 1);
+		struct io_unit v = { .ddir = DDIR_READ, .file = &g, .buflen = BS, .buf = i % 2 ? stray : h.units[1].buf, .index = 1 };
+		CHECK(one_io(&h, &v) == BS, "unset: read %d (%s buffer)", i,
+		      i % 2 ? "an unregistered" : "a registered");
+		h.ctx.ops->close_file(&h.ctx, &g);
+	}
+	h.ctx.ops->describe(&h.ctx, setup, sizeof(setup));
+	CHECK(!strcmp(setup, "registered files on (iobench's default), registered buffers on "
+			     "(iobench's default), single issuer, deferred task work"),
+	      "unset: described as '%s'", setup);
+	h_release(&h);
+
+	/* 0 turns them off, as fio has them */
+	const struct variant off = { "io_uring", "io_uring fixedbufs=0", "fixedbufs=0" };
+	CHECK(h_init(&h, &off, 4, false) == 0, "fixedbufs=0 init");
+	h.ctx.ops->describe(&h.ctx, setup, sizeof(setup));
+	CHECK(!strcmp(setup, "registered files on (iobench's default), registered buffers off, "
+			     "single issuer, deferred task work"),
+	      "fixedbufs=0: described as '%s'", setup);
 	h_release(&h);
 	unlink(path);
 }

@@ -40,6 +40,8 @@ void job_results_compute(const struct job *j, struct job_result *r, uint64_t end
 	r->ctx = dc.ctx;
 	r->majf = dc.majflt;
 	r->minf = dc.minflt;
+	if (j->eng.ops->describe && j->eng.priv)
+		j->eng.ops->describe(&j->eng, r->engine_setup, sizeof(r->engine_setup));
 	for (int d = 0; d < DDIR_RWDIR_CNT; d++) {
 		struct dir_result *dr = &r->dir[d];
 		acc_to_runstat(&j->acc_slat[d], &dr->slat_hist, &dr->slat);
