@@ -22,7 +22,7 @@
 #include <cpuid.h>
 #endif
 
-#define CAL_HALF_NS 10000000ULL     /* two halves of 10 ms each: every run pays this */
+#define CAL_HALF_NS 2000000ULL      /* two halves of 2 ms each: every run pays this */
 #define RATE_TOLERANCE 5e-4         /* the two halves agree within 500 ppm */
 #define SKEW_TOLERANCE_NS 2000      /* CPUs agree within 2 us (plus read windows) */
 #define COST_RUN_NS 20000000ULL     /* clock_cost_ns() measures for 20 ms */
