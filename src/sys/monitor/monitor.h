@@ -93,9 +93,11 @@ int monitor_start(struct monitor **out, const char *const *devs, unsigned ndev,
  * released with monitor_series_release) and free the monitor. Returns 0, or
  * the first error the thread met (the series holds what was read until then). */
 int monitor_stop(struct monitor *m, struct monitor_series *series);
-/* Take a sample now (the workload starts or ends a phase) and return its
- * index in the series, or -1 when the thread has stopped; the regular
- * samples keep their schedule. */
+/* Have the thread take a sample now (the workload starts or ends a
+ * phase) and return the index it will have in the series, at once, or -1
+ * when the thread has stopped; it is read after this call, and may be
+ * past the series' end if the thread fails first. The regular samples
+ * keep their schedule. */
 long monitor_mark(struct monitor *m);
 /* Copy the newest sample and its disks (ndev entries) while running; returns
  * the number of samples so far. For progress displays. */

@@ -5,7 +5,12 @@
  * missed (a stalled machine) is skipped, not caught up. The thread blocks
  * every signal, so SIGINT reaches the workload's thread. monitor_mark()
  * has it take one sample out of turn (a workload's phase starts or ends)
- * without moving the regular deadlines.
+ * without moving the regular deadlines, and returns at once with the index
+ * that sample will have: the workload does not wait the millisecond a
+ * sample takes to read. Marks asked before the thread starts reading are
+ * served by one sample; the thread serves every mark before it stops, and
+ * monitor_stop() takes a last sample unless the newest served a mark less
+ * than STOP_REUSE_NS ago (a run's last mark is its end already).
  */
 #include "sys/monitor/monitor.h"
 
@@ -20,13 +25,18 @@
 #include "util/timeutil.h"
 #include "util/xmalloc.h"
 
+#define STOP_REUSE_NS (20 * 1000000ull) /* see monitor_stop() */
+
 struct monitor {
 	pthread_t thread;
 	pthread_mutex_t lock;
 	pthread_cond_t wake;
 	bool stop;
-	bool mark;                      /* monitor_mark() waits for a sample */
-	pthread_cond_t marked;
+	/* marks asked and marks served; a sample serves every mark asked
+	 * before it began to be read */
+	unsigned long marks_asked, marks_served;
+	bool reading;       /* a sample is being read, outside the lock */
+	bool newest_marked; /* the newest sample served a mark */
 	int error;
 	struct monitor_probe probe;
 	struct monitor_series series;   /* appended under lock */
@@ -47,43 +57,44 @@ static void *sampler_main(void *arg)
 	uint64_t deadline = m->series.samples[0].t_ns + interval;
 
 	pthread_mutex_lock(&m->lock);
-	while (!m->stop) {
-		struct timespec ts = to_timespec(deadline);
-		if (!m->mark) /* one asked while a sample was being read */
-			pthread_cond_timedwait(&m->wake, &m->lock, &ts);
-		if (m->stop)
+	for (;;) {
+		bool owed = m->marks_asked != m->marks_served;
+		if (m->stop && !owed)
 			break;
-		bool mark = m->mark;
-		if (!mark && now_ns() < deadline)
+		struct timespec ts = to_timespec(deadline);
+		if (!owed && !m->stop) /* a mark asked while a sample was being read */
+			pthread_cond_timedwait(&m->wake, &m->lock, &ts);
+		owed = m->marks_asked != m->marks_served;
+		if (m->stop && !owed)
+			break;
+		if (!owed && now_ns() < deadline)
 			continue; /* spurious wake-up */
+		unsigned long serves = m->marks_asked;
+		m->reading = true;
 		pthread_mutex_unlock(&m->lock);
 		int ret = monitor_probe_take(&m->probe, &m->scratch, m->scratch_disks);
 		pthread_mutex_lock(&m->lock);
+		m->reading = false;
 		if (ret) {
 			m->error = ret;
 			break;
 		}
 		monitor_series_add(&m->series, &m->scratch, m->scratch_disks);
-		if (mark) {
-			m->mark = false;
-			pthread_cond_broadcast(&m->marked);
-			if (now_ns() < deadline)
-				continue;
-		}
+		m->newest_marked = serves != m->marks_served;
+		m->marks_served = serves;
+		if (owed && now_ns() < deadline)
+			continue;
 		uint64_t now = now_ns();
 		deadline += interval;
 		while (deadline <= now)
 			deadline += interval;
 	}
-	m->mark = false; /* a waiting monitor_mark() gets no sample */
-	pthread_cond_broadcast(&m->marked);
 	pthread_mutex_unlock(&m->lock);
 	return NULL;
 }
 
 static void monitor_free(struct monitor *m)
 {
-	pthread_cond_destroy(&m->marked);
 	pthread_cond_destroy(&m->wake);
 	pthread_mutex_destroy(&m->lock);
 	monitor_probe_close(&m->probe);
@@ -105,11 +116,9 @@ int monitor_start(struct monitor **out, const char *const *devs, unsigned ndev,
 	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
 	pthread_cond_init(&m->wake, &attr);
 	pthread_condattr_destroy(&attr);
-	pthread_cond_init(&m->marked, NULL);
 	ret = monitor_probe_open(&m->probe, devs, ndev);
 	if (ret) {
 		free(m->scratch_disks);
-		pthread_cond_destroy(&m->marked);
 		pthread_cond_destroy(&m->wake);
 		pthread_mutex_destroy(&m->lock);
 		free(m);
@@ -146,7 +155,12 @@ int monitor_stop(struct monitor *m, struct monitor_series *series)
 	pthread_mutex_unlock(&m->lock);
 	pthread_join(m->thread, NULL);
 	ret = m->error;
-	if (!ret) {
+	/* the newest sample is the end when a mark asked for it (the last
+	 * phase's end) this recently: one more would read the same machine
+	 * a millisecond later */
+	bool fresh = m->newest_marked && m->series.n > 1 &&
+		     now_ns() - m->series.samples[m->series.n - 1].t_ns < STOP_REUSE_NS;
+	if (!ret && !fresh) {
 		ret = monitor_probe_take(&m->probe, &m->scratch, m->scratch_disks);
 		if (!ret)
 			monitor_series_add(&m->series, &m->scratch, m->scratch_disks);
@@ -162,14 +176,11 @@ long monitor_mark(struct monitor *m)
 	long index = -1;
 
 	pthread_mutex_lock(&m->lock);
-	size_t before = m->series.n;
 	if (!m->stop && !m->error) {
-		m->mark = true;
+		/* the sample being read began before this call: the next one */
+		index = (long)m->series.n + (m->reading ? 1 : 0);
+		m->marks_asked++;
 		pthread_cond_signal(&m->wake);
-		while (m->mark)
-			pthread_cond_wait(&m->marked, &m->lock);
-		if (m->series.n > before)
-			index = (long)m->series.n - 1;
 	}
 	pthread_mutex_unlock(&m->lock);
 	return index;
