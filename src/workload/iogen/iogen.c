@@ -415,14 +415,10 @@ static int usable_from(const struct job *j, unsigned i)
  * them). A file is done when its io_size is issued; when every file is,
  * a job with more to do (io_size= above size) starts a new round. 1 and
  * the file in *fi, 0 when there is none, or -errno. */
-static int pick_file(struct job *j, unsigned *fi)
+static int pick_among(struct job *j, unsigned *fi)
 {
 	const struct job_spec *s = j->spec;
 	unsigned n = j->nr_files, cur = j->next_file;
-	if (n == 1) {
-		*fi = 0;
-		return 1;
-	}
 	if (job_files_limited(j)) {
 		int rc = close_done(j);
 		if (rc < 0)
@@ -469,6 +465,17 @@ static int pick_file(struct job *j, unsigned *fi)
 	}
 	*fi = (unsigned)c;
 	return 1;
+}
+
+/* A job of one file (most jobs) picks it without the call: the out-of-line
+ * pick cost 27 instructions per I/O in a null job before its first test. */
+static inline int pick_file(struct job *j, unsigned *fi)
+{
+	if (__builtin_expect(j->nr_files == 1, 1)) {
+		*fi = 0;
+		return 1;
+	}
+	return pick_among(j, fi);
 }
 
 int job_next_sync_file(struct job *j, struct job_file **f)
