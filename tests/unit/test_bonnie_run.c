@@ -75,10 +75,12 @@ static void check_io_work(const struct bonnie_figures *f, const struct bonnie_sp
 		      p->rate * (double)p->elapsed_ns / 1e9 < 1.01 * (double)p->work,
 		      "%s: io test %d rate = work / time", what, t);
 	}
-	/* one latency per operation: chunks, bytes, seeks */
+	/* one latency per operation: chunks (per-char ones too, as bonnie++), seeks */
 	CHECK(f->io[BON_PUT_BLOCK].lat.count == s->file_size / s->chunk_size, "%s: a latency per chunk", what);
 	CHECK(f->io[BON_REWRITE].lat.count == s->file_size / s->chunk_size, "%s: a latency per rewrite", what);
-	CHECK(f->io[BON_PUTC].lat.count == s->putc_size, "%s: a latency per byte", what);
+	CHECK(f->io[BON_PUTC].lat.count == (s->putc_size + s->chunk_size - 1) / s->chunk_size,
+	      "%s: a latency per chunk of bytes", what);
+	CHECK(f->io[BON_GETC].lat.count == f->io[BON_PUTC].lat.count, "%s: getc as putc", what);
 	CHECK(f->io[BON_SEEKS].lat.count == s->seeks, "%s: a latency per seek", what);
 }
 
