@@ -25,6 +25,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 static uint64_t putc_bytes(const struct bon_copy *c)
@@ -80,6 +81,22 @@ static int io_error(struct bon_copy *c, ssize_t got, size_t want, const char *wh
 			 what, got, want);
 }
 
+/* One byte through write(2) / read(2), as bonnie++'s per-char loops, but by
+ * syscall(): the copy runs beside other threads (the monitor, the other
+ * copies), and there glibc's write() and read(), being cancellation points,
+ * wrap each call in two atomic updates of the thread's cancellation state,
+ * which single-threaded bonnie++ never pays. No copy thread is ever
+ * cancelled, and the kernel sees the same one-byte system call. */
+static inline ssize_t write1(int fd, const unsigned char *ch)
+{
+	return syscall(SYS_write, fd, ch, 1);
+}
+
+static inline ssize_t read1(int fd, unsigned char *ch)
+{
+	return syscall(SYS_read, fd, ch, 1);
+}
+
 /* Bytes in the per-char operation that starts at byte done of n: a chunk,
  * or what is left. */
 static uint64_t char_chunk(const struct bon_copy *c, uint64_t done, uint64_t n)
@@ -107,7 +124,7 @@ int bon_putc(struct bon_copy *c, struct bonnie_phase *p)
 		ssize_t w = 1;
 		for (; i < end; i++) {
 			unsigned char ch = rnd ? buf[i & mask] : (unsigned char)i;
-			w = write(fd, &ch, 1);
+			w = write1(fd, &ch);
 			if (__builtin_expect(w != 1, 0))
 				break;
 		}
@@ -143,7 +160,7 @@ int bon_getc(struct bon_copy *c, struct bonnie_phase *p)
 		ssize_t r = 1;
 		for (; i < end; i++) {
 			unsigned char ch;
-			r = read(fd, &ch, 1);
+			r = read1(fd, &ch);
 			if (__builtin_expect(r != 1, 0))
 				break;
 		}
