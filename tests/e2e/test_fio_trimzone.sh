@@ -291,7 +291,7 @@ tr_off() {
 }
 trap 'tr_off; cleanup' EXIT
 cat >"$d/own_submits.py" <<'PY'
-# trace PID -> "ASYNC/ALL": the READ submissions of PID and its descendants
+# trace PID -> "ASYNC/ALL": the READ (READ_FIXED) submissions of PID and its descendants
 import re, sys
 own, n, a = {sys.argv[2]}, 0, 0
 for l in open(sys.argv[1]):
@@ -301,7 +301,8 @@ for l in open(sys.argv[1]):
     f = re.search(r"sched_process_fork: .* pid=(\d+) child_comm=.* child_pid=(\d+)", l)
     if f and f.group(1) in own:
         own.add(f.group(2))
-    s = re.search(r"io_uring_submit_req: .*opcode READ, flags 0x([0-9a-f]+),", l)
+    # iobench registers its buffers unless fixedbufs=0 (READ_FIXED), fio not
+    s = re.search(r"io_uring_submit_req: .*opcode READ(?:_FIXED)?, flags 0x([0-9a-f]+),", l)
     if s and m.group(1) in own:
         n += 1
         a += bool(int(s.group(1), 16) & 0x10)
